@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The mail server behind a live child goes down: the account cools down,
@@ -251,4 +253,35 @@ func (p *pingRejecter) Write(b []byte) (int, error) {
 			return 0, err
 		}
 	}
+}
+
+// "Too many connections" is throttling, not auth: it cools down like any
+// failure and is retried after the cooldown.
+func TestThrottledCoolsDownNotAuth(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld()
+		a := newMemAdapter(t, w, func(o *Options) {
+			o.Classify = func(res *mcp.CallToolResult) ErrorClass {
+				if strings.Contains(ResultText(res), "unreachable") {
+					return ClassThrottled // e.g. "NO [LIMIT] Too many simultaneous connections"
+				}
+				return classify(res)
+			}
+		})
+		if err := a.EnsureConnected(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		w.down.Store(true)
+		_, err := a.Call(t.Context(), listReq())
+		mustErrClass(t, err, ClassThrottled)
+		if st := a.Status(); st.State != StateCoolingDown || st.Class != ClassThrottled {
+			t.Fatalf("throttled: %+v", st)
+		}
+		w.down.Store(false)
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if st := a.Status(); st.State != StateConnected {
+			t.Fatalf("throttling did not clear: %+v", st)
+		}
+	})
 }
