@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"unibox/accounts/imapmcp"
 )
 
 const usage = `unibox - one unified inbox over several mail accounts
@@ -13,6 +15,7 @@ Usage:
   unibox [--config FILE]      open the unified inbox (TUI)
   unibox --demo               run on built-in demo accounts
   unibox --help | --version
+  unibox serve-imap           the IMAP provider (an MCP server on stdio, run by unibox)
 
 Not everything above exists yet; see README.md for what works today.
 `
@@ -22,6 +25,11 @@ var version = "0.1.0-dev"
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "serve-imap" {
+		// The IMAP provider child: MCP on stdin/stdout. Its password
+		// arrives in add_account over the pipe, never in argv or env.
+		return imapmcp.Main(args[1:], os.Stdin, os.Stdout, stderr)
+	}
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
 		fmt.Fprintln(stdout, "unibox", version)
 		return 0

@@ -1,0 +1,239 @@
+package imapmcp
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"mime"
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-message/charset"
+
+	"unibox/conn"
+)
+
+// account is one provisioned mailbox: its settings (password only in
+// memory, never logged) and one IMAP connection, used by one tool call at
+// a time because SELECT is connection state.
+type account struct {
+	srv *Server
+	cfg AddAccountIn
+
+	mu      sync.Mutex // serialises all IMAP use
+	c       *imapclient.Client
+	special map[string]string // "archive" → folder name, learned per connection
+}
+
+// checkPlaintext refuses security "none" to anything but a loopback
+// literal unless allowed, before any dial or DNS lookup.
+func checkPlaintext(cfg AddAccountIn) error {
+	switch cfg.Security {
+	case "tls", "starttls":
+		return nil
+	case "none":
+	default:
+		return withClass(conn.ClassConfig, fmt.Errorf("security %q: want tls, starttls or none", cfg.Security))
+	}
+	if cfg.AllowPlaintext || isLoopback(cfg.Host) {
+		return nil
+	}
+	return withClass(conn.ClassConfig, fmt.Errorf("refusing plaintext IMAP to %s: the password would cross the network unencrypted (use tls or starttls, or set allow_plaintext)", cfg.Host))
+}
+
+// isLoopback decides on the literal alone: resolving a name would be the
+// very lookup the policy must not make.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && ip.IsLoopback()
+}
+
+// dial opens and authenticates a fresh IMAP connection.
+func (a *account) dial(ctx context.Context) (*imapclient.Client, error) {
+	cfg := a.cfg
+	if err := checkPlaintext(cfg); err != nil {
+		return nil, err
+	}
+	o := a.srv.opts
+	addr := net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port))
+	dctx, cancel := context.WithTimeout(ctx, o.DialTimeout)
+	defer cancel()
+	raw, err := o.Dial(dctx, "tcp", addr)
+	if err != nil {
+		return nil, withClass(classOf(err, "dial"), fmt.Errorf("connect to %s: %w", addr, err))
+	}
+	copts := &imapclient.Options{
+		WordDecoder: &mime.WordDecoder{CharsetReader: charset.Reader},
+		DebugWriter: o.DebugWriter,
+		TLSConfig: &tls.Config{ServerName: strings.Trim(cfg.Host, "[]"), InsecureSkipVerify: cfg.TLSSkipVerify,
+			RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
+	}
+	var c *imapclient.Client
+	// The greeting, STARTTLS and LOGIN each get the command deadline.
+	var timedOut atomic.Bool
+	timer := time.AfterFunc(o.CommandTimeout, func() { timedOut.Store(true); raw.Close() })
+	defer timer.Stop()
+	switch cfg.Security {
+	case "tls":
+		tc := tls.Client(raw, copts.TLSConfig)
+		if err = tc.HandshakeContext(dctx); err == nil {
+			c = imapclient.New(tc, copts)
+		}
+	case "starttls":
+		c, err = imapclient.NewStartTLS(raw, copts)
+	default:
+		c = imapclient.New(raw, copts)
+	}
+	if err == nil {
+		err = c.WaitGreeting()
+	}
+	if err == nil {
+		timer.Reset(o.CommandTimeout)
+		err = c.Login(cfg.Username, cfg.Password).Wait()
+	}
+	if err == nil {
+		timer.Reset(o.CommandTimeout)
+		_ = c.Caps() // learnt now, under the deadline; later calls read the cache
+	}
+	if err != nil {
+		raw.Close()
+		if c != nil {
+			c.Close()
+		}
+		if timedOut.Load() {
+			return nil, withClass(conn.ClassTimeout, fmt.Errorf("log in to %s: %w", addr, errTimeout))
+		}
+		return nil, withClass(classOf(err, "login"), fmt.Errorf("log in to %s as %s: %w", addr, cfg.Username, err))
+	}
+	return c, nil
+}
+
+// conn returns a live connection, dialling anew when there is none or the
+// server hung up. reconnected reports a fresh dial over a dead connection.
+// Called with a.mu held.
+func (a *account) conn(ctx context.Context) (c *imapclient.Client, reconnected bool, err error) {
+	if a.c != nil && !closed(a.c) {
+		return a.c, false, nil
+	}
+	reconnected = a.c != nil
+	a.drop()
+	c, err = a.dial(ctx)
+	if err != nil {
+		return nil, reconnected, err
+	}
+	a.c = c
+	return c, reconnected, nil
+}
+
+// drop forgets the connection. Called with a.mu held.
+func (a *account) drop() {
+	if a.c != nil {
+		a.c.Close()
+		a.c = nil
+	}
+	a.special = nil
+}
+
+func closed(c *imapclient.Client) bool {
+	select {
+	case <-c.Closed():
+		return true
+	default:
+		return false
+	}
+}
+
+// cmd runs one IMAP command under the command deadline (go-imap has none:
+// the connection is closed when it passes) and the caller's context.
+func (a *account) cmd(ctx context.Context, c *imapclient.Client, fn func() error) error {
+	var timedOut atomic.Bool
+	timer := time.AfterFunc(a.srv.opts.CommandTimeout, func() { timedOut.Store(true); c.Close() })
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	err := fn()
+	timer.Stop()
+	stop()
+	switch {
+	case err == nil:
+		return nil
+	case timedOut.Load():
+		return withClass(conn.ClassTimeout, fmt.Errorf("%w (no answer within %s)", errTimeout, a.srv.opts.CommandTimeout))
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return err
+}
+
+// read runs a read-only operation on a live connection. If the server had
+// hung up (idle timeout, BYE, RST) it reconnects and runs it once more:
+// reads are idempotent.
+func (a *account) read(ctx context.Context, fn func(c *imapclient.Client) error) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		c, _, err := a.conn(ctx)
+		if err != nil {
+			return err
+		}
+		err = fn(c)
+		if err == nil {
+			return nil
+		}
+		if attempt == 1 || ctx.Err() != nil || classOf(err, "") == conn.ClassTimeout || !(closed(c) || isDrop(err)) {
+			if closed(c) {
+				a.drop()
+			}
+			return err
+		}
+		a.drop()
+	}
+}
+
+// write runs an operation that changes the mailbox. fn calls send() just
+// before issuing the changing command: if the connection had already
+// closed, nothing was sent and the whole operation is retried on a fresh
+// connection; once sent, a drop leaves the outcome unknown, and the
+// operation is never resent (reported as sent=true with the error).
+func (a *account) write(ctx context.Context, fn func(c *imapclient.Client, send func() error) error) (sent bool, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		c, _, err := a.conn(ctx)
+		if err != nil {
+			return false, err
+		}
+		sent = false
+		err = fn(c, func() error {
+			if closed(c) {
+				return errNotSent
+			}
+			sent = true
+			return nil
+		})
+		if err == nil {
+			return sent, nil
+		}
+		dropped := closed(c) || isDrop(err)
+		if dropped {
+			a.drop()
+		}
+		if sent || attempt == 1 || !dropped || ctx.Err() != nil || classOf(err, "") == conn.ClassTimeout {
+			return sent, err
+		}
+	}
+}
+
+// capable reports a capability of the live connection.
+func capable(c *imapclient.Client, cp imap.Cap) bool { return c.Caps().Has(cp) }
+
+var errNoAccount = errors.New("account not provisioned in this provider")

@@ -1,0 +1,173 @@
+package imapmcp
+
+// The tool inputs and outputs of `unibox serve-imap`. These names are a
+// public interface: scripts and tests outside the repo rely on them.
+
+// ErrorInfo rides in every output so a failed call carries its class in
+// structured form (the classifier never guesses from prose).
+type ErrorInfo struct {
+	Error      string `json:"error,omitempty" jsonschema:"what went wrong, when the call failed"`
+	ErrorClass string `json:"error_class,omitempty" jsonschema:"auth, not_provisioned, unavailable, timeout, throttled or tool"`
+}
+
+type AddAccountIn struct {
+	Account        string `json:"account" jsonschema:"name the other tools use for this account"`
+	Host           string `json:"host"`
+	Port           int    `json:"port"`
+	Security       string `json:"security" jsonschema:"tls, starttls or none"`
+	Username       string `json:"username"`
+	Password       string `json:"password"`
+	TLSSkipVerify  bool   `json:"tls_skip_verify,omitempty" jsonschema:"accept any certificate (testing only)"`
+	AllowPlaintext bool   `json:"allow_plaintext,omitempty" jsonschema:"allow security none to a non-loopback host"`
+	ArchiveFolder  string `json:"archive_folder,omitempty" jsonschema:"override the archive folder found by special-use"`
+	TrashFolder    string `json:"trash_folder,omitempty" jsonschema:"override the trash folder found by special-use"`
+}
+
+type AddAccountOut struct {
+	ErrorInfo
+	Account      string   `json:"account"`
+	Capabilities []string `json:"capabilities,omitempty"`
+}
+
+type AccountIn struct {
+	Account string `json:"account"`
+}
+
+type CheckAccountOut struct {
+	ErrorInfo
+	Account     string `json:"account"`
+	LatencyMS   int64  `json:"latency_ms"`
+	Reconnected bool   `json:"reconnected" jsonschema:"the server had hung up and the connection was made anew"`
+}
+
+type Folder struct {
+	Name       string `json:"name"`
+	Delimiter  string `json:"delimiter"`
+	SpecialUse string `json:"special_use,omitempty" jsonschema:"archive, trash, junk, sent or drafts"`
+	Unread     uint32 `json:"unread"`
+	Total      uint32 `json:"total"`
+}
+
+type ListFoldersOut struct {
+	ErrorInfo
+	Folders []Folder `json:"folders"`
+}
+
+type ListMessagesIn struct {
+	Account    string `json:"account"`
+	Folder     string `json:"folder,omitempty" jsonschema:"default INBOX"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"default 50, at most 1000"`
+	BeforeUID  uint32 `json:"before_uid,omitempty" jsonschema:"only messages with a smaller uid (paging)"`
+	UnreadOnly bool   `json:"unread_only,omitempty"`
+}
+
+type Address struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+}
+
+type Message struct {
+	ID             string    `json:"id" jsonschema:"opaque id: account/folder/uidvalidity/uid"`
+	UID            uint32    `json:"uid"`
+	UIDValidity    uint32    `json:"uidvalidity"`
+	MessageID      string    `json:"message_id"`
+	From           Address   `json:"from"`
+	To             []Address `json:"to"`
+	Subject        string    `json:"subject"`
+	Date           string    `json:"date" jsonschema:"RFC 3339; the Date header, else the arrival time"`
+	Seen           bool      `json:"seen"`
+	Flagged        bool      `json:"flagged"`
+	Answered       bool      `json:"answered"`
+	Size           uint32    `json:"size"`
+	HasAttachments bool      `json:"has_attachments"`
+}
+
+type ListMessagesOut struct {
+	ErrorInfo
+	Folder      string    `json:"folder"`
+	UIDValidity uint32    `json:"uidvalidity"`
+	Total       uint32    `json:"total" jsonschema:"messages in the folder"`
+	Messages    []Message `json:"messages"`
+}
+
+type GetMessageIn struct {
+	Account string `json:"account"`
+	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
+	UID     uint32 `json:"uid"`
+}
+
+type Header struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type Attachment struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Size int64  `json:"size"`
+}
+
+type GetMessageOut struct {
+	ErrorInfo
+	Message
+	Headers     []Header     `json:"headers"`
+	Body        string       `json:"body"`
+	BodyIsHTML  bool         `json:"body_from_html" jsonschema:"the body was converted from HTML"`
+	Attachments []Attachment `json:"attachments"`
+	Problems    []string     `json:"problems,omitempty" jsonschema:"what was broken in the message"`
+}
+
+type SearchIn struct {
+	Account string `json:"account"`
+	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
+	Query   string `json:"query" jsonschema:"text searched in from, subject and body"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"default 50"`
+}
+
+type SetFlagsIn struct {
+	Account     string   `json:"account"`
+	Folder      string   `json:"folder,omitempty" jsonschema:"default INBOX"`
+	UIDs        []uint32 `json:"uids"`
+	UIDValidity uint32   `json:"uidvalidity,omitempty" jsonschema:"refuse if the folder's UIDVALIDITY differs"`
+	Seen        *bool    `json:"seen,omitempty" jsonschema:"absolute: true sets, false clears"`
+	Flagged     *bool    `json:"flagged,omitempty" jsonschema:"absolute: true sets, false clears"`
+}
+
+type MoveIn struct {
+	Account     string   `json:"account"`
+	Folder      string   `json:"folder,omitempty" jsonschema:"default INBOX"`
+	UIDs        []uint32 `json:"uids"`
+	UIDValidity uint32   `json:"uidvalidity,omitempty" jsonschema:"refuse if the folder's UIDVALIDITY differs"`
+	To          string   `json:"to" jsonschema:"destination folder"`
+}
+
+type SpecialMoveIn struct {
+	Account     string   `json:"account"`
+	Folder      string   `json:"folder,omitempty" jsonschema:"default INBOX"`
+	UIDs        []uint32 `json:"uids"`
+	UIDValidity uint32   `json:"uidvalidity,omitempty" jsonschema:"refuse if the folder's UIDVALIDITY differs"`
+}
+
+// Per-uid outcomes of writes.
+const (
+	StatusDone        = "done"         // set_flags: the flags are as asked
+	StatusMoved       = "moved"        // move/archive/trash
+	StatusAlreadyGone = "already_gone" // the uid is not (any more) in the folder
+	StatusFailed      = "failed"       // the server refused; the message is untouched
+	StatusUnknown     = "unknown"      // the connection dropped after the command was sent
+)
+
+type Result struct {
+	UID            uint32 `json:"uid"`
+	Status         string `json:"status" jsonschema:"done, moved, already_gone, failed or unknown"`
+	DestUID        uint32 `json:"dest_uid,omitempty"`
+	DestUIDValidity uint32 `json:"dest_uidvalidity,omitempty"`
+	Error          string `json:"error,omitempty"`
+}
+
+type WriteOut struct {
+	ErrorInfo
+	Folder  string   `json:"folder"`
+	To      string   `json:"to,omitempty"`
+	Results []Result `json:"results"`
+}

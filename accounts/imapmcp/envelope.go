@@ -1,0 +1,105 @@
+package imapmcp
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/accounts/mailtext"
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// fetchSummary is what a list fetches per message: never a body, so a
+// multi-megabyte attachment costs nothing here.
+var fetchSummary = &imap.FetchOptions{
+	UID: true, Flags: true, Envelope: true, InternalDate: true, RFC822Size: true,
+	BodyStructure: &imap.FetchItemBodyStructure{Extended: true},
+}
+
+// text makes an envelope string safe: encoded words go-imap could not
+// decode (unknown charset, broken base64) get the tolerant decoder; all
+// control bytes are dropped.
+func text(s string) string {
+	if strings.Contains(s, "=?") {
+		return mailtext.Header(s)
+	}
+	return textsafe.Line(s)
+}
+
+func address(a imap.Address) Address {
+	return Address{Name: text(a.Name), Address: textsafe.Line(a.Addr())}
+}
+
+func addresses(list []imap.Address) []Address {
+	out := make([]Address, 0, len(list))
+	for _, a := range list {
+		if a.IsGroupStart() || a.IsGroupEnd() {
+			continue
+		}
+		out = append(out, address(a))
+	}
+	return out
+}
+
+// summary converts fetched data into a Message. Missing pieces (no Date,
+// no From, no envelope at all) degrade to placeholders, never to failure.
+func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessageBuffer) Message {
+	m := Message{
+		UID:         uint32(b.UID),
+		UIDValidity: uidValidity,
+		Size:        uint32(b.RFC822Size),
+		To:          []Address{},
+	}
+	m.ID = model.MessageID{Account: acct, Folder: folder, UIDValidity: uidValidity, UID: m.UID}.String()
+	date := b.InternalDate
+	if env := b.Envelope; env != nil {
+		m.Subject = text(env.Subject)
+		m.MessageID = textsafe.Line(env.MessageID)
+		from := env.From
+		if len(from) == 0 {
+			from = env.Sender
+		}
+		if fs := addresses(from); len(fs) > 0 {
+			m.From = fs[0]
+		}
+		m.To = addresses(env.To)
+		if !env.Date.IsZero() && env.Date.Year() > 1970 {
+			date = env.Date
+		}
+	}
+	if !date.IsZero() {
+		m.Date = date.Format(time.RFC3339)
+	}
+	m.Seen = slices.Contains(b.Flags, imap.FlagSeen)
+	m.Flagged = slices.Contains(b.Flags, imap.FlagFlagged)
+	m.Answered = slices.Contains(b.Flags, imap.FlagAnswered)
+	m.HasAttachments = hasAttachments(b.BodyStructure)
+	return m
+}
+
+// hasAttachments: any part disposed as an attachment, or a non-text leaf
+// with a file name.
+func hasAttachments(bs imap.BodyStructure) bool {
+	if bs == nil {
+		return false
+	}
+	found := false
+	bs.Walk(func(path []int, part imap.BodyStructure) bool {
+		sp, ok := part.(*imap.BodyStructureSinglePart)
+		if !ok {
+			return !found
+		}
+		if d := sp.Disposition(); d != nil && strings.EqualFold(d.Value, "attachment") {
+			found = true
+		}
+		if sp.Filename() != "" && !strings.EqualFold(sp.Type, "text") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

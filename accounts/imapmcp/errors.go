@@ -1,0 +1,113 @@
+package imapmcp
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"net"
+	"regexp"
+	"strings"
+
+	"github.com/emersion/go-imap/v2"
+
+	"unibox/conn"
+)
+
+// classed is an error that knows its class (conn's names). The class
+// travels to the client in the result's structured error_class field.
+type classed struct {
+	class conn.ErrorClass
+	err   error
+}
+
+func (e *classed) Error() string { return e.err.Error() }
+func (e *classed) Unwrap() error { return e.err }
+
+func withClass(class conn.ErrorClass, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &classed{class: class, err: err}
+}
+
+// errTimeout marks an IMAP command whose deadline passed; go-imap has no
+// command timeouts of its own, so the connection was closed under it.
+var errTimeout = errors.New("mail server did not answer in time")
+
+// errNotSent marks a write abandoned before its command was sent, because
+// the connection had already closed: it is safe to run it again.
+var errNotSent = errors.New("connection closed before the command was sent")
+
+var (
+	authText     = regexp.MustCompile(`(?i)AUTHENTICATIONFAILED|AUTHORIZATIONFAILED|invalid credentials|authentication failed|invalid_grant|application-specific password required|\b(401|403)\b|unauthorized|forbidden|login failed`)
+	throttleText = regexp.MustCompile(`(?i)too many|maximum number of connections|connection limit|rate limit|try again later`)
+)
+
+// classOf decides the class of an error raised while serving a tool.
+// during names the step ("login" makes a plain NO an auth failure).
+func classOf(err error, during string) conn.ErrorClass {
+	var ce *classed
+	if errors.As(err, &ce) {
+		return ce.class
+	}
+	if errors.Is(err, errTimeout) || errors.Is(err, context.DeadlineExceeded) {
+		return conn.ClassTimeout
+	}
+	var ie *imap.Error
+	if errors.As(err, &ie) {
+		switch ie.Code {
+		case imap.ResponseCodeAuthenticationFailed, imap.ResponseCodeAuthorizationFailed, imap.ResponseCodeExpired:
+			return conn.ClassAuth
+		case imap.ResponseCodeLimit:
+			return conn.ClassThrottled
+		case imap.ResponseCodeUnavailable, imap.ResponseCodeServerBug:
+			return conn.ClassUnavailable
+		case imap.ResponseCodePrivacyRequired:
+			return conn.ClassConfig
+		}
+		switch {
+		case throttleText.MatchString(ie.Text):
+			return conn.ClassThrottled
+		case during == "login", authText.MatchString(ie.Text):
+			return conn.ClassAuth // a NO to LOGIN is a refusal, whatever its words
+		}
+		return conn.ClassTool
+	}
+	var cve *tls.CertificateVerificationError
+	var uae x509.UnknownAuthorityError
+	var hne x509.HostnameError
+	if errors.As(err, &cve) || errors.As(err, &uae) || errors.As(err, &hne) {
+		return conn.ClassConfig
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return conn.ClassTimeout
+	}
+	// Refused, reset, unreachable, hung up: the mail server is not there.
+	return conn.ClassUnavailable
+}
+
+// isDrop reports an error that means the IMAP connection is gone.
+func isDrop(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ie *imap.Error
+	if errors.As(err, &ie) {
+		return false // a NO/BAD comes from a live server
+	}
+	if errors.Is(err, net.ErrClosed) || errors.Is(err, errNotSent) || conn.IsDrop(err) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "unexpected EOF") || strings.Contains(msg, "connection reset")
+}
+
+// redact removes a secret from text (an IMAP server may echo input).
+func redact(s, secret string) string {
+	if len(secret) >= 3 {
+		s = strings.ReplaceAll(s, secret, "***")
+	}
+	return s
+}

@@ -1,0 +1,154 @@
+package imapmcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/conn"
+)
+
+var specialAttrs = map[imap.MailboxAttr]string{
+	imap.MailboxAttrArchive: "archive",
+	imap.MailboxAttrTrash:   "trash",
+	imap.MailboxAttrJunk:    "junk",
+	imap.MailboxAttrSent:    "sent",
+	imap.MailboxAttrDrafts:  "drafts",
+}
+
+// fallbackNames are tried, in order, when a server has no SPECIAL-USE.
+var fallbackNames = map[string][]string{
+	"archive": {"Archive", "Archives", "INBOX.Archive", "INBOX/Archive", "[Gmail]/All Mail", "Archived"},
+	"trash":   {"Trash", "Deleted Items", "Deleted Messages", "INBOX.Trash", "INBOX/Trash", "[Gmail]/Trash", "Bin"},
+	"junk":    {"Junk", "Spam", "Junk E-mail", "INBOX.Junk", "[Gmail]/Spam"},
+	"sent":    {"Sent", "Sent Items", "Sent Messages", "INBOX.Sent", "[Gmail]/Sent Mail"},
+	"drafts":  {"Drafts", "INBOX.Drafts", "[Gmail]/Drafts"},
+}
+
+// listMailboxes runs LIST with special-use attributes when the server has them.
+func (a *account) listMailboxes(ctx context.Context, c *imapclient.Client) ([]*imap.ListData, error) {
+	var opts *imap.ListOptions
+	if capable(c, imap.CapSpecialUse) {
+		opts = &imap.ListOptions{ReturnSpecialUse: true}
+	}
+	var list []*imap.ListData
+	err := a.cmd(ctx, c, func() (err error) {
+		list, err = c.List("", "*", opts).Collect()
+		return err
+	})
+	return list, err
+}
+
+func specialUse(d *imap.ListData) string {
+	for _, at := range d.Attrs {
+		if k, ok := specialAttrs[at]; ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// specialFolder finds the folder for kind ("archive", "trash"): the
+// account's override, else the server's special-use attribute, else the
+// first conventional name that exists.
+func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind string) (string, error) {
+	switch {
+	case kind == "archive" && a.cfg.ArchiveFolder != "":
+		return a.cfg.ArchiveFolder, nil
+	case kind == "trash" && a.cfg.TrashFolder != "":
+		return a.cfg.TrashFolder, nil
+	}
+	if a.special == nil {
+		list, err := a.listMailboxes(ctx, c)
+		if err != nil {
+			return "", err
+		}
+		a.special = map[string]string{}
+		exists := map[string]bool{}
+		for _, d := range list {
+			exists[strings.ToLower(d.Mailbox)] = true
+			if k := specialUse(d); k != "" && a.special[k] == "" {
+				a.special[k] = d.Mailbox
+			}
+		}
+		for k, names := range fallbackNames {
+			if a.special[k] != "" {
+				continue
+			}
+			for _, d := range list {
+				for _, n := range names {
+					if strings.EqualFold(d.Mailbox, n) && a.special[k] == "" {
+						a.special[k] = d.Mailbox
+					}
+				}
+			}
+		}
+	}
+	if f := a.special[kind]; f != "" {
+		return f, nil
+	}
+	return "", withClass(conn.ClassTool, fmt.Errorf("no %s folder found on the server (set %s_folder for this account)", kind, kind))
+}
+
+func (s *Server) listFolders(ctx context.Context, in AccountIn) (ListFoldersOut, string, error) {
+	a, err := s.account(in.Account)
+	if err != nil {
+		return ListFoldersOut{}, "", err
+	}
+	var out ListFoldersOut
+	err = a.read(ctx, func(c *imapclient.Client) error {
+		list, err := a.listMailboxes(ctx, c)
+		if err != nil {
+			return err
+		}
+		out.Folders = out.Folders[:0]
+		for _, d := range list {
+			if hasAttr(d, imap.MailboxAttrNoSelect) || hasAttr(d, imap.MailboxAttrNonExistent) {
+				continue
+			}
+			f := Folder{Name: d.Mailbox, SpecialUse: specialUse(d)}
+			if d.Delim != 0 {
+				f.Delimiter = string(d.Delim)
+			}
+			var st *imap.StatusData
+			err := a.cmd(ctx, c, func() (err error) {
+				st, err = c.Status(d.Mailbox, &imap.StatusOptions{NumMessages: true, NumUnseen: true}).Wait()
+				return err
+			})
+			var ie *imap.Error
+			if errors.As(err, &ie) {
+				continue // vanished between LIST and STATUS: skip it, not the list
+			}
+			if err != nil {
+				return err
+			}
+			if st.NumMessages != nil {
+				f.Total = *st.NumMessages
+			}
+			if st.NumUnseen != nil {
+				f.Unread = *st.NumUnseen
+			}
+			// The name is returned as the server has it: it addresses the folder. The UI sanitises what it shows.
+			f.Name = strings.ToValidUTF8(f.Name, "\uFFFD")
+			out.Folders = append(out.Folders, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return ListFoldersOut{}, "", fmt.Errorf("list folders of %s: %w", in.Account, err)
+	}
+	return out, fmt.Sprintf("%d folders", len(out.Folders)), nil
+}
+
+func hasAttr(d *imap.ListData, attr imap.MailboxAttr) bool {
+	for _, a := range d.Attrs {
+		if strings.EqualFold(string(a), string(attr)) {
+			return true
+		}
+	}
+	return false
+}

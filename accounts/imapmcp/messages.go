@@ -1,0 +1,177 @@
+package imapmcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/conn"
+)
+
+const (
+	defaultLimit = 50
+	maxLimit     = 1000
+)
+
+func folderOr(f string) string {
+	if f == "" {
+		return "INBOX"
+	}
+	return f
+}
+
+func clampLimit(n int) int {
+	switch {
+	case n <= 0:
+		return defaultLimit
+	case n > maxLimit:
+		return maxLimit
+	}
+	return n
+}
+
+// selectFolder SELECTs folder (read-write: writes need it, reads use PEEK).
+func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder string) (*imap.SelectData, error) {
+	var sel *imap.SelectData
+	err := a.cmd(ctx, c, func() (err error) {
+		sel, err = c.Select(folder, nil).Wait()
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("folder %q: %w", folder, err)
+	}
+	return sel, nil
+}
+
+// fetchSummaries fetches envelopes for a set, newest (highest uid) first.
+func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]Message, error) {
+	var bufs []*imapclient.FetchMessageBuffer
+	err := a.cmd(ctx, c, func() (err error) {
+		bufs, err = c.Fetch(set, fetchSummary).Collect()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, 0, len(bufs))
+	for _, b := range bufs {
+		if b.UID == 0 {
+			continue
+		}
+		out = append(out, summary(acct, folder, uv, b))
+	}
+	slices.SortFunc(out, func(x, y Message) int { return int(int64(y.UID) - int64(x.UID)) })
+	return out, nil
+}
+
+// newest keeps the limit highest uids.
+func newest(uids []imap.UID, limit int) imap.UIDSet {
+	slices.Sort(uids)
+	if len(uids) > limit {
+		uids = uids[len(uids)-limit:]
+	}
+	return imap.UIDSetNum(uids...)
+}
+
+func (s *Server) listMessages(ctx context.Context, in ListMessagesIn) (ListMessagesOut, string, error) {
+	a, err := s.account(in.Account)
+	if err != nil {
+		return ListMessagesOut{}, "", err
+	}
+	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
+	out := ListMessagesOut{Folder: folder}
+	err = a.read(ctx, func(c *imapclient.Client) error {
+		sel, err := a.selectFolder(ctx, c, folder)
+		if err != nil {
+			return err
+		}
+		out.UIDValidity, out.Total = sel.UIDValidity, sel.NumMessages
+		out.Messages = []Message{}
+		var set imap.NumSet
+		if in.UnreadOnly || in.BeforeUID > 0 {
+			crit := &imap.SearchCriteria{}
+			if in.UnreadOnly {
+				crit.NotFlag = []imap.Flag{imap.FlagSeen}
+			}
+			if in.BeforeUID > 0 {
+				if in.BeforeUID == 1 {
+					return nil
+				}
+				crit.UID = []imap.UIDSet{{imap.UIDRange{Start: 1, Stop: imap.UID(in.BeforeUID - 1)}}}
+			}
+			var data *imap.SearchData
+			if err := a.cmd(ctx, c, func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
+				return err
+			}
+			uids := data.AllUIDs()
+			if len(uids) == 0 {
+				return nil
+			}
+			set = newest(uids, limit)
+		} else {
+			// No filter: the newest messages are the last sequence numbers.
+			n := sel.NumMessages
+			if n == 0 {
+				return nil
+			}
+			start := uint32(1)
+			if n > uint32(limit) {
+				start = n - uint32(limit) + 1
+			}
+			ss := imap.SeqSet{}
+			ss.AddRange(start, n)
+			set = ss
+		}
+		out.Messages, err = a.fetchSummaries(ctx, c, set, in.Account, folder, out.UIDValidity)
+		return err
+	})
+	if err != nil {
+		return ListMessagesOut{}, "", fmt.Errorf("list %s/%s: %w", in.Account, folder, err)
+	}
+	return out, fmt.Sprintf("%d of %d messages in %s", len(out.Messages), out.Total, folder), nil
+}
+
+func (s *Server) search(ctx context.Context, in SearchIn) (ListMessagesOut, string, error) {
+	a, err := s.account(in.Account)
+	if err != nil {
+		return ListMessagesOut{}, "", err
+	}
+	if in.Query == "" {
+		return ListMessagesOut{}, "", withClass(conn.ClassTool, fmt.Errorf("search: empty query"))
+	}
+	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
+	out := ListMessagesOut{Folder: folder, Messages: []Message{}}
+	q := in.Query
+	crit := &imap.SearchCriteria{Or: [][2]imap.SearchCriteria{{
+		{Or: [][2]imap.SearchCriteria{{
+			{Header: []imap.SearchCriteriaHeaderField{{Key: "From", Value: q}}},
+			{Header: []imap.SearchCriteriaHeaderField{{Key: "Subject", Value: q}}},
+		}}},
+		{Body: []string{q}},
+	}}}
+	err = a.read(ctx, func(c *imapclient.Client) error {
+		sel, err := a.selectFolder(ctx, c, folder)
+		if err != nil {
+			return err
+		}
+		out.UIDValidity, out.Total = sel.UIDValidity, sel.NumMessages
+		var data *imap.SearchData
+		if err := a.cmd(ctx, c, func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
+			return err
+		}
+		uids := data.AllUIDs()
+		if len(uids) == 0 {
+			out.Messages = []Message{}
+			return nil
+		}
+		out.Messages, err = a.fetchSummaries(ctx, c, newest(uids, limit), in.Account, folder, out.UIDValidity)
+		return err
+	})
+	if err != nil {
+		return ListMessagesOut{}, "", fmt.Errorf("search %s/%s: %w", in.Account, folder, err)
+	}
+	return out, fmt.Sprintf("%d messages in %s match %q", len(out.Messages), folder, q), nil
+}

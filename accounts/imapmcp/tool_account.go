@@ -1,0 +1,83 @@
+package imapmcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/conn"
+)
+
+// addAccount provisions an account, logging in once to verify. Adding an
+// account that exists replaces it (the adapter re-provisions after every
+// connect, and a changed password must take effect).
+func (s *Server) addAccount(ctx context.Context, in AddAccountIn) (AddAccountOut, string, error) {
+	if in.Account == "" || in.Host == "" || in.Port <= 0 || in.Port > 65535 || in.Username == "" {
+		return AddAccountOut{}, "", withClass(conn.ClassConfig, errors.New("add_account needs account, host, port (1-65535) and username"))
+	}
+	a := &account{srv: s, cfg: in}
+	a.mu.Lock()
+	c, err := a.dial(ctx)
+	if err != nil {
+		a.mu.Unlock()
+		// The account is not registered yet, so scrub its password here.
+		return AddAccountOut{}, "", withClass(classOf(err, "login"), errors.New(redact(err.Error(), in.Password)))
+	}
+	a.c = c
+	caps := make([]string, 0, len(c.Caps()))
+	for cp := range c.Caps() {
+		caps = append(caps, string(cp))
+	}
+	a.mu.Unlock()
+	sort.Strings(caps)
+
+	s.mu.Lock()
+	old := s.accounts[in.Account]
+	s.accounts[in.Account] = a
+	s.mu.Unlock()
+	if old != nil {
+		old.mu.Lock()
+		old.drop()
+		old.mu.Unlock()
+	}
+	s.opts.Logger.Info("account added", "account", in.Account, "host", in.Host, "user", in.Username)
+	return AddAccountOut{Account: in.Account, Capabilities: caps},
+		fmt.Sprintf("account %s provisioned (%s@%s)", in.Account, in.Username, in.Host), nil
+}
+
+// checkAccount is the adapter's health probe: a NOOP on the account's own
+// connection (reconnecting if the server hung up), so a silent half-open
+// connection is found within one probe interval.
+func (s *Server) checkAccount(ctx context.Context, in AccountIn) (CheckAccountOut, string, error) {
+	a, err := s.account(in.Account)
+	if err != nil {
+		return CheckAccountOut{}, "", err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	start := time.Now()
+	c, reconnected, err := a.conn(ctx)
+	if err == nil {
+		err = a.cmd(ctx, c, func() error { return c.Noop().Wait() })
+		if err != nil && closed(c) && !reconnected && classOf(err, "") != conn.ClassTimeout {
+			// The server hung up between calls: one fresh connection.
+			a.drop()
+			var c2 *imapclient.Client
+			if c2, reconnected, err = a.conn(ctx); err == nil {
+				reconnected = true
+				err = a.cmd(ctx, c2, func() error { return c2.Noop().Wait() })
+			}
+		}
+	}
+	if err != nil {
+		a.drop()
+		return CheckAccountOut{}, "", fmt.Errorf("check %s: %w", in.Account, err)
+	}
+	lat := time.Since(start)
+	return CheckAccountOut{Account: in.Account, LatencyMS: lat.Milliseconds(), Reconnected: reconnected},
+		fmt.Sprintf("%s ok in %s", in.Account, lat.Round(time.Millisecond)), nil
+}

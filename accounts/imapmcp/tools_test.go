@@ -1,0 +1,306 @@
+package imapmcp
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+
+	"unibox/accounts/imaptest"
+	"unibox/conn"
+	"unibox/model"
+)
+
+func TestAddAccount(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		user, pass := b.NewUser(t)
+		cs := session(t, Options{})
+		var out AddAccountOut
+		mustOK(t, "add_account", call(t, cs, "add_account", accountIn(b, user, pass), &out))
+		if out.Account != "work" || !slices.Contains(out.Capabilities, "IMAP4rev1") {
+			t.Fatalf("add_account out: %+v", out)
+		}
+		bad := accountIn(b, user, "wrong-secret-123")
+		res := call(t, cs, "add_account", bad, nil)
+		mustClass(t, "add_account", res, conn.ClassAuth)
+		if strings.Contains(conn.ResultText(res), "wrong-secret-123") {
+			t.Fatalf("the password leaked into the error: %s", conn.ResultText(res))
+		}
+	})
+}
+
+func TestNotProvisioned(t *testing.T) {
+	cs := session(t, Options{})
+	yes := true
+	for tool, args := range map[string]any{
+		"list_messages": ListMessagesIn{Account: "nobody"},
+		"list_folders":  AccountIn{Account: "nobody"},
+		"check_account": AccountIn{Account: "nobody"},
+		"get_message":   GetMessageIn{Account: "nobody", UID: 1},
+		"search":        SearchIn{Account: "nobody", Query: "x"},
+		"set_flags":     SetFlagsIn{Account: "nobody", UIDs: []uint32{1}, Seen: &yes},
+		"archive":       SpecialMoveIn{Account: "nobody", UIDs: []uint32{1}},
+		"move":          MoveIn{Account: "nobody", UIDs: []uint32{1}, To: "X"},
+	} {
+		res := call(t, cs, tool, args, nil)
+		mustClass(t, tool, res, conn.ClassNotProvisioned)
+	}
+}
+
+func TestListFolders(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		b.Seed(t, user, "INBOX", mail("one", "a@x.org", time.Hour))
+		b.Seed(t, user, "INBOX", mail("two", "a@x.org", time.Hour), imap.FlagSeen)
+		var out ListFoldersOut
+		mustOK(t, "list_folders", call(t, cs, "list_folders", AccountIn{Account: "work"}, &out))
+		got := map[string]Folder{}
+		for _, f := range out.Folders {
+			got[f.Name] = f
+		}
+		if in := got["INBOX"]; in.Total != 2 || in.Unread != 1 {
+			t.Fatalf("INBOX counts: %+v", in)
+		}
+		for name, use := range map[string]string{"Archive": "archive", "Trash": "trash", "Sent": "sent", "Drafts": "drafts", "Junk": "junk"} {
+			if got[name].SpecialUse != use {
+				t.Errorf("%s special use = %q, want %q (%s)", name, got[name].SpecialUse, use, pretty(out))
+			}
+		}
+	})
+}
+
+func TestListMessages(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		var uids []uint32
+		for i := range 7 {
+			flags := []imap.Flag{}
+			if i%2 == 0 {
+				flags = append(flags, imap.FlagSeen)
+			}
+			uids = append(uids, b.Seed(t, user, "INBOX", mail("msg "+string(rune('A'+i)), "Ann <ann@x.org>", time.Duration(7-i)*time.Hour), flags...))
+		}
+		var out ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work", Limit: 3}, &out))
+		if len(out.Messages) != 3 || out.Total != 7 {
+			t.Fatalf("limit 3 of 7: %s", pretty(out))
+		}
+		m := out.Messages[0]
+		if m.UID != uids[6] || m.Subject != "msg G" || m.From != (Address{"Ann", "ann@x.org"}) || !m.Seen {
+			t.Fatalf("newest first: %s", pretty(m))
+		}
+		id, err := model.ParseMessageID(m.ID)
+		if err != nil || id != (model.MessageID{Account: "work", Folder: "INBOX", UIDValidity: out.UIDValidity, UID: m.UID}) {
+			t.Fatalf("id %q: %+v %v", m.ID, id, err)
+		}
+		if m.Date == "" || m.MessageID == "" || len(m.To) != 1 || m.Size == 0 {
+			t.Fatalf("missing fields: %s", pretty(m))
+		}
+		// Paging with before_uid continues where the page ended.
+		var page2 ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work", Limit: 3, BeforeUID: out.Messages[2].UID}, &page2))
+		if len(page2.Messages) != 3 || page2.Messages[0].UID != uids[3] {
+			t.Fatalf("page 2: %s", pretty(page2))
+		}
+		var unread ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work", UnreadOnly: true}, &unread))
+		if len(unread.Messages) != 3 {
+			t.Fatalf("unread only: %s", pretty(unread))
+		}
+		for _, m := range unread.Messages {
+			if m.Seen {
+				t.Fatalf("unread_only returned a seen message: %s", pretty(m))
+			}
+		}
+		res := call(t, cs, "list_messages", ListMessagesIn{Account: "work", Folder: "NoSuchFolder"}, nil)
+		mustClass(t, "list_messages", res, conn.ClassTool)
+	})
+}
+
+func TestGetMessageLeavesSeenUnset(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		raw := imaptest.Mail{From: "Bob <bob@x.org>", To: "me@x.org", Subject: "report", Date: time.Now(),
+			Body: "see attached", Attach: map[string][]byte{"report.pdf": []byte(strings.Repeat("%PDF", 1000))}}.Bytes()
+		uid := b.Seed(t, user, "INBOX", raw)
+		var out GetMessageOut
+		mustOK(t, "get_message", call(t, cs, "get_message", GetMessageIn{Account: "work", UID: uid}, &out))
+		if !strings.Contains(out.Body, "see attached") || len(out.Attachments) != 1 || !out.HasAttachments {
+			t.Fatalf("get_message: %s", pretty(out))
+		}
+		if a := out.Attachments[0]; a.Name != "report.pdf" || a.Size != 4000 {
+			t.Fatalf("attachment: %+v", a)
+		}
+		var list ListMessagesOut
+		call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
+		if len(list.Messages) != 1 || list.Messages[0].Seen || !list.Messages[0].HasAttachments {
+			t.Fatalf("after get_message: %s", pretty(list))
+		}
+		res := call(t, cs, "get_message", GetMessageIn{Account: "work", UID: uid + 100}, nil)
+		mustClass(t, "get_message", res, conn.ClassTool)
+	})
+}
+
+func TestSearch(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		b.Seed(t, user, "INBOX", mail("quarterly numbers", "cfo@x.org", time.Hour))
+		b.Seed(t, user, "INBOX", mail("lunch", "friend@y.org", time.Hour))
+		b.Seed(t, user, "INBOX", imaptest.Mail{From: "z@z.org", Subject: "misc", Date: time.Now(), Body: "the pineapple plan"}.Bytes())
+		for q, want := range map[string]string{"quarterly": "quarterly numbers", "friend": "lunch", "pineapple": "misc"} {
+			var out ListMessagesOut
+			mustOK(t, "search", call(t, cs, "search", SearchIn{Account: "work", Query: q}, &out))
+			if len(out.Messages) != 1 || out.Messages[0].Subject != want {
+				t.Errorf("search %q: %s", q, pretty(out.Messages))
+			}
+		}
+	})
+}
+
+func TestSetFlagsAbsoluteAndIdempotent(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		u1 := b.Seed(t, user, "INBOX", mail("a", "a@x.org", time.Hour))
+		u2 := b.Seed(t, user, "INBOX", mail("b", "a@x.org", time.Hour), imap.FlagSeen)
+		yes, no := true, false
+		for range 2 { // the same absolute request twice: same outcome, never a toggle
+			var out WriteOut
+			mustOK(t, "set_flags", call(t, cs, "set_flags", SetFlagsIn{Account: "work", UIDs: []uint32{u1, u2, 999}, Seen: &yes, Flagged: &yes}, &out))
+			want := []Result{{UID: u1, Status: StatusDone}, {UID: u2, Status: StatusDone}, {UID: 999, Status: StatusAlreadyGone}}
+			if !slices.Equal(out.Results, want) {
+				t.Fatalf("results %s", pretty(out.Results))
+			}
+			var list ListMessagesOut
+			call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
+			for _, m := range list.Messages {
+				if !m.Seen || !m.Flagged {
+					t.Fatalf("after set: %s", pretty(m))
+				}
+			}
+		}
+		var out WriteOut
+		mustOK(t, "set_flags", call(t, cs, "set_flags", SetFlagsIn{Account: "work", UIDs: []uint32{u1}, Seen: &no}, &out))
+		var list ListMessagesOut
+		call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
+		for _, m := range list.Messages {
+			if m.UID == u1 && (m.Seen || !m.Flagged) {
+				t.Fatalf("seen=false must clear only \\Seen: %s", pretty(m))
+			}
+		}
+	})
+}
+
+func TestArchiveTrashMove(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		u1 := b.Seed(t, user, "INBOX", mail("to archive", "a@x.org", time.Hour))
+		u2 := b.Seed(t, user, "INBOX", mail("to trash", "a@x.org", time.Hour))
+		u3 := b.Seed(t, user, "INBOX", mail("to move", "a@x.org", time.Hour))
+		var out WriteOut
+		mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{u1}}, &out))
+		r := out.Results[0]
+		if out.To != "Archive" || r.Status != StatusMoved || r.DestUID == 0 || r.DestUIDValidity == 0 {
+			t.Fatalf("archive: %s", pretty(out))
+		}
+		// Archiving again: the uid is gone, and it says so.
+		mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{u1}}, &out))
+		if out.Results[0].Status != StatusAlreadyGone {
+			t.Fatalf("repeated archive: %s", pretty(out))
+		}
+		mustOK(t, "trash", call(t, cs, "trash", SpecialMoveIn{Account: "work", UIDs: []uint32{u2}}, &out))
+		if out.To != "Trash" || out.Results[0].Status != StatusMoved {
+			t.Fatalf("trash: %s", pretty(out))
+		}
+		// Undo: move the archived message back by its destination uid.
+		var back WriteOut
+		mustOK(t, "move", call(t, cs, "move", MoveIn{Account: "work", Folder: "Archive", UIDs: []uint32{r.DestUID}, UIDValidity: r.DestUIDValidity, To: "INBOX"}, &back))
+		if back.Results[0].Status != StatusMoved {
+			t.Fatalf("move back: %s", pretty(back))
+		}
+		// A destination that does not exist fails per uid, message untouched.
+		mustOK(t, "move", call(t, cs, "move", MoveIn{Account: "work", UIDs: []uint32{u3}, To: "Nowhere"}, &out))
+		if out.Results[0].Status != StatusFailed || out.Results[0].Error == "" {
+			t.Fatalf("move to a missing folder: %s", pretty(out))
+		}
+		var inbox ListMessagesOut
+		call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &inbox)
+		var subjects []string
+		for _, m := range inbox.Messages {
+			subjects = append(subjects, m.Subject)
+		}
+		slices.Sort(subjects)
+		if !slices.Equal(subjects, []string{"to archive", "to move"}) {
+			t.Fatalf("INBOX after the moves: %v", subjects)
+		}
+	})
+}
+
+func TestUIDValidityChangeRefusesWrite(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		uid := b.Seed(t, user, "INBOX", mail("x", "a@x.org", time.Hour))
+		var list ListMessagesOut
+		call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
+		res := call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}, UIDValidity: list.UIDValidity + 1}, nil)
+		mustClass(t, "archive", res, conn.ClassTool)
+		if !strings.Contains(conn.ResultText(res), "UIDVALIDITY changed") {
+			t.Fatalf("error does not say why: %s", conn.ResultText(res))
+		}
+	})
+}
+
+// The server hangs up between calls: the provider reconnects by itself.
+func TestServerHangsUpBetweenCalls(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		b.Seed(t, user, "INBOX", mail("x", "a@x.org", time.Hour))
+		b.Proxy().Drop()
+		var out ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &out))
+		if len(out.Messages) != 1 {
+			t.Fatalf("after a hang-up: %s", pretty(out))
+		}
+		b.Proxy().Drop()
+		var chk CheckAccountOut
+		mustOK(t, "check_account", call(t, cs, "check_account", AccountIn{Account: "work"}, &chk))
+		if !chk.Reconnected {
+			t.Fatalf("check_account did not report the reconnect: %+v", chk)
+		}
+	})
+}
+
+// A server that stops answering: check_account and list report timeout
+// within the command deadline, instead of hanging.
+func TestSilentServerTimesOut(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		const deadline = 300 * time.Millisecond
+		cs, _ := provisioned(t, b, Options{CommandTimeout: deadline})
+		restore := b.Proxy().Silence()
+		defer restore()
+		for _, tool := range []string{"check_account", "list_messages"} {
+			start := time.Now()
+			var args any = ListMessagesIn{Account: "work"}
+			if tool == "check_account" {
+				args = AccountIn{Account: "work"}
+			}
+			res := call(t, cs, tool, args, nil)
+			mustClass(t, tool, res, conn.ClassTimeout)
+			if took := time.Since(start); took > 4*deadline {
+				t.Errorf("%s took %s with a %s command deadline", tool, took, deadline)
+			}
+		}
+	})
+}
+
+// A server that refuses connections is unavailable.
+func TestRefusingServerUnavailable(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, _ := provisioned(t, b, Options{})
+		up := b.Proxy().Down()
+		defer up()
+		res := call(t, cs, "check_account", AccountIn{Account: "work"}, nil)
+		mustClass(t, "check_account", res, conn.ClassUnavailable)
+	})
+}

@@ -1,0 +1,222 @@
+// Package memimap runs an in-process IMAP server on loopback for the demo
+// and for tests: go-imap's imapmemserver plus what it lacks (special-use
+// attributes, a switchable MOVE/UIDPLUS, dropping connections, refusing
+// new ones for a while).
+package memimap
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+)
+
+// Options shape the server's capabilities.
+type Options struct {
+	NoMove       bool      // neither advertise nor accept MOVE
+	NoUIDPlus    bool      // do not advertise UIDPLUS
+	NoSpecialUse bool      // do not advertise SPECIAL-USE
+	DebugWriter  io.Writer // wire log; must be goroutine-safe
+}
+
+// Server is a running in-process IMAP server on 127.0.0.1.
+type Server struct {
+	opts Options
+	mem  *imapmemserver.Server
+	srv  *imapserver.Server
+	addr string
+	wg   sync.WaitGroup
+
+	mu      sync.Mutex
+	ln      net.Listener // nil while refusing
+	conns   map[*imapserver.Conn]struct{}
+	users   map[string]*user
+	refused bool
+	closed  bool
+}
+
+type user struct {
+	u *imapmemserver.User
+	// folders maps every mailbox name to its special-use attribute ("" for none).
+	folders map[string]imap.MailboxAttr
+}
+
+// Start listens on 127.0.0.1 with a free port.
+func Start(opts Options) (*Server, error) {
+	s := &Server{opts: opts, mem: imapmemserver.New(), conns: map[*imapserver.Conn]struct{}{}, users: map[string]*user{}}
+	caps := imap.CapSet{imap.CapIMAP4rev1: {}}
+	if !opts.NoMove {
+		caps[imap.CapMove] = struct{}{}
+	}
+	if !opts.NoUIDPlus {
+		caps[imap.CapUIDPlus] = struct{}{}
+	}
+	if !opts.NoSpecialUse {
+		caps[imap.CapSpecialUse] = struct{}{}
+	}
+	s.srv = imapserver.New(&imapserver.Options{
+		NewSession:   s.newSession,
+		Caps:         caps,
+		InsecureAuth: true, // loopback only
+		Logger:       quietLogger{},
+		DebugWriter:  opts.DebugWriter,
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("memimap: listen: %w", err)
+	}
+	s.addr = ln.Addr().String()
+	s.serve(ln)
+	return s, nil
+}
+
+// Addr is host:port of the server.
+func (s *Server) Addr() string { return s.addr }
+
+// Port is the server's port.
+func (s *Server) Port() int { return s.ln0Port() }
+
+func (s *Server) ln0Port() int {
+	_, p, _ := net.SplitHostPort(s.addr)
+	var n int
+	fmt.Sscanf(p, "%d", &n)
+	return n
+}
+
+func (s *Server) serve(ln net.Listener) {
+	s.mu.Lock()
+	s.ln = ln
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		_ = s.srv.Serve(ln)
+	}()
+}
+
+func (s *Server) newSession(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	base := &session{Session: s.mem.NewSession(), srv: s, conn: c}
+	if s.opts.NoMove {
+		return base, nil, nil
+	}
+	return &moveSession{base}, nil, nil
+}
+
+// AddUser creates a user with INBOX and the given special-use folders
+// (name → attribute, e.g. "Archive": imap.MailboxAttrArchive).
+func (s *Server) AddUser(name, password string, folders map[string]imap.MailboxAttr) error {
+	u := imapmemserver.NewUser(name, password)
+	st := &user{u: u, folders: map[string]imap.MailboxAttr{"INBOX": ""}}
+	if err := u.Create("INBOX", nil); err != nil {
+		return err
+	}
+	for f, attr := range folders {
+		if err := u.Create(f, nil); err != nil {
+			return fmt.Errorf("memimap: create %s: %w", f, err)
+		}
+		st.folders[f] = attr
+	}
+	s.mem.AddUser(u)
+	s.mu.Lock()
+	s.users[name] = st
+	s.mu.Unlock()
+	return nil
+}
+
+// Append stores a raw message in a user's folder.
+func (s *Server) Append(userName, folder string, raw []byte, flags []imap.Flag, when time.Time) (uint32, error) {
+	s.mu.Lock()
+	st := s.users[userName]
+	s.mu.Unlock()
+	if st == nil {
+		return 0, fmt.Errorf("memimap: no user %q", userName)
+	}
+	if when.IsZero() {
+		when = time.Now()
+	}
+	data, err := st.u.Append(folder, bytes.NewReader(raw), &imap.AppendOptions{Flags: flags, Time: when})
+	if err != nil {
+		return 0, fmt.Errorf("memimap: append to %s: %w", folder, err)
+	}
+	return uint32(data.UID), nil
+}
+
+// DropAll closes every client connection (the server hangs up).
+func (s *Server) DropAll() {
+	s.mu.Lock()
+	conns := s.conns
+	s.conns = map[*imapserver.Conn]struct{}{}
+	s.mu.Unlock()
+	for c := range conns {
+		_ = c.NetConn().Close()
+	}
+}
+
+// Refuse stops accepting connections (new dials are refused) until Accept.
+func (s *Server) Refuse() {
+	s.mu.Lock()
+	ln := s.ln
+	s.ln, s.refused = nil, true
+	s.mu.Unlock()
+	if ln != nil {
+		_ = ln.Close()
+	}
+}
+
+// Accept listens again on the same address after Refuse.
+func (s *Server) Accept() error {
+	s.mu.Lock()
+	if !s.refused || s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.refused = false
+	s.mu.Unlock()
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return fmt.Errorf("memimap: listen again on %s: %w", s.addr, err)
+	}
+	s.serve(ln)
+	return nil
+}
+
+// Close stops the server and every connection.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	err := s.srv.Close()
+	s.DropAll()
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) forget(c *imapserver.Conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+}
+
+func (s *Server) folders(name string) *user {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.users[name]
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Printf(string, ...any) {}
+func (quietLogger) Println(...any)        {}

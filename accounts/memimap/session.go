@@ -1,0 +1,125 @@
+package memimap
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+)
+
+// session wraps an imapmemserver session: it lists special-use attributes
+// (imapmemserver never sets them) and keeps the folder set in sync. It
+// does not implement MOVE; moveSession adds it.
+type session struct {
+	imapserver.Session
+	srv      *Server
+	conn     *imapserver.Conn
+	userName string
+}
+
+type moveSession struct{ *session }
+
+func (m *moveSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
+	return m.Session.(imapserver.SessionMove).Move(w, numSet, dest)
+}
+
+func (s *session) Login(username, password string) error {
+	if err := s.Session.Login(username, password); err != nil {
+		return err
+	}
+	s.userName = username
+	return nil
+}
+
+func (s *session) Close() error {
+	s.srv.forget(s.conn)
+	return s.Session.Close()
+}
+
+func (s *session) Create(name string, options *imap.CreateOptions) error {
+	if err := s.Session.Create(name, options); err != nil {
+		return err
+	}
+	s.srv.mu.Lock()
+	defer s.srv.mu.Unlock()
+	if u := s.srv.users[s.userName]; u != nil {
+		u.folders[strings.TrimRight(name, "/")] = ""
+	}
+	return nil
+}
+
+func (s *session) Delete(name string) error {
+	if err := s.Session.Delete(name); err != nil {
+		return err
+	}
+	s.srv.mu.Lock()
+	defer s.srv.mu.Unlock()
+	if u := s.srv.users[s.userName]; u != nil {
+		delete(u.folders, name)
+	}
+	return nil
+}
+
+func (s *session) Rename(name, newName string, options *imap.RenameOptions) error {
+	if err := s.Session.Rename(name, newName, options); err != nil {
+		return err
+	}
+	s.srv.mu.Lock()
+	defer s.srv.mu.Unlock()
+	if u := s.srv.users[s.userName]; u != nil {
+		u.folders[newName] = u.folders[name]
+		delete(u.folders, name)
+	}
+	return nil
+}
+
+// List re-implements LIST over the tracked folders so it can return
+// special-use attributes and LIST-STATUS data.
+func (s *session) List(w *imapserver.ListWriter, ref string, patterns []string, options *imap.ListOptions) error {
+	if len(patterns) == 0 {
+		return w.WriteList(&imap.ListData{Attrs: []imap.MailboxAttr{imap.MailboxAttrNoSelect}, Delim: '/'})
+	}
+	s.srv.mu.Lock()
+	u := s.srv.users[s.userName]
+	var names []string
+	attrs := map[string]imap.MailboxAttr{}
+	if u != nil {
+		for n, a := range u.folders {
+			names = append(names, n)
+			attrs[n] = a
+		}
+	}
+	s.srv.mu.Unlock()
+	sort.Strings(names)
+	for _, name := range names {
+		match := false
+		for _, p := range patterns {
+			if imapserver.MatchList(name, '/', ref, p) {
+				match = true
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		special := !s.srv.opts.NoSpecialUse && attrs[name] != ""
+		if options != nil && options.SelectSpecialUse && !special {
+			continue
+		}
+		d := &imap.ListData{Mailbox: name, Delim: '/'}
+		if special && options != nil && (options.ReturnSpecialUse || options.SelectSpecialUse) {
+			d.Attrs = append(d.Attrs, attrs[name])
+		}
+		if options != nil && options.ReturnStatus != nil {
+			st, err := s.Session.Status(name, options.ReturnStatus)
+			if err == nil {
+				d.Status = st
+			}
+		}
+		if err := w.WriteList(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
