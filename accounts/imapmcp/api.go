@@ -158,11 +158,11 @@ const (
 )
 
 type Result struct {
-	UID            uint32 `json:"uid"`
-	Status         string `json:"status" jsonschema:"done, moved, already_gone, failed or unknown"`
-	DestUID        uint32 `json:"dest_uid,omitempty"`
+	UID             uint32 `json:"uid"`
+	Status          string `json:"status" jsonschema:"done, moved, already_gone, failed or unknown"`
+	DestUID         uint32 `json:"dest_uid,omitempty"`
 	DestUIDValidity uint32 `json:"dest_uidvalidity,omitempty"`
-	Error          string `json:"error,omitempty"`
+	Error           string `json:"error,omitempty"`
 }
 
 type WriteOut struct {
