@@ -31,6 +31,9 @@ func (s *Server) getMessage(ctx context.Context, in GetMessageIn) (GetMessageOut
 			return err
 		}
 		opts := *fetchSummary
+		// The parsed body lists the attachments; BODYSTRUCTURE would only
+		// give a server one more way to choke on a broken message.
+		opts.BodyStructure = nil
 		opts.BodySection = []*imap.FetchItemBodySection{{Peek: true}}
 		found := false
 		err = a.cmd(ctx, c, func() error {
@@ -73,7 +76,7 @@ func (s *Server) getMessage(ctx context.Context, in GetMessageIn) (GetMessageOut
 				for _, at := range parsed.Attachments {
 					out.Attachments = append(out.Attachments, Attachment{Name: at.Name, Type: at.Type, Size: at.Size})
 				}
-				out.HasAttachments = out.HasAttachments || len(out.Attachments) > 0
+				out.HasAttachments = len(out.Attachments) > 0
 			}
 			return cmd.Close()
 		})

@@ -47,12 +47,26 @@ func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder
 }
 
 // fetchSummaries fetches envelopes for a set, newest (highest uid) first.
+// A server that chokes on describing some message (imapmemserver drops the
+// connection on a broken MIME structure; others answer NO) must not fail
+// the whole list: the fetch is repeated without BODYSTRUCTURE, on a fresh
+// connection if need be, and has_attachments is then left false.
 func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]Message, error) {
-	var bufs []*imapclient.FetchMessageBuffer
-	err := a.cmd(ctx, c, func() (err error) {
-		bufs, err = c.Fetch(set, fetchSummary).Collect()
-		return err
-	})
+	bufs, err := a.fetchBuffers(ctx, c, set, fetchSummary)
+	if err != nil && ctx.Err() == nil && classOf(err, "") != conn.ClassTimeout {
+		if closed(c) {
+			a.drop()
+			if c, _, err = a.conn(ctx); err != nil {
+				return nil, err
+			}
+			if _, err = a.selectFolder(ctx, c, folder); err != nil {
+				return nil, err
+			}
+		}
+		plain := *fetchSummary
+		plain.BodyStructure = nil
+		bufs, err = a.fetchBuffers(ctx, c, set, &plain)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +79,15 @@ func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set 
 	}
 	slices.SortFunc(out, func(x, y Message) int { return int(int64(y.UID) - int64(x.UID)) })
 	return out, nil
+}
+
+func (a *account) fetchBuffers(ctx context.Context, c *imapclient.Client, set imap.NumSet, opts *imap.FetchOptions) ([]*imapclient.FetchMessageBuffer, error) {
+	var bufs []*imapclient.FetchMessageBuffer
+	err := a.cmd(ctx, c, func() (err error) {
+		bufs, err = c.Fetch(set, opts).Collect()
+		return err
+	})
+	return bufs, err
 }
 
 // newest keeps the limit highest uids.

@@ -1,6 +1,7 @@
 package imaptest
 
 import (
+	"crypto/x509"
 	"fmt"
 	"net"
 	"os"
@@ -173,3 +174,29 @@ func port(addr string) int {
 	n, _ := strconv.Atoi(p)
 	return n
 }
+
+// DovecotTLS is the Dovecot backend with its TLS port and CA, for tests of
+// implicit TLS and STARTTLS (no proxy: certificates name 127.0.0.1).
+type DovecotTLS struct {
+	*Dovecot
+	TLSPort int
+	CAs     *x509.CertPool
+}
+
+// NewDovecotTLS needs UNIBOX_DOVECOT_TLS_ADDR and UNIBOX_DOVECOT_CERT too.
+func NewDovecotTLS(t testing.TB) *DovecotTLS {
+	t.Helper()
+	d := NewDovecot(t, "carol")
+	pem, err := os.ReadFile(os.Getenv("UNIBOX_DOVECOT_CERT"))
+	if err != nil {
+		t.Fatalf("dovecot cert: %v", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		t.Fatal("dovecot cert: no certificate in PEM")
+	}
+	return &DovecotTLS{Dovecot: d, TLSPort: port(os.Getenv("UNIBOX_DOVECOT_TLS_ADDR")), CAs: pool}
+}
+
+// Port of the plain (STARTTLS-capable) listener, without the proxy.
+func (d *DovecotTLS) Port() int { return port(d.addr) }
