@@ -2,8 +2,8 @@ package imapmcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 

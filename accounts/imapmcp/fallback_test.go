@@ -128,3 +128,28 @@ func TestTLSVerifiedByDefault(t *testing.T) {
 	in.Security, in.Port = "starttls", d.Port()
 	mustOK(t, "add_account starttls", call(t, trusted, "add_account", in, nil))
 }
+
+// The server carries out a MOVE and hangs up before answering: the outcome
+// is unknown to the provider, which says so and never resends it.
+func TestDropAfterMoveIsUnknownNotResent(t *testing.T) {
+	faults := &memimap.Faults{}
+	b := imaptest.NewMem(t, memimap.Options{Faults: faults})
+	cs, user := provisioned(t, b, Options{})
+	uid := b.Seed(t, user, "INBOX", mail("archive me once", "a@x.org", time.Hour))
+	faults.DropAfter("MOVE", 1)
+	var out WriteOut
+	mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &out))
+	if r := out.Results[0]; r.Status != StatusUnknown || r.Error == "" {
+		t.Fatalf("drop after MOVE: %s", pretty(out))
+	}
+	var archive ListMessagesOut
+	mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work", Folder: "Archive"}, &archive))
+	if len(archive.Messages) != 1 {
+		t.Fatalf("archived %d times, want exactly once", len(archive.Messages))
+	}
+	// Reconciling by reading: archiving the same uid again says already_gone.
+	mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &out))
+	if out.Results[0].Status != StatusAlreadyGone {
+		t.Fatalf("reconcile: %s", pretty(out))
+	}
+}

@@ -68,9 +68,14 @@ func mustClass(t testing.TB, tool string, res *mcp.CallToolResult, want conn.Err
 	}
 }
 
-// backendCase runs f against every real server: the in-process one always,
-// Dovecot when .ci/dovecot.sh started one (always under CI).
-// This package's Dovecot users are alice and bob.
+// forEachBackend runs f against every real server: the in-process one
+// (go-imap's imapmemserver) always, Dovecot when .ci/dovecot.sh started one
+// (always under CI; locally those subtests skip with a message). Which
+// tests run where: every test built on forEachBackend runs on both; the
+// MOVE/UIDPLUS/SPECIAL-USE fallbacks and the drop-after-MOVE fault need a
+// server that can be configured to lack them and run on imapmemserver
+// only; TestTLSVerifiedByDefault runs on Dovecot only (its TLS listener).
+// This package's Dovecot users are alice and bob (carol for TLS).
 func forEachBackend(t *testing.T, f func(t *testing.T, b imaptest.Backend)) {
 	t.Run("memimap", func(t *testing.T) { f(t, imaptest.NewMem(t, memimap.Options{})) })
 	t.Run("dovecot", func(t *testing.T) { f(t, imaptest.NewDovecot(t, "alice", "bob")) })

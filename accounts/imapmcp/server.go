@@ -11,12 +11,14 @@ import (
 	"context"
 	"crypto/x509"
 	"fmt"
+	json "github.com/segmentio/encoding/json"
 	"io"
 	"log/slog"
 	"net"
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/conn"
@@ -86,26 +88,26 @@ func (s *Server) MCP() *mcp.Server {
 	})
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	idem := &mcp.ToolAnnotations{IdempotentHint: true}
-	mcp.AddTool(ms, &mcp.Tool{Name: "add_account", Annotations: idem,
-		Description: "Provision an IMAP account in this server (logs in to verify)."}, handle(s, s.addAccount))
-	mcp.AddTool(ms, &mcp.Tool{Name: "check_account", Annotations: readOnly,
-		Description: "Cheap upstream check: NOOP on the account's IMAP connection, reconnecting if needed."}, handle(s, s.checkAccount))
-	mcp.AddTool(ms, &mcp.Tool{Name: "list_folders", Annotations: readOnly,
-		Description: "Folders with special use, unread and total counts."}, handle(s, s.listFolders))
-	mcp.AddTool(ms, &mcp.Tool{Name: "list_messages", Annotations: readOnly,
-		Description: "Messages of a folder, newest first."}, handle(s, s.listMessages))
-	mcp.AddTool(ms, &mcp.Tool{Name: "get_message", Annotations: readOnly,
-		Description: "One message with headers, text body and attachments; never marks it read."}, handle(s, s.getMessage))
-	mcp.AddTool(ms, &mcp.Tool{Name: "search", Annotations: readOnly,
-		Description: "Server-side search over from, subject and body."}, handle(s, s.search))
-	mcp.AddTool(ms, &mcp.Tool{Name: "set_flags", Annotations: idem,
-		Description: "Set or clear \\Seen and \\Flagged (absolute, never a toggle)."}, handle(s, s.setFlags))
-	mcp.AddTool(ms, &mcp.Tool{Name: "move",
-		Description: "Move messages to a folder; per-uid outcome with the destination uid."}, handle(s, s.move))
-	mcp.AddTool(ms, &mcp.Tool{Name: "archive",
-		Description: "Move messages to the archive folder."}, handle(s, s.archive))
-	mcp.AddTool(ms, &mcp.Tool{Name: "trash",
-		Description: "Move messages to the trash folder."}, handle(s, s.trash))
+	addTool(s, ms, &mcp.Tool{Name: "add_account", Annotations: idem,
+		Description: "Provision an IMAP account in this server (logs in to verify)."}, s.addAccount)
+	addTool(s, ms, &mcp.Tool{Name: "check_account", Annotations: readOnly,
+		Description: "Cheap upstream check: NOOP on the account's IMAP connection, reconnecting if needed."}, s.checkAccount)
+	addTool(s, ms, &mcp.Tool{Name: "list_folders", Annotations: readOnly,
+		Description: "Folders with special use, unread and total counts."}, s.listFolders)
+	addTool(s, ms, &mcp.Tool{Name: "list_messages", Annotations: readOnly,
+		Description: "Messages of a folder, newest first."}, s.listMessages)
+	addTool(s, ms, &mcp.Tool{Name: "get_message", Annotations: readOnly,
+		Description: "One message with headers, text body and attachments; never marks it read."}, s.getMessage)
+	addTool(s, ms, &mcp.Tool{Name: "search", Annotations: readOnly,
+		Description: "Server-side search over from, subject and body."}, s.search)
+	addTool(s, ms, &mcp.Tool{Name: "set_flags", Annotations: idem,
+		Description: "Set or clear \\Seen and \\Flagged (absolute, never a toggle)."}, s.setFlags)
+	addTool(s, ms, &mcp.Tool{Name: "move",
+		Description: "Move messages to a folder; per-uid outcome with the destination uid."}, s.move)
+	addTool(s, ms, &mcp.Tool{Name: "archive",
+		Description: "Move messages to the archive folder."}, s.archive)
+	addTool(s, ms, &mcp.Tool{Name: "trash",
+		Description: "Move messages to the trash folder."}, s.trash)
 	return ms
 }
 
@@ -115,25 +117,69 @@ type errorSetter interface{ setError(ErrorInfo) }
 
 func (e *ErrorInfo) setError(info ErrorInfo) { *e = info }
 
-// handle adapts a tool function: success is structured output plus a short
-// text; failure is an IsError result whose structured error_class says
-// what kind of failure it is.
-func handle[In, Out any, P interface {
+// addTool registers fn with schemas inferred from its Go types. Inputs are
+// validated against the schema; outputs are not re-validated (they are our
+// own typed values, and the SDK's round trip through a map to validate
+// them cost a fifth of a 500-message list). Success is structured output
+// plus a short text; failure is an IsError result whose structured
+// error_class says what kind of failure it is.
+func addTool[In, Out any, P interface {
 	*Out
 	errorSetter
-}](s *Server, fn func(ctx context.Context, in In) (Out, string, error)) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		out, text, err := fn(ctx, in)
-		if err != nil {
-			class := classOf(err, "")
-			msg := s.redact(err.Error())
-			var zero Out
-			P(&zero).setError(ErrorInfo{Error: msg, ErrorClass: class.String()})
-			s.opts.Logger.Warn("tool failed", "tool", req.Params.Name, "class", class.String(), "error", msg)
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: class.String() + ": " + msg}}}, zero, nil
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+}](s *Server, ms *mcp.Server, t *mcp.Tool, fn func(ctx context.Context, in In) (Out, string, error)) {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
 	}
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", t.Name, err))
+	}
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: resolve input schema: %v", t.Name, err))
+	}
+	t.InputSchema, t.OutputSchema = in, out
+	ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args In
+		raw := req.Params.Arguments
+		if len(raw) == 0 {
+			raw = []byte("{}")
+		}
+		var generic any
+		if err := json.Unmarshal(raw, &generic); err != nil {
+			return s.failure(t.Name, withClass(conn.ClassTool, fmt.Errorf("arguments: %w", err)), P(new(Out)))
+		}
+		if err := resolved.Validate(generic); err != nil {
+			return s.failure(t.Name, withClass(conn.ClassTool, fmt.Errorf("validating arguments: %w", err)), P(new(Out)))
+		}
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return s.failure(t.Name, withClass(conn.ClassTool, fmt.Errorf("arguments: %w", err)), P(new(Out)))
+		}
+		result, text, err := fn(ctx, args)
+		if err != nil {
+			return s.failure(t.Name, err, P(new(Out)))
+		}
+		b, err := json.Marshal(result)
+		if err != nil {
+			return nil, fmt.Errorf("marshal %s output: %w", t.Name, err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(b)}, nil
+	})
+}
+
+// failure is an IsError result carrying the class in structured form.
+func (s *Server) failure(tool string, err error, out errorSetter) (*mcp.CallToolResult, error) {
+	class := classOf(err, "")
+	msg := s.redact(err.Error())
+	out.setError(ErrorInfo{Error: msg, ErrorClass: class.String()})
+	b, merr := json.Marshal(out)
+	if merr != nil {
+		return nil, merr
+	}
+	s.opts.Logger.Warn("tool failed", "tool", tool, "class", class.String(), "error", msg)
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: class.String() + ": " + msg}},
+		StructuredContent: json.RawMessage(b)}, nil
 }
 
 // redact scrubs every provisioned password from text.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -23,6 +24,39 @@ type Options struct {
 	NoUIDPlus    bool      // do not advertise UIDPLUS
 	NoSpecialUse bool      // do not advertise SPECIAL-USE
 	DebugWriter  io.Writer // wire log; must be goroutine-safe
+	// Faults, when set, lets a test make the server misbehave.
+	Faults *Faults
+}
+
+// Faults are one-shot misbehaviours for tests.
+type Faults struct {
+	mu        sync.Mutex
+	dropAfter map[string]int
+}
+
+// DropAfter makes the server carry out the next n commands named cmd
+// ("MOVE", "STORE", "COPY", "EXPUNGE") and then hang up before answering:
+// the client cannot know whether they happened.
+func (f *Faults) DropAfter(cmd string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dropAfter == nil {
+		f.dropAfter = map[string]int{}
+	}
+	f.dropAfter[cmd] += n
+}
+
+func (f *Faults) take(cmd string) bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dropAfter[cmd] > 0 {
+		f.dropAfter[cmd]--
+		return true
+	}
+	return false
 }
 
 // Server is a running in-process IMAP server on 127.0.0.1.
@@ -80,12 +114,9 @@ func Start(opts Options) (*Server, error) {
 func (s *Server) Addr() string { return s.addr }
 
 // Port is the server's port.
-func (s *Server) Port() int { return s.ln0Port() }
-
-func (s *Server) ln0Port() int {
+func (s *Server) Port() int {
 	_, p, _ := net.SplitHostPort(s.addr)
-	var n int
-	fmt.Sscanf(p, "%d", &n)
+	n, _ := strconv.Atoi(p)
 	return n
 }
 

@@ -21,7 +21,28 @@ type session struct {
 type moveSession struct{ *session }
 
 func (m *moveSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
-	return m.Session.(imapserver.SessionMove).Move(w, numSet, dest)
+	err := m.Session.(imapserver.SessionMove).Move(w, numSet, dest)
+	m.fault("MOVE")
+	return err
+}
+
+// fault hangs up after a command was carried out, if a test asked for it.
+func (s *session) fault(cmd string) {
+	if s.srv.opts.Faults.take(cmd) {
+		_ = s.conn.NetConn().Close()
+	}
+}
+
+func (s *session) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, options *imap.StoreOptions) error {
+	err := s.Session.Store(w, numSet, flags, options)
+	s.fault("STORE")
+	return err
+}
+
+func (s *session) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, error) {
+	d, err := s.Session.Copy(numSet, dest)
+	s.fault("COPY")
+	return d, err
 }
 
 func (s *session) Login(username, password string) error {
