@@ -1,0 +1,122 @@
+package config
+
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// sample is the date date_format is tried on: no field of it equals the
+// reference time's (not even the weekday or AM/PM), so a layout without
+// any element formats to itself.
+var sample = time.Date(2001, 11, 13, 9, 14, 15, 0, time.UTC)
+
+// build turns the decoded tree into a Config, applying defaults and
+// recording every problem in root's issues.
+func build(root *table) *Config {
+	cfg := &Config{
+		UI: UI{
+			RefreshInterval: Duration{DefaultRefreshInterval},
+			MarkReadOnOpen:  true,
+			PageSize:        DefaultPageSize,
+		},
+		Keys:     map[string][]string{},
+		keyLines: map[string]int{},
+	}
+	accounts, ok := root.tables("account")
+	if ok && len(accounts) == 0 || !root.has("account") {
+		root.errorf("account", "no accounts: add at least one [[account]] table (see config.example.toml)")
+	}
+	byName := map[string]int{} // folded name → index
+	for i, t := range accounts {
+		a, secrets := account(t)
+		cfg.Accounts = append(cfg.Accounts, a)
+		cfg.secrets = append(cfg.secrets, secrets...)
+		if a.Name == "" {
+			continue
+		}
+		key := strings.ToLower(a.Name)
+		if j, dup := byName[key]; dup {
+			t.errorf("name", "%q is already the name of account[%d] (line %d); names must be unique, ignoring case",
+				a.Name, j, cfg.Accounts[j].Line)
+			continue
+		}
+		byName[key] = i
+	}
+	if t, ok := root.sub("resilience"); ok {
+		cfg.Resilience = resilience(t)
+	}
+	if t, ok := root.sub("ui"); ok {
+		cfg.UI = ui(t, cfg.UI)
+	}
+	if t, ok := root.sub("keys"); ok {
+		keys(t, cfg)
+	}
+	root.finish()
+	return cfg
+}
+
+// ui decodes [ui] over the defaults in u.
+func ui(t *table, u UI) UI {
+	if d, ok := t.duration("refresh_interval"); ok {
+		if d < 0 {
+			t.errorf("refresh_interval", "must not be negative (\"0s\" turns automatic refresh off)")
+		} else {
+			u.RefreshInterval = Duration{d}
+		}
+	}
+	if b, ok := t.boolean("mark_read_on_open"); ok {
+		u.MarkReadOnOpen = b
+	}
+	if n, ok := t.integer("page_size"); ok {
+		if n < 1 || n > MaxPageSize {
+			t.errorf("page_size", "must be between 1 and %d (got %d)", MaxPageSize, n)
+		} else {
+			u.PageSize = n
+		}
+	}
+	if s, ok := t.str("date_format"); ok {
+		switch {
+		case hasControl(s):
+			t.errorf("date_format", "must not contain control characters")
+		case s != "" && sample.Format(s) == s:
+			// Nothing in s is a layout element, so every date would print
+			// as the same fixed text: the usual "YYYY-MM-DD" mistake.
+			t.errorf("date_format", "%q has no Go layout elements; write the reference date, e.g. \"2006-01-02\" or \"Jan 2 2006\"", s)
+		default:
+			u.DateFormat = s
+		}
+	}
+	t.finish()
+	return u
+}
+
+// keys decodes [keys]: action → keys. Action names belong to the UI, which
+// checks them later using KeyLine for its error positions.
+func keys(t *table, cfg *Config) {
+	for action := range t.m {
+		list, ok := t.strList(action)
+		if !ok {
+			continue
+		}
+		switch {
+		case len(list) == 0:
+			t.errorf(action, "empty: list at least one key, like [\"e\"]")
+			continue
+		case slices.ContainsFunc(list, func(s string) bool { return strings.TrimSpace(s) == "" }):
+			t.errorf(action, "contains an empty key name")
+			continue
+		case slices.ContainsFunc(list, hasControl):
+			t.errorf(action, "contains control characters; write key names like \"ctrl+a\"")
+			continue
+		}
+		cfg.Keys[action] = list
+		cfg.keyLines[action] = t.line(action)
+	}
+	t.finish()
+}
+
+// hasControl reports control characters, which must never reach the
+// terminal from a config value (a name or folder is shown on screen).
+func hasControl(s string) bool { return strings.IndexFunc(s, unicode.IsControl) >= 0 }

@@ -1,0 +1,171 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// imapOK is a valid account body to build bad configs around.
+const imapOK = `name = "work"
+host = "imap.example.com"
+username = "me"
+password_env = "PW"
+`
+
+// TestParseBad checks that every error names the exact file:line: key.
+// want holds one prefix per reported error, in the order reported.
+func TestParseBad(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"no accounts", "[ui]\npage_size = 10\n",
+			[]string{"t.toml:1: account: no accounts"}},
+		{"empty file", "",
+			[]string{"t.toml:1: account: no accounts"}},
+		{"syntax", "[[account]]\nname = \n",
+			[]string{"t.toml:2: expected value"}},
+		{"single brackets", "[account]\n" + imapOK,
+			[]string{"t.toml:1: account: must be an array of tables: write [[account]]"}},
+		{"bad security", "[[account]]\n" + imapOK + "security = \"ssl\"\n",
+			[]string{`t.toml:6: account[0].security: "ssl" is not one of tls, starttls, none`}},
+		{"quoted key", "[[account]]\n" + imapOK + "\"security\" = \"ssl\"  # comment\n",
+			[]string{`t.toml:6: account[0].security: "ssl" is not one of tls, starttls, none`}},
+		{"port type", "[[account]]\n" + imapOK + "port = \"993\"\n",
+			[]string{"t.toml:6: account[0].port: must be an integer, not a string"}},
+		{"port range", "[[account]]\n" + imapOK + "port = 70000\n",
+			[]string{"t.toml:6: account[0].port: 70000 is not a port number (1-65535)"}},
+		{"port zero", "[[account]]\n" + imapOK + "port = 0\n",
+			[]string{"t.toml:6: account[0].port: 0 is not a port number"}},
+		{"kind", "[[account]]\n" + imapOK + "kind = \"pop3\"\n",
+			[]string{`t.toml:6: account[0].kind: "pop3" is not one of imap, mcp`}},
+		{"second account missing host", "[[account]]\n" + imapOK + "\n[[account]]\nname = \"b\"\nusername = \"u\"\npassword_cmd = \"pass b\"\n",
+			[]string{"t.toml:7: account[1].host: missing"}},
+		{"missing name", "[[account]]\nhost = \"h\"\nusername = \"u\"\npassword_env = \"P\"\n",
+			[]string{"t.toml:1: account[0].name: missing"}},
+		{"empty name", "[[account]]\n" + strings.Replace(imapOK, `"work"`, `" "`, 1),
+			[]string{"t.toml:2: account[0].name: must not be empty"}},
+		{"duplicate name", "[[account]]\n" + imapOK + "[[account]]\n" + strings.Replace(imapOK, `"work"`, `"Work"`, 1),
+			[]string{`t.toml:7: account[1].name: "Work" is already the name of account[0] (line 1)`}},
+		{"both passwords", "[[account]]\n" + imapOK + "password_cmd = \"pass x\"\n",
+			[]string{"t.toml:5: account[0].password_env: set only one of password_cmd and password_env"}},
+		{"no password", "# hi\n\n[[account]]\nname = \"a\"\nhost = \"h\"\nusername = \"u\"\n",
+			[]string{"t.toml:3: account[0].password_cmd: missing: set password_cmd"}},
+		{"bad password_env", "[[account]]\n" + strings.Replace(imapOK, `"PW"`, `"MY-PW"`, 1),
+			[]string{`t.toml:5: account[0].password_env: "MY-PW" is not an environment variable name`}},
+		{"host url", "[[account]]\n" + strings.Replace(imapOK, `"imap.example.com"`, `"imaps://x.org"`, 1),
+			[]string{`t.toml:3: account[0].host: "imaps://x.org" is a URL`}},
+		{"host with port", "[[account]]\n" + strings.Replace(imapOK, `"imap.example.com"`, `"x.org:993"`, 1),
+			[]string{`t.toml:3: account[0].host: "x.org:993" includes a port`}},
+		{"mcp key on imap", "[[account]]\n" + imapOK + "command = [\"x\"]\n",
+			[]string{`t.toml:6: account[0].command: only for kind = "mcp" accounts; this one has kind = "imap"`}},
+		{"imap key on mcp", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\nhost = \"h\"\n",
+			[]string{`t.toml:5: account[0].host: only for kind = "imap" accounts; this one has kind = "mcp"`}},
+		{"mcp no command", "[[account]]\nname = \"m\"\nkind = \"mcp\"\n",
+			[]string{"t.toml:1: account[0].command: missing"}},
+		{"mcp command string", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = \"srv --x\"\n",
+			[]string{"t.toml:4: account[0].command: must be an array of strings"}},
+		{"mcp command empty", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = []\n",
+			[]string{"t.toml:4: account[0].command: must start with the program"}},
+		{"mcp password without secret_env", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\npassword_env = \"P\"\n",
+			[]string{"t.toml:1: account[0].secret_env: missing"}},
+		{"mcp secret_env without password", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\nsecret_env = \"EMAIL_PASS\"\n",
+			[]string{"t.toml:5: account[0].secret_env: set password_cmd or password_env too"}},
+		{"mcp secret_env in env", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\npassword_env = \"P\"\nsecret_env = \"X\"\nenv = { X = \"1\" }\n",
+			[]string{"t.toml:6: account[0].secret_env: X is also set in env"}},
+		{"mcp env value type", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\n[account.env]\nA = \"1\"\nB = 2\n",
+			[]string{"t.toml:7: account[0].env.B: must be a string, not an integer"}},
+		{"mcp env name", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\n[account.env]\n\"A B\" = \"1\"\n",
+			[]string{`t.toml:6: account[0].env."A B": "A B" is not an environment variable name`}},
+		{"mcp tool dotted", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\ntools.list.tool = 5\n",
+			[]string{"t.toml:5: account[0].tools.list.tool: must be a string, not an integer"}},
+		{"mcp tool missing", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\n\n[account.tools.list]\nargs = { a = 1 }\n",
+			[]string{"t.toml:6: account[0].tools.list.tool: missing"}},
+		{"mcp tool unknown key", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\n[account.tools.list]\ntool = \"l\"\narg = {}\n",
+			[]string{`t.toml:7: account[0].tools.list.arg: unknown key; did you mean "args"?`}},
+		{"mcp provision second", "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\n[[account.provision]]\ntool = \"a\"\n[[account.provision]]\nargs = {}\n",
+			[]string{"t.toml:7: account[0].provision[1].tool: missing"}},
+		{"nested index", "[[account]]\n" + imapOK + "[[account]]\nname = \"m\"\nkind = \"mcp\"\ncommand = [\"srv\"]\n[[account.provision]]\ntool = \"a\"\nargs = 3\n",
+			[]string{"t.toml:12: account[1].provision[0].args: must be a table"}},
+		{"typo", "[[account]]\n" + imapOK + "hots = \"x\"\n",
+			[]string{`t.toml:6: account[0].hots: unknown key; did you mean "host"?`}},
+		{"wrong case", "[[account]]\n" + imapOK + "Security = \"tls\"\n",
+			[]string{`t.toml:6: account[0].Security: unknown key; did you mean "security"? (keys are case-sensitive)`}},
+		{"password in account", "[[account]]\n" + imapOK + "password = \"hunter2\"\n",
+			[]string{"t.toml:6: account[0].password: secrets never live in the config file; use password_cmd"}},
+		{"password at top", "password = \"hunter2\"\n[[account]]\n" + imapOK,
+			[]string{"t.toml:1: password: secrets never live in the config file"}},
+		{"unknown section", "[[account]]\n" + imapOK + "\n[colors]\nbg = 1\n",
+			[]string{"t.toml:7: colors: unknown key"}},
+		{"multi-line string skipped", "[[account]]\nname = \"a\"\npassword_cmd = \"\"\"\nsecurity = \"x\"\n\"\"\"\nhost = \"h\"\nusername = \"u\"\nsecurity = \"ssl\"\n",
+			[]string{`t.toml:8: account[0].security: "ssl"`}},
+		{"resilience", "[[account]]\n" + imapOK + `
+[resilience]
+connect_timeout = 20
+call_timeout = "-1s"
+backoff_base = "1 minute"
+backoff_jitter = 1.5
+probe_misses = 0
+connect_attempts = 0
+stable_after = "0s"
+command_timeout = "0s"
+`, []string{
+			`t.toml:8: resilience.connect_timeout: must be a duration string like "20s"`,
+			"t.toml:9: resilience.call_timeout: must be positive",
+			`t.toml:10: resilience.backoff_base: duration "1 minute": want a number with a unit`,
+			"t.toml:11: resilience.backoff_jitter: must be between 0 and 1 (got 1.5)",
+			"t.toml:12: resilience.probe_misses: must be at least 1 (got 0)",
+			"t.toml:13: resilience.connect_attempts: must be at least 1 (got 0)",
+			"t.toml:14: resilience.stable_after: must be positive",
+			"t.toml:15: resilience.command_timeout: must be positive",
+		}},
+		{"backoff cap below base", "[[account]]\n" + imapOK + "[resilience]\nbackoff_base = \"10s\"\nbackoff_cap = \"5s\"\n",
+			[]string{"t.toml:8: resilience.backoff_cap: 5s is shorter than backoff_base (10s)"}},
+		{"ui", "[[account]]\n" + imapOK + "[ui]\npage_size = 501\nrefresh_interval = \"-1s\"\ndate_format = \"YYYY-MM-DD\"\nmark_read_on_open = \"yes\"\ntheme = 1\n", []string{
+			"t.toml:7: ui.page_size: must be between 1 and 500 (got 501)",
+			"t.toml:8: ui.refresh_interval: must not be negative",
+			`t.toml:9: ui.date_format: "YYYY-MM-DD" has no Go layout elements`,
+			"t.toml:10: ui.mark_read_on_open: must be true or false, not a string",
+			"t.toml:11: ui.theme: unknown key",
+		}},
+		{"keys", "[[account]]\n" + imapOK + "[keys]\narchive = []\ntrash = [\"d\", \"\"]\nquit = \"q\"\nup = [\"k\", 1]\n", []string{
+			"t.toml:7: keys.archive: empty",
+			"t.toml:8: keys.trash: contains an empty key name",
+			"t.toml:9: keys.quit: must be an array of strings",
+			"t.toml:10: keys.up: element 1 must be a string, not an integer",
+		}},
+		{"section type", "ui = 3\n[[account]]\n" + imapOK,
+			[]string{"t.toml:1: ui: must be a table ([ui]), not an integer"}},
+		{"errors sorted across accounts", "[[account]]\n" + imapOK + "bogus = 1\n[[account]]\nname = \"b\"\n", []string{
+			"t.toml:6: account[0].bogus: unknown key",
+			"t.toml:7: account[1].host: missing",
+			"t.toml:7: account[1].username: missing",
+			"t.toml:7: account[1].password_cmd: missing",
+		}},
+		{"crlf", "[[account]]\r\n" + strings.ReplaceAll(imapOK, "\n", "\r\n") + "security = \"ssl\"\r\n",
+			[]string{`t.toml:6: account[0].security: "ssl"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse("t.toml", []byte(tt.src))
+			if err == nil {
+				t.Fatalf("no error; got %+v", cfg)
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %T is not an *Error: %v", err, err)
+			}
+			got := strings.Split(err.Error(), "\n")
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d errors, want %d:\n%s", len(got), len(tt.want), err)
+			}
+			for i, w := range tt.want {
+				if !strings.HasPrefix(got[i], w) {
+					t.Errorf("error %d:\n got %s\nwant %s...", i, got[i], w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,107 @@
+package config
+
+import (
+	"fmt"
+	"time"
+)
+
+// Account kinds and IMAP security modes, as written in the file.
+const (
+	KindIMAP = "imap" // served by unibox's own IMAP provider (the default)
+	KindMCP  = "mcp"  // a third-party MCP mail server
+
+	SecurityTLS      = "tls" // the default
+	SecuritySTARTTLS = "starttls"
+	SecurityNone     = "none"
+)
+
+// UI defaults, applied by Parse when a key is absent.
+const (
+	DefaultRefreshInterval = 60 * time.Second
+	DefaultPageSize        = 50
+	MaxPageSize            = 500
+)
+
+// Config is a loaded, validated config file with every default applied.
+type Config struct {
+	Path       string // the file it came from
+	Accounts   []Account
+	Resilience Resilience
+	UI         UI
+	// Keys maps a UI action name to the keys that trigger it. Action names
+	// are not checked here (the UI owns them); KeyLine says where each one
+	// was written so the UI can report a bad name precisely.
+	Keys map[string][]string
+	// Warnings are problems that do not stop unibox (an insecure option,
+	// a world-readable file holding secrets), formatted like errors.
+	Warnings []string
+
+	keyLines map[string]int
+	secrets  []string // key paths of secret-looking values, for Load's mode check
+}
+
+// KeyLine returns the line of action's entry in [keys], or 0 if absent.
+func (c *Config) KeyLine(action string) int { return c.keyLines[action] }
+
+// Account is one [[account]] table. IMAP fields are empty on an mcp
+// account and MCP fields are empty on an imap one: Parse rejects the mix.
+type Account struct {
+	Name string // unique, compared case-insensitively
+	Kind string // KindIMAP or KindMCP
+
+	// IMAP.
+	Host           string
+	Port           int    // defaulted: 993 for tls, 143 for starttls and none
+	Security       string // defaulted to tls
+	Username       string
+	PasswordCmd    string // run with /bin/sh -c; first line of stdout
+	PasswordEnv    string // name of an environment variable
+	ArchiveFolder  string // empty: the provider finds it by special-use
+	TrashFolder    string
+	TLSSkipVerify  bool
+	AllowPlaintext bool
+
+	// MCP.
+	Command   []string          // program and arguments
+	Env       map[string]string // extra environment for the child
+	Cwd       string
+	Profile   string // a built-in tool mapping, checked by the accounts package
+	SecretEnv string // child variable that receives the password
+	Tools     map[string]ToolCall
+	Provision []ToolCall
+
+	Line int // line of the account's [[account]] header
+}
+
+// ToolCall is one MCP tool invocation: an operation mapping or a
+// provisioning step. Args keep the TOML values as decoded (string, int64,
+// float64, bool, time.Time, []any, map[string]any).
+type ToolCall struct {
+	Tool string
+	Args map[string]any
+}
+
+// UI holds the [ui] section, defaults applied.
+type UI struct {
+	RefreshInterval Duration // zero disables the timer
+	MarkReadOnOpen  bool
+	PageSize        int    // messages per account per page
+	DateFormat      string // Go layout for old dates; empty: relative format
+}
+
+// Duration is a time.Duration written in TOML as a string such as "20s"
+// or "1m30s", the form people read; a bare number would hide its unit.
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses Go duration syntax.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("duration %q: want a number with a unit, like \"20s\" or \"1m30s\"", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the same syntax back.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }

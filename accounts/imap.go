@@ -1,0 +1,92 @@
+package accounts
+
+import (
+	"context"
+	"fmt"
+
+	"unibox/accounts/imapmcp"
+	"unibox/conn"
+	"unibox/model"
+)
+
+// imapProvider speaks to `unibox serve-imap`.
+type imapProvider struct{ account string }
+
+func (p imapProvider) list(ctx context.Context, a *conn.Adapter, o ListOptions) (Page, error) {
+	var out imapmcp.ListMessagesOut
+	in := imapmcp.ListMessagesIn{Account: p.account, Folder: o.Folder, Limit: o.Limit, BeforeUID: o.BeforeUID, UnreadOnly: o.UnreadOnly}
+	if err := call(ctx, a, "list_messages", in, true, &out, imapmcp.Decode); err != nil {
+		return Page{}, err
+	}
+	return p.page(out, o.Limit), nil
+}
+
+func (p imapProvider) search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (Page, error) {
+	var out imapmcp.ListMessagesOut
+	if err := call(ctx, a, "search", imapmcp.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit}, true, &out, imapmcp.Decode); err != nil {
+		return Page{}, err
+	}
+	return p.page(out, limit), nil
+}
+
+func (p imapProvider) page(out imapmcp.ListMessagesOut, limit int) Page {
+	if limit <= 0 {
+		limit = 50
+	}
+	pg := Page{Folder: out.Folder, UIDValidity: out.UIDValidity, Total: out.Total}
+	for _, m := range out.Messages {
+		pg.Messages = append(pg.Messages, toModel(p.account, out.Folder, m))
+	}
+	// A full page of a bigger folder, whose oldest uid is not 1, has more.
+	if n := len(pg.Messages); n >= limit && n > 0 && pg.Messages[n-1].ID.UID > 1 {
+		pg.More = true
+	}
+	return pg
+}
+
+func toModel(account, folder string, m imapmcp.Message) model.Message {
+	id, err := model.ParseMessageID(m.ID)
+	if err != nil {
+		id = model.MessageID{Account: account, Folder: folder, UIDValidity: m.UIDValidity, UID: m.UID}
+	}
+	to := make([]model.Address, 0, len(m.To))
+	for _, a := range m.To {
+		to = append(to, model.Address(a))
+	}
+	return model.Message{
+		ID: id, MessageID: m.MessageID, From: model.Address(m.From), To: to, Subject: m.Subject,
+		Date: parseTime(m.Date), Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered,
+		Size: m.Size, HasAttachments: m.HasAttachments,
+	}
+}
+
+func (p imapProvider) get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error) {
+	var out imapmcp.GetMessageOut
+	if err := call(ctx, a, "get_message", imapmcp.GetMessageIn{Account: p.account, Folder: id.Folder, UID: id.UID}, true, &out, imapmcp.Decode); err != nil {
+		return model.Body{}, err
+	}
+	if out.UIDValidity != id.UIDValidity && id.UIDValidity != 0 {
+		return model.Body{}, &conn.Error{Account: p.account, Op: "get_message", Class: conn.ClassTool,
+			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", id.Folder, out.UIDValidity, id.UIDValidity)}
+	}
+	b := model.Body{Message: toModel(p.account, id.Folder, out.Message), Text: out.Body, FromHTML: out.BodyIsHTML, Problems: out.Problems}
+	for _, h := range out.Headers {
+		b.Headers = append(b.Headers, model.Header(h))
+	}
+	for _, at := range out.Attachments {
+		b.Attachments = append(b.Attachments, model.Attachment(at))
+	}
+	return b, nil
+}
+
+func (p imapProvider) folders(ctx context.Context, a *conn.Adapter) ([]model.Folder, error) {
+	var out imapmcp.ListFoldersOut
+	if err := call(ctx, a, "list_folders", imapmcp.AccountIn{Account: p.account}, true, &out, imapmcp.Decode); err != nil {
+		return nil, err
+	}
+	fs := make([]model.Folder, 0, len(out.Folders))
+	for _, f := range out.Folders {
+		fs = append(fs, model.Folder{Name: f.Name, SpecialUse: f.SpecialUse, Unread: f.Unread, Total: f.Total})
+	}
+	return fs, nil
+}

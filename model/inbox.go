@@ -1,0 +1,280 @@
+package model
+
+import (
+	"slices"
+	"strings"
+)
+
+// Row is one message in the unified list.
+type Row struct {
+	Message
+	// Stale: its account is not connected, so the row may be out of date.
+	// Rows of a degraded account stay visible, marked, instead of vanishing.
+	Stale bool
+	// Fresh: arrived unread on a refresh after the first load.
+	Fresh bool
+}
+
+// Inbox is the unified inbox: each account's rows, merged newest first.
+// It is plain data with no I/O; the UI feeds it results and renders it.
+type Inbox struct {
+	order    []string // account names, as configured
+	accounts map[string]*accountRows
+	merged   []Row // cache, rebuilt when something changes
+	dirty    bool
+}
+
+type accountRows struct {
+	rows   []Row // newest first
+	stale  bool
+	loaded bool // a first page has arrived
+	more   bool // older messages exist beyond the loaded ones
+}
+
+// NewInbox makes an empty inbox over the given accounts.
+func NewInbox(accounts []string) *Inbox {
+	in := &Inbox{order: slices.Clone(accounts), accounts: map[string]*accountRows{}}
+	for _, a := range accounts {
+		in.accounts[a] = &accountRows{}
+	}
+	return in
+}
+
+// Accounts returns the account names in configured order.
+func (in *Inbox) Accounts() []string { return in.order }
+
+func (in *Inbox) acct(name string) *accountRows {
+	a := in.accounts[name]
+	if a == nil {
+		a = &accountRows{}
+		in.accounts[name] = a
+		in.order = append(in.order, name)
+	}
+	return a
+}
+
+// Replace sets an account's newest page (one folder). Older rows loaded
+// before by paging are kept when they continue the new page; rows that
+// arrived unread since the last load are marked Fresh (and stay so while
+// unread). It returns how many rows are newly fresh.
+func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
+	a := in.acct(account)
+	prev := make(map[MessageID]Row, len(a.rows))
+	for _, r := range a.rows {
+		prev[r.ID] = r
+	}
+	rows := make([]Row, 0, len(msgs))
+	fresh := 0
+	var minUID uint32
+	for i, m := range msgs {
+		old, known := prev[m.ID]
+		r := Row{Message: m, Fresh: !m.Seen && (old.Fresh || a.loaded && !known)}
+		if r.Fresh && !old.Fresh {
+			fresh++
+		}
+		rows = append(rows, r)
+		if i == 0 || m.ID.UID < minUID {
+			minUID = m.ID.UID
+		}
+	}
+	keptOlder := false
+	if len(msgs) > 0 {
+		page := msgs[0].ID
+		for _, r := range a.rows {
+			if r.ID.Folder == page.Folder && r.ID.UIDValidity == page.UIDValidity && r.ID.UID < minUID {
+				rows = append(rows, Row{Message: r.Message, Fresh: r.Fresh && !r.Seen})
+				keptOlder = true
+			}
+		}
+	}
+	sortRows(rows)
+	if !keptOlder {
+		a.more = more
+	}
+	a.rows, a.loaded = rows, true
+	in.dirty = true
+	return fresh
+}
+
+// AppendOlder adds an older page (paging down past the loaded rows).
+func (in *Inbox) AppendOlder(account string, msgs []Message, more bool) {
+	a := in.acct(account)
+	seen := make(map[MessageID]bool, len(a.rows))
+	for _, r := range a.rows {
+		seen[r.ID] = true
+	}
+	for _, m := range msgs {
+		if !seen[m.ID] {
+			a.rows = append(a.rows, Row{Message: m, Stale: a.stale})
+		}
+	}
+	sortRows(a.rows)
+	a.more = more
+	in.dirty = true
+}
+
+// SetStale marks an account's rows as possibly out of date (its connection
+// is down) or fresh again.
+func (in *Inbox) SetStale(account string, stale bool) {
+	a := in.acct(account)
+	if a.stale == stale {
+		return
+	}
+	a.stale = stale
+	in.dirty = true
+}
+
+// Loaded reports whether an account's first page has arrived.
+func (in *Inbox) Loaded(account string) bool { return in.acct(account).loaded }
+
+// More reports whether an account has older messages not loaded yet.
+func (in *Inbox) More(account string) bool { return in.acct(account).more }
+
+// Oldest is the account's oldest loaded row, for paging (before_uid).
+func (in *Inbox) Oldest(account string) (Message, bool) {
+	a := in.acct(account)
+	if len(a.rows) == 0 {
+		return Message{}, false
+	}
+	return a.rows[len(a.rows)-1].Message, true
+}
+
+// Unread counts an account's loaded unread rows.
+func (in *Inbox) Unread(account string) int {
+	n := 0
+	for _, r := range in.acct(account).rows {
+		if !r.Seen {
+			n++
+		}
+	}
+	return n
+}
+
+// Len is the number of rows across all accounts.
+func (in *Inbox) Len() int { return len(in.Rows()) }
+
+// Rows is the merged list, newest first. The slice is shared: do not modify.
+func (in *Inbox) Rows() []Row {
+	if in.dirty || in.merged == nil {
+		in.merged = in.merge()
+		in.dirty = false
+	}
+	return in.merged
+}
+
+// merge is a k-way merge of the per-account lists (each already sorted).
+func (in *Inbox) merge() []Row {
+	total := 0
+	for _, a := range in.accounts {
+		total += len(a.rows)
+	}
+	out := make([]Row, 0, total)
+	heads := make([]int, len(in.order))
+	for {
+		best := -1
+		for i, name := range in.order {
+			a := in.accounts[name]
+			if heads[i] >= len(a.rows) {
+				continue
+			}
+			if best < 0 || before(a.rows[heads[i]].Message, in.accounts[in.order[best]].rows[heads[best]].Message) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		a := in.accounts[in.order[best]]
+		r := a.rows[heads[best]]
+		r.Stale = a.stale
+		out = append(out, r)
+		heads[best]++
+	}
+}
+
+// Update changes one row in place (a triage action applied or rolled back).
+func (in *Inbox) Update(id MessageID, f func(*Message)) bool {
+	a := in.acct(id.Account)
+	for i := range a.rows {
+		if a.rows[i].ID == id {
+			f(&a.rows[i].Message)
+			a.rows[i].Fresh = a.rows[i].Fresh && !a.rows[i].Seen
+			in.dirty = true
+			return true
+		}
+	}
+	return false
+}
+
+// Remove takes a row out (archived, trashed, moved) and returns it so a
+// rollback can put it back.
+func (in *Inbox) Remove(id MessageID) (Message, bool) {
+	a := in.acct(id.Account)
+	for i := range a.rows {
+		if a.rows[i].ID == id {
+			m := a.rows[i].Message
+			a.rows = slices.Delete(a.rows, i, i+1)
+			in.dirty = true
+			return m, true
+		}
+	}
+	return Message{}, false
+}
+
+// Insert puts a message back (a rolled-back removal), in order.
+func (in *Inbox) Insert(m Message) {
+	a := in.acct(m.ID.Account)
+	for _, r := range a.rows {
+		if r.ID == m.ID {
+			return
+		}
+	}
+	a.rows = append(a.rows, Row{Message: m, Stale: a.stale})
+	sortRows(a.rows)
+	in.dirty = true
+}
+
+// Find returns the row with id.
+func (in *Inbox) Find(id MessageID) (Row, bool) {
+	for _, r := range in.acct(id.Account).rows {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Row{}, false
+}
+
+// before orders rows newest first; ties by account, then uid.
+func before(a, b Message) bool {
+	if !a.Date.Equal(b.Date) {
+		return a.Date.After(b.Date)
+	}
+	if a.ID.Account != b.ID.Account {
+		return a.ID.Account < b.ID.Account
+	}
+	return a.ID.UID > b.ID.UID
+}
+
+func sortRows(rows []Row) {
+	slices.SortStableFunc(rows, func(x, y Row) int {
+		switch {
+		case before(x.Message, y.Message):
+			return -1
+		case before(y.Message, x.Message):
+			return 1
+		}
+		return 0
+	})
+}
+
+// Match reports whether a row matches a filter text (sender or subject,
+// case-insensitive).
+func Match(r Row, text string) bool {
+	if text == "" {
+		return true
+	}
+	t := strings.ToLower(text)
+	return strings.Contains(strings.ToLower(r.Subject), t) ||
+		strings.Contains(strings.ToLower(r.From.Name), t) ||
+		strings.Contains(strings.ToLower(r.From.Address), t)
+}

@@ -1,0 +1,107 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+func msg(acct string, uid uint32, age time.Duration, seen bool) Message {
+	return Message{ID: MessageID{acct, "INBOX", 7, uid}, Subject: fmt.Sprintf("%s %d", acct, uid),
+		From: Address{"Ann", "ann@x.org"}, Date: t0.Add(-age), Seen: seen}
+}
+
+func subjects(rows []Row) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Subject)
+	}
+	return out
+}
+
+func TestInboxMergesNewestFirst(t *testing.T) {
+	in := NewInbox([]string{"Work", "Home"})
+	in.Replace("Work", []Message{msg("Work", 1, 3*time.Hour, true), msg("Work", 2, time.Hour, false)}, false)
+	in.Replace("Home", []Message{msg("Home", 9, 2*time.Hour, false)}, true)
+	got := fmt.Sprint(subjects(in.Rows()))
+	if want := "[Work 2 Home 9 Work 1]"; got != want {
+		t.Fatalf("merged %s, want %s", got, want)
+	}
+	if in.Unread("Work") != 1 || in.Unread("Home") != 1 || !in.More("Home") || in.More("Work") {
+		t.Fatal("counts or paging flags wrong")
+	}
+}
+
+func TestInboxStaleRowsStayVisible(t *testing.T) {
+	in := NewInbox([]string{"Work", "Yahoo"})
+	in.Replace("Work", []Message{msg("Work", 1, time.Hour, true)}, false)
+	in.Replace("Yahoo", []Message{msg("Yahoo", 1, 2*time.Hour, true)}, false)
+	in.SetStale("Yahoo", true)
+	rows := in.Rows()
+	if len(rows) != 2 || rows[0].Stale || !rows[1].Stale {
+		t.Fatalf("stale marking: %+v", rows)
+	}
+	in.SetStale("Yahoo", false)
+	if in.Rows()[1].Stale {
+		t.Fatal("stale mark not cleared")
+	}
+}
+
+func TestInboxFreshOnRefreshKeepsOlderPages(t *testing.T) {
+	in := NewInbox([]string{"Work"})
+	in.Replace("Work", []Message{msg("Work", 10, time.Hour, true), msg("Work", 9, 2*time.Hour, true)}, true)
+	in.AppendOlder("Work", []Message{msg("Work", 8, 3*time.Hour, true)}, false)
+	// New mail arrives: the newest page now starts at uid 11.
+	n := in.Replace("Work", []Message{msg("Work", 11, 0, false), msg("Work", 10, time.Hour, true)}, true)
+	if n != 1 {
+		t.Fatalf("fresh = %d, want 1", n)
+	}
+	rows := in.Rows()
+	if got := fmt.Sprint(subjects(rows)); got != "[Work 11 Work 10 Work 9 Work 8]" {
+		t.Fatalf("after refresh: %s", got)
+	}
+	if !rows[0].Fresh || rows[1].Fresh {
+		t.Fatal("fresh marks wrong")
+	}
+	if in.More("Work") {
+		t.Fatal("paging state lost: older pages were complete")
+	}
+	// Read it: no longer fresh on the next refresh.
+	in.Update(rows[0].ID, func(m *Message) { m.Seen = true })
+	in.Replace("Work", []Message{msg("Work", 11, 0, true), msg("Work", 10, time.Hour, true)}, true)
+	if in.Rows()[0].Fresh {
+		t.Fatal("a read message stayed fresh")
+	}
+}
+
+func TestInboxFirstLoadIsNotFresh(t *testing.T) {
+	in := NewInbox([]string{"Work"})
+	if n := in.Replace("Work", []Message{msg("Work", 1, 0, false)}, false); n != 0 || in.Rows()[0].Fresh {
+		t.Fatal("the first load marked mail as new")
+	}
+}
+
+func TestInboxRemoveInsert(t *testing.T) {
+	in := NewInbox([]string{"Work"})
+	in.Replace("Work", []Message{msg("Work", 2, time.Hour, true), msg("Work", 1, 2*time.Hour, true)}, false)
+	m, ok := in.Remove(MessageID{"Work", "INBOX", 7, 2})
+	if !ok || in.Len() != 1 {
+		t.Fatal("remove")
+	}
+	in.Insert(m)
+	in.Insert(m)
+	if got := fmt.Sprint(subjects(in.Rows())); got != "[Work 2 Work 1]" {
+		t.Fatalf("insert: %s", got)
+	}
+}
+
+func TestMatch(t *testing.T) {
+	r := Row{Message: Message{Subject: "Quarterly Report", From: Address{"Zoë Müller", "zoe@x.org"}}}
+	for q, want := range map[string]bool{"": true, "report": true, "zoë": true, "ZOE@": true, "lunch": false} {
+		if Match(r, q) != want {
+			t.Errorf("Match(%q) = %v", q, !want)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package model
+
+import "time"
+
+// Address is a sender or recipient. A sender is always {name, address}.
+type Address struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+}
+
+// Display is the name if there is one, else the address.
+func (a Address) Display() string {
+	if a.Name != "" {
+		return a.Name
+	}
+	return a.Address
+}
+
+// Message is one message's summary, as every face shows it.
+type Message struct {
+	ID             MessageID
+	MessageID      string // the Message-ID header, without <>
+	From           Address
+	To             []Address
+	Subject        string
+	Date           time.Time
+	Seen           bool
+	Flagged        bool
+	Answered       bool
+	Size           uint32
+	HasAttachments bool
+}
+
+// Attachment is listed, never loaded.
+type Attachment struct {
+	Name string
+	Type string
+	Size int64
+}
+
+// Header is one header field, decoded.
+type Header struct{ Name, Value string }
+
+// Body is a message opened for reading.
+type Body struct {
+	Message
+	Headers     []Header
+	Text        string
+	FromHTML    bool
+	Attachments []Attachment
+	Problems    []string
+}
+
+// Folder is one mailbox of an account.
+type Folder struct {
+	Name       string
+	SpecialUse string // archive, trash, junk, sent, drafts or ""
+	Unread     uint32
+	Total      uint32
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"unibox/accounts"
+	"unibox/accounts/config"
+	"unibox/accounts/demo"
+	"unibox/ui"
+)
+
+// runTUI opens the unified inbox on a config file or the demo.
+func runTUI(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("unibox", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "config file (default $XDG_CONFIG_HOME/unibox/config.toml)")
+	useDemo := fs.Bool("demo", false, "run on built-in demo accounts")
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "unibox: unexpected argument %q\n\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	env, err := openEnv(*path, *useDemo, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "unibox:", err)
+		return 2
+	}
+	if env == nil {
+		return 1 // no config: the friendly message was printed
+	}
+	defer env.close()
+	if os.Getenv("NO_COLOR") != "" {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	var uiAccts []ui.Account
+	for _, a := range env.set.Accounts {
+		uiAccts = append(uiAccts, a)
+	}
+	m, err := ui.New(ui.Options{
+		Accounts: uiAccts, Keys: env.cfg.Keys, PageSize: env.cfg.UI.PageSize,
+		RefreshInterval: env.cfg.UI.RefreshInterval.Duration, DateFormat: env.cfg.UI.DateFormat,
+		MarkReadOnOpen: env.cfg.UI.MarkReadOnOpen,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.cfg.Path, err)
+		return 2
+	}
+	defer m.Close()
+	if _, err := tea.NewProgram(m, tea.WithAltScreen()).Run(); err != nil {
+		fmt.Fprintln(stderr, "unibox:", err)
+		return 1
+	}
+	return 0
+}
+
+// env is everything a face runs on: the config, its accounts and, with
+// --demo, the demo servers.
+type env struct {
+	cfg  *config.Config
+	set  *accounts.Set
+	demo *demo.Demo
+}
+
+func (e *env) close() {
+	e.set.Close() // reaps every provider child
+	if e.demo != nil {
+		e.demo.Close()
+	}
+}
+
+// openEnv loads the config (or starts the demo) and opens the accounts.
+// A missing config file returns nil after printing how to start.
+func openEnv(path string, useDemo bool, stderr io.Writer) (*env, error) {
+	e := &env{}
+	opts := accounts.Options{}
+	if useDemo {
+		d, err := demo.Start(time.Now(), demo.DefaultSchedule)
+		if err != nil {
+			return nil, err
+		}
+		e.demo, e.cfg = d, d.Config()
+		opts.Password = d.Password
+	} else {
+		if path == "" {
+			path = config.DefaultPath()
+		}
+		cfg, err := config.Load(path)
+		if errors.Is(err, config.ErrNotFound) {
+			fmt.Fprintf(stderr, noConfig, path)
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		e.cfg = cfg
+	}
+	for _, w := range e.cfg.Warnings {
+		fmt.Fprintln(stderr, "unibox: warning:", w)
+	}
+	set, err := accounts.Open(e.cfg, opts)
+	if err != nil {
+		if e.demo != nil {
+			e.demo.Close()
+		}
+		return nil, err
+	}
+	e.set = set
+	return e, nil
+}
+
+const noConfig = `unibox: no config file at %s
+
+To try unibox right now on built-in demo accounts (nothing leaves this machine):
+
+    unibox --demo
+
+To use your own accounts, copy config.example.toml to that path, describe
+your accounts there (passwords come from password_cmd or password_env, never
+from the file), and run unibox again.
+`
+

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"unibox/model/textsafe"
+)
+
+// View draws bar, header, body, status line and help; every region has a
+// fixed height so rows arriving or leaving never move the layout.
+func (m *Model) View() string {
+	now := m.opts.Now()
+	var b strings.Builder
+	b.WriteString(m.bar(now))
+	b.WriteByte('\n')
+	b.WriteString(m.styles.Header.Render(textsafe.Fit(m.header(now), m.width)))
+	b.WriteByte('\n')
+	switch m.mode {
+	case modeMessage:
+		b.WriteString(m.viewer.view())
+	case modeDetails:
+		a := m.accts[m.detailsFor]
+		body := detailsView(m.styles, a.acct.Name(), a.status, a.acct.Stderr(), a.lastErr, m.width, m.list.height, now)
+		b.WriteString(fitLines(body, m.list.height))
+	default:
+		b.WriteString(m.list.view(now, m.tags, m.tagW, m.emptyText()))
+	}
+	b.WriteByte('\n')
+	st := m.styles.Status
+	if m.statusErr {
+		st = m.styles.StatusError
+	}
+	b.WriteString(st.Render(textsafe.Fit(m.status, m.width)))
+	b.WriteByte('\n')
+	b.WriteString(m.help.View(m.keys))
+	return b.String()
+}
+
+func (m *Model) bar(now time.Time) string {
+	badges := make([]badgeData, len(m.accts))
+	for i, a := range m.accts {
+		badges[i] = badgeData{name: a.acct.Name(), status: a.status, unread: m.inbox.Unread(a.acct.Name()), focused: i == m.focus}
+	}
+	return accountBar{styles: m.styles}.view(badges, m.width, now)
+}
+
+// header discloses partial results: "2 of 3 accounts · Yahoo: cooling
+// down 42s"; with a focus it names the account.
+func (m *Model) header(now time.Time) string {
+	if m.mode == modeDetails {
+		return "account details · r refresh · esc back"
+	}
+	if m.mode == modeMessage {
+		return "message · ↑/↓ scroll · esc back"
+	}
+	ok := 0
+	var why []string
+	for _, a := range m.accts {
+		if healthy(a.status.State) {
+			ok++
+			continue
+		}
+		why = append(why, a.acct.Name()+": "+reason(a.status, now))
+	}
+	var s string
+	if m.focus >= 0 {
+		a := m.accts[m.focus]
+		s = fmt.Sprintf("%s · %d messages · a: all accounts", a.acct.Name(), len(m.list.rows))
+		if !healthy(a.status.State) {
+			s += " · " + reason(a.status, now)
+		}
+		return s
+	}
+	s = fmt.Sprintf("%d of %d accounts · %d messages", ok, len(m.accts), len(m.list.rows))
+	if len(why) > 0 {
+		s = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.accts), strings.Join(why, " · "))
+	}
+	return s
+}
+
+func (m *Model) emptyText() string {
+	for _, a := range m.accts {
+		if a.loading {
+			return "Loading…"
+		}
+	}
+	return "No messages."
+}
+
+// fitLines pads or cuts s to exactly n lines.
+func fitLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// viewer shows one message: headers and body in a scrollable viewport.
+type viewer struct {
+	styles  Styles
+	vp      viewport.Model
+	id      model.MessageID
+	loading bool
+	err     string
+	body    model.Body
+}
+
+func newViewer(styles Styles) viewer {
+	return viewer{styles: styles, vp: viewport.New(80, 20)}
+}
+
+func (v viewer) setSize(w, h int) viewer {
+	v.vp.Width, v.vp.Height = w, h
+	if !v.loading {
+		v.vp.SetContent(v.content())
+	}
+	return v
+}
+
+// open starts showing id while its body loads.
+func (v viewer) open(id model.MessageID) viewer {
+	v.id, v.loading, v.err, v.body = id, true, "", model.Body{}
+	v.vp.SetContent("")
+	v.vp.GotoTop()
+	return v
+}
+
+func (v viewer) loaded(b model.Body, err error) viewer {
+	v.loading = false
+	if err != nil {
+		v.err = err.Error()
+	} else {
+		v.body = b
+	}
+	v.vp.SetContent(v.content())
+	v.vp.GotoTop()
+	return v
+}
+
+func (v viewer) update(msg tea.Msg) (viewer, tea.Cmd) {
+	var cmd tea.Cmd
+	v.vp, cmd = v.vp.Update(msg)
+	return v, cmd
+}
+
+func (v viewer) content() string {
+	if v.err != "" {
+		return v.styles.StatusError.Render("Could not open the message: " + textsafe.Line(v.err))
+	}
+	b := v.body
+	w := max(v.vp.Width, 20)
+	var out strings.Builder
+	field := func(label, value string) {
+		if value == "" {
+			return
+		}
+		out.WriteString(v.styles.Label.Render(fmt.Sprintf("%-9s", label)))
+		out.WriteString(textsafe.Fit(textsafe.Line(value), w-9))
+		out.WriteByte('\n')
+	}
+	field("From:", formatAddr(b.From))
+	var to []string
+	for _, a := range b.To {
+		to = append(to, formatAddr(a))
+	}
+	field("To:", strings.Join(to, ", "))
+	if !b.Date.IsZero() {
+		field("Date:", b.Date.Local().Format(time.RFC1123Z))
+	}
+	field("Subject:", b.Subject)
+	field("Account:", b.ID.Account+" / "+b.ID.Folder)
+	for _, at := range b.Attachments {
+		field("Attach:", fmt.Sprintf("%s (%s, %s)", at.Name, at.Type, humanSize(at.Size)))
+	}
+	if b.FromHTML {
+		field("Note:", "converted from HTML")
+	}
+	for _, p := range b.Problems {
+		field("Problem:", p)
+	}
+	out.WriteString(strings.Repeat("─", w))
+	out.WriteByte('\n')
+	out.WriteString(wrap(textsafe.Block(b.Text), w))
+	return out.String()
+}
+
+func (v viewer) view() string {
+	if v.loading {
+		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.vp.Height-1))
+	}
+	return v.vp.View()
+}
+
+func formatAddr(a model.Address) string {
+	switch {
+	case a.Name != "" && a.Address != "":
+		return a.Name + " <" + a.Address + ">"
+	case a.Name != "":
+		return a.Name
+	}
+	return a.Address
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// wrap breaks long lines at spaces to the width (by display width).
+func wrap(text string, w int) string {
+	var out strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		for textsafe.Width(line) > w {
+			cut := cutAt(line, w)
+			out.WriteString(strings.TrimRight(line[:cut], " "))
+			out.WriteByte('\n')
+			line = strings.TrimLeft(line[cut:], " ")
+		}
+		out.WriteString(line)
+	}
+	return out.String()
+}
+
+// cutAt is a byte index where line fits in w columns, at a space if one is near.
+func cutAt(line string, w int) int {
+	width, last, space := 0, 0, -1
+	for i, r := range line {
+		rw := textsafe.Width(string(r))
+		if width+rw > w {
+			break
+		}
+		width += rw
+		last = i + len(string(r))
+		if r == ' ' {
+			space = i + 1
+		}
+	}
+	if space > last/2 {
+		return space
+	}
+	if last == 0 {
+		return len(string([]rune(line)[0]))
+	}
+	return last
+}
