@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -43,6 +44,10 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	defer env.close()
 	if os.Getenv("NO_COLOR") != "" {
 		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	if err := checkKeys(env.cfg); err != nil {
+		fmt.Fprintln(stderr, "unibox:", err)
+		return 2
 	}
 	var uiAccts []ui.Account
 	for _, a := range env.set.Accounts {
@@ -131,3 +136,17 @@ your accounts there (passwords come from password_cmd or password_env, never
 from the file), and run unibox again.
 `
 
+// checkKeys reports a [keys] action the UI does not know, naming the file
+// and line as every config error does.
+func checkKeys(cfg *config.Config) error {
+	known := map[string]bool{}
+	for _, a := range ui.Actions() {
+		known[a] = true
+	}
+	for action := range cfg.Keys {
+		if !known[action] {
+			return fmt.Errorf("%s:%d: keys.%s: unknown action (actions: %s)", cfg.Path, cfg.KeyLine(action), action, strings.Join(ui.Actions(), ", "))
+		}
+	}
+	return nil
+}

@@ -11,6 +11,7 @@ package conn
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"strings"
@@ -136,7 +137,12 @@ func (a *Adapter) setState(s State, class ErrorClass, err error, mutate func(*St
 	}
 	a.st.Class = class
 	if err != nil {
-		a.st.LastError = a.redact(err.Error(), true)
+		text := err.Error()
+		var ce *Error
+		if errors.As(err, &ce) && ce.Account == a.opts.Account {
+			text = ce.Reason()
+		}
+		a.st.LastError = a.redact(text, true)
 	} else if class == ClassNone {
 		a.st.LastError = ""
 	}

@@ -46,14 +46,16 @@ type Error struct {
 	Result *mcp.CallToolResult
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.Account + ": " + e.Reason() }
+
+// Reason is the error without the account name, for places that already
+// show which account it is (a badge, a details view).
+func (e *Error) Reason() string {
 	var b strings.Builder
-	b.WriteString(e.Account)
 	if e.Op != "" {
-		b.WriteString(": ")
 		b.WriteString(e.Op)
+		b.WriteString(": ")
 	}
-	b.WriteString(": ")
 	if errors.Is(e.Err, ErrCoolingDown) {
 		fmt.Fprintf(&b, "cooling down, %s left", roundUp(e.Left))
 		if cause := errors.Unwrap(e.Err); cause != nil && cause != ErrCoolingDown {

@@ -21,7 +21,7 @@ func detailsView(s Styles, name string, st conn.Status, stderr, lastErr string, 
 	b.WriteString(s.Title.Render("Account " + textsafe.Line(name)))
 	b.WriteString("\n\n")
 	line("State:", stateLabel(st, now))
-	line("Since:", st.Since.Local().Format("15:04:05")+" ("+relSince(now.Sub(st.Since))+" ago)")
+	line("Since:", st.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(st.Since))+" ago)")
 	if st.State == conn.StateCoolingDown {
 		line("Next probe:", "in "+countdown(st.CooldownUntil.Sub(now))+" (press r to try now)")
 	}
@@ -32,7 +32,14 @@ func detailsView(s Styles, name string, st conn.Status, stderr, lastErr string, 
 	if errText == "" {
 		errText = "none"
 	}
-	line("Last error:", errText)
+	// The error is the one thing here worth reading in full: wrap it.
+	for i, part := range strings.Split(wrap(textsafe.Line(errText), max(10, width-13)), "\n") {
+		label := "Last error:"
+		if i > 0 {
+			label = ""
+		}
+		line(label, part)
+	}
 	line("Error class:", st.Class.String())
 	if lastErr != "" {
 		line("Last failure:", lastErr)

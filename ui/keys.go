@@ -36,11 +36,11 @@ func DefaultKeyMap() KeyMap {
 		Back:           b([]string{"esc"}, "esc", "back"),
 		Quit:           b([]string{"q", "ctrl+c"}, "q", "quit/back"),
 		NextAccount:    b([]string{"tab"}, "tab", "next account"),
-		PrevAccount:    b([]string{"shift+tab"}, "shift+tab", "prev account"),
+		PrevAccount:    b([]string{"shift+tab"}, "S-tab", "prev account"),
 		AllAccounts:    b([]string{"a"}, "a", "all accounts"),
-		Refresh:        b([]string{"r"}, "r", "refresh account"),
+		Refresh:        b([]string{"r"}, "r", "refresh"),
 		RefreshAll:     b([]string{"R"}, "R", "refresh all"),
-		Details:        b([]string{"i"}, "i", "account details"),
+		Details:        b([]string{"i"}, "i", "details"),
 		Help:           b([]string{"?"}, "?", "help"),
 		ToggleRead:     b([]string{"u"}, "u", "read/unread"),
 		ToggleFlag:     b([]string{"f"}, "f", "flag"),
@@ -51,7 +51,7 @@ func DefaultKeyMap() KeyMap {
 		ClearSelection: b([]string{"v"}, "v", "clear selection"),
 		Undo:           b([]string{"z"}, "z", "undo"),
 		Filter:         b([]string{"/"}, "/", "filter"),
-		Search:         b([]string{"s"}, "s", "server search"),
+		Search:         b([]string{"s"}, "s", "search server"),
 	}
 }
 
@@ -69,6 +69,17 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 	}
 }
 
+// Actions lists the action names [keys] may rebind, sorted.
+func Actions() []string {
+	k := DefaultKeyMap()
+	var names []string
+	for n := range k.actions() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // Rebind applies [keys] rebindings: action name → keys. An unknown action
 // is an error naming the valid ones.
 func (k *KeyMap) Rebind(bindings map[string][]string) error {
@@ -76,12 +87,7 @@ func (k *KeyMap) Rebind(bindings map[string][]string) error {
 	for name, keys := range bindings {
 		b, ok := acts[name]
 		if !ok {
-			var names []string
-			for n := range acts {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			return fmt.Errorf("unknown action %q (actions: %s)", name, strings.Join(names, ", "))
+			return fmt.Errorf("unknown action %q (actions: %s)", name, strings.Join(Actions(), ", "))
 		}
 		for i, kk := range keys {
 			if kk == "space" {

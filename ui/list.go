@@ -23,6 +23,7 @@ type listModel struct {
 	height     int
 	width      int
 	sel        model.MessageID // the selected message, followed across updates
+	touched    bool            // the user has moved the cursor
 	dateFormat string
 }
 
@@ -30,6 +31,12 @@ type listModel struct {
 // is still there, else at the same position.
 func (l listModel) setRows(rows []model.Row) listModel {
 	l.rows = rows
+	if !l.touched {
+		// Until the user moves, the cursor stays on the newest message
+		// while the accounts load side by side.
+		l.cursor = 0
+		return l.clamp()
+	}
 	if l.sel != (model.MessageID{}) {
 		for i, r := range rows {
 			if r.ID == l.sel {
@@ -98,6 +105,7 @@ func (l listModel) update(msg tea.KeyMsg) (listModel, bool) {
 	default:
 		return l, false
 	}
+	l.touched = true
 	return l.clamp(), true
 }
 

@@ -86,6 +86,7 @@ func New(opts Options) (*Model, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Model{ctx: ctx, cancel: cancel, opts: opts, keys: keys, styles: DefaultStyles(), focus: -1,
 		width: 80, height: 24, help: help.New(), tags: map[string]string{}}
+	m.help.FullSeparator = "  "
 	var names []string
 	for _, a := range opts.Accounts {
 		names = append(names, a.Name())
@@ -95,7 +96,7 @@ func New(opts Options) (*Model, error) {
 	m.inbox = model.NewInbox(names)
 	m.tags, m.tagW = accountTags(names)
 	m.list = listModel{styles: m.styles, keys: keys, dateFormat: opts.DateFormat}
-	m.viewer = newViewer(m.styles)
+	m.viewer = newViewer(m.styles, opts.Now().Location())
 	m.layout()
 	return m, nil
 }

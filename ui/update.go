@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -265,5 +266,12 @@ func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr = textsafe.Line(s), isErr
 }
 
-// errText is an error for the status line: one sanitised line.
-func errText(err error) string { return textsafe.Line(err.Error()) }
+// errText is an error for the status line: one sanitised line, without
+// the account name the line already starts with.
+func errText(err error) string {
+	var ce *conn.Error
+	if errors.As(err, &ce) {
+		return textsafe.Line(ce.Reason())
+	}
+	return textsafe.Line(err.Error())
+}

@@ -5,6 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+
 	"unibox/model/textsafe"
 )
 
@@ -34,7 +38,13 @@ func (m *Model) View() string {
 	}
 	b.WriteString(st.Render(textsafe.Fit(m.status, m.width)))
 	b.WriteByte('\n')
-	b.WriteString(m.help.View(m.keys))
+	// bubbles/help can overflow by one item when its ellipsis does not fit:
+	// cut every help line to the width, escape-sequence aware.
+	lines := strings.Split(m.help.View(m.helpKeys()), "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, m.width, "…")
+	}
+	b.WriteString(strings.Join(lines, "\n"))
 	return b.String()
 }
 
@@ -100,3 +110,20 @@ func fitLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// helpKeys are the bindings that mean something in the current mode.
+func (m *Model) helpKeys() help.KeyMap {
+	switch m.mode {
+	case modeMessage:
+		return modeHelp{m.keys.Back, m.keys.Down, m.keys.Up, m.keys.PageDown, m.keys.PageUp, m.keys.Help}
+	case modeDetails:
+		return modeHelp{m.keys.Back, m.keys.Refresh, m.keys.Help}
+	}
+	return m.keys
+}
+
+// modeHelp is a flat keymap for a mode with few keys.
+type modeHelp []key.Binding
+
+func (h modeHelp) ShortHelp() []key.Binding  { return h }
+func (h modeHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h} }

@@ -15,6 +15,7 @@ import (
 // viewer shows one message: headers and body in a scrollable viewport.
 type viewer struct {
 	styles  Styles
+	loc     *time.Location // dates are shown in the UI clock's zone
 	vp      viewport.Model
 	id      model.MessageID
 	loading bool
@@ -22,8 +23,8 @@ type viewer struct {
 	body    model.Body
 }
 
-func newViewer(styles Styles) viewer {
-	return viewer{styles: styles, vp: viewport.New(80, 20)}
+func newViewer(styles Styles, loc *time.Location) viewer {
+	return viewer{styles: styles, loc: loc, vp: viewport.New(80, 20)}
 }
 
 func (v viewer) setSize(w, h int) viewer {
@@ -82,7 +83,7 @@ func (v viewer) content() string {
 	}
 	field("To:", strings.Join(to, ", "))
 	if !b.Date.IsZero() {
-		field("Date:", b.Date.Local().Format(time.RFC1123Z))
+		field("Date:", b.Date.In(v.loc).Format(time.RFC1123Z))
 	}
 	field("Subject:", b.Subject)
 	field("Account:", b.ID.Account+" / "+b.ID.Folder)

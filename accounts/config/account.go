@@ -35,6 +35,8 @@ func account(t *table) (Account, []string) {
 			t.errorf("name", "must not be empty")
 		case hasControl(s):
 			t.errorf("name", "must not contain control characters")
+		case strings.TrimSpace(s) != s:
+			t.errorf("name", "%q starts or ends with spaces", s)
 		default:
 			a.Name = s
 		}

@@ -1,0 +1,119 @@
+package teatest
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"unibox/accounts"
+	"unibox/accounts/demo"
+	"unibox/ui"
+)
+
+// openDemo starts the demo servers (no outage schedule) and opens its
+// accounts through real provider children: this test binary re-executed
+// as `unibox serve-imap`.
+func openDemo(t testing.TB, at time.Time) (*demo.Demo, *accounts.Set) {
+	t.Helper()
+	d, err := demo.Start(at, demo.Schedule{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	set, err := accounts.Open(d.Config(), accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1"}, Password: d.Password})
+	if err != nil {
+		d.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		set.Close()
+		d.Close()
+		if kids := children(); len(kids) > 0 {
+			t.Errorf("provider children left after quit: %v", kids)
+		}
+	})
+	return d, set
+}
+
+func uiAccounts(set *accounts.Set) []ui.Account {
+	var out []ui.Account
+	for _, a := range set.Accounts {
+		out = append(out, a)
+	}
+	return out
+}
+
+// children lists the live child processes of this process.
+func children() []int {
+	var kids []int
+	entries, _ := os.ReadDir("/proc")
+	me := os.Getpid()
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		var ppid int
+		if len(f) > 1 {
+			fmt.Sscanf(f[1], "%d", &ppid)
+		}
+		if ppid == me {
+			kids = append(kids, pid)
+		}
+	}
+	return kids
+}
+
+// The first screen, through three real provider children: every account's
+// rows merged newest first, all badges connected.
+func TestFirstLoadThroughRealProviders(t *testing.T) {
+	_, set := openDemo(t, now)
+	tm, _ := run(t, uiAccounts(set), 80, 24, nil)
+	waitFor(t, tm, "3 of 3 accounts · 65 messages")
+	check(t, final(t, tm))
+}
+
+// Opening a message fetches it through the provider, sanitised.
+func TestOpenHostileMessageThroughRealProvider(t *testing.T) {
+	_, set := openDemo(t, now)
+	tm, _ := run(t, uiAccounts(set), 80, 24, nil)
+	waitFor(t, tm, "3 of 3 accounts · 65 messages")
+	tm.Send(key("j"))
+	tm.Send(key("j"))
+	tm.Send(key("enter"))
+	waitFor(t, tm, "plain,")
+	screen := final(t, tm)
+	if strings.ContainsAny(screen, "\x1b\x07\u202e") {
+		t.Fatalf("escape or bidi bytes reached the screen: %q", screen)
+	}
+	check(t, screen)
+}
+
+// An account whose server goes away keeps its rows, marked stale, and the
+// header says why; the others are untouched.
+func TestAccountDownThenBack(t *testing.T) {
+	d, set := openDemo(t, time.Now())
+	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *ui.Options) { o.Now = nil })
+	waitFor(t, tm, "3 of 3 accounts · 65 messages")
+	yahoo := d.Server("Yahoo")
+	yahoo.Refuse()
+	yahoo.DropAll()
+	tm.Send(key("tab"))
+	tm.Send(key("tab"))
+	tm.Send(key("tab")) // focus Yahoo
+	tm.Send(key("r"))   // refresh it now: the probe finds it down
+	waitFor(t, tm, "[Yahoo ⏸ cooling down", "~ Yahoo") // its rows stay, marked stale
+	if err := yahoo.Accept(); err != nil {
+		t.Fatal(err)
+	}
+	tm.Send(key("r"))
+	waitFor(t, tm, "Yahoo ● connected")
+}

@@ -1,0 +1,76 @@
+package teatest
+
+import (
+	"bytes"
+	"io"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"unibox/ui"
+)
+
+// now is the fixed clock of every golden.
+var now = time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+
+// run starts the TUI headless at 80x24 (or w×h).
+func run(t *testing.T, accts []ui.Account, w, h int, mod func(*ui.Options)) (*teatest.TestModel, *ui.Model) {
+	t.Helper()
+	o := ui.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true}
+	if mod != nil {
+		mod(&o)
+	}
+	m, err := ui.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() {
+		_ = tm.Quit()
+		m.Close()
+	})
+	return tm, m
+}
+
+// waitFor waits until the output shows every one of ss. Output is consumed
+// as it is read, so things that appear together are waited for together.
+func waitFor(t *testing.T, tm *teatest.TestModel, ss ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, s := range ss {
+			if !bytes.Contains(b, []byte(s)) {
+				return false
+			}
+		}
+		return true
+	},
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+}
+
+// final quits and returns the last screen, for a golden.
+func final(t *testing.T, tm *teatest.TestModel) string {
+	t.Helper()
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	return fm.View()
+}
+
+func key(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+var _ = io.EOF
+
+func teaResize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -1,0 +1,25 @@
+package teatest
+
+import (
+	"os"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"go.uber.org/goleak"
+
+	"unibox/accounts/imapmcp"
+)
+
+// TestMain pins the colour profile (goldens must not depend on the
+// terminal running the tests) and doubles as `unibox serve-imap` for the
+// end-to-end tests, dispatched before m.Run.
+func TestMain(m *testing.M) {
+	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
+		os.Exit(imapmcp.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	// teatest's own SIGINT goroutine is the only allowed leftover.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"))
+}
