@@ -108,8 +108,8 @@ func TestAccountDownThenBack(t *testing.T) {
 	yahoo.DropAll()
 	tm.Send(key("tab"))
 	tm.Send(key("tab"))
-	tm.Send(key("tab")) // focus Yahoo
-	tm.Send(key("r"))   // refresh it now: the probe finds it down
+	tm.Send(key("tab"))                                // focus Yahoo
+	tm.Send(key("r"))                                  // refresh it now: the probe finds it down
 	waitFor(t, tm, "[Yahoo ⏸ cooling down", "~ Yahoo") // its rows stay, marked stale
 	if err := yahoo.Accept(); err != nil {
 		t.Fatal(err)
