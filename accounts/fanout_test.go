@@ -1,0 +1,105 @@
+package accounts
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"unibox/accounts/config"
+	"unibox/accounts/demo"
+	"unibox/accounts/imapmcp"
+	"unibox/conn"
+)
+
+// TestMain doubles as `unibox serve-imap` for the provider children.
+func TestMain(m *testing.M) {
+	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
+		os.Exit(imapmcp.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	goleak.VerifyTestMain(m)
+}
+
+// silent accepts connections and never answers.
+func silent(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var conns []net.Conn
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns = append(conns, c)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func openTest(t *testing.T, cfg *config.Config, d *demo.Demo) *Set {
+	exe, _ := os.Executable()
+	set, err := Open(cfg, Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1"}, Password: d.Password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(set.Close)
+	return set
+}
+
+// One hung account and one refusing account cost the healthy one nothing:
+// every account settles, each at its own speed, failures are results.
+func TestFanoutIsolatesDeadAccounts(t *testing.T) {
+	d, err := demo.Start(time.Now(), demo.Schedule{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	cfg := *d.Config()
+	cfg.Accounts = append([]config.Account(nil), cfg.Accounts...)
+	cfg.Accounts[1].Port = silent(t) // Personal: hangs
+	d.Server("Yahoo").Refuse()       // Yahoo: refuses
+	set := openTest(t, &cfg, d)
+	const deadline = 2 * time.Second
+	start := time.Now()
+	res := Fanout(context.Background(), set.Accounts, deadline, func(ctx context.Context, a *Account) (Page, error) {
+		return a.List(ctx, ListOptions{Limit: 10})
+	})
+	took := time.Since(start)
+	if res[0].Err != nil || len(res[0].Value.Messages) != 10 {
+		t.Fatalf("Work failed: %v", res[0].Err)
+	}
+	if res[0].Took > deadline/2 {
+		t.Fatalf("the healthy account took %s: held back by the others", res[0].Took)
+	}
+	if c := conn.ClassOf(res[1].Err); c != conn.ClassTimeout {
+		t.Fatalf("hung account: class %s (%v), want timeout", c, res[1].Err)
+	}
+	if c := conn.ClassOf(res[2].Err); c != conn.ClassUnavailable {
+		t.Fatalf("refusing account: class %s (%v), want unavailable", c, res[2].Err)
+	}
+	if took > deadline+time.Second {
+		t.Fatalf("fan-out took %s with a %s per-account deadline", took, deadline)
+	}
+	// The refusing account now fails fast: it is cooling down.
+	start = time.Now()
+	_, err = set.Accounts[2].List(context.Background(), ListOptions{})
+	if !errors.Is(err, conn.ErrCoolingDown) || time.Since(start) > 50*time.Millisecond {
+		t.Fatalf("second call on a down account: %v after %s", err, time.Since(start))
+	}
+}
