@@ -33,6 +33,12 @@ type provider interface {
 	search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (Page, error)
 	get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error)
 	folders(ctx context.Context, a *conn.Adapter) ([]model.Folder, error)
+	// write sends op for uids (never retried by any layer) and answers per uid.
+	write(ctx context.Context, a *conn.Adapter, op model.Op, folder string, uidValidity uint32, uids []uint32) ([]model.ItemResult, error)
+	// lookup reads one uid's current state: is it still in folder?
+	lookup(ctx context.Context, a *conn.Adapter, folder string, uid uint32) (model.Message, bool, error)
+	// find looks for a Message-ID in op's destination folder.
+	find(ctx context.Context, a *conn.Adapter, op model.Op, messageID string) (model.MessageID, bool, error)
 }
 
 // Account is one configured mail account: its resilient connection and

@@ -52,8 +52,16 @@ func silent(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+func testExe(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
 func openTest(t *testing.T, cfg *config.Config, d *demo.Demo) *Set {
-	exe, _ := os.Executable()
+	exe := testExe(t)
 	set, err := Open(cfg, Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1"}, Password: d.Password})
 	if err != nil {
 		t.Fatal(err)

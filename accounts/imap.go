@@ -90,3 +90,80 @@ func (p imapProvider) folders(ctx context.Context, a *conn.Adapter) ([]model.Fol
 	}
 	return fs, nil
 }
+
+func (p imapProvider) write(ctx context.Context, a *conn.Adapter, op model.Op, folder string, uv uint32, uids []uint32) ([]model.ItemResult, error) {
+	var tool string
+	var args any
+	switch op.Action {
+	case model.ActSetSeen:
+		tool, args = "set_flags", imapmcp.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Seen: &op.Value}
+	case model.ActSetFlagged:
+		tool, args = "set_flags", imapmcp.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Flagged: &op.Value}
+	case model.ActArchive:
+		tool, args = "archive", imapmcp.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
+	case model.ActTrash:
+		tool, args = "trash", imapmcp.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
+	case model.ActMove:
+		tool, args = "move", imapmcp.MoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, To: op.To}
+	default:
+		return nil, fmt.Errorf("unknown op %s", op.Action)
+	}
+	var out imapmcp.WriteOut
+	if err := call(ctx, a, tool, args, false, &out, imapmcp.Decode); err != nil {
+		return nil, err
+	}
+	res := make([]model.ItemResult, 0, len(out.Results))
+	for _, r := range out.Results {
+		ir := model.ItemResult{UID: r.UID, Err: r.Error}
+		switch r.Status {
+		case imapmcp.StatusDone, imapmcp.StatusMoved:
+			ir.Kind = model.ResultDone
+			if r.DestUID != 0 {
+				ir.Dest = model.MessageID{Account: p.account, Folder: out.To, UIDValidity: r.DestUIDValidity, UID: r.DestUID}
+			}
+		case imapmcp.StatusAlreadyGone:
+			ir.Kind = model.ResultGone
+		case imapmcp.StatusUnknown:
+			ir.Kind = model.ResultUnknown
+		default:
+			ir.Kind = model.ResultFailed
+		}
+		res = append(res, ir)
+	}
+	return res, nil
+}
+
+// lookup lists the newest message at or below uid: it is uid itself when
+// the message is still there.
+func (p imapProvider) lookup(ctx context.Context, a *conn.Adapter, folder string, uid uint32) (model.Message, bool, error) {
+	page, err := p.list(ctx, a, ListOptions{Folder: folder, BeforeUID: uid + 1, Limit: 1})
+	if err != nil {
+		return model.Message{}, false, err
+	}
+	if len(page.Messages) == 1 && page.Messages[0].ID.UID == uid {
+		return page.Messages[0], true, nil
+	}
+	return model.Message{}, false, nil
+}
+
+func (p imapProvider) find(ctx context.Context, a *conn.Adapter, op model.Op, messageID string) (model.MessageID, bool, error) {
+	in := imapmcp.FindMessageIn{Account: p.account, MessageID: messageID}
+	switch op.Action {
+	case model.ActArchive:
+		in.Special = "archive"
+	case model.ActTrash:
+		in.Special = "trash"
+	case model.ActMove:
+		in.Folder = op.To
+	default:
+		return model.MessageID{}, false, nil
+	}
+	var out imapmcp.FindMessageOut
+	if err := call(ctx, a, "find_message", in, true, &out, imapmcp.Decode); err != nil {
+		return model.MessageID{}, false, err
+	}
+	if len(out.UIDs) == 0 {
+		return model.MessageID{}, false, nil
+	}
+	return model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: out.UIDs[len(out.UIDs)-1]}, true, nil
+}

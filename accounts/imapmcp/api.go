@@ -148,6 +148,20 @@ type SpecialMoveIn struct {
 	UIDValidity uint32   `json:"uidvalidity,omitempty" jsonschema:"refuse if the folder's UIDVALIDITY differs"`
 }
 
+type FindMessageIn struct {
+	Account   string `json:"account"`
+	Folder    string `json:"folder,omitempty" jsonschema:"folder to look in"`
+	Special   string `json:"special,omitempty" jsonschema:"or a special-use folder: archive or trash"`
+	MessageID string `json:"message_id" jsonschema:"the Message-ID header, with or without <>"`
+}
+
+type FindMessageOut struct {
+	ErrorInfo
+	Folder      string   `json:"folder"`
+	UIDValidity uint32   `json:"uidvalidity"`
+	UIDs        []uint32 `json:"uids" jsonschema:"messages in the folder with that Message-ID"`
+}
+
 // Per-uid outcomes of writes.
 const (
 	StatusDone        = "done"         // set_flags: the flags are as asked

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -197,4 +198,48 @@ func (s *Server) search(ctx context.Context, in SearchIn) (ListMessagesOut, stri
 		return ListMessagesOut{}, "", fmt.Errorf("search %s/%s: %w", in.Account, folder, err)
 	}
 	return out, fmt.Sprintf("%d messages in %s match %q", len(out.Messages), folder, q), nil
+}
+
+// findMessage looks a Message-ID up in a folder: after a move whose
+// outcome is unknown, "is it in the destination?" decides between done
+// and provably not done.
+func (s *Server) findMessage(ctx context.Context, in FindMessageIn) (FindMessageOut, string, error) {
+	a, err := s.account(in.Account)
+	if err != nil {
+		return FindMessageOut{}, "", err
+	}
+	id := strings.Trim(strings.TrimSpace(in.MessageID), "<>")
+	if id == "" {
+		return FindMessageOut{}, "", withClass(conn.ClassTool, fmt.Errorf("find_message: empty message_id"))
+	}
+	out := FindMessageOut{UIDs: []uint32{}}
+	err = a.read(ctx, func(c *imapclient.Client) error {
+		folder := in.Folder
+		if in.Special != "" {
+			f, err := a.specialFolder(ctx, c, in.Special)
+			if err != nil {
+				return err
+			}
+			folder = f
+		}
+		folder = folderOr(folder)
+		sel, err := a.selectFolder(ctx, c, folder)
+		if err != nil {
+			return err
+		}
+		out.Folder, out.UIDValidity, out.UIDs = folder, sel.UIDValidity, []uint32{}
+		var data *imap.SearchData
+		crit := &imap.SearchCriteria{Header: []imap.SearchCriteriaHeaderField{{Key: "Message-ID", Value: id}}}
+		if err := a.cmd(ctx, c, func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
+			return err
+		}
+		for _, u := range data.AllUIDs() {
+			out.UIDs = append(out.UIDs, uint32(u))
+		}
+		return nil
+	})
+	if err != nil {
+		return FindMessageOut{}, "", fmt.Errorf("find %s in %s: %w", id, in.Account, err)
+	}
+	return out, fmt.Sprintf("%d messages in %s with Message-ID %s", len(out.UIDs), out.Folder, id), nil
 }

@@ -100,6 +100,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "One message with headers, text body and attachments; never marks it read."}, s.getMessage)
 	addTool(s, ms, &mcp.Tool{Name: "search", Annotations: readOnly,
 		Description: "Server-side search over from, subject and body."}, s.search)
+	addTool(s, ms, &mcp.Tool{Name: "find_message", Annotations: readOnly,
+		Description: "UIDs of the messages with a Message-ID in a folder (to reconcile a write whose outcome is unknown)."}, s.findMessage)
 	addTool(s, ms, &mcp.Tool{Name: "set_flags", Annotations: idem,
 		Description: "Set or clear \\Seen and \\Flagged (absolute, never a toggle)."}, s.setFlags)
 	addTool(s, ms, &mcp.Tool{Name: "move",

@@ -304,3 +304,26 @@ func TestRefusingServerUnavailable(t *testing.T) {
 		mustClass(t, "check_account", res, conn.ClassUnavailable)
 	})
 }
+
+func TestFindMessage(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		raw := imaptest.Mail{From: "a@x.org", Subject: "find me", Date: time.Now(), MessageID: "needle.42@unibox.test", Body: "x"}.Bytes()
+		uid := b.Seed(t, user, "INBOX", raw)
+		var out FindMessageOut
+		mustOK(t, "find_message", call(t, cs, "find_message", FindMessageIn{Account: "work", MessageID: "<needle.42@unibox.test>"}, &out))
+		if len(out.UIDs) != 1 || out.UIDs[0] != uid || out.Folder != "INBOX" {
+			t.Fatalf("find in INBOX: %s", pretty(out))
+		}
+		var arch WriteOut
+		mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &arch))
+		mustOK(t, "find_message", call(t, cs, "find_message", FindMessageIn{Account: "work", Special: "archive", MessageID: "needle.42@unibox.test"}, &out))
+		if len(out.UIDs) != 1 || out.UIDs[0] != arch.Results[0].DestUID || out.Folder != "Archive" {
+			t.Fatalf("find in the archive: %s", pretty(out))
+		}
+		mustOK(t, "find_message", call(t, cs, "find_message", FindMessageIn{Account: "work", MessageID: "absent@x"}, &out))
+		if len(out.UIDs) != 0 {
+			t.Fatalf("found an absent message: %s", pretty(out))
+		}
+	})
+}

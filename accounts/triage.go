@@ -1,0 +1,119 @@
+package accounts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"unibox/conn"
+	"unibox/model"
+)
+
+// Apply carries out op on msgs (all in folder, one account) and returns a
+// final answer per message. Nothing is retried blindly: a write whose
+// outcome is unknown (the connection dropped after sending) is settled by
+// reading (is the uid still in its folder? is the flag set? is the
+// Message-ID in the destination?), and only what is provably not done is
+// sent once more. An error means nothing was sent (the account is cooling
+// down, refused the call, ...): every message is untouched.
+func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {
+	uids := make([]uint32, len(msgs))
+	for i, m := range msgs {
+		uids[i] = m.ID.UID
+	}
+	res, err := a.ops.write(ctx, a.adapter, op, folder, uidValidity, uids)
+	if err != nil {
+		var ce *conn.Error
+		if !errors.As(err, &ce) || !ce.MaybeDone {
+			return nil, err
+		}
+		// Cut off after sending: every message's outcome is unknown.
+		res = make([]model.ItemResult, len(msgs))
+		for i, m := range msgs {
+			res[i] = model.ItemResult{UID: m.ID.UID, Kind: model.ResultUnknown, Err: err.Error()}
+		}
+	}
+	byUID := map[uint32]model.Message{}
+	for _, m := range msgs {
+		byUID[m.ID.UID] = m
+	}
+	var resend []int
+	for i := range res {
+		if res[i].Kind != model.ResultUnknown {
+			continue
+		}
+		res[i].Reconciled = true
+		if a.reconcile(ctx, op, folder, byUID[res[i].UID], &res[i]) {
+			resend = append(resend, i)
+		}
+	}
+	if len(resend) > 0 {
+		a.resend(ctx, op, folder, uidValidity, byUID, res, resend)
+	}
+	return res, nil
+}
+
+// reconcile settles one unknown outcome by reading; it reports whether the
+// write is provably not done (and may be sent once more).
+func (a *Account) reconcile(ctx context.Context, op model.Op, folder string, m model.Message, r *model.ItemResult) bool {
+	var obs model.Observation
+	var err error
+	obs.Source, obs.InSource, err = a.ops.lookup(ctx, a.adapter, folder, m.ID.UID)
+	if err == nil && op.Removes() && m.MessageID != "" {
+		obs.Target, obs.InTarget, err = a.ops.find(ctx, a.adapter, op, m.MessageID)
+	}
+	if err != nil {
+		// Cannot read either: the outcome stays unknown, and says so.
+		r.Kind, r.Reconciled = model.ResultUnknown, false
+		r.Err = fmt.Sprintf("outcome unknown and the account cannot be read to check: %v", err)
+		return false
+	}
+	switch model.Decide(op, obs) {
+	case model.DecideDone:
+		r.Kind, r.Err = model.ResultDone, ""
+		if obs.InTarget {
+			r.Dest = obs.Target
+		}
+	case model.DecideGone:
+		r.Kind, r.Err = model.ResultGone, ""
+	case model.DecideDoneDup:
+		r.Kind, r.Dest = model.ResultDone, obs.Target
+		r.Err = fmt.Sprintf("copied to %s, but the original is still in %s (the server could not finish the move)", obs.Target.Folder, folder)
+	case model.DecideResend:
+		return true
+	}
+	return false
+}
+
+// resend sends a write once more for the messages provably not done; an
+// unknown outcome this time is settled by reading without another send.
+func (a *Account) resend(ctx context.Context, op model.Op, folder string, uv uint32, byUID map[uint32]model.Message, res []model.ItemResult, idx []int) {
+	uids := make([]uint32, len(idx))
+	for i, j := range idx {
+		uids[i] = res[j].UID
+	}
+	again, err := a.ops.write(ctx, a.adapter, op, folder, uv, uids)
+	answer := map[uint32]model.ItemResult{}
+	for _, r := range again {
+		answer[r.UID] = r
+	}
+	for _, j := range idx {
+		r, ok := answer[res[j].UID]
+		switch {
+		case err == nil && ok && r.Kind != model.ResultUnknown:
+			r.Reconciled = true
+			res[j] = r
+		case err != nil && !maybeDone(err):
+			res[j].Kind, res[j].Err = model.ResultFailed, "not done (checked), and sending it again failed: "+err.Error()
+		default:
+			if a.reconcile(ctx, op, folder, byUID[res[j].UID], &res[j]) {
+				res[j].Kind, res[j].Err = model.ResultFailed, "not done (checked twice); the message is untouched"
+			}
+		}
+	}
+}
+
+func maybeDone(err error) bool {
+	var ce *conn.Error
+	return errors.As(err, &ce) && ce.MaybeDone
+}
