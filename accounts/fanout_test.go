@@ -62,7 +62,7 @@ func testExe(t *testing.T) string {
 
 func openTest(t *testing.T, cfg *config.Config, d *demo.Demo) *Set {
 	exe := testExe(t)
-	set, err := Open(cfg, Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1"}, Password: d.Password})
+	set, err := Open(cfg, Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}, Password: d.Password})
 	if err != nil {
 		t.Fatal(err)
 	}

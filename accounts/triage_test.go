@@ -27,7 +27,7 @@ func oneAccount(t *testing.T, faults *memimap.Faults, opts memimap.Options) (*Ac
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 	exe := testExe(t)
-	set, err := Open(cfg, Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1"},
+	set, err := Open(cfg, Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

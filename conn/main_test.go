@@ -85,7 +85,7 @@ func newChildWorld(t testing.TB) *childWorld {
 
 func (c *childWorld) dial(ctx context.Context) (mcp.Transport, error) {
 	cmd := exec.Command(c.exe)
-	cmd.Env = []string{"UNIBOX_CONN_CHILD=1", "UNIBOX_CONN_DIR=" + c.dir}
+	cmd.Env = []string{"UNIBOX_CONN_CHILD=1", "GORACE=atexit_sleep_ms=0", "UNIBOX_CONN_DIR=" + c.dir}
 	return &mcp.CommandTransport{Command: cmd}, nil
 }
 

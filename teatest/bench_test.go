@@ -68,7 +68,7 @@ func BenchmarkLaunchToFirstRows(b *testing.B) {
 			exe, _ := os.Executable()
 			var total time.Duration
 			for b.Loop() {
-				set, err := accounts.Open(&cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1"}, Password: d.Password})
+				set, err := accounts.Open(&cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}, Password: d.Password})
 				if err != nil {
 					b.Fatal(err)
 				}

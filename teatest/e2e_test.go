@@ -22,7 +22,7 @@ func openDemo(t testing.TB, at time.Time) (*demo.Demo, *accounts.Set) {
 		t.Fatal(err)
 	}
 	exe, _ := os.Executable()
-	set, err := accounts.Open(d.Config(), accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1"}, Password: d.Password})
+	set, err := accounts.Open(d.Config(), accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}, Password: d.Password})
 	if err != nil {
 		d.Close()
 		t.Fatal(err)

@@ -21,7 +21,7 @@ import (
 func childDial(exe, dir string, args ...string) conn.Dial {
 	return func(ctx context.Context) (mcp.Transport, error) {
 		cmd := exec.Command(exe, args...)
-		cmd.Env = []string{"UNIBOX_TEST_SERVE_IMAP=1", "UNIBOX_TEST_DIR=" + dir}
+		cmd.Env = []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0", "UNIBOX_TEST_DIR=" + dir}
 		return &mcp.CommandTransport{Command: cmd}, nil
 	}
 }
