@@ -27,8 +27,9 @@ type Inbox struct {
 type accountRows struct {
 	rows   []Row // newest first
 	stale  bool
-	loaded bool // a first page has arrived
-	more   bool // older messages exist beyond the loaded ones
+	loaded bool   // a first page has arrived
+	more   bool   // older messages exist beyond the loaded ones
+	floor  uint32 // lowest uid loaded by listing: where the next older page starts
 }
 
 // NewInbox makes an empty inbox over the given accounts.
@@ -90,6 +91,7 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 	sortRows(rows)
 	if !keptOlder {
 		a.more = more
+		a.floor = minUID
 	}
 	a.rows, a.loaded = rows, true
 	in.dirty = true
@@ -107,10 +109,33 @@ func (in *Inbox) AppendOlder(account string, msgs []Message, more bool) {
 		if !seen[m.ID] {
 			a.rows = append(a.rows, Row{Message: m, Stale: a.stale})
 		}
+		if a.floor == 0 || m.ID.UID < a.floor {
+			a.floor = m.ID.UID
+		}
 	}
 	sortRows(a.rows)
 	a.more = more
 	in.dirty = true
+}
+
+// AddFound adds messages a server-side search found beyond the loaded
+// rows; they show in the list but do not move where paging continues.
+func (in *Inbox) AddFound(account string, msgs []Message) int {
+	a := in.acct(account)
+	seen := make(map[MessageID]bool, len(a.rows))
+	for _, r := range a.rows {
+		seen[r.ID] = true
+	}
+	n := 0
+	for _, m := range msgs {
+		if !seen[m.ID] {
+			a.rows = append(a.rows, Row{Message: m, Stale: a.stale})
+			n++
+		}
+	}
+	sortRows(a.rows)
+	in.dirty = true
+	return n
 }
 
 // SetStale marks an account's rows as possibly out of date (its connection
@@ -130,14 +155,9 @@ func (in *Inbox) Loaded(account string) bool { return in.acct(account).loaded }
 // More reports whether an account has older messages not loaded yet.
 func (in *Inbox) More(account string) bool { return in.acct(account).more }
 
-// Oldest is the account's oldest loaded row, for paging (before_uid).
-func (in *Inbox) Oldest(account string) (Message, bool) {
-	a := in.acct(account)
-	if len(a.rows) == 0 {
-		return Message{}, false
-	}
-	return a.rows[len(a.rows)-1].Message, true
-}
+// PageFloor is the uid the next older page of an account starts below
+// (before_uid); 0 when nothing is loaded.
+func (in *Inbox) PageFloor(account string) uint32 { return in.acct(account).floor }
 
 // Unread counts an account's loaded unread rows.
 func (in *Inbox) Unread(account string) int {

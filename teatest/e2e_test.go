@@ -1,14 +1,20 @@
 package teatest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2"
+
 	"unibox/accounts"
+	"unibox/accounts/config"
 	"unibox/accounts/demo"
+	"unibox/accounts/imaptest"
+	"unibox/accounts/memimap"
 	"unibox/ui"
 )
 
@@ -116,4 +122,52 @@ func TestAccountDownThenBack(t *testing.T) {
 	}
 	tm.Send(key("r"))
 	waitFor(t, tm, "Yahoo ● connected")
+}
+
+// End to end through a real provider child: the server carries out the
+// MOVE and hangs up before answering. The UI reports the message archived
+// (reconciled by reading), and the server holds it exactly once.
+func TestArchiveDropAfterSendEndToEnd(t *testing.T) {
+	faults := &memimap.Faults{}
+	srv, err := memimap.Start(memimap.Options{Faults: faults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := srv.AddUser("sam", "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive}); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range []string{"keep me", "archive me exactly once"} {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", To: "sam@example.com", Subject: s, Date: now.Add(-time.Duration(2-i) * time.Hour), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, []imap.Flag{imap.FlagSeen}, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
+	exe, _ := os.Executable()
+	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+		Password: func(config.Account) func(context.Context) (string, error) {
+			return func(context.Context) (string, error) { return "pw", nil }
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	tm, _ := run(t, uiAccounts(set), 80, 24, nil)
+	waitFor(t, tm, "1 of 1 accounts · 2 messages")
+	faults.DropAfter("MOVE", 1)
+	tm.Send(key("e"))
+	waitFor(t, tm, "archived 1: Work 1")
+	screen := final(t, tm)
+	if strings.Contains(screen, "archive me exactly once") || !strings.Contains(screen, "keep me") {
+		t.Fatalf("screen:\n%s", screen)
+	}
+	archive, err := set.Accounts[0].List(context.Background(), accounts.ListOptions{Folder: "Archive"})
+	if err != nil || len(archive.Messages) != 1 || archive.Messages[0].Subject != "archive me exactly once" {
+		t.Fatalf("archive holds %d messages (%v), want exactly 1", len(archive.Messages), err)
+	}
+	inbox, _ := set.Accounts[0].List(context.Background(), accounts.ListOptions{})
+	if len(inbox.Messages) != 1 {
+		t.Fatalf("INBOX holds %d", len(inbox.Messages))
+	}
 }

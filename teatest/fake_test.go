@@ -3,6 +3,7 @@ package teatest
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"unibox/accounts"
@@ -21,6 +22,12 @@ type fakeAccount struct {
 	stderr  string
 	listErr error
 	ch      chan conn.Status
+
+	applyErr error             // every write fails before sending (the account is down)
+	failUID  map[uint32]string // uids the server refuses
+	applied  []model.Op
+	moved    []model.Message
+	older    []model.Message // beyond the loaded page: only a server search finds them
 }
 
 func newFake(name string, st conn.Status, msgs ...model.Message) *fakeAccount {
@@ -68,3 +75,74 @@ func (f *fakeAccount) Get(ctx context.Context, id model.MessageID) (model.Body, 
 }
 func (f *fakeAccount) Refresh(ctx context.Context) error { return nil }
 func (f *fakeAccount) Stderr() string                    { return f.stderr }
+
+// Apply answers like a provider: done (moved messages leave the page,
+// flags change), unless the account is set to fail.
+func (f *fakeAccount) Apply(ctx context.Context, op model.Op, folder string, uv uint32, msgs []model.Message) ([]model.ItemResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.applied = append(f.applied, op)
+	if f.applyErr != nil {
+		return nil, f.applyErr
+	}
+	var res []model.ItemResult
+	for _, m := range msgs {
+		r := model.ItemResult{UID: m.ID.UID, Kind: model.ResultDone}
+		if why, bad := f.failUID[m.ID.UID]; bad {
+			res = append(res, model.ItemResult{UID: m.ID.UID, Kind: model.ResultFailed, Err: why})
+			continue
+		}
+		dest := op.To
+		switch op.Action {
+		case model.ActArchive:
+			dest = "Archive"
+		case model.ActTrash:
+			dest = "Trash"
+		}
+		for i, pm := range f.page.Messages {
+			if pm.ID.UID != m.ID.UID || pm.ID.Folder != folder {
+				continue
+			}
+			switch op.Action {
+			case model.ActSetSeen:
+				f.page.Messages[i].Seen = op.Value
+			case model.ActSetFlagged:
+				f.page.Messages[i].Flagged = op.Value
+			default:
+				f.page.Messages = append(f.page.Messages[:i], f.page.Messages[i+1:]...)
+				f.moved = append(f.moved, pm)
+				r.Dest = model.MessageID{Account: f.name, Folder: dest, UIDValidity: 9, UID: 1000 + m.ID.UID}
+			}
+			break
+		}
+		if op.Action == model.ActMove && folder != "INBOX" && op.To == "INBOX" {
+			// An undo: the message comes back with a new uid.
+			for _, mv := range f.moved {
+				if 1000+mv.ID.UID == m.ID.UID {
+					back := mv
+					back.ID.UID = 2000 + mv.ID.UID
+					f.page.Messages = append([]model.Message{back}, f.page.Messages...)
+					r.Dest = back.ID
+				}
+			}
+		}
+		res = append(res, r)
+	}
+	return res, nil
+}
+
+func (f *fakeAccount) Folders(ctx context.Context) ([]model.Folder, error) {
+	return []model.Folder{{Name: "INBOX"}, {Name: "Archive", SpecialUse: "archive"}, {Name: "Projects/Atlas"}, {Name: "Receipts"}, {Name: "Trash", SpecialUse: "trash"}}, nil
+}
+
+func (f *fakeAccount) Search(ctx context.Context, folder, query string, limit int) (accounts.Page, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out accounts.Page
+	for _, m := range f.older {
+		if strings.Contains(strings.ToLower(m.Subject), strings.ToLower(query)) {
+			out.Messages = append(out.Messages, m)
+		}
+	}
+	return out, nil
+}

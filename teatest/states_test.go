@@ -67,7 +67,7 @@ func TestDisconnectedKeepsStaleRows(t *testing.T) {
 	screen := final(t, tm)
 	stale := 0
 	for _, l := range strings.Split(screen, "\n") {
-		if r := []rune(l); strings.Contains(l, " Yahoo ") && len(r) > 4 && strings.ContainsRune(string(r[:4]), '~') {
+		if r := []rune(l); strings.Contains(l, " Yahoo ") && len(r) > 5 && strings.ContainsRune(string(r[:5]), '~') {
 			stale++
 		}
 	}

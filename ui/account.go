@@ -18,6 +18,7 @@ type Account interface {
 	Get(ctx context.Context, id model.MessageID) (model.Body, error)
 	Refresh(ctx context.Context) error
 	Stderr() string
+	Triage
 }
 
 // acctState is the UI's view of one account.
@@ -28,4 +29,11 @@ type acctState struct {
 	loading bool
 	paging  bool   // an older page is being fetched
 	lastErr string // last failed operation, for details
+}
+
+// Triage is what the UI needs of an account to change mail.
+type Triage interface {
+	Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error)
+	Folders(ctx context.Context) ([]model.Folder, error)
+	Search(ctx context.Context, folder, query string, limit int) (accounts.Page, error)
 }

@@ -32,7 +32,14 @@ func (f *benchAccount) Get(context.Context, model.MessageID) (model.Body, error)
 	return model.Body{}, nil
 }
 func (f *benchAccount) Refresh(context.Context) error { return nil }
-func (f *benchAccount) Stderr() string                { return "" }
+func (f *benchAccount) Apply(context.Context, model.Op, string, uint32, []model.Message) ([]model.ItemResult, error) {
+	return nil, nil
+}
+func (f *benchAccount) Folders(context.Context) ([]model.Folder, error) { return nil, nil }
+func (f *benchAccount) Search(context.Context, string, string, int) (accounts.Page, error) {
+	return accounts.Page{}, nil
+}
+func (f *benchAccount) Stderr() string { return "" }
 
 // BenchmarkView10k renders the screen over 10,000 messages in 3 accounts
 // (goal ≤ 2 ms): only visible rows are drawn.

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -65,4 +67,50 @@ func autoRefresh(every time.Duration, gen int) tea.Cmd {
 		return nil
 	}
 	return tea.Tick(every, func(time.Time) tea.Msg { return autoRefreshMsg{gen: gen} })
+}
+
+func applyCmd(ctx context.Context, a Account, intent int, op model.Op, folder string, uv uint32, msgs []model.Message, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		res, err := a.Apply(cctx, op, folder, uv, msgs)
+		return appliedMsg{intent: intent, results: res, err: err}
+	}
+}
+
+// foldersCmd fetches the folder lists of the given accounts and merges them.
+func foldersCmd(ctx context.Context, accts []Account, req uint64, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		seen := map[string]bool{}
+		var names []string
+		var firstErr error
+		for _, a := range accts {
+			fs, err := a.Folders(cctx)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("%s: %w", a.Name(), err)
+				}
+				continue
+			}
+			for _, f := range fs {
+				if !seen[f.Name] {
+					seen[f.Name] = true
+					names = append(names, f.Name)
+				}
+			}
+		}
+		sort.Strings(names)
+		return foldersMsg{req: req, folders: names, err: firstErr}
+	}
+}
+
+func searchCmd(ctx context.Context, a Account, i int, req uint64, query string, limit int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		page, err := a.Search(cctx, "INBOX", query, limit)
+		return searchedMsg{req: req, account: i, page: page, err: err}
+	}
 }

@@ -109,7 +109,7 @@ func (l listModel) update(msg tea.KeyMsg) (listModel, bool) {
 	return l.clamp(), true
 }
 
-func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty string) string {
+func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty string, sel map[model.MessageID]bool) string {
 	if len(l.rows) == 0 {
 		return l.styles.Dim.Render(textsafe.Fit(empty, l.width)) + strings.Repeat("\n", max(0, l.height-1))
 	}
@@ -119,7 +119,7 @@ func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty s
 		if i > l.offset {
 			b.WriteByte('\n')
 		}
-		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, now, tags[l.rows[i].ID.Account], tagW))
+		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, sel[l.rows[i].ID], now, tags[l.rows[i].ID.Account], tagW))
 	}
 	for i := end - l.offset; i < l.height; i++ {
 		b.WriteByte('\n')
@@ -127,10 +127,10 @@ func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty s
 	return b.String()
 }
 
-// renderRow: cursor, marks (N fresh, • unread, ! flagged, ~ stale), account
-// tag, sender, subject, relative date. Every string from a server is
-// sanitised and measured by display width.
-func (l listModel) renderRow(r model.Row, cursor bool, now time.Time, tag string, tagW int) string {
+// renderRow: cursor, marks (* selected, N fresh, • unread, ! flagged,
+// ~ stale), account tag, sender, subject, relative date. Every string from
+// a server is sanitised and measured by display width.
+func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, tag string, tagW int) string {
 	mark := func(on bool, c string) string {
 		if on {
 			return c
@@ -145,9 +145,9 @@ func (l listModel) renderRow(r model.Row, cursor bool, now time.Time, tag string
 	if r.Fresh {
 		unread = "N"
 	}
-	marks := cur + unread + mark(r.Flagged, "!") + mark(r.Stale, "~")
+	marks := cur + mark(selected, "*") + unread + mark(r.Flagged, "!") + mark(r.Stale, "~")
 	date := relDate(r.Date, now, l.dateFormat)
-	const senderW, dateW = 18, 6
+	const senderW, dateW = 18, 7
 	subjectW := l.width - textsafe.Width(marks) - 1 - tagW - 1 - senderW - 1 - dateW - 1
 	line := marks + " " + textsafe.Fit(tag, tagW) + " " +
 		textsafe.Fit(textsafe.Line(r.From.Display()), senderW) + " " +
@@ -176,7 +176,7 @@ func padLeft(s string, w int) string {
 }
 
 // relDate is a compact relative date: "now", "5m", "3h", "Mon", "Nov 28",
-// "2024-05-01" (or the configured layout for dates older than a week).
+// "May '24" (or the configured layout for dates older than a week).
 func relDate(t, now time.Time, layout string) string {
 	if t.IsZero() {
 		return "?"
@@ -197,7 +197,7 @@ func relDate(t, now time.Time, layout string) string {
 	case t.Year() == now.Year():
 		return t.Format("Jan 2")
 	}
-	return t.Format("2006-01-02")
+	return t.Format("Jan '06")
 }
 
 func itoa(n int) string {

@@ -44,3 +44,25 @@ type tickMsg struct{}
 
 // autoRefreshMsg is the periodic refresh of every account.
 type autoRefreshMsg struct{ gen int }
+
+// appliedMsg is the final answer to one intent (one account's batch).
+type appliedMsg struct {
+	intent  int
+	results []model.ItemResult
+	err     error
+}
+
+// foldersMsg lists the folders of the accounts a move involves.
+type foldersMsg struct {
+	req     uint64
+	folders []string
+	err     error
+}
+
+// searchedMsg is one account's server-side search result.
+type searchedMsg struct {
+	req     uint64
+	account int
+	page    accounts.Page
+	err     error
+}

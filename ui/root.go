@@ -36,6 +36,7 @@ const (
 	modeList mode = iota
 	modeMessage
 	modeDetails
+	modePicker
 )
 
 // Model is the root model. It routes; components render.
@@ -50,9 +51,19 @@ type Model struct {
 	subs   []<-chan conn.Status // one status subscription per account
 	unsubs []func()
 	inbox  *model.Inbox
+	triage *model.Triage
 	list   listModel
 	viewer viewer
 	help   help.Model
+	picker picker
+	filter filterBox
+
+	selected    map[model.MessageID]bool
+	groups      map[int]*groupState // user actions still waiting for answers
+	intentGroup map[int]int         // intent → its user action
+	pickRows    []model.Row         // what a move applies to, while picking
+	pickReq     uint64
+	search      *searchState
 
 	mode       mode
 	focus      int // account index, or -1 for all accounts
@@ -94,6 +105,11 @@ func New(opts Options) (*Model, error) {
 		m.accts = append(m.accts, st)
 	}
 	m.inbox = model.NewInbox(names)
+	m.triage = model.NewTriage(m.inbox)
+	m.selected = map[model.MessageID]bool{}
+	m.groups = map[int]*groupState{}
+	m.intentGroup = map[int]int{}
+	m.filter = newFilterBox()
 	m.tags, m.tagW = accountTags(names)
 	m.list = listModel{styles: m.styles, keys: keys, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.styles, opts.Now().Location())
@@ -138,7 +154,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleKey(msg)
 	case statusMsg:
 		return m, m.handleConnEvent(msg)
-	case listedMsg, openedMsg, refreshedMsg, autoRefreshMsg:
+	case listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()

@@ -15,6 +15,12 @@ import (
 
 // handleKey routes a key by mode; global keys first.
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if m.filter.active {
+		return m.handleFilterKey(msg)
+	}
+	if m.mode == modePicker {
+		return m.handlePickerKey(msg)
+	}
 	if key.Matches(msg, m.keys.Help) {
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
@@ -25,6 +31,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, m.keys.Back, m.keys.Quit) {
 			m.mode = modeList
 			return nil
+		}
+		if cmd := m.handleActionKey(msg); cmd != nil {
+			return cmd
 		}
 		var cmd tea.Cmd
 		m.viewer, cmd = m.viewer.update(msg)
@@ -46,7 +55,17 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	if m.list, moved = m.list.update(msg); moved {
 		return m.pageIfAtEnd()
 	}
+	if cmd := m.handleActionKey(msg); cmd != nil {
+		return cmd
+	}
 	switch {
+	case key.Matches(msg, m.keys.Back):
+		if m.filter.text() != "" {
+			m.filter = m.filter.clear()
+			m.rebuild()
+		} else if len(m.selected) > 0 {
+			m.selected = map[model.MessageID]bool{}
+		}
 	case key.Matches(msg, m.keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, m.keys.Open):
@@ -72,8 +91,180 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 			m.detailsFor = i
 			m.mode = modeDetails
 		}
+	case key.Matches(msg, m.keys.Select):
+		if r, ok := m.list.selected(); ok {
+			if m.selected[r.ID] {
+				delete(m.selected, r.ID)
+			} else {
+				m.selected[r.ID] = true
+			}
+			m.list, _ = m.list.update(tea.KeyMsg{Type: tea.KeyDown})
+		}
+	case key.Matches(msg, m.keys.ClearSelection):
+		m.selected = map[model.MessageID]bool{}
+	case key.Matches(msg, m.keys.Filter):
+		var cmd tea.Cmd
+		m.filter, cmd = m.filter.open(false)
+		return cmd
+	case key.Matches(msg, m.keys.Search):
+		var cmd tea.Cmd
+		m.filter, cmd = m.filter.open(true)
+		return cmd
 	}
 	return nil
+}
+
+// handleActionKey runs the triage keys, in the list and in a message.
+func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
+	rows := m.targets()
+	if m.mode == modeMessage {
+		if r, ok := m.inbox.Find(m.viewer.id); ok {
+			rows = []model.Row{r}
+		} else {
+			rows = nil
+		}
+	}
+	switch {
+	case key.Matches(msg, m.keys.ToggleRead):
+		// Absolute on the server: read if any is unread, else unread.
+		return m.act(model.Op{Action: model.ActSetSeen, Value: anyUnread(rows)}, rows)
+	case key.Matches(msg, m.keys.ToggleFlag):
+		return m.act(model.Op{Action: model.ActSetFlagged, Value: !allFlagged(rows)}, rows)
+	case key.Matches(msg, m.keys.Archive):
+		return m.leaveMessage(m.act(model.Op{Action: model.ActArchive}, rows))
+	case key.Matches(msg, m.keys.Trash):
+		return m.leaveMessage(m.act(model.Op{Action: model.ActTrash}, rows))
+	case key.Matches(msg, m.keys.Move):
+		return m.startMove(rows)
+	case key.Matches(msg, m.keys.Undo):
+		return m.undo()
+	}
+	return nil
+}
+
+// leaveMessage returns to the list after the open message went away.
+func (m *Model) leaveMessage(cmd tea.Cmd) tea.Cmd {
+	if cmd != nil && m.mode == modeMessage {
+		m.mode = modeList
+	}
+	return cmd
+}
+
+func anyUnread(rows []model.Row) bool {
+	for _, r := range rows {
+		if !r.Seen {
+			return true
+		}
+	}
+	return false
+}
+
+func allFlagged(rows []model.Row) bool {
+	for _, r := range rows {
+		if !r.Flagged {
+			return false
+		}
+	}
+	return len(rows) > 0
+}
+
+// startMove opens the folder picker over the involved accounts' folders.
+func (m *Model) startMove(rows []model.Row) tea.Cmd {
+	if len(rows) == 0 {
+		return nil
+	}
+	var accts []Account
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if i := m.index(r.ID.Account); i >= 0 && !seen[r.ID.Account] {
+			seen[r.ID.Account] = true
+			accts = append(accts, m.accts[i].acct)
+		}
+	}
+	m.pickRows = rows
+	m.picker = newPicker(m.styles, m.keys)
+	m.mode = modePicker
+	m.nextReq++
+	m.pickReq = m.nextReq
+	return foldersCmd(m.ctx, accts, m.pickReq, m.opts.CallTimeout)
+}
+
+func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
+	p, choice, cancelled, cmd := m.picker.update(msg)
+	m.picker = p
+	switch {
+	case cancelled:
+		m.mode = modeList
+		m.setStatus("move cancelled", false)
+	case choice != "":
+		m.mode = modeList
+		return m.act(model.Op{Action: model.ActMove, To: choice}, m.pickRows)
+	}
+	return cmd
+}
+
+func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.filter = m.filter.clear()
+		m.rebuild()
+		return nil
+	case tea.KeyEnter:
+		search := m.filter.search
+		m.filter = m.filter.close()
+		if search {
+			return m.startSearch(m.filter.text())
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.filter.input, cmd = m.filter.input.Update(msg)
+	m.rebuild()
+	return cmd
+}
+
+// startSearch asks every reachable account's server for the text, to find
+// what the loaded rows do not hold; found rows join the list.
+func (m *Model) startSearch(q string) tea.Cmd {
+	if q == "" {
+		return nil
+	}
+	m.nextReq++
+	m.search = &searchState{req: m.nextReq, query: q}
+	var cmds []tea.Cmd
+	for i, a := range m.accts {
+		if m.focus >= 0 && m.focus != i {
+			continue
+		}
+		m.search.pending++
+		cmds = append(cmds, searchCmd(m.ctx, a.acct, i, m.search.req, q, m.opts.PageSize, m.opts.CallTimeout))
+	}
+	m.setStatus(fmt.Sprintf("searching %d account(s) for %q…", m.search.pending, q), false)
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) searched(msg searchedMsg) {
+	s := m.search
+	if s == nil || msg.req != s.req {
+		return
+	}
+	name := m.accts[msg.account].acct.Name()
+	if msg.err != nil {
+		s.failed = append(s.failed, name+": "+shortReason(msg.err))
+	} else {
+		s.found += m.inbox.AddFound(name, msg.page.Messages)
+	}
+	s.pending--
+	m.rebuild()
+	if s.pending > 0 {
+		return
+	}
+	text := fmt.Sprintf("search %q: %d more found on the servers, %d shown", s.query, s.found, len(m.list.rows))
+	if len(s.failed) > 0 {
+		text += "; not searched: " + join(s.failed, ", ")
+	}
+	m.setStatus(text, len(s.failed) > 0)
+	m.search = nil
 }
 
 // setFocus cycles through the accounts and "all" (-1).
@@ -129,7 +320,12 @@ func (m *Model) open() tea.Cmd {
 	m.openReq = m.nextReq
 	m.viewer = m.viewer.open(r.ID)
 	m.mode = modeMessage
-	return openCmd(m.ctx, m.accts[i].acct, m.openReq, r.ID, m.opts.CallTimeout)
+	cmd := openCmd(m.ctx, m.accts[i].acct, m.openReq, r.ID, m.opts.CallTimeout)
+	if !r.Seen && m.opts.MarkReadOnOpen {
+		// get_message never sets \Seen: marking read is its own intent.
+		return tea.Batch(cmd, m.act(model.Op{Action: model.ActSetSeen, Value: true}, []model.Row{r}))
+	}
+	return cmd
 }
 
 // load asks account i for its newest page.
@@ -152,13 +348,13 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 		if (m.focus >= 0 && m.focus != i) || a.paging || !m.inbox.More(name) || !healthy(a.status.State) {
 			continue
 		}
-		oldest, ok := m.inbox.Oldest(name)
-		if !ok {
+		floor := m.inbox.PageFloor(name)
+		if floor <= 1 {
 			continue
 		}
 		a.paging = true
 		m.nextReq++
-		opts := accounts.ListOptions{Limit: m.opts.PageSize, BeforeUID: oldest.ID.UID}
+		opts := accounts.ListOptions{Limit: m.opts.PageSize, BeforeUID: floor}
 		cmds = append(cmds, listCmd(m.ctx, a.acct, i, m.nextReq, opts, true, m.opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
@@ -209,6 +405,17 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		}
 		m.setStatus(a.acct.Name()+" refreshed", false)
 		return m.load(msg.account)
+	case appliedMsg:
+		return m.applied(msg)
+	case foldersMsg:
+		if msg.req == m.pickReq && m.mode == modePicker {
+			m.picker.loading, m.picker.all = false, msg.folders
+			if msg.err != nil {
+				m.picker.err = errText(msg.err)
+			}
+		}
+	case searchedMsg:
+		m.searched(msg)
 	case autoRefreshMsg:
 		var cmds []tea.Cmd
 		for i, a := range m.accts {
@@ -259,7 +466,7 @@ func (m *Model) rebuild() {
 		}
 		rows = filtered
 	}
-	m.list = m.list.setRows(rows)
+	m.list = m.list.setRows(m.filter.apply(rows))
 }
 
 func (m *Model) setStatus(s string, isErr bool) {

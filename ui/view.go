@@ -19,7 +19,11 @@ func (m *Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.bar(now))
 	b.WriteByte('\n')
-	b.WriteString(m.styles.Header.Render(textsafe.Fit(m.header(now), m.width)))
+	if m.filter.active {
+		b.WriteString(textsafe.Fit(m.filter.input.View(), m.width))
+	} else {
+		b.WriteString(m.styles.Header.Render(textsafe.Fit(m.header(now), m.width)))
+	}
 	b.WriteByte('\n')
 	switch m.mode {
 	case modeMessage:
@@ -28,8 +32,10 @@ func (m *Model) View() string {
 		a := m.accts[m.detailsFor]
 		body := detailsView(m.styles, a.acct.Name(), a.status, a.acct.Stderr(), a.lastErr, m.width, m.list.height, now)
 		b.WriteString(fitLines(body, m.list.height))
+	case modePicker:
+		b.WriteString(m.picker.view(m.width, m.list.height))
 	default:
-		b.WriteString(m.list.view(now, m.tags, m.tagW, m.emptyText()))
+		b.WriteString(m.list.view(now, m.tags, m.tagW, m.emptyText(), m.selected))
 	}
 	b.WriteByte('\n')
 	st := m.styles.Status
@@ -65,6 +71,9 @@ func (m *Model) header(now time.Time) string {
 	if m.mode == modeMessage {
 		return "message · ↑/↓ scroll · esc back"
 	}
+	if m.mode == modePicker {
+		return fmt.Sprintf("move %d message(s) · enter pick · esc cancel", len(m.pickRows))
+	}
 	ok := 0
 	var why []string
 	for _, a := range m.accts {
@@ -86,6 +95,12 @@ func (m *Model) header(now time.Time) string {
 	s = fmt.Sprintf("%d of %d accounts · %d messages", ok, len(m.accts), len(m.list.rows))
 	if len(why) > 0 {
 		s = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.accts), strings.Join(why, " · "))
+	}
+	if q := m.filter.text(); q != "" {
+		s += fmt.Sprintf(" · filter %q: %d shown (esc clears)", q, len(m.list.rows))
+	}
+	if n := len(m.selected); n > 0 {
+		s += fmt.Sprintf(" · %d selected", n)
 	}
 	return s
 }
@@ -118,6 +133,9 @@ func (m *Model) helpKeys() help.KeyMap {
 		return modeHelp{m.keys.Back, m.keys.Down, m.keys.Up, m.keys.PageDown, m.keys.PageUp, m.keys.Help}
 	case modeDetails:
 		return modeHelp{m.keys.Back, m.keys.Refresh, m.keys.Help}
+	case modePicker:
+		return modeHelp{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "move here")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))}
 	}
 	return m.keys
 }
