@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"unibox/accounts/imapmcp"
+	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
 )
@@ -12,18 +13,18 @@ import (
 // imapProvider speaks to `unibox serve-imap`.
 type imapProvider struct{ account string }
 
-func (p imapProvider) list(ctx context.Context, a *conn.Adapter, o ListOptions) (Page, error) {
+func (p imapProvider) List(ctx context.Context, a *conn.Adapter, o ListOptions) (Page, error) {
 	var out imapmcp.ListMessagesOut
 	in := imapmcp.ListMessagesIn{Account: p.account, Folder: o.Folder, Limit: o.Limit, BeforeUID: o.BeforeUID, UnreadOnly: o.UnreadOnly}
-	if err := call(ctx, a, "list_messages", in, true, &out, imapmcp.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, "list_messages", in, true, &out, imapmcp.Decode); err != nil {
 		return Page{}, err
 	}
 	return p.page(out, o.Limit), nil
 }
 
-func (p imapProvider) search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (Page, error) {
+func (p imapProvider) Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (Page, error) {
 	var out imapmcp.ListMessagesOut
-	if err := call(ctx, a, "search", imapmcp.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit}, true, &out, imapmcp.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, "search", imapmcp.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit}, true, &out, imapmcp.Decode); err != nil {
 		return Page{}, err
 	}
 	return p.page(out, limit), nil
@@ -60,9 +61,9 @@ func toModel(account, folder string, m imapmcp.Message) model.Message {
 	}
 }
 
-func (p imapProvider) get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error) {
+func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error) {
 	var out imapmcp.GetMessageOut
-	if err := call(ctx, a, "get_message", imapmcp.GetMessageIn{Account: p.account, Folder: id.Folder, UID: id.UID}, true, &out, imapmcp.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, "get_message", imapmcp.GetMessageIn{Account: p.account, Folder: id.Folder, UID: id.UID}, true, &out, imapmcp.Decode); err != nil {
 		return model.Body{}, err
 	}
 	if out.UIDValidity != id.UIDValidity && id.UIDValidity != 0 {
@@ -79,9 +80,9 @@ func (p imapProvider) get(ctx context.Context, a *conn.Adapter, id model.Message
 	return b, nil
 }
 
-func (p imapProvider) folders(ctx context.Context, a *conn.Adapter) ([]model.Folder, error) {
+func (p imapProvider) Folders(ctx context.Context, a *conn.Adapter) ([]model.Folder, error) {
 	var out imapmcp.ListFoldersOut
-	if err := call(ctx, a, "list_folders", imapmcp.AccountIn{Account: p.account}, true, &out, imapmcp.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, "list_folders", imapmcp.AccountIn{Account: p.account}, true, &out, imapmcp.Decode); err != nil {
 		return nil, err
 	}
 	fs := make([]model.Folder, 0, len(out.Folders))
@@ -91,7 +92,7 @@ func (p imapProvider) folders(ctx context.Context, a *conn.Adapter) ([]model.Fol
 	return fs, nil
 }
 
-func (p imapProvider) write(ctx context.Context, a *conn.Adapter, op model.Op, folder string, uv uint32, uids []uint32) ([]model.ItemResult, error) {
+func (p imapProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, folder string, uv uint32, uids []uint32) ([]model.ItemResult, error) {
 	var tool string
 	var args any
 	switch op.Action {
@@ -109,7 +110,7 @@ func (p imapProvider) write(ctx context.Context, a *conn.Adapter, op model.Op, f
 		return nil, fmt.Errorf("unknown op %s", op.Action)
 	}
 	var out imapmcp.WriteOut
-	if err := call(ctx, a, tool, args, false, &out, imapmcp.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, tool, args, false, &out, imapmcp.Decode); err != nil {
 		return nil, err
 	}
 	res := make([]model.ItemResult, 0, len(out.Results))
@@ -135,8 +136,8 @@ func (p imapProvider) write(ctx context.Context, a *conn.Adapter, op model.Op, f
 
 // lookup lists the newest message at or below uid: it is uid itself when
 // the message is still there.
-func (p imapProvider) lookup(ctx context.Context, a *conn.Adapter, folder string, uid uint32) (model.Message, bool, error) {
-	page, err := p.list(ctx, a, ListOptions{Folder: folder, BeforeUID: uid + 1, Limit: 1})
+func (p imapProvider) Lookup(ctx context.Context, a *conn.Adapter, folder string, uid uint32) (model.Message, bool, error) {
+	page, err := p.List(ctx, a, ListOptions{Folder: folder, BeforeUID: uid + 1, Limit: 1})
 	if err != nil {
 		return model.Message{}, false, err
 	}
@@ -146,7 +147,7 @@ func (p imapProvider) lookup(ctx context.Context, a *conn.Adapter, folder string
 	return model.Message{}, false, nil
 }
 
-func (p imapProvider) find(ctx context.Context, a *conn.Adapter, op model.Op, messageID string) (model.MessageID, bool, error) {
+func (p imapProvider) Find(ctx context.Context, a *conn.Adapter, op model.Op, messageID string) (model.MessageID, bool, error) {
 	in := imapmcp.FindMessageIn{Account: p.account, MessageID: messageID}
 	switch op.Action {
 	case model.ActArchive:
@@ -159,7 +160,7 @@ func (p imapProvider) find(ctx context.Context, a *conn.Adapter, op model.Op, me
 		return model.MessageID{}, false, nil
 	}
 	var out imapmcp.FindMessageOut
-	if err := call(ctx, a, "find_message", in, true, &out, imapmcp.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, "find_message", in, true, &out, imapmcp.Decode); err != nil {
 		return model.MessageID{}, false, err
 	}
 	if len(out.UIDs) == 0 {

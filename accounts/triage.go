@@ -21,7 +21,7 @@ func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidVali
 	for i, m := range msgs {
 		uids[i] = m.ID.UID
 	}
-	res, err := a.ops.write(ctx, a.adapter, op, folder, uidValidity, uids)
+	res, err := a.ops.Write(ctx, a.adapter, op, folder, uidValidity, uids)
 	if err != nil {
 		var ce *conn.Error
 		if !errors.As(err, &ce) || !ce.MaybeDone {
@@ -58,9 +58,9 @@ func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidVali
 func (a *Account) reconcile(ctx context.Context, op model.Op, folder string, m model.Message, r *model.ItemResult) bool {
 	var obs model.Observation
 	var err error
-	obs.Source, obs.InSource, err = a.ops.lookup(ctx, a.adapter, folder, m.ID.UID)
+	obs.Source, obs.InSource, err = a.ops.Lookup(ctx, a.adapter, folder, m.ID.UID)
 	if err == nil && op.Removes() && m.MessageID != "" {
-		obs.Target, obs.InTarget, err = a.ops.find(ctx, a.adapter, op, m.MessageID)
+		obs.Target, obs.InTarget, err = a.ops.Find(ctx, a.adapter, op, m.MessageID)
 	}
 	if err != nil {
 		// Cannot read either: the outcome stays unknown, and says so.
@@ -92,7 +92,7 @@ func (a *Account) resend(ctx context.Context, op model.Op, folder string, uv uin
 	for i, j := range idx {
 		uids[i] = res[j].UID
 	}
-	again, err := a.ops.write(ctx, a.adapter, op, folder, uv, uids)
+	again, err := a.ops.Write(ctx, a.adapter, op, folder, uv, uids)
 	answer := map[uint32]model.ItemResult{}
 	for _, r := range again {
 		answer[r.UID] = r
