@@ -14,8 +14,15 @@ const usage = `unibox - one unified inbox over several mail accounts
 Usage:
   unibox [--config FILE]      open the unified inbox (TUI)
   unibox --demo               run on built-in demo accounts (no config needed)
+  unibox list [--json] [--account NAME]... [--limit N] [--unread] [--timeout 10s]
+                              the unified inbox once, for scripts (exit 0 all
+                              answered, 3 some failed, 1 none did, 2 usage)
+  unibox status [--json]      a health probe per account
+  unibox mcp                  the hub as an MCP server on stdio, for agents
   unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
   unibox --help | --version
+
+list, status and mcp take --config FILE or --demo too.
 
 The config file is $XDG_CONFIG_HOME/unibox/config.toml (see config.example.toml).
 `
@@ -31,6 +38,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			// The IMAP provider child: MCP on stdin/stdout. Its password
 			// arrives in add_account over the pipe, never in argv or env.
 			return imapmcp.Main(args[1:], os.Stdin, os.Stdout, stderr)
+		case "list":
+			return runList(args[1:], stdout, stderr)
+		case "status":
+			return runStatus(args[1:], stdout, stderr)
 		case "--version", "-version", "version":
 			fmt.Fprintln(stdout, "unibox", version)
 			return 0

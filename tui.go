@@ -150,3 +150,17 @@ func checkKeys(cfg *config.Config) error {
 	}
 	return nil
 }
+
+// openFaceEnv opens the environment for a script face: a missing or bad
+// config is a usage error (exit 2), with the same messages as the TUI.
+func openFaceEnv(path string, useDemo bool, stderr io.Writer) (*env, int) {
+	e, err := openEnv(path, useDemo, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "unibox:", err)
+		return nil, exitUsage
+	}
+	if e == nil {
+		return nil, exitUsage
+	}
+	return e, exitOK
+}

@@ -23,6 +23,15 @@ type Account struct {
 	kind    string
 	adapter *conn.Adapter
 	ops     provider.Provider
+	redact  func(string) string // scrubs this account's secrets from text
+}
+
+// Redact scrubs the account's secrets from text meant for output.
+func (a *Account) Redact(text string) string {
+	if a.redact == nil {
+		return text
+	}
+	return a.redact(text)
 }
 
 // Name is the account's configured name.

@@ -102,7 +102,7 @@ func open(cfg *config.Config, ac config.Account, o Options) (*Account, error) {
 		Trace:    o.Trace,
 		Client:   &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
-	return &Account{name: ac.Name, kind: "imap", adapter: adapter, ops: imapProvider{account: ac.Name}}, nil
+	return &Account{name: ac.Name, kind: "imap", adapter: adapter, ops: imapProvider{account: ac.Name}, redact: secrets.redact}, nil
 }
 
 // secretBox remembers the account's password in memory, only to scrub it

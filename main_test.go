@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"go.uber.org/goleak"
+
+	"unibox/accounts/imaptest"
+	"unibox/accounts/memimap"
+)
+
+// TestMain doubles as the unibox binary for the provider children (they
+// run `<test binary> serve-imap ...`), dispatched before m.Run.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "serve-imap" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	goleak.VerifyTestMain(m)
+}
+
+// silentPort accepts and never answers: a hung server.
+func silentPort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var conns []net.Conn
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns = append(conns, c)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// closedPort is a port nothing listens on: connections are refused.
+func closedPort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	return p
+}
+
+// threeAccounts writes a config: Work healthy (an in-process server with
+// mail), Down refusing, Hung silent.
+func threeAccounts(t *testing.T) string {
+	srv, err := memimap.Start(memimap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if err := srv.AddUser("sam", "canary-secret-31337", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", To: "sam@example.com", Subject: fmt.Sprintf("hello %d", i), Date: time.Now().Add(-time.Duration(i) * time.Hour), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("UNIBOX_TEST_PW", "canary-secret-31337")
+	cfg := fmt.Sprintf(`
+[[account]]
+name = "Work"
+host = "127.0.0.1"
+port = %d
+security = "none"
+username = "sam"
+password_env = "UNIBOX_TEST_PW"
+
+[[account]]
+name = "Down"
+host = "127.0.0.1"
+port = %d
+security = "none"
+username = "sam"
+password_env = "UNIBOX_TEST_PW"
+
+[[account]]
+name = "Hung"
+host = "127.0.0.1"
+port = %d
+security = "none"
+username = "sam"
+password_env = "UNIBOX_TEST_PW"
+`, srv.Port(), closedPort(t), silentPort(t))
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestListJSONWithOneDownOneHung(t *testing.T) {
+	path := threeAccounts(t)
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := run([]string{"list", "--json", "--config", path, "--timeout", "1500ms"}, &stdout, &stderr)
+	took := time.Since(start)
+	if code != exitPartial {
+		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr.String())
+	}
+	var out map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
+	}
+	var got listJSON
+	json.Unmarshal(stdout.Bytes(), &got)
+	want := map[string][2]string{"Work": {"connected", "none"}, "Down": {"cooling_down", "unavailable"}, "Hung": {"", "timeout"}}
+	for _, a := range got.Accounts {
+		w := want[a.Name]
+		if (w[0] != "" && a.State != w[0]) || a.ErrorClass != w[1] {
+			t.Errorf("%s: state %s class %s, want %v (error %q)", a.Name, a.State, a.ErrorClass, w, a.Error)
+		}
+	}
+	if got.Accounts[0].Count != 3 || len(got.Messages) != 3 {
+		t.Fatalf("Work's messages: %s", stdout.String())
+	}
+	m := got.Messages[0]
+	if m.ID != "Work/INBOX/1/1" || m.From.Address != "ann@example.com" || m.Subject != "hello 0" || m.Date == "" || m.Seen {
+		t.Fatalf("first message: %+v", m)
+	}
+	for _, key := range []string{`"id"`, `"account"`, `"folder"`, `"uid"`, `"uidvalidity"`, `"message_id"`, `"from"`, `"name"`, `"address"`, `"subject"`, `"date"`, `"seen"`, `"flagged"`, `"state"`, `"error"`, `"error_class"`, `"cooldown_seconds"`, `"count"`} {
+		if !strings.Contains(stdout.String(), key) {
+			t.Errorf("JSON lacks %s", key)
+		}
+	}
+	if strings.Contains(stdout.String()+stderr.String(), "canary-secret-31337") {
+		t.Fatal("the password leaked into the output")
+	}
+	if took > 1500*time.Millisecond+2*time.Second {
+		t.Fatalf("list took %s with a 1.5 s per-account timeout", took)
+	}
+}
+
+func TestListExitCodes(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"list", "--bogus"}, &out, &errb); code != exitUsage {
+		t.Fatalf("bad flag: exit %d", code)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte("[[account]]\nname = \"x\"\nsecurity = \"ssl\"\n"), 0o600)
+	errb.Reset()
+	if code := run([]string{"list", "--config", bad}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "bad.toml:3") {
+		t.Fatalf("bad config: exit %d, %s", code, errb.String())
+	}
+	path := threeAccounts(t)
+	errb.Reset()
+	if code := run([]string{"list", "--config", path, "--account", "Down", "--timeout", "1s"}, &out, &errb); code != exitNone {
+		t.Fatalf("only a down account: exit %d", code)
+	}
+	if code := run([]string{"list", "--config", path, "--account", "Nope"}, &out, &errb); code != exitUsage {
+		t.Fatalf("unknown account: exit %d", code)
+	}
+	out.Reset()
+	if code := run([]string{"list", "--config", path, "--account", "Work"}, &out, &errb); code != exitOK || !strings.Contains(out.String(), "hello 2") {
+		t.Fatalf("healthy account: exit %d\n%s", code, out.String())
+	}
+}
+
+func TestStatusJSON(t *testing.T) {
+	path := threeAccounts(t)
+	var out, errb bytes.Buffer
+	code := run([]string{"status", "--json", "--config", path, "--timeout", "1s"}, &out, &errb)
+	if code != exitPartial {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var got struct{ Accounts []statusJSON }
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Accounts) != 3 {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if a := got.Accounts[0]; a.State != "connected" || a.LatencyMS <= 0 && a.ErrorClass != "none" {
+		t.Fatalf("Work: %+v", a)
+	}
+	if got.Accounts[1].ErrorClass != "unavailable" || got.Accounts[2].ErrorClass != "timeout" {
+		t.Fatalf("down/hung: %+v", got.Accounts)
+	}
+}
