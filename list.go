@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -171,31 +169,10 @@ func listOutput(results []accounts.Result[accounts.Page], now time.Time) (listJS
 	return out, ok
 }
 
-// describe is an account's state after an operation: a hung account whose
-// deadline passed reports timeout even while its connect is in flight.
+// describe is an account's line of `list --json`.
 func describe(a *accounts.Account, err error, now time.Time) accountJSON {
-	st := a.Status()
-	aj := accountJSON{Name: a.Name(), State: st.State.String(), ErrorClass: conn.ClassNone.String()}
-	if err != nil {
-		aj.ErrorClass = conn.ClassOf(err).String()
-		if errors.Is(err, context.DeadlineExceeded) {
-			aj.ErrorClass = conn.ClassTimeout.String()
-		}
-		aj.Error = a.Redact(reasonOf(err))
-	}
-	if left := st.CooldownLeft(now); left > 0 {
-		aj.CooldownSeconds = int((left + time.Second - 1) / time.Second)
-	}
-	return aj
-}
-
-// reasonOf is an error without the account name the output already shows.
-func reasonOf(err error) string {
-	var ce *conn.Error
-	if errors.As(err, &ce) {
-		return textsafe.Line(ce.Reason())
-	}
-	return textsafe.Line(err.Error())
+	h := accounts.Describe(a, err, now)
+	return accountJSON{Name: h.Name, State: h.State, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds}
 }
 
 func printList(w io.Writer, out listJSON) {

@@ -42,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runList(args[1:], stdout, stderr)
 		case "status":
 			return runStatus(args[1:], stdout, stderr)
+		case "mcp":
+			return runMCP(args[1:], stderr)
 		case "--version", "-version", "version":
 			fmt.Fprintln(stdout, "unibox", version)
 			return 0

@@ -21,7 +21,7 @@ import (
 // TestMain doubles as the unibox binary for the provider children (they
 // run `<test binary> serve-imap ...`), dispatched before m.Run.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "serve-imap" {
+	if len(os.Args) > 1 && (os.Args[1] == "serve-imap" || os.Args[1] == "mcp") {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	goleak.VerifyTestMain(m)
@@ -74,7 +74,7 @@ func threeAccounts(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	if err := srv.AddUser("sam", "canary-secret-31337", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive}); err != nil {
+	if err := srv.AddUser("sam", "canary-secret-31337", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive, "Trash": imap.MailboxAttrTrash}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
