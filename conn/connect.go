@@ -174,12 +174,15 @@ func (a *Adapter) dial(ctx context.Context) (*generation, error) {
 		return nil, fmt.Errorf("start provider: %w", err)
 	}
 	var kill func()
-	if ct, ok := t.(*mcp.CommandTransport); ok {
+	switch ct := t.(type) {
+	case *mcp.CommandTransport:
 		if err := a.prepareCommand(ct); err != nil {
 			return nil, err
 		}
 		cmd := ct.Command
 		kill = func() { killProcess(cmd) }
+	case Killer:
+		kill = ct.Kill
 	}
 	a.mu.Lock()
 	a.st.Dials++
@@ -380,6 +383,10 @@ func (a *Adapter) fail(op string, class ErrorClass, err error) *Error {
 	}
 	return &Error{Account: a.opts.Account, Op: op, Class: class, Err: err}
 }
+
+// Killer is a transport that can end its peer outright (a wrapper around
+// a child process, say): the health probe uses it on a wedged peer.
+type Killer interface{ Kill() }
 
 // killProcess sends SIGKILL to a started child.
 func killProcess(cmd *exec.Cmd) {
