@@ -59,6 +59,26 @@ func (a *Account) reconcile(ctx context.Context, op model.Op, folder string, m m
 	var obs model.Observation
 	var err error
 	obs.Source, obs.InSource, err = a.ops.Lookup(ctx, a.adapter, folder, m.ID.UID)
+	if err == nil && obs.InSource && m.ID.UIDValidity != 0 && obs.Source.ID.UIDValidity != m.ID.UIDValidity {
+		// The folder was recreated: the uid may name another message now.
+		// Look the message up by its Message-ID instead, or give up.
+		if m.MessageID == "" {
+			r.Kind, r.Reconciled = model.ResultUnknown, false
+			r.Err = fmt.Sprintf("%s was recreated (UIDVALIDITY %d → %d) and the message cannot be identified: nothing was resent", folder, m.ID.UIDValidity, obs.Source.ID.UIDValidity)
+			return false
+		}
+		var at model.MessageID
+		at, obs.InSource, err = a.ops.Find(ctx, a.adapter, model.Op{Action: model.ActMove, To: folder}, m.MessageID)
+		if err == nil && obs.InSource {
+			obs.Source, _, err = a.ops.Lookup(ctx, a.adapter, folder, at.UID)
+			if op.Removes() {
+				// Still there under a new uid: never resend a uid-based move
+				// to a recreated folder. Report it, untouched.
+				r.Kind, r.Err = model.ResultFailed, fmt.Sprintf("%s was recreated (UIDVALIDITY changed); the message is still there as uid %d: nothing was resent", folder, at.UID)
+				return false
+			}
+		}
+	}
 	if err == nil && op.Removes() && m.MessageID != "" {
 		obs.Target, obs.InTarget, err = a.ops.Find(ctx, a.adapter, op, m.MessageID)
 	}

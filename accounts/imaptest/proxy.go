@@ -68,3 +68,16 @@ func (p *Proxy) Silence() (restore func()) {
 		}
 	}
 }
+
+// Toxic adds a toxiproxy toxic ("latency", "reset_peer", "slow_close",
+// "bandwidth", "limit_data", ...) on stream ("upstream" or "downstream")
+// with its attributes as JSON; the returned function removes it.
+func (p *Proxy) Toxic(t testing.TB, kind, stream, attrs string) (remove func()) {
+	t.Helper()
+	name := kind + "_" + stream
+	body := `{"name":"` + name + `","type":"` + kind + `","stream":"` + stream + `","attributes":` + attrs + `}`
+	if _, err := p.p.Toxics.AddToxicJson(strings.NewReader(body)); err != nil {
+		t.Fatalf("toxiproxy %s: %v", kind, err)
+	}
+	return func() { _ = p.p.Toxics.RemoveToxic(context.Background(), name) }
+}

@@ -32,6 +32,71 @@ type Options struct {
 type Faults struct {
 	mu        sync.Mutex
 	dropAfter map[string]int
+	holds     map[string]*Hold
+	loginErr  []*imap.Error
+	// OnDrop, when set, runs after a DropAfter fault hung up (a test can
+	// change the mailbox before the client looks again).
+	OnDrop func()
+}
+
+// Hold is a command the server has stopped before carrying it out.
+type Hold struct {
+	Held    chan struct{} // closed when a command arrived and is waiting
+	release chan bool     // true: carry it out; false: refuse it
+}
+
+// Release lets the held command run (or fails it with abort).
+func (h *Hold) Release(run bool) { h.release <- run }
+
+// HoldNext makes the next command named cmd wait for Release.
+func (f *Faults) HoldNext(cmd string) *Hold {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.holds == nil {
+		f.holds = map[string]*Hold{}
+	}
+	h := &Hold{Held: make(chan struct{}), release: make(chan bool, 1)}
+	f.holds[cmd] = h
+	return h
+}
+
+// wait blocks a held command; false means refuse it.
+func (f *Faults) wait(cmd string) bool {
+	if f == nil {
+		return true
+	}
+	f.mu.Lock()
+	h := f.holds[cmd]
+	delete(f.holds, cmd)
+	f.mu.Unlock()
+	if h == nil {
+		return true
+	}
+	close(h.Held)
+	return <-h.release
+}
+
+// FailLogins makes the next logins fail with err (e.g. NO [LIMIT]).
+func (f *Faults) FailLogins(err *imap.Error, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for range n {
+		f.loginErr = append(f.loginErr, err)
+	}
+}
+
+func (f *Faults) loginFault() error {
+	if f == nil {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.loginErr) == 0 {
+		return nil
+	}
+	err := f.loginErr[0]
+	f.loginErr = f.loginErr[1:]
+	return err
 }
 
 // DropAfter makes the server carry out the next n commands named cmd
@@ -161,6 +226,21 @@ func (s *Server) AddUser(name, password string, folders map[string]imap.MailboxA
 	s.users[name] = st
 	s.mu.Unlock()
 	return nil
+}
+
+// Recreate deletes and creates a user's folder again: its UIDVALIDITY
+// changes and its messages are gone.
+func (s *Server) Recreate(userName, folder string) error {
+	s.mu.Lock()
+	st := s.users[userName]
+	s.mu.Unlock()
+	if st == nil {
+		return fmt.Errorf("memimap: no user %q", userName)
+	}
+	if err := st.u.Delete(folder); err != nil {
+		return fmt.Errorf("memimap: delete %s: %w", folder, err)
+	}
+	return st.u.Create(folder, nil)
 }
 
 // Append stores a raw message in a user's folder.

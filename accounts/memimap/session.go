@@ -21,6 +21,9 @@ type session struct {
 type moveSession struct{ *session }
 
 func (m *moveSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
+	if !m.srv.opts.Faults.wait("MOVE") {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "aborted by the test"}
+	}
 	err := m.Session.(imapserver.SessionMove).Move(w, numSet, dest)
 	m.fault("MOVE")
 	return err
@@ -28,12 +31,19 @@ func (m *moveSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest st
 
 // fault hangs up after a command was carried out, if a test asked for it.
 func (s *session) fault(cmd string) {
-	if s.srv.opts.Faults.take(cmd) {
+	f := s.srv.opts.Faults
+	if f.take(cmd) {
 		_ = s.conn.NetConn().Close()
+		if f.OnDrop != nil {
+			f.OnDrop()
+		}
 	}
 }
 
 func (s *session) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, options *imap.StoreOptions) error {
+	if !s.srv.opts.Faults.wait("STORE") {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "aborted by the test"}
+	}
 	err := s.Session.Store(w, numSet, flags, options)
 	s.fault("STORE")
 	return err
@@ -46,6 +56,9 @@ func (s *session) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, error) 
 }
 
 func (s *session) Login(username, password string) error {
+	if err := s.srv.opts.Faults.loginFault(); err != nil {
+		return err
+	}
 	if err := s.Session.Login(username, password); err != nil {
 		return err
 	}
