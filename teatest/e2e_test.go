@@ -15,6 +15,7 @@ import (
 	"unibox/accounts/demo"
 	"unibox/accounts/imaptest"
 	"unibox/accounts/memimap"
+	"unibox/model/textsafe"
 	"unibox/ui"
 )
 
@@ -170,4 +171,46 @@ func TestArchiveDropAfterSendEndToEnd(t *testing.T) {
 	if len(inbox.Messages) != 1 {
 		t.Fatalf("INBOX holds %d", len(inbox.Messages))
 	}
+}
+
+// The hostile corpus through a real provider child and the whole TUI: no
+// panic, layout intact (every line fits), nothing unsafe on screen.
+func TestHostileCorpusThroughRealProvider(t *testing.T) {
+	srv, err := memimap.Start(memimap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := srv.AddUser("sam", "pw", nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range imaptest.HostileCorpus() {
+		if _, err := srv.Append("sam", "INBOX", m.Raw, nil, now.Add(-time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Hostile", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
+	exe, _ := os.Executable()
+	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+		Password: func(config.Account) func(context.Context) (string, error) {
+			return func(context.Context) (string, error) { return "pw", nil }
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	tm, _ := run(t, uiAccounts(set), 80, 24, nil)
+	waitFor(t, tm, fmt.Sprintf("1 of 1 accounts · %d messages", len(imaptest.HostileCorpus())))
+	screen := final(t, tm)
+	for _, l := range strings.Split(screen, "\n") {
+		if w := textsafe.Width(l); w > 80 {
+			t.Fatalf("a line is %d columns wide: %q", w, l)
+		}
+		for _, r := range l {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+				t.Fatalf("unsafe %U on screen: %q", r, l)
+			}
+		}
+	}
+	check(t, screen)
 }

@@ -150,7 +150,7 @@ func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, 
 	const senderW, dateW = 18, 7
 	subjectW := l.width - textsafe.Width(marks) - 1 - tagW - 1 - senderW - 1 - dateW - 1
 	line := marks + " " + textsafe.Fit(tag, tagW) + " " +
-		textsafe.Fit(textsafe.Line(r.From.Display()), senderW) + " " +
+		textsafe.Fit(sender(r.From), senderW) + " " +
 		textsafe.Fit(textsafe.Line(r.Subject), max(subjectW, 1)) + " " +
 		padLeft(date, dateW)
 	line = textsafe.Fit(line, l.width)
@@ -208,4 +208,12 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// sender is who a row is from; a message without a From says so.
+func sender(a model.Address) string {
+	if s := textsafe.Line(a.Display()); s != "" {
+		return s
+	}
+	return "(no sender)"
 }
