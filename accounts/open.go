@@ -12,6 +12,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/imapmcp"
+	"unibox/accounts/thirdparty"
 	"unibox/conn"
 )
 
@@ -71,8 +72,8 @@ func open(cfg *config.Config, ac config.Account, o Options) (*Account, error) {
 			password = p
 		}
 	}
-	if ac.Kind != "" && ac.Kind != "imap" {
-		return nil, fmt.Errorf("kind %q is not supported yet", ac.Kind)
+	if ac.Kind == config.KindMCP {
+		return openMCP(cfg, ac, password, o)
 	}
 	secrets := &secretBox{}
 	args := append(append([]string{}, o.ExeArgs...), "--command-timeout", cfg.Resilience.CommandTimeout().String())
@@ -152,4 +153,19 @@ func (s *Set) Close() {
 		wg.Go(func() { a.Close() })
 	}
 	wg.Wait()
+}
+
+// openMCP builds a kind = "mcp" account: a third-party MCP mail server
+// mapped by a profile, its own secret in its own environment only.
+func openMCP(cfg *config.Config, ac config.Account, password func(context.Context) (string, error), o Options) (*Account, error) {
+	spec, err := thirdparty.Build(ac, password, thirdparty.Options{})
+	if err != nil {
+		return nil, err
+	}
+	adapter := conn.New(conn.Options{
+		Account: ac.Name, Dial: spec.Dial, AfterConnect: spec.AfterConnect, Classify: spec.Classify,
+		ClassifyConnect: spec.ClassifyConnect, Probe: spec.Probe, Redact: spec.Redact,
+		Dials: cfg.Resilience.Dials(), Trace: o.Trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
+	})
+	return &Account{name: ac.Name, kind: config.KindMCP, adapter: adapter, ops: spec.Provider, redact: spec.Redact}, nil
 }

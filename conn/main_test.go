@@ -33,7 +33,11 @@ func runChild(dir string) int {
 		fmt.Fprintln(os.Stderr, "fake provider: missing configuration, exiting")
 		return 2
 	}
-	if err := newProvider(k).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	var tr mcp.Transport = &mcp.StdioTransport{}
+	if k.exists("exit-after-init") {
+		tr = exitAfterHandshake(100 * time.Millisecond) // a crash loop: faults_test.go
+	}
+	if err := newProvider(k).Run(context.Background(), tr); err != nil {
 		fmt.Fprintln(os.Stderr, "fake provider:", err)
 		return 1
 	}

@@ -97,6 +97,20 @@ func newProvider(k knobs) *mcp.Server {
 		<-ctx.Done()
 		return nil, nil, ctx.Err()
 	})
+	// slow_list is list, except that a child told to block (the
+	// block-slow_list knob file, taken once) holds the request until it is
+	// killed or the call is cancelled: a read that is in flight for sure.
+	mcp.AddTool(s, &mcp.Tool{Name: "slow_list"}, func(ctx context.Context, _ *mcp.CallToolRequest, in nameIn) (*mcp.CallToolResult, listOut, error) {
+		k.counted("slow_list")
+		if r := guard("slow_list"); r != nil {
+			return r, listOut{}, nil
+		}
+		if b, ok := k.(interface{ takeBlock(tool string) bool }); ok && b.takeBlock("slow_list") {
+			<-ctx.Done()
+			return nil, listOut{}, ctx.Err()
+		}
+		return nil, listOut{Items: []string{"hello"}}, nil
+	})
 	return s
 }
 
