@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"io"
+
 	"encoding/json"
 	"fmt"
+	tea "github.com/charmbracelet/bubbletea"
 	"net"
 	"os"
 	"path/filepath"
@@ -24,7 +27,11 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && (os.Args[1] == "serve-imap" || os.Args[1] == "mcp") {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	goleak.VerifyTestMain(m)
+	if len(os.Args) > 1 && os.Args[1] == "fake-mcp" {
+		os.Exit(fakeMCPMain())
+	}
+	// teatest's own SIGINT goroutine is the only allowed leftover.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"))
 }
 
 // silentPort accepts and never answers: a hung server.
@@ -200,4 +207,44 @@ func TestStatusJSON(t *testing.T) {
 	if got.Accounts[1].ErrorClass != "unavailable" || got.Accounts[2].ErrorClass != "timeout" {
 		t.Fatalf("down/hung: %+v", got.Accounts)
 	}
+}
+
+// myKids lists live child processes of this test process.
+func myKids() []int {
+	var kids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		var ppid int
+		if len(f) > 1 {
+			fmt.Sscanf(f[1], "%d", &ppid)
+		}
+		if ppid == os.Getpid() {
+			kids = append(kids, pid)
+		}
+	}
+	return kids
+}
+
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func readAll(r io.Reader) (string, error) {
+	b, err := io.ReadAll(r)
+	return string(b), err
 }

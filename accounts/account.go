@@ -47,7 +47,7 @@ func (a *Account) Status() conn.Status { return a.adapter.Status() }
 func (a *Account) Subscribe() (<-chan conn.Status, func()) { return a.adapter.Subscribe() }
 
 // Refresh skips a cooldown or auth failure with one probe.
-func (a *Account) Refresh(ctx context.Context) error { return a.adapter.Refresh(ctx) }
+func (a *Account) Refresh(ctx context.Context) error { return a.scrub(a.adapter.Refresh(ctx)) }
 
 // Stderr is the redacted tail of the provider's stderr.
 func (a *Account) Stderr() string { return a.adapter.Stderr() }
@@ -57,22 +57,26 @@ func (a *Account) Close() error { return a.adapter.Close() }
 
 // List returns a page of a folder, newest first.
 func (a *Account) List(ctx context.Context, opts ListOptions) (Page, error) {
-	return a.ops.List(ctx, a.adapter, opts)
+	p, err := a.ops.List(ctx, a.adapter, opts)
+	return p, a.scrub(err)
 }
 
 // Search runs a server-side search.
 func (a *Account) Search(ctx context.Context, folder, query string, limit int) (Page, error) {
-	return a.ops.Search(ctx, a.adapter, folder, query, limit)
+	p, err := a.ops.Search(ctx, a.adapter, folder, query, limit)
+	return p, a.scrub(err)
 }
 
 // Get opens one message (never marking it read).
 func (a *Account) Get(ctx context.Context, id model.MessageID) (model.Body, error) {
-	return a.ops.Get(ctx, a.adapter, id)
+	b, err := a.ops.Get(ctx, a.adapter, id)
+	return b, a.scrub(err)
 }
 
 // Folders lists the account's folders.
 func (a *Account) Folders(ctx context.Context) ([]model.Folder, error) {
-	return a.ops.Folders(ctx, a.adapter)
+	fs, err := a.ops.Folders(ctx, a.adapter)
+	return fs, a.scrub(err)
 }
 
 func parseTime(s string) time.Time {

@@ -17,6 +17,11 @@ import (
 // sent once more. An error means nothing was sent (the account is cooling
 // down, refused the call, ...): every message is untouched.
 func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {
+	res, err := a.apply(ctx, op, folder, uidValidity, msgs)
+	return a.scrubResults(res), a.scrub(err)
+}
+
+func (a *Account) apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {
 	uids := make([]uint32, len(msgs))
 	for i, m := range msgs {
 		uids[i] = m.ID.UID

@@ -139,7 +139,7 @@ func (a *Adapter) resultError(tool string, res *mcp.CallToolResult) *Error {
 	if class == ClassNone {
 		class = ClassTool
 	}
-	return &Error{Account: a.opts.Account, Op: tool, Class: class, Err: errors.New(ResultText(res)), Result: res}
+	return &Error{Account: a.opts.Account, Op: tool, Class: class, Err: errors.New(a.redact(ResultText(res), false)), Result: res}
 }
 
 // ResultText is the text content of a result, joined.

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/emersion/go-imap/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"unibox/accounts"
+	"unibox/accounts/config"
+	"unibox/accounts/memimap"
+	"unibox/conn"
+	"unibox/ui"
+)
+
+const (
+	canaryEnv = "canary-env-7731"
+	canaryCmd = "canary-cmd-8842"
+	canaryMCP = "canary-mcp-9953"
+)
+
+var canaries = []string{canaryEnv, canaryCmd, canaryMCP}
+
+// fakeMCPMain is a third-party MCP mail server that reads its password
+// from its environment and is careless with it: it prints it to stderr
+// and puts it in its error text. unibox must keep it off every output.
+func fakeMCPMain() int {
+	pw := os.Getenv("EMAIL_PASS")
+	fmt.Fprintln(os.Stderr, "fake-mcp: logging in with password", pw)
+	s := mcp.NewServer(&mcp.Implementation{Name: "fake-mail"}, nil)
+	fail := func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Failed to connect: ECONNREFUSED (password " + pw + ")"}}}, nil, nil
+	}
+	for _, name := range []string{"get_recent_messages", "get_unseen_messages", "get_message", "get_message_count", "list_mailboxes", "search_by_body", "search_by_subject", "search_by_sender"} {
+		mcp.AddTool(s, &mcp.Tool{Name: name}, fail)
+	}
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// secretsConfig: one account per secret source, all at once.
+func secretsConfig(t *testing.T) string {
+	srv, err := memimap.Start(memimap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	for _, u := range [][2]string{{"envuser", canaryEnv}, {"cmduser", canaryCmd}} {
+		if err := srv.AddUser(u[0], u[1], map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("UNIBOX_CANARY_PW", canaryEnv)
+	t.Setenv("UNIBOX_CANARY_MCP", canaryMCP)
+	exe, _ := os.Executable()
+	cfg := fmt.Sprintf(`
+[[account]]
+name = "EnvAcct"
+host = "127.0.0.1"
+port = %[1]d
+security = "none"
+username = "envuser"
+password_env = "UNIBOX_CANARY_PW"
+
+[[account]]
+name = "CmdAcct"
+host = "127.0.0.1"
+port = %[1]d
+security = "none"
+username = "cmduser"
+password_cmd = "printf %%s %[2]s"
+
+[[account]]
+name = "MCPAcct"
+kind = "mcp"
+profile = "mcp-mail-server"
+command = [%[3]q, "fake-mcp"]
+password_env = "UNIBOX_CANARY_MCP"
+secret_env = "EMAIL_PASS"
+`, srv.Port(), canaryCmd, exe)
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func noCanary(t *testing.T, where, s string) {
+	t.Helper()
+	for _, c := range canaries {
+		if strings.Contains(s, c) {
+			t.Errorf("%s holds the canary %s", where, c)
+		}
+	}
+}
+
+// TestSecretsStayPut: three secrets fed through password_env, password_cmd
+// and a kind = "mcp" account's environment at once. None appears in any
+// child's argv, in a serve-imap child's environment, in another account's
+// child environment, in the TUI, `list --json`, `unibox mcp`, error texts
+// or the providers' stderr tails. (unibox writes no log file.)
+func TestSecretsStayPut(t *testing.T) {
+	path := secretsConfig(t)
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := accounts.Open(cfg, accounts.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	for _, a := range set.Accounts {
+		_, err := a.List(context.Background(), accounts.ListOptions{})
+		if err != nil {
+			noCanary(t, a.Name()+" error text", err.Error())
+		}
+	}
+	// Every child is running now: look at each from the outside.
+	kids := myKids()
+	if len(kids) < 3 {
+		t.Fatalf("%d children, want 3", len(kids))
+	}
+	for _, pid := range kids {
+		argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		environ, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		noCanary(t, fmt.Sprintf("argv of %d", pid), string(argv))
+		if bytes.Contains(argv, []byte("fake-mcp")) {
+			// The mcp child: its own secret, nothing else's.
+			if !bytes.Contains(environ, []byte("EMAIL_PASS="+canaryMCP)) {
+				t.Errorf("the mcp child lacks its own secret")
+			}
+			for _, c := range []string{canaryEnv, canaryCmd} {
+				if bytes.Contains(environ, []byte(c)) {
+					t.Errorf("the mcp child holds another account's secret %s", c)
+				}
+			}
+			continue
+		}
+		noCanary(t, fmt.Sprintf("environ of serve-imap %d", pid), string(environ))
+	}
+	for _, a := range set.Accounts {
+		noCanary(t, a.Name()+" stderr tail", a.Stderr())
+		noCanary(t, a.Name()+" status", a.Status().LastError)
+	}
+
+	// The TUI: list and every account's details view.
+	var uiAccts []ui.Account
+	for _, a := range set.Accounts {
+		uiAccts = append(uiAccts, a)
+	}
+	m, err := ui.New(ui.Options{Accounts: uiAccts, NoTick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	var seen bytes.Buffer
+	for _, a := range uiAccts {
+		tm.Send(keyMsg("tab"))
+		tm.Send(keyMsg("i"))
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			seen.Write(b)
+			return bytes.Contains(seen.Bytes(), []byte("Account "+a.Name()))
+		}, teatest.WithDuration(5*time.Second))
+		tm.Send(keyMsg("esc"))
+	}
+	tm.Quit()
+	out, _ := readAll(tm.FinalOutput(t, teatest.WithFinalTimeout(5*time.Second)))
+	noCanary(t, "the TUI's output", seen.String()+out)
+
+	// list --json and the hub.
+	var stdout, stderr bytes.Buffer
+	run([]string{"list", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
+	noCanary(t, "list --json", stdout.String()+stderr.String())
+	stdout.Reset()
+	run([]string{"status", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
+	noCanary(t, "status --json", stdout.String()+stderr.String())
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "mcp", "--config", path, "--timeout", "3s")
+	cmd.Env = []string{"UNIBOX_CANARY_PW=" + canaryEnv, "UNIBOX_CANARY_MCP=" + canaryMCP, "PATH=" + os.Getenv("PATH"), "GORACE=atexit_sleep_ms=0"}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, tool := range []string{"inbox_summary", "list_messages", "account_status"} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		noCanary(t, "unibox mcp "+tool, conn.ResultText(res)+fmt.Sprint(res.StructuredContent))
+	}
+}
