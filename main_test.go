@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	tea "github.com/charmbracelet/bubbletea"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,45 +31,6 @@ func TestMain(m *testing.M) {
 	}
 	// teatest's own SIGINT goroutine is the only allowed leftover.
 	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"))
-}
-
-// silentPort accepts and never answers: a hung server.
-func silentPort(t *testing.T) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	var conns []net.Conn
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c)
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// closedPort is a port nothing listens on: connections are refused.
-func closedPort(t *testing.T) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	return p
 }
 
 // threeAccounts writes a config: Work healthy (an in-process server with
@@ -115,7 +75,7 @@ port = %d
 security = "none"
 username = "sam"
 password_env = "UNIBOX_TEST_PW"
-`, srv.Port(), closedPort(t), silentPort(t))
+`, srv.Port(), imaptest.ClosedPort(t), imaptest.HungServer(t))
 	path := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -207,31 +167,6 @@ func TestStatusJSON(t *testing.T) {
 	if got.Accounts[1].ErrorClass != "unavailable" || got.Accounts[2].ErrorClass != "timeout" {
 		t.Fatalf("down/hung: %+v", got.Accounts)
 	}
-}
-
-// myKids lists live child processes of this test process.
-func myKids() []int {
-	var kids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		var ppid int
-		if len(f) > 1 {
-			fmt.Sscanf(f[1], "%d", &ppid)
-		}
-		if ppid == os.Getpid() {
-			kids = append(kids, pid)
-		}
-	}
-	return kids
 }
 
 func keyMsg(s string) tea.KeyMsg {

@@ -17,6 +17,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/config"
+	"unibox/accounts/imaptest"
 	"unibox/accounts/memimap"
 	"unibox/conn"
 	"unibox/ui"
@@ -128,7 +129,7 @@ func TestSecretsStayPut(t *testing.T) {
 		}
 	}
 	// Every child is running now: look at each from the outside.
-	kids := myKids()
+	kids := imaptest.ChildPIDs()
 	if len(kids) < 3 {
 		t.Fatalf("%d children, want 3", len(kids))
 	}

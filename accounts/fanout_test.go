@@ -3,7 +3,6 @@ package accounts
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/imapmcp"
+	"unibox/accounts/imaptest"
 	"unibox/conn"
 )
 
@@ -22,34 +22,6 @@ func TestMain(m *testing.M) {
 		os.Exit(imapmcp.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	goleak.VerifyTestMain(m)
-}
-
-// silent accepts connections and never answers.
-func silent(t *testing.T) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	var conns []net.Conn
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c)
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 func testExe(t *testing.T) string {
@@ -80,8 +52,8 @@ func TestFanoutIsolatesDeadAccounts(t *testing.T) {
 	defer d.Close()
 	cfg := *d.Config()
 	cfg.Accounts = append([]config.Account(nil), cfg.Accounts...)
-	cfg.Accounts[1].Port = silent(t) // Personal: hangs
-	d.Server("Yahoo").Refuse()       // Yahoo: refuses
+	cfg.Accounts[1].Port = imaptest.HungServer(t) // Personal: hangs
+	d.Server("Yahoo").Refuse()                    // Yahoo: refuses
 	set := openTest(t, &cfg, d)
 	const deadline = 2 * time.Second
 	start := time.Now()

@@ -8,8 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -23,31 +21,6 @@ import (
 	"unibox/conn"
 	"unibox/model"
 )
-
-// myChildren lists live child processes of this test process.
-func myChildren() []int {
-	var kids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		var ppid int
-		if len(f) > 1 {
-			fmt.Sscanf(f[1], "%d", &ppid)
-		}
-		if ppid == os.Getpid() {
-			kids = append(kids, pid)
-		}
-	}
-	return kids
-}
 
 // proxied opens "Work" through a toxiproxy in front of an in-process
 // server, with small dials.
@@ -95,7 +68,7 @@ func TestFault03KillDuringWrite(t *testing.T) {
 				done <- out{res, err}
 			}()
 			<-hold.Held
-			for _, pid := range myChildren() {
+			for _, pid := range imaptest.ChildPIDs() {
 				syscall.Kill(pid, syscall.SIGKILL)
 			}
 			hold.Release(serverRuns)

@@ -231,7 +231,7 @@ func chaos(ctx context.Context, accts []*soakAccount) int {
 		n++
 		switch rng.IntN(5) {
 		case 0:
-			for _, pid := range myChildren() {
+			for _, pid := range imaptest.ChildPIDs() {
 				if rng.IntN(3) == 0 {
 					syscall.Kill(pid, syscall.SIGKILL)
 				}

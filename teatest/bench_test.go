@@ -2,7 +2,6 @@ package teatest
 
 import (
 	"bytes"
-	"net"
 	"os"
 	"testing"
 	"time"
@@ -12,37 +11,9 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
+	"unibox/accounts/imaptest"
 	"unibox/ui"
 )
-
-// hungServer accepts connections and never says a word: an account whose
-// server hangs.
-func hungServer(b *testing.B) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var conns []net.Conn
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c)
-		}
-	}()
-	b.Cleanup(func() {
-		ln.Close()
-		<-done
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return ln.Addr().(*net.TCPAddr).Port
-}
 
 // BenchmarkLaunchToFirstRows: from starting the TUI on three loopback
 // accounts (fresh provider children) to their rows on screen (goal
@@ -63,7 +34,7 @@ func BenchmarkLaunchToFirstRows(b *testing.B) {
 			cfg := *d.Config()
 			cfg.Accounts = append([]config.Account(nil), cfg.Accounts...)
 			if tc.hung {
-				cfg.Accounts[2].Port = hungServer(b)
+				cfg.Accounts[2].Port = imaptest.HungServer(b)
 			}
 			exe, _ := os.Executable()
 			var total time.Duration

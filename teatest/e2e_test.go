@@ -37,7 +37,7 @@ func openDemo(t testing.TB, at time.Time) (*demo.Demo, *accounts.Set) {
 	t.Cleanup(func() {
 		set.Close()
 		d.Close()
-		if kids := children(); len(kids) > 0 {
+		if kids := imaptest.ChildPIDs(); len(kids) > 0 {
 			t.Errorf("provider children left after quit: %v", kids)
 		}
 	})
@@ -50,33 +50,6 @@ func uiAccounts(set *accounts.Set) []ui.Account {
 		out = append(out, a)
 	}
 	return out
-}
-
-// children lists the live child processes of this process.
-func children() []int {
-	var kids []int
-	entries, _ := os.ReadDir("/proc")
-	me := os.Getpid()
-	for _, e := range entries {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		var ppid int
-		if len(f) > 1 {
-			fmt.Sscanf(f[1], "%d", &ppid)
-		}
-		if ppid == me {
-			kids = append(kids, pid)
-		}
-	}
-	return kids
 }
 
 // The first screen, through three real provider children: every account's
@@ -144,16 +117,7 @@ func TestArchiveDropAfterSendEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
-	exe, _ := os.Executable()
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Password: func(config.Account) func(context.Context) (string, error) {
-			return func(context.Context) (string, error) { return "pw", nil }
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
+	set := openOne(t, "Work", srv.Port())
 	tm, _ := run(t, uiAccounts(set), 80, 24, nil)
 	waitFor(t, tm, "1 of 1 accounts · 2 messages")
 	faults.DropAfter("MOVE", 1)
@@ -189,16 +153,7 @@ func TestHostileCorpusThroughRealProvider(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := &config.Config{Accounts: []config.Account{{Name: "Hostile", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
-	exe, _ := os.Executable()
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Password: func(config.Account) func(context.Context) (string, error) {
-			return func(context.Context) (string, error) { return "pw", nil }
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
+	set := openOne(t, "Hostile", srv.Port())
 	tm, _ := run(t, uiAccounts(set), 80, 24, nil)
 	waitFor(t, tm, fmt.Sprintf("1 of 1 accounts · %d messages", len(imaptest.HostileCorpus())))
 	screen := final(t, tm)
@@ -213,4 +168,21 @@ func TestHostileCorpusThroughRealProvider(t *testing.T) {
 		}
 	}
 	check(t, screen)
+}
+
+// openOne opens one account, user sam/pw on an in-process server, through
+// a real provider child.
+func openOne(t *testing.T, name string, port int) *accounts.Set {
+	t.Helper()
+	cfg := &config.Config{Accounts: []config.Account{{Name: name, Kind: "imap", Host: "127.0.0.1", Port: port, Security: "none", Username: "sam"}}}
+	exe, _ := os.Executable()
+	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+		Password: func(config.Account) func(context.Context) (string, error) {
+			return func(context.Context) (string, error) { return "pw", nil }
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(set.Close)
+	return set
 }
