@@ -4,8 +4,10 @@ import "time"
 
 // Clock is the adapter's source of time. Policy (backoff, cooldown,
 // stable_after, probe schedule) runs on it so tests can drive it in
-// virtual time and jump it. The real clock's times carry a monotonic
-// reading, so wall-clock jumps do not move cooldowns.
+// virtual time and jump it. Cooldowns and probes end on AfterFunc timers
+// (elapsed time), never on a comparison of wall times; Now should carry a
+// monotonic reading (the real clock's does) so the remaining time shown
+// and the stable_after check are immune to wall-clock jumps too.
 type Clock interface {
 	Now() time.Time
 	// AfterFunc calls f in its own goroutine after d.

@@ -190,6 +190,10 @@ func (a *Adapter) dial(ctx context.Context) (*generation, error) {
 	a.mu.Unlock()
 	fmt.Fprintf(a.stderr, "--- unibox: provider start #%d at %s ---\n", dials, a.clock.Now().Format(time.TimeOnly))
 
+	if kill != nil {
+		// A child process: its polite termination must never hold a call.
+		t = &asyncClose{inner: t, wg: &a.wg}
+	}
 	cs, err := a.client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, fmt.Errorf("handshake: %w", err)
@@ -234,15 +238,26 @@ func (a *Adapter) watch(g *generation) {
 	err := g.cs.Wait()
 	a.mu.Lock()
 	if a.gen == g {
-		if err == nil {
-			err = errors.New("provider closed the session")
-		}
-		a.dropped(g, &Error{Account: a.opts.Account, Op: "session", Class: ClassDrop,
-			Err: fmt.Errorf("provider exited: %w", err)})
+		a.dropped(g, endError(a.opts.Account, err))
 	}
 	delete(a.gens, g.id)
 	a.mu.Unlock()
 	close(g.ended)
+}
+
+// endError says why a session ended by itself: the child exited (or was
+// killed), or it broke the protocol (garbage on stdout), or the pipe went.
+func endError(account string, err error) *Error {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return &Error{Account: account, Op: "session", Class: ClassDrop, Err: errors.New("provider closed the session")}
+	case isProtocol(err):
+		return &Error{Account: account, Op: "session", Class: ClassProtocol, Err: fmt.Errorf("provider broke the protocol: %w", err)}
+	case errors.As(err, &ee):
+		return &Error{Account: account, Op: "session", Class: ClassDrop, Err: fmt.Errorf("provider exited: %w", err)}
+	}
+	return &Error{Account: account, Op: "session", Class: ClassDrop, Err: fmt.Errorf("session ended: %w", err)}
 }
 
 // markUp records a good session. Called with mu held.

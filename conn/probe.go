@@ -33,7 +33,8 @@ func (a *Adapter) probeTick() {
 		}
 	case StateConnected:
 		g := a.gen
-		if g == nil || a.probing || a.clock.Now().Sub(a.lastOK) < a.dials.ProbeInterval {
+		// A negative age (a clock that went back) is not "just proved".
+		if age := a.clock.Now().Sub(a.lastOK); g == nil || a.probing || age >= 0 && age < a.dials.ProbeInterval {
 			return
 		}
 		a.probing = true

@@ -101,11 +101,16 @@ func newProvider(k knobs) *mcp.Server {
 	// block-slow_list knob file, taken once) holds the request until it is
 	// killed or the call is cancelled: a read that is in flight for sure.
 	mcp.AddTool(s, &mcp.Tool{Name: "slow_list"}, func(ctx context.Context, _ *mcp.CallToolRequest, in nameIn) (*mcp.CallToolResult, listOut, error) {
-		k.counted("slow_list")
-		if r := guard("slow_list"); r != nil {
+		r := guard("slow_list")
+		blocked := false
+		if b, ok := k.(interface{ takeBlock(tool string) bool }); ok && r == nil {
+			blocked = b.takeBlock("slow_list")
+		}
+		k.counted("slow_list") // after the block is taken: a logged request is a held one
+		if r != nil {
 			return r, listOut{}, nil
 		}
-		if b, ok := k.(interface{ takeBlock(tool string) bool }); ok && b.takeBlock("slow_list") {
+		if blocked {
 			<-ctx.Done()
 			return nil, listOut{}, ctx.Err()
 		}
