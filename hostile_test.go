@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -110,7 +111,7 @@ func TestHostileCorpusRawTerminalOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out bytes.Buffer
+	var out lockedBuffer
 	done := make(chan struct{})
 	go func() { io.Copy(&out, f); close(done) }()
 	deadline := time.Now().Add(15 * time.Second)
@@ -160,4 +161,22 @@ func stripANSI(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// lockedBuffer is written by the pty reader while the test polls it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -99,6 +99,10 @@ func (a *Adapter) callError(ctx, cctx context.Context, g *generation, op string,
 	switch {
 	case ctx.Err() != nil:
 		return a.callerGone(ctx, op)
+	case isProtocol(err):
+		// Garbage on the pipe, whoever noticed first (the watcher may have
+		// torn the session down already).
+		e.Class = ClassProtocol
 	case g.ctx.Err() != nil:
 		e.Class = ClassDrop
 		e.Err = fmt.Errorf("session ended: %w", err)
@@ -111,8 +115,6 @@ func (a *Adapter) callError(ctx, cctx context.Context, g *generation, op string,
 	case IsDrop(err):
 		e.Class = ClassDrop
 		e.MaybeDone = !neverSent(err)
-	case isProtocol(err):
-		e.Class = ClassProtocol
 	default:
 		e.Class = ClassDrop
 	}
