@@ -64,7 +64,8 @@ type generation struct {
 	cancel  context.CancelFunc
 	kill    func() // SIGKILL the child; nil for in-process transports
 	ended   chan struct{}
-	retired bool // guarded by Adapter.mu: torn down on purpose, its end is no news
+	retired bool   // guarded by Adapter.mu: torn down on purpose, its end is no news
+	why     *Error // guarded by Adapter.mu: why it was torn down, for its calls cut short
 }
 
 type flight struct {

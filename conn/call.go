@@ -104,8 +104,15 @@ func (a *Adapter) callError(ctx, cctx context.Context, g *generation, op string,
 		// torn the session down already).
 		e.Class = ClassProtocol
 	case g.ctx.Err() != nil:
+		// Torn down under us: say why the session ended (garbage is
+		// still a protocol error when the watcher noticed it first).
 		e.Class = ClassDrop
 		e.Err = fmt.Errorf("session ended: %w", err)
+		a.mu.Lock()
+		if why := g.why; why != nil {
+			e.Class, e.Err = why.Class, why.Err
+		}
+		a.mu.Unlock()
 	case cctx.Err() != nil:
 		e.Class = ClassTimeout
 		e.Err = fmt.Errorf("no answer within %s: %w", a.dials.CallTimeout, context.DeadlineExceeded)

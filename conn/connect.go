@@ -303,6 +303,9 @@ func (a *Adapter) teardown(g *generation, kill bool) {
 // was ever stable cools down instead (a crash loop must not respawn
 // tightly). Called with mu held.
 func (a *Adapter) dropped(g *generation, e *Error) {
+	if g != nil && g.why == nil {
+		g.why = e
+	}
 	a.teardown(g, false)
 	stable := a.stable()
 	n := a.nextAttempt()

@@ -533,7 +533,9 @@ func TestFault16StaleChildEnd(t *testing.T) {
 	if after.State != StateConnected || after.Seq != before.Seq || after.Connects != before.Connects || after.Generation != 2 {
 		t.Fatalf("the stale end changed the adapter:\nbefore %+v\nafter  %+v", before, after)
 	}
-	if !processGone(s1.pid) {
+	// Reaping runs in the background (a child's close never holds a call):
+	// it must follow within the termination dials.
+	if !s1.waitReaped(6 * faultDials.TerminateAfter) {
 		t.Fatalf("child 1 not reaped after its end: %q", procState(s1.pid))
 	}
 	mustOK(t, "read on generation 2", timedCall(a, t.Context(), listReq()))
