@@ -17,7 +17,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") != "" {
 		os.Exit(childMain())
 	}
-	goleak.VerifyTestMain(m)
+	// toxiproxy v2.5.0 can strand a link's pipe goroutine when a proxy is
+	// stopped while toxics change under live connections: a leak of the
+	// test tool, not of unibox.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2/toxics.(*ToxicStub).Run"))
 }
 
 // childMain runs the real server; a marker file makes it die in the middle
