@@ -21,10 +21,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
 		os.Exit(imapmcp.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	// toxiproxy v2.5.0 can strand a link's pipe goroutine when a proxy is
-	// stopped while toxics change under live connections: a leak of the
-	// test tool, not of unibox.
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2/toxics.(*ToxicStub).Run"))
+	goleak.VerifyTestMain(m, imaptest.ToxiproxyLeaks()...)
 }
 
 func testExe(t *testing.T) string {

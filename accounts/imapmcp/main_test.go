@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
+
+	"unibox/accounts/imaptest"
 )
 
 // TestMain doubles as `unibox serve-imap`: the end-to-end tests re-execute
@@ -17,10 +19,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") != "" {
 		os.Exit(childMain())
 	}
-	// toxiproxy v2.5.0 can strand a link's pipe goroutine when a proxy is
-	// stopped while toxics change under live connections: a leak of the
-	// test tool, not of unibox.
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2/toxics.(*ToxicStub).Run"))
+	goleak.VerifyTestMain(m, imaptest.ToxiproxyLeaks()...)
 }
 
 // childMain runs the real server; a marker file makes it die in the middle

@@ -11,6 +11,7 @@ import (
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
 )
 
 // Proxy is an in-process toxiproxy between the client and a mail server.
@@ -80,4 +81,16 @@ func (p *Proxy) Toxic(t testing.TB, kind, stream, attrs string) (remove func()) 
 		t.Fatalf("toxiproxy %s: %v", kind, err)
 	}
 	return func() { _ = p.p.Toxics.RemoveToxic(context.Background(), name) }
+}
+
+// ToxiproxyLeaks are goleak options for toxiproxy v2.5.0's own goroutines:
+// stopping a proxy while toxics change under live connections can strand
+// a link's pipes. They belong to the test tool, not to unibox.
+func ToxiproxyLeaks() []goleak.Option {
+	return []goleak.Option{
+		goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2/toxics.(*ToxicStub).Run"),
+		goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2.(*ToxicLink).read"),
+		goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2.(*ToxicLink).write"),
+		goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2.(*ToxicLink).Start.func1"),
+	}
 }
