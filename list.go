@@ -80,16 +80,11 @@ func runList(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: unibox list [--json] [--account NAME]... [--limit N] [--unread] [--timeout 10s]")
 		return exitUsage
 	}
-	env, code := openFaceEnv(*path, *useDemo, stderr)
+	env, accts, code := openPicked("list", *path, *useDemo, names, stderr)
 	if env == nil {
 		return code
 	}
 	defer env.close()
-	accts, err := pick(env.set, names)
-	if err != nil {
-		fmt.Fprintln(stderr, "unibox list:", err)
-		return exitUsage
-	}
 	results := accounts.Fanout(context.Background(), accts, *timeout, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
 		return a.List(ctx, accounts.ListOptions{Limit: *limit, UnreadOnly: *unread})
 	})
@@ -105,6 +100,22 @@ func runList(args []string, stdout, stderr io.Writer) int {
 		printList(stdout, out)
 	}
 	return exitCode(ok, len(results))
+}
+
+// openPicked opens the config (or the demo) and the named accounts, for a
+// script face; on failure it has printed why and returns the exit code.
+func openPicked(face, path string, useDemo bool, names []string, stderr io.Writer) (*env, []*accounts.Account, int) {
+	env, code := openFaceEnv(path, useDemo, stderr)
+	if env == nil {
+		return nil, nil, code
+	}
+	accts, err := pick(env.set, names)
+	if err != nil {
+		env.close()
+		fmt.Fprintf(stderr, "unibox %s: %v\n", face, err)
+		return nil, nil, exitUsage
+	}
+	return env, accts, exitOK
 }
 
 // pick selects the named accounts (all when none are named).

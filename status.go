@@ -42,16 +42,11 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: unibox status [--json] [--account NAME]... [--timeout 10s]")
 		return exitUsage
 	}
-	env, code := openFaceEnv(*path, *useDemo, stderr)
+	env, accts, code := openPicked("status", *path, *useDemo, names, stderr)
 	if env == nil {
 		return code
 	}
 	defer env.close()
-	accts, err := pick(env.set, names)
-	if err != nil {
-		fmt.Fprintln(stderr, "unibox status:", err)
-		return exitUsage
-	}
 	results := accounts.Fanout(context.Background(), accts, *timeout, func(ctx context.Context, a *accounts.Account) (time.Duration, error) {
 		start := time.Now()
 		// Refresh connects (spawn + handshake + add_account) and probes.
