@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
 )
@@ -84,8 +85,15 @@ func (a *Account) reconcile(ctx context.Context, op model.Op, folder string, m m
 			}
 		}
 	}
+	if m.MessageID == "" && obs.InSource {
+		m.MessageID = obs.Source.MessageID // the caller knew only the id
+	}
 	if err == nil && op.Removes() && m.MessageID != "" {
 		obs.Target, obs.InTarget, err = a.ops.Find(ctx, a.adapter, op, m.MessageID)
+		obs.TargetChecked = err == nil
+		if errors.Is(err, provider.ErrUnsupported) {
+			err = nil // the server cannot search: the target stays unchecked
+		}
 	}
 	if err != nil {
 		// Cannot read either: the outcome stays unknown, and says so.
@@ -104,6 +112,9 @@ func (a *Account) reconcile(ctx context.Context, op model.Op, folder string, m m
 	case model.DecideDoneDup:
 		r.Kind, r.Dest = model.ResultDone, obs.Target
 		r.Err = fmt.Sprintf("copied to %s, but the original is still in %s (the server could not finish the move)", obs.Target.Folder, folder)
+	case model.DecideUnknown:
+		r.Kind, r.Reconciled = model.ResultUnknown, false
+		r.Err = fmt.Sprintf("still in %s, and the destination cannot be searched to see whether a copy was made: not resent", folder)
 	case model.DecideResend:
 		return true
 	}

@@ -7,6 +7,9 @@ type Observation struct {
 	Source   Message // its current flags, when InSource
 	InTarget bool    // its Message-ID is in the destination folder (moves)
 	Target   MessageID
+	// TargetChecked: the destination could be searched for the message.
+	// Without it, "not in the target" is not known, so nothing is provable.
+	TargetChecked bool
 }
 
 // Decision is what to do about an unknown outcome.
@@ -17,6 +20,7 @@ const (
 	DecideGone                    // the message is gone: nothing to do
 	DecideResend                  // provably not done: send it once more
 	DecideDoneDup                 // copied but the original remains: done, never resent (it would double)
+	DecideUnknown                 // reading cannot tell: report unknown, never resend
 )
 
 // Decide settles an unknown outcome from what reading showed. Only what is
@@ -29,6 +33,11 @@ func Decide(op Op, obs Observation) Decision {
 			return DecideDone // MOVE is atomic: gone from the source means moved
 		case obs.InTarget:
 			return DecideDoneDup
+		case !obs.TargetChecked:
+			// Still in the source, but a non-atomic move (COPY first)
+			// may have left a copy we cannot look for: resending could
+			// double it.
+			return DecideUnknown
 		}
 		return DecideResend
 	}

@@ -192,8 +192,9 @@ func TestDecide(t *testing.T) {
 		want Decision
 	}{
 		{"moved: gone from source", archive, Observation{InSource: false}, DecideDone},
-		{"copied, original remains: never resend", archive, Observation{InSource: true, InTarget: true}, DecideDoneDup},
-		{"provably not moved", archive, Observation{InSource: true}, DecideResend},
+		{"copied, original remains: never resend", archive, Observation{InSource: true, InTarget: true, TargetChecked: true}, DecideDoneDup},
+		{"provably not moved", archive, Observation{InSource: true, TargetChecked: true}, DecideResend},
+		{"target could not be searched: unknown, never resent", archive, Observation{InSource: true}, DecideUnknown},
 		{"flag set", read, Observation{InSource: true, Source: Message{Seen: true}}, DecideDone},
 		{"flag not set", read, Observation{InSource: true, Source: Message{Seen: false}}, DecideResend},
 		{"message vanished", read, Observation{InSource: false}, DecideGone},

@@ -40,7 +40,9 @@ var errTimeout = errors.New("mail server did not answer in time")
 var errNotSent = errors.New("connection closed before the command was sent")
 
 var (
-	authText     = regexp.MustCompile(`(?i)AUTHENTICATIONFAILED|AUTHORIZATIONFAILED|invalid credentials|authentication failed|invalid_grant|application-specific password required|\b(401|403)\b|unauthorized|forbidden|login failed`)
+	// Applied only to a refused login or an [ALERT]: a NO about a folder
+	// called "Forbidden" or message 403 must never lock an account out.
+	authText     = regexp.MustCompile(`(?i)AUTHENTICATIONFAILED|AUTHORIZATIONFAILED|invalid credentials|authentication failed|invalid_grant|application-specific password required|login failed`)
 	throttleText = regexp.MustCompile(`(?i)too many|maximum number of connections|connection limit|rate limit|try again later`)
 )
 
@@ -69,8 +71,10 @@ func classOf(err error, during string) conn.ErrorClass {
 		switch {
 		case throttleText.MatchString(ie.Text):
 			return conn.ClassThrottled
-		case during == "login", authText.MatchString(ie.Text):
+		case during == "login":
 			return conn.ClassAuth // a NO to LOGIN is a refusal, whatever its words
+		case ie.Code == imap.ResponseCodeAlert && authText.MatchString(ie.Text):
+			return conn.ClassAuth // e.g. Gmail: [ALERT] Application-specific password required
 		}
 		return conn.ClassTool
 	}

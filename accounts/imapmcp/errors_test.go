@@ -29,6 +29,8 @@ func TestClassOf(t *testing.T) {
 		{"too many connections text", no("", "Too many simultaneous connections. (Failure)"), "login", conn.ClassThrottled},
 		{"server unavailable", no(imap.ResponseCodeUnavailable, "Try later"), "", conn.ClassUnavailable},
 		{"no such mailbox", no(imap.ResponseCodeNonExistent, "No such mailbox"), "", conn.ClassTool},
+		{"a folder named 403 is not auth", no("", "Mailbox doesn't exist: Invoices/403"), "", conn.ClassTool},
+		{"a folder named Forbidden is not auth", no("", "No such mailbox: Forbidden"), "", conn.ClassTool},
 		{"TLS required", no(imap.ResponseCodePrivacyRequired, "TLS is required"), "login", conn.ClassConfig},
 		{"refused", &net.OpError{Op: "dial", Err: errors.New("connect: connection refused")}, "dial", conn.ClassUnavailable},
 		{"hung up", io.ErrUnexpectedEOF, "", conn.ClassUnavailable},

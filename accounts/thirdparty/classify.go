@@ -22,8 +22,9 @@ var (
 		`invalid_grant|application-specific password required|\b(?:http|status|code)[ :=]*(?:401|403)\b|unauthorized|` +
 		`forbidden|login failed|invalid login|bad credentials`)
 	throttleText = regexp.MustCompile(`(?i)too many|rate limit|try again later|\[LIMIT\]|(?-i:\bLIMIT\b)`)
-	downText     = regexp.MustCompile(`(?i)ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|getaddrinfo|connect|socket|not connected`)
-	timeoutText  = regexp.MustCompile(`(?i)timed out|timeout`)
+	// Anchored phrases only: a folder called "Connections" is not an outage.
+	downText    = regexp.MustCompile(`(?i)ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|ECONNRESET|getaddrinfo|\bconnection (refused|reset|closed|lost|timed out)\b|\bfailed to connect\b|\bconnect (failed|timed out|refused)\b|\bsocket (hang up|closed|error)\b|\bnot connected\b`)
+	timeoutText = regexp.MustCompile(`(?i)timed out|timeout`)
 	// configText is a child's complaint about its own setup on stderr
 	// ("Missing required environment variables: EMAIL_PASS").
 	configText = regexp.MustCompile(`(?i)\bmissing\b|\brequired\b`)

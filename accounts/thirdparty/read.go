@@ -174,5 +174,5 @@ func (p *mcpProvider) Lookup(ctx context.Context, a *conn.Adapter, folder string
 // Message-ID (email-mcp searches text, mcp-mail-server subject, body and
 // sender), so found is always false and reconciling relies on Lookup.
 func (p *mcpProvider) Find(context.Context, *conn.Adapter, model.Op, string) (model.MessageID, bool, error) {
-	return model.MessageID{}, false, nil
+	return model.MessageID{}, false, provider.Unsupported(p.account, "find", "this server cannot search by Message-ID")
 }
