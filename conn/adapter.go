@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -173,7 +174,11 @@ func (a *Adapter) redact(s string, oneLine bool) string {
 		return r
 	}, s)
 	if oneLine && len(s) > 400 {
-		s = s[:400] + "…"
+		cut := 400
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never split a character
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }

@@ -99,6 +99,10 @@ func (a *Adapter) callError(ctx, cctx context.Context, g *generation, op string,
 	switch {
 	case ctx.Err() != nil:
 		return a.callerGone(ctx, op)
+	case isRPCError(err):
+		// A JSON-RPC error response (unknown tool, bad params): the peer is
+		// alive, whatever its message quotes.
+		e.Class, e.MaybeDone = ClassTool, false
 	case isProtocol(err):
 		// Garbage on the pipe, whoever noticed first (the watcher may have
 		// torn the session down already).
@@ -116,9 +120,6 @@ func (a *Adapter) callError(ctx, cctx context.Context, g *generation, op string,
 	case cctx.Err() != nil:
 		e.Class = ClassTimeout
 		e.Err = fmt.Errorf("no answer within %s: %w", a.dials.CallTimeout, context.DeadlineExceeded)
-	case isRPCError(err):
-		// A JSON-RPC error response (unknown tool, bad params): the peer is alive.
-		e.Class, e.MaybeDone = ClassTool, false
 	case IsDrop(err):
 		e.Class = ClassDrop
 		e.MaybeDone = !neverSent(err)

@@ -95,21 +95,24 @@ func (a *Adapter) connect(ctx context.Context) error {
 	live := a.gen
 	a.mu.Unlock()
 	if live != nil {
-		err := a.probeOnce(ctx, live)
-		if err == nil {
-			a.mu.Lock()
+		pctx, cancel := context.WithTimeout(ctx, a.dials.ProbeTimeout)
+		err := a.probeOnce(pctx, live)
+		cancel()
+		a.mu.Lock()
+		current := a.gen == live && !live.retired
+		switch c := ClassOf(err); {
+		case err == nil && current:
 			a.markUp(live, "")
 			a.mu.Unlock()
 			return nil
-		}
-		if c := ClassOf(err); c != ClassDrop && c != ClassProtocol {
-			a.mu.Lock()
-			a.failed(live, err)
+		case err != nil && current && c != ClassDrop && c != ClassProtocol && !isOwnDeadline(err):
+			a.failed(live, err) // the mail server is still down: next step
 			a.mu.Unlock()
 			return err
 		}
-		a.mu.Lock()
-		a.teardown(live, false)
+		// Gone meanwhile, dropped, or silent past the probe deadline (a
+		// hung child is replaced, never kept): start a fresh one.
+		a.teardown(live, true)
 		a.mu.Unlock()
 	}
 

@@ -184,6 +184,8 @@ func classifyTransport(err error) ErrorClass {
 		return ClassConfig
 	case errors.Is(err, context.DeadlineExceeded):
 		return ClassTimeout
+	case isRPCError(err):
+		return ClassTool
 	case IsDrop(err):
 		return ClassDrop
 	case isProtocol(err):

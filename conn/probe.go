@@ -158,8 +158,17 @@ func (a *Adapter) Refresh(ctx context.Context) error {
 		return a.fail("refresh", ClassNone, ErrClosed)
 	case StateConnected:
 		if g := a.gen; g != nil {
+			if a.probing {
+				a.mu.Unlock()
+				return nil // a probe is running: one at a time, one miss at a time
+			}
+			a.probing = true
 			a.mu.Unlock()
-			return a.healthCheck(g)
+			err := a.healthCheck(g)
+			a.mu.Lock()
+			a.probing = false
+			a.mu.Unlock()
+			return err
 		}
 	}
 	f := a.flight

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -284,4 +285,53 @@ func TestThrottledCoolsDownNotAuth(t *testing.T) {
 			t.Fatalf("throttling did not clear: %+v", st)
 		}
 	})
+}
+
+// A child that hangs while its account is cooling down is not kept: the
+// probe at the end of the cooldown times out (ProbeTimeout, not the 20 s
+// connect deadline), the child is torn down and a fresh one connects.
+func TestHungChildDuringCooldownIsReplaced(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld()
+		var mu sync.Mutex
+		var wedges []*wedgeConn
+		w.wrapConn = func(n int, c net.Conn) net.Conn {
+			wc := &wedgeConn{Conn: c}
+			mu.Lock()
+			wedges = append(wedges, wc)
+			mu.Unlock()
+			return wc
+		}
+		a := newMemAdapter(t, w, func(o *Options) {
+			o.Probe = checkProbe
+			o.Dials.ProbeTimeout = 500 * time.Millisecond
+			o.Rand = func() float64 { return 0.5 }
+		})
+		if _, err := a.Call(t.Context(), listReq()); err != nil {
+			t.Fatal(err)
+		}
+		w.down.Store(true)
+		if _, err := a.Call(t.Context(), listReq()); ClassOf(err) != ClassUnavailable {
+			t.Fatalf("%v", err)
+		}
+		w.down.Store(false)
+		mu.Lock()
+		wedges[0].wedged.Store(true) // now the child stops answering at all
+		mu.Unlock()
+		time.Sleep(time.Second + 600*time.Millisecond)
+		synctest.Wait()
+		st := a.Status()
+		if st.Dials != 2 || st.State != StateConnected || st.Generation != 2 {
+			t.Fatalf("the hung child was kept: %+v", st)
+		}
+	})
+}
+
+// A JSON-RPC error response is a live peer's answer, even when its message
+// quotes a JSON syntax error: never a protocol break, never a teardown.
+func TestRPCErrorIsNotProtocol(t *testing.T) {
+	err := fmt.Errorf("calling %q: %w", "tools/call", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid character 'x' looking for beginning of value"})
+	if c := ClassOf(err); c != ClassTool {
+		t.Fatalf("class %s, want tool", c)
+	}
 }
