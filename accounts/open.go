@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"sync"
 
@@ -122,6 +123,8 @@ func (b *secretBox) set(p string) {
 		}
 	}
 	b.s = append(b.s, p)
+	// Longest first, so a secret that contains another is scrubbed whole.
+	sort.Slice(b.s, func(i, j int) bool { return len(b.s[i]) > len(b.s[j]) })
 }
 
 func (b *secretBox) redact(text string) string {

@@ -28,6 +28,7 @@ func build(root *table) *Config {
 	if ok && len(accounts) == 0 || !root.has("account") {
 		root.errorf("account", "no accounts: add at least one [[account]] table (see config.example.toml)")
 	}
+	defer hideSecretEnv(cfg)
 	byName := map[string]int{} // folded name → index
 	for i, t := range accounts {
 		a, secrets := account(t)
@@ -120,3 +121,19 @@ func keys(t *table, cfg *Config) {
 // hasControl reports control characters, which must never reach the
 // terminal from a config value (a name or folder is shown on screen).
 func hasControl(s string) bool { return strings.IndexFunc(s, unicode.IsControl) >= 0 }
+
+// hideSecretEnv tells every account which environment variables hold some
+// account's password (password_env), so a password_cmd, which otherwise
+// runs with the user's environment (it may need a GPG agent), never sees
+// another account's secret.
+func hideSecretEnv(cfg *Config) {
+	var names []string
+	for _, a := range cfg.Accounts {
+		if a.PasswordEnv != "" {
+			names = append(names, a.PasswordEnv)
+		}
+	}
+	for i := range cfg.Accounts {
+		cfg.Accounts[i].hideEnv = names
+	}
+}

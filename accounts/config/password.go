@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -39,7 +40,7 @@ func (a Account) Password(ctx context.Context) (string, error) {
 		}
 		return v, nil
 	case a.PasswordCmd != "":
-		p, err := runPasswordCmd(ctx, a.PasswordCmd)
+		p, err := runPasswordCmd(ctx, a.PasswordCmd, a.hideEnv)
 		if err != nil {
 			return "", fmt.Errorf("account %q: password_cmd: %w", a.Name, err)
 		}
@@ -50,7 +51,7 @@ func (a Account) Password(ctx context.Context) (string, error) {
 
 // runPasswordCmd runs cmd with /bin/sh -c and returns the first line of
 // its stdout, without the trailing CR/LF.
-func runPasswordCmd(ctx context.Context, cmdline string) (string, error) {
+func runPasswordCmd(ctx context.Context, cmdline string, hide []string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -62,6 +63,7 @@ func runPasswordCmd(ctx context.Context, cmdline string) (string, error) {
 	stdout.max, stderr.max = stdoutLimit, stderrLimit
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", cmdline)
 	cmd.Stdin = nil // the null device, never the terminal
+	cmd.Env = envWithout(os.Environ(), hide)
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = pipeGrace // a daemonised grandchild holding a pipe cannot hang us
@@ -147,4 +149,16 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 		t.b = append(t.b[:0], t.b[over:]...)
 	}
 	return len(p), nil
+}
+
+// envWithout is env minus the named variables.
+func envWithout(env, names []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

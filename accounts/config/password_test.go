@@ -157,3 +157,32 @@ func TestPasswordEnv(t *testing.T) {
 		t.Error("an account without a password source returned no error")
 	}
 }
+
+// password_cmd runs with the user's environment, minus every variable that
+// holds an account's password: it never sees another account's secret.
+func TestPasswordCmdDoesNotSeeOtherSecrets(t *testing.T) {
+	t.Setenv("UNIBOX_T_WORK_PW", "work-secret-1")
+	cfg, err := Parse("c.toml", []byte(`
+[[account]]
+name = "Work"
+host = "imap.example.com"
+username = "w"
+password_env = "UNIBOX_T_WORK_PW"
+
+[[account]]
+name = "Home"
+host = "imap.example.org"
+username = "h"
+password_cmd = "printf 'x%s' \"$UNIBOX_T_WORK_PW\""
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cfg.Accounts[1].Password(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p != "x" {
+		t.Fatalf("password_cmd saw another account's secret: %q", p)
+	}
+}

@@ -71,6 +71,8 @@ type Account struct {
 	Provision []ToolCall
 
 	Line int // line of the account's [[account]] header
+
+	hideEnv []string // password_env names of every account: kept from password_cmd
 }
 
 // ToolCall is one MCP tool invocation: an operation mapping or a

@@ -76,7 +76,9 @@ func Call(ctx context.Context, a *conn.Adapter, tool string, args any, idempoten
 		return res, nil
 	}
 	if err := decode(res, out); err != nil {
-		return res, &conn.Error{Account: a.Account(), Op: tool, Class: conn.ClassProtocol, Err: err}
+		// The call succeeded; only its answer is unreadable. For a write
+		// that means the outcome is unknown, never "not sent".
+		return res, &conn.Error{Account: a.Account(), Op: tool, Class: conn.ClassProtocol, Err: err, MaybeDone: !idempotent}
 	}
 	return res, nil
 }

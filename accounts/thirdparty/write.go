@@ -74,7 +74,9 @@ func (p *mcpProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, f
 		switch {
 		case err == nil:
 			res = append(res, model.ItemResult{UID: uid, Kind: model.ResultDone})
-		case maybeDone(err):
+		case maybeDone(err) || answered(err) && (conn.ClassOf(err) == conn.ClassTimeout || conn.ClassOf(err) == conn.ClassUnavailable):
+			// Cut off, or the server says it timed out or lost its mail
+			// connection mid-command: it may have acted. Reconcile; stop.
 			res = append(res, model.ItemResult{UID: uid, Kind: model.ResultUnknown, Err: reason(err)})
 			for _, rest := range uids[i+1:] {
 				res = append(res, model.ItemResult{UID: rest, Kind: model.ResultFailed,
