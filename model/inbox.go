@@ -41,9 +41,6 @@ func NewInbox(accounts []string) *Inbox {
 	return in
 }
 
-// Accounts returns the account names in configured order.
-func (in *Inbox) Accounts() []string { return in.order }
-
 func (in *Inbox) acct(name string) *accountRows {
 	a := in.accounts[name]
 	if a == nil {

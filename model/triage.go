@@ -112,8 +112,13 @@ func (t *Triage) settleItem(in *Intent, i int, r ItemResult) error {
 	switch r.Kind {
 	case ResultDone:
 		it.Done, it.Dest = true, r.Dest
-		if in.Undo && in.Op.Removes() {
+		switch {
+		case in.Undo && in.Op.Removes():
 			t.undoneMove(it, r.Dest)
+		case in.Op.Removes():
+			t.inbox.Remove(it.Msg.ID) // a listing may have brought it back meanwhile
+		default:
+			t.inbox.Update(it.Msg.ID, in.Op.apply)
 		}
 	case ResultGone:
 		// Not there any more: for a removal that is the goal; for a flag
@@ -188,4 +193,41 @@ func (t *Triage) remember(group int) {
 		}
 	}
 	t.history = append(t.history, group)
+	t.prune()
+}
+
+// Reapply puts the effect of every open intent back on the inbox: a
+// listing that was in flight when the action began knows nothing of it
+// and must not undo it on screen. Call it after every Replace.
+func (t *Triage) Reapply() {
+	for _, in := range t.intents {
+		if in.Undo {
+			continue
+		}
+		for _, it := range in.Items {
+			if it.State != ItemPending && it.State != ItemUnknown {
+				continue
+			}
+			if in.Op.Removes() {
+				t.inbox.Remove(it.Msg.ID)
+			} else {
+				t.inbox.Update(it.Msg.ID, in.Op.apply)
+			}
+		}
+	}
+}
+
+// historyLimit bounds what a long session keeps for undo.
+const historyLimit = 100
+
+// prune forgets the oldest settled actions beyond the undo history.
+func (t *Triage) prune() {
+	for len(t.history) > historyLimit {
+		g := t.history[0]
+		t.history = t.history[1:]
+		for _, id := range t.groups[g] {
+			delete(t.intents, id)
+		}
+		delete(t.groups, g)
+	}
 }

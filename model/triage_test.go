@@ -205,3 +205,31 @@ func TestDecide(t *testing.T) {
 		}
 	}
 }
+
+// A listing that was in flight when an archive began brings the row back;
+// the open intent is applied again, and its confirmation removes it.
+func TestReapplyAfterStaleListing(t *testing.T) {
+	inbox, tr, w := triageInbox()
+	in := tr.Begin(tr.Group(), "Work", "INBOX", Op{Action: ActArchive}, w[:1])
+	inbox.Replace("Work", w, false) // the stale page still has it
+	tr.Reapply()
+	if _, ok := inbox.Find(w[0].ID); ok {
+		t.Fatal("a stale listing undid the archive on screen")
+	}
+	inbox.Replace("Work", w, false)
+	tr.Settle(in.ID, []ItemResult{{UID: w[0].ID.UID, Kind: ResultDone}})
+	if _, ok := inbox.Find(w[0].ID); ok {
+		t.Fatal("a confirmed archive left the row on screen")
+	}
+}
+
+func TestHistoryIsBounded(t *testing.T) {
+	_, tr, w := triageInbox()
+	for range historyLimit + 20 {
+		in := tr.Begin(tr.Group(), "Work", "INBOX", Op{Action: ActSetFlagged, Value: true}, w[:1])
+		tr.Settle(in.ID, []ItemResult{{UID: w[0].ID.UID, Kind: ResultDone}})
+	}
+	if len(tr.history) != historyLimit || len(tr.intents) != historyLimit {
+		t.Fatalf("history %d intents %d, want %d", len(tr.history), len(tr.intents), historyLimit)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"unibox/conn"
@@ -60,5 +61,6 @@ func reason(st conn.Status, now time.Time) string {
 	case conn.StateAuthFailed:
 		return "authentication failed"
 	}
-	return stateLabel(st, now)[len("● "):]
+	_, word, _ := strings.Cut(stateLabel(st, now), " ") // drop the glyph
+	return word
 }

@@ -62,11 +62,11 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-func autoRefresh(every time.Duration, gen int) tea.Cmd {
+func autoRefresh(every time.Duration) tea.Cmd {
 	if every <= 0 {
 		return nil
 	}
-	return tea.Tick(every, func(time.Time) tea.Msg { return autoRefreshMsg{gen: gen} })
+	return tea.Tick(every, func(time.Time) tea.Msg { return autoRefreshMsg{} })
 }
 
 func applyCmd(ctx context.Context, a Account, intent int, op model.Op, folder string, uv uint32, msgs []model.Message, timeout time.Duration) tea.Cmd {

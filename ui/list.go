@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -187,9 +188,9 @@ func relDate(t, now time.Time, layout string) string {
 	case d < time.Minute:
 		return "now"
 	case d < time.Hour:
-		return itoa(int(d/time.Minute)) + "m"
+		return strconv.Itoa(int(d/time.Minute)) + "m"
 	case d < 24*time.Hour:
-		return itoa(int(d/time.Hour)) + "h"
+		return strconv.Itoa(int(d/time.Hour)) + "h"
 	case d < 7*24*time.Hour:
 		return t.Format("Mon")
 	case layout != "":
@@ -198,16 +199,6 @@ func relDate(t, now time.Time, layout string) string {
 		return t.Format("Jan 2")
 	}
 	return t.Format("Jan '06")
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // sender is who a row is from; a message without a From says so.

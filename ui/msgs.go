@@ -43,7 +43,7 @@ type refreshedMsg struct {
 type tickMsg struct{}
 
 // autoRefreshMsg is the periodic refresh of every account.
-type autoRefreshMsg struct{ gen int }
+type autoRefreshMsg struct{}
 
 // appliedMsg is the final answer to one intent (one account's batch).
 type appliedMsg struct {

@@ -76,6 +76,9 @@ type Model struct {
 	openReq    uint64
 	tags       map[string]string
 	tagW       int
+
+	unread        map[string]int // per account, counted on rebuild, not per frame
+	detailsStderr string         // the details view's stderr tail, read on events
 }
 
 // New builds the model and subscribes to every account's status. Call
@@ -107,6 +110,7 @@ func New(opts Options) (*Model, error) {
 	m.inbox = model.NewInbox(names)
 	m.triage = model.NewTriage(m.inbox)
 	m.selected = map[model.MessageID]bool{}
+	m.unread = map[string]int{}
 	m.groups = map[int]*groupState{}
 	m.intentGroup = map[int]int{}
 	m.filter = newFilterBox()
@@ -139,7 +143,7 @@ func (m *Model) Init() tea.Cmd {
 	if !m.opts.NoTick {
 		cmds = append(cmds, tick())
 	}
-	cmds = append(cmds, autoRefresh(m.opts.RefreshInterval, 0))
+	cmds = append(cmds, autoRefresh(m.opts.RefreshInterval))
 	return tea.Batch(cmds...)
 }
 

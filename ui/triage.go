@@ -2,7 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -96,7 +98,7 @@ func (m *Model) undo() tea.Cmd {
 		in := m.triage.BeginUndo(group, s)
 		m.intentGroup[in.ID] = group
 		gs.pending++
-		if gs.done[s.Account] == 0 && gs.failed[s.Account] == 0 && !contains(gs.order, s.Account) {
+		if gs.done[s.Account] == 0 && gs.failed[s.Account] == 0 && !slices.Contains(gs.order, s.Account) {
 			gs.order = append(gs.order, s.Account)
 		}
 		cmds = append(cmds, applyCmd(m.ctx, m.accts[i].acct, in.ID, s.Op, s.Folder, s.Msgs[0].ID.UIDValidity, s.Msgs, m.opts.CallTimeout))
@@ -152,7 +154,13 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	if gs.pending > 0 {
 		return nil
 	}
-	delete(m.groups, m.intentGroup[msg.intent])
+	group := m.intentGroup[msg.intent]
+	delete(m.groups, group)
+	for id, g := range m.intentGroup {
+		if g == group {
+			delete(m.intentGroup, id)
+		}
+	}
 	text, bad := outcomeLine(gs)
 	m.setStatus(text, bad)
 	var cmds []tea.Cmd
@@ -184,7 +192,7 @@ func outcomeLine(gs *groupState) (string, bool) {
 	}
 	line := fmt.Sprintf("%s %d", verb, total)
 	if len(parts) > 0 {
-		line += ": " + join(parts, ", ")
+		line += ": " + strings.Join(parts, ", ")
 	}
 	bad := false
 	for _, a := range gs.order {
@@ -209,25 +217,5 @@ func outcomeLine(gs *groupState) (string, bool) {
 
 func joinNotes(n []string) string {
 	sort.Strings(n)
-	return join(n, "; ")
-}
-
-func join(parts []string, sep string) string {
-	out := ""
-	for i, p := range parts {
-		if i > 0 {
-			out += sep
-		}
-		out += p
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return strings.Join(n, "; ")
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -43,6 +44,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, m.keys.Back, m.keys.Quit, m.keys.Details):
 			m.mode = modeList
 		case key.Matches(msg, m.keys.Refresh):
+			m.detailsStderr = m.accts[m.detailsFor].acct.Stderr()
 			return m.refresh(m.detailsFor)
 		}
 		return nil
@@ -90,6 +92,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		if i := m.current(); i >= 0 {
 			m.detailsFor = i
 			m.mode = modeDetails
+			m.detailsStderr = m.accts[i].acct.Stderr()
 		}
 	case key.Matches(msg, m.keys.Select):
 		if r, ok := m.list.selected(); ok {
@@ -116,6 +119,9 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 
 // handleActionKey runs the triage keys, in the list and in a message.
 func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
+	if !key.Matches(msg, m.keys.ToggleRead, m.keys.ToggleFlag, m.keys.Archive, m.keys.Trash, m.keys.Move, m.keys.Undo) {
+		return nil // not an action: no need to look at the rows
+	}
 	rows := m.targets()
 	if m.mode == modeMessage {
 		if r, ok := m.inbox.Find(m.viewer.id); ok {
@@ -253,6 +259,7 @@ func (m *Model) searched(msg searchedMsg) {
 		s.failed = append(s.failed, name+": "+shortReason(msg.err))
 	} else {
 		s.found += m.inbox.AddFound(name, msg.page.Messages)
+		m.triage.Reapply()
 	}
 	s.pending--
 	m.rebuild()
@@ -261,7 +268,7 @@ func (m *Model) searched(msg searchedMsg) {
 	}
 	text := fmt.Sprintf("search %q: %d more found on the servers, %d shown", s.query, s.found, len(m.list.rows))
 	if len(s.failed) > 0 {
-		text += "; not searched: " + join(s.failed, ", ")
+		text += "; not searched: " + strings.Join(s.failed, ", ")
 	}
 	m.setStatus(text, len(s.failed) > 0)
 	m.search = nil
@@ -383,6 +390,9 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	if healthy(msg.status.State) && !healthy(prev) && !a.loading && prev != conn.StateIdle {
 		cmds = append(cmds, m.load(msg.account)) // back: fetch what was missed
 	}
+	if m.mode == modeDetails && m.detailsFor == msg.account {
+		m.detailsStderr = a.acct.Stderr() // read once per event, not once per frame
+	}
 	m.rebuild()
 	return tea.Batch(append(cmds, waitStatus(m.ctx, msg.account, m.subs[msg.account]))...)
 }
@@ -423,7 +433,7 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 				cmds = append(cmds, m.load(i))
 			}
 		}
-		return tea.Batch(append(cmds, autoRefresh(m.opts.RefreshInterval, msg.gen))...)
+		return tea.Batch(append(cmds, autoRefresh(m.opts.RefreshInterval))...)
 	}
 	return nil
 }
@@ -449,6 +459,7 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 	} else if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
 		m.setStatus(fmt.Sprintf("%d new in %s", fresh, name), false)
 	}
+	m.triage.Reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
 	return nil
 }
@@ -467,6 +478,9 @@ func (m *Model) rebuild() {
 		rows = filtered
 	}
 	m.list = m.list.setRows(m.filter.apply(rows))
+	for _, a := range m.accts {
+		m.unread[a.acct.Name()] = m.inbox.Unread(a.acct.Name())
+	}
 }
 
 func (m *Model) setStatus(s string, isErr bool) {

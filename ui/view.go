@@ -30,7 +30,7 @@ func (m *Model) View() string {
 		b.WriteString(m.viewer.view())
 	case modeDetails:
 		a := m.accts[m.detailsFor]
-		body := detailsView(m.styles, a.acct.Name(), a.status, a.acct.Stderr(), a.lastErr, m.width, m.list.height, now)
+		body := detailsView(m.styles, a.acct.Name(), a.status, m.detailsStderr, a.lastErr, m.width, m.list.height, now)
 		b.WriteString(fitLines(body, m.list.height))
 	case modePicker:
 		b.WriteString(m.picker.view(m.width, m.list.height))
@@ -57,7 +57,7 @@ func (m *Model) View() string {
 func (m *Model) bar(now time.Time) string {
 	badges := make([]badgeData, len(m.accts))
 	for i, a := range m.accts {
-		badges[i] = badgeData{name: a.acct.Name(), status: a.status, unread: m.inbox.Unread(a.acct.Name()), focused: i == m.focus}
+		badges[i] = badgeData{name: a.acct.Name(), status: a.status, unread: m.unread[a.acct.Name()], focused: i == m.focus}
 	}
 	return accountBar{styles: m.styles}.view(badges, m.width, now)
 }
