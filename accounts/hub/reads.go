@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
+	"unibox/conn"
 	"unibox/model"
 )
 
@@ -162,7 +163,7 @@ func (h *Hub) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*
 		st := a.Status()
 		hl := accounts.Describe(a, nil, now)
 		hl.ErrorClass, hl.Error = st.Class.String(), a.Redact(st.LastError)
-		hl.OK = st.State.String() == "connected" || st.State.String() == "idle"
+		hl.OK = st.State == conn.StateConnected || st.State == conn.StateIdle
 		hs = append(hs, hl)
 		out.Accounts = append(out.Accounts, state(hl))
 	}

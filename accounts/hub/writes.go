@@ -57,7 +57,7 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 	out := WriteOut{Outcomes: append([]Outcome{}, bad...)}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	seen := map[string]bool{}
+	seen := map[string]int{} // account → its index in out.Accounts
 	for _, b := range bs {
 		wg.Go(func() {
 			cctx, cancel := context.WithTimeout(ctx, h.timeout)
@@ -67,9 +67,11 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 			mu.Lock()
 			defer mu.Unlock()
 			out.Outcomes = append(out.Outcomes, outcomes...)
-			if !seen[hl.Name] || !hl.OK {
-				seen[hl.Name] = true
+			if i, ok := seen[hl.Name]; !ok {
+				seen[hl.Name] = len(out.Accounts)
 				out.Accounts = append(out.Accounts, state(hl))
+			} else if !hl.OK {
+				out.Accounts[i] = state(hl) // one line per account: the failing batch wins
 			}
 		})
 	}
