@@ -144,19 +144,8 @@ func addTool[In, Out any, P interface {
 	t.InputSchema, t.OutputSchema = in, out
 	ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args In
-		raw := req.Params.Arguments
-		if len(raw) == 0 {
-			raw = []byte("{}")
-		}
-		var generic any
-		if err := json.Unmarshal(raw, &generic); err != nil {
-			return s.failure(t.Name, withClass(conn.ClassTool, fmt.Errorf("arguments: %w", err)), P(new(Out)))
-		}
-		if err := resolved.Validate(generic); err != nil {
-			return s.failure(t.Name, withClass(conn.ClassTool, fmt.Errorf("validating arguments: %w", err)), P(new(Out)))
-		}
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return s.failure(t.Name, withClass(conn.ClassTool, fmt.Errorf("arguments: %w", err)), P(new(Out)))
+		if err := decodeArgs(req.Params.Arguments, resolved, &args); err != nil {
+			return s.failure(t.Name, withClass(conn.ClassTool, err), P(new(Out)))
 		}
 		result, text, err := fn(ctx, args)
 		if err != nil {
@@ -168,6 +157,25 @@ func addTool[In, Out any, P interface {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(b)}, nil
 	})
+}
+
+// decodeArgs validates raw arguments against the tool's input schema and
+// decodes them into args.
+func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, args any) error {
+	if len(raw) == 0 {
+		raw = []byte("{}")
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return fmt.Errorf("arguments: %w", err)
+	}
+	if err := schema.Validate(generic); err != nil {
+		return fmt.Errorf("validating arguments: %w", err)
+	}
+	if err := json.Unmarshal(raw, args); err != nil {
+		return fmt.Errorf("arguments: %w", err)
+	}
+	return nil
 }
 
 // failure is an IsError result carrying the class in structured form.
