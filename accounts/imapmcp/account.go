@@ -180,31 +180,48 @@ func (a *account) cmd(ctx context.Context, c *imapclient.Client, fn func() error
 func (a *account) read(ctx context.Context, fn func(c *imapclient.Client) error) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	_, err := a.readLocked(ctx, fn)
+	return err
+}
+
+// readLocked is read with a.mu held; reconnected reports that the
+// operation ran on a fresh connection over a dead one.
+func (a *account) readLocked(ctx context.Context, fn func(c *imapclient.Client) error) (reconnected bool, err error) {
 	for attempt := 0; ; attempt++ {
-		c, _, err := a.conn(ctx)
+		c, fresh, err := a.conn(ctx)
 		if err != nil {
-			return err
+			return reconnected || fresh, err
 		}
+		reconnected = reconnected || fresh
 		err = fn(c)
 		if err == nil {
-			return nil
+			return reconnected, nil
 		}
-		if attempt == 1 || ctx.Err() != nil || classOf(err, "") == conn.ClassTimeout || !(closed(c) || isDrop(err)) {
-			if closed(c) {
-				a.drop()
-			}
-			return err
+		gone := hungUp(c, err)
+		if gone {
+			a.drop()
 		}
-		a.drop()
+		if attempt == 1 || !gone || ctx.Err() != nil || classOf(err, "") == conn.ClassTimeout {
+			return reconnected, err
+		}
+		reconnected = true
 	}
 }
 
-// write runs an operation that changes the mailbox. fn calls send() just
-// before issuing the changing command: if the connection had already
-// closed, nothing was sent and the whole operation is retried on a fresh
-// connection; once sent, a drop leaves the outcome unknown, and the
-// operation is never resent (reported as sent=true with the error).
-func (a *account) write(ctx context.Context, fn func(c *imapclient.Client, send func() error) error) (sent bool, err error) {
+// hungUp decides from the error itself whether the connection is gone: a
+// command written after go-imap's reader closed the socket fails with
+// net.ErrClosed before Closed() says so, so the channel alone races.
+func hungUp(c *imapclient.Client, err error) bool { return isDrop(err) || closed(c) }
+
+// write runs an operation that changes the mailbox. fn runs every changing
+// command through change, which knows whether it may have reached the
+// server: if the connection had already closed, or the command's own
+// write failed on a closed socket (its line never went out, so the server
+// cannot have run it), nothing was sent and the whole operation is retried
+// once on a fresh connection. Once a changing command may have gone out, a
+// drop leaves the outcome unknown, and the operation is never resent
+// (reported as sent=true with the error).
+func (a *account) write(ctx context.Context, fn func(c *imapclient.Client, change func(cmd func() error) error) error) (sent bool, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for attempt := 0; ; attempt++ {
@@ -213,17 +230,21 @@ func (a *account) write(ctx context.Context, fn func(c *imapclient.Client, send 
 			return false, err
 		}
 		sent = false
-		err = fn(c, func() error {
+		err = fn(c, func(cmd func() error) error {
 			if closed(c) {
 				return errNotSent
 			}
+			err := a.cmd(ctx, c, cmd)
+			if neverWritten(err) {
+				return fmt.Errorf("%w: %w", errNotSent, err)
+			}
 			sent = true
-			return nil
+			return err
 		})
 		if err == nil {
 			return sent, nil
 		}
-		dropped := closed(c) || isDrop(err)
+		dropped := hungUp(c, err)
 		if dropped {
 			a.drop()
 		}
@@ -231,6 +252,13 @@ func (a *account) write(ctx context.Context, fn func(c *imapclient.Client, send 
 			return sent, err
 		}
 	}
+}
+
+// neverWritten reports a command whose write found its socket already
+// closed: the command line, CRLF included, never left this process.
+func neverWritten(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "write" && errors.Is(err, net.ErrClosed)
 }
 
 // capable reports a capability of the live connection.

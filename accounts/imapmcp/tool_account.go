@@ -60,19 +60,11 @@ func (s *Server) checkAccount(ctx context.Context, in AccountIn) (CheckAccountOu
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	start := time.Now()
-	c, reconnected, err := a.conn(ctx)
-	if err == nil {
-		err = a.cmd(ctx, c, func() error { return c.Noop().Wait() })
-		if err != nil && closed(c) && !reconnected && classOf(err, "") != conn.ClassTimeout {
-			// The server hung up between calls: one fresh connection.
-			a.drop()
-			var c2 *imapclient.Client
-			if c2, reconnected, err = a.conn(ctx); err == nil {
-				reconnected = true
-				err = a.cmd(ctx, c2, func() error { return c2.Noop().Wait() })
-			}
-		}
-	}
+	// The same re-dial as every read: a server that hung up between calls
+	// gets one fresh connection, decided from the NOOP's error.
+	reconnected, err := a.readLocked(ctx, func(c *imapclient.Client) error {
+		return a.cmd(ctx, c, func() error { return c.Noop().Wait() })
+	})
 	if err != nil {
 		a.drop()
 		return CheckAccountOut{}, "", fmt.Errorf("check %s: %w", in.Account, err)

@@ -100,11 +100,8 @@ func (s *Server) setFlags(ctx context.Context, in SetFlagsIn) (WriteOut, string,
 	}
 	folder := folderOr(in.Folder)
 	var b *batch
-	sent, err := a.write(ctx, func(c *imapclient.Client, send func() error) (err error) {
+	sent, err := a.write(ctx, func(c *imapclient.Client, change func(cmd func() error) error) (err error) {
 		if b, err = a.prepare(ctx, c, folder, in.UIDs, in.UIDValidity); err != nil || len(b.present) == 0 {
-			return err
-		}
-		if err := send(); err != nil {
 			return err
 		}
 		// +FLAGS / -FLAGS: absolute and idempotent, never a toggle, and
@@ -113,7 +110,7 @@ func (s *Server) setFlags(ctx context.Context, in SetFlagsIn) (WriteOut, string,
 			if len(st.Flags) == 0 {
 				continue
 			}
-			if err := a.cmd(ctx, c, func() error { return c.Store(uidSet(b.present), &st, nil).Close() }); err != nil {
+			if err := change(func() error { return c.Store(uidSet(b.present), &st, nil).Close() }); err != nil {
 				return err
 			}
 		}
@@ -154,7 +151,7 @@ func (s *Server) moveTo(ctx context.Context, in SpecialMoveIn, kind, dest string
 	var b *batch
 	destUIDs := map[imap.UID]imap.UID{}
 	var destValidity uint32
-	sent, err := a.write(ctx, func(c *imapclient.Client, send func() error) (err error) {
+	sent, err := a.write(ctx, func(c *imapclient.Client, change func(cmd func() error) error) (err error) {
 		if kind != "" {
 			if dest, err = a.specialFolder(ctx, c, kind); err != nil {
 				return err
@@ -169,11 +166,8 @@ func (s *Server) moveTo(ctx context.Context, in SpecialMoveIn, kind, dest string
 		set := uidSet(b.present)
 		switch {
 		case capable(c, imap.CapMove):
-			if err := send(); err != nil {
-				return err
-			}
 			var md *imapclient.MoveData
-			if err := a.cmd(ctx, c, func() (err error) { md, err = c.Move(set, dest).Wait(); return err }); err != nil {
+			if err := change(func() (err error) { md, err = c.Move(set, dest).Wait(); return err }); err != nil {
 				return err
 			}
 			if md != nil {
@@ -181,11 +175,8 @@ func (s *Server) moveTo(ctx context.Context, in SpecialMoveIn, kind, dest string
 				pairUIDs(destUIDs, md.SourceUIDs, md.DestUIDs)
 			}
 		case capable(c, imap.CapUIDPlus):
-			if err := send(); err != nil {
-				return err
-			}
 			var cd *imap.CopyData
-			if err := a.cmd(ctx, c, func() (err error) { cd, err = c.Copy(set, dest).Wait(); return err }); err != nil {
+			if err := change(func() (err error) { cd, err = c.Copy(set, dest).Wait(); return err }); err != nil {
 				return err
 			}
 			if cd != nil {
@@ -193,10 +184,10 @@ func (s *Server) moveTo(ctx context.Context, in SpecialMoveIn, kind, dest string
 				pairUIDs(destUIDs, cd.SourceUIDs, cd.DestUIDs)
 			}
 			del := imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
-			if err := a.cmd(ctx, c, func() error { return c.Store(set, &del, nil).Close() }); err != nil {
+			if err := change(func() error { return c.Store(set, &del, nil).Close() }); err != nil {
 				return err
 			}
-			if err := a.cmd(ctx, c, func() error { return c.UIDExpunge(set).Close() }); err != nil {
+			if err := change(func() error { return c.UIDExpunge(set).Close() }); err != nil {
 				return err
 			}
 		default:
