@@ -88,7 +88,7 @@ func runList(args []string, stdout, stderr io.Writer) int {
 	results := accounts.Fanout(context.Background(), accts, *timeout, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
 		return a.List(ctx, accounts.ListOptions{Limit: *limit, UnreadOnly: *unread})
 	})
-	out, ok := listOutput(results, time.Now())
+	out, ok := listOutput(results)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -149,7 +149,7 @@ func exitCode(ok, total int) int {
 }
 
 // listOutput merges the pages newest first and describes every account.
-func listOutput(results []accounts.Result[accounts.Page], now time.Time) (listJSON, int) {
+func listOutput(results []accounts.Result[accounts.Page]) (listJSON, int) {
 	var names []string
 	for _, r := range results {
 		names = append(names, r.Account.Name())
@@ -158,7 +158,7 @@ func listOutput(results []accounts.Result[accounts.Page], now time.Time) (listJS
 	out := listJSON{Accounts: []accountJSON{}, Messages: []messageJSON{}}
 	ok := 0
 	for _, r := range results {
-		aj := describe(r.Account, r.Err, now)
+		aj := describe(accounts.Settled(r))
 		if r.Err == nil {
 			ok++
 			aj.Count = len(r.Value.Messages)
@@ -181,8 +181,7 @@ func listOutput(results []accounts.Result[accounts.Page], now time.Time) (listJS
 }
 
 // describe is an account's line of `list --json`.
-func describe(a *accounts.Account, err error, now time.Time) accountJSON {
-	h := accounts.Describe(a, err, now)
+func describe(h accounts.Health) accountJSON {
 	return accountJSON{Name: h.Name, State: h.State, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds}
 }
 

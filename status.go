@@ -56,14 +56,14 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	var out []statusJSON
 	ok := 0
 	for _, r := range results {
-		st := r.Account.Status()
+		st := r.Status
 		sj := statusJSON{Name: r.Account.Name(), State: st.State.String(), ErrorClass: conn.ClassNone.String(),
 			Error: r.Account.Redact(st.LastError), Connects: st.Connects}
 		if r.Err == nil {
 			ok++
 			sj.LatencyMS = r.Value.Milliseconds()
 		} else {
-			d := describe(r.Account, r.Err, time.Now())
+			d := describe(accounts.Settled(r))
 			sj.ErrorClass, sj.Error = d.ErrorClass, d.Error
 		}
 		out = append(out, sj)

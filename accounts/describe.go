@@ -21,11 +21,21 @@ type Health struct {
 	OK              bool // the operation answered
 }
 
-// Describe reports an account after an operation that returned err. A
-// hung account whose deadline passed reports timeout even while its
-// connect is still in flight.
-func Describe(a *Account, err error, now time.Time) Health {
-	st := a.Status()
+// Describe reports an account as it is now, after an operation that
+// returned err.
+func Describe(a *Account, err error, now time.Time) Health { return describe(a, a.Status(), err, now) }
+
+// Settled reports an account of a fan-out as it was when its answer came.
+// A one-shot face prints after the slowest account settles; by then a
+// refused account's short cooldown may have ended and its self-probe
+// begun, and "reconnecting" beside "connection refused" describes two
+// different moments.
+func Settled[T any](r Result[T]) Health { return describe(r.Account, r.Status, r.Err, r.At) }
+
+// describe reports st after an operation that returned err. A hung
+// account whose deadline passed reports timeout even while its connect is
+// still in flight.
+func describe(a *Account, st conn.Status, err error, now time.Time) Health {
 	h := Health{Name: a.Name(), State: st.State.String(), ErrorClass: conn.ClassNone.String(), OK: err == nil}
 	if err != nil {
 		h.ErrorClass = conn.ClassOf(err).String()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"unibox/conn"
 )
 
 // Result is one account's outcome in a fan-out.
@@ -12,6 +14,11 @@ type Result[T any] struct {
 	Value   T
 	Err     error
 	Took    time.Duration
+	// Status and At are the account as it was when its answer came, so a
+	// face describes state, error and cooldown from one moment (see
+	// Settled), not as they became while slower accounts still answered.
+	Status conn.Status
+	At     time.Time
 }
 
 // Fanout runs f on every account at once, each under its own deadline,
@@ -30,7 +37,8 @@ func Fanout[T any](ctx context.Context, accts []*Account, perAccount time.Durati
 			defer cancel()
 			start := time.Now()
 			v, err := f(actx, a)
-			out[i] = Result[T]{Account: a, Value: v, Err: err, Took: time.Since(start)}
+			at := time.Now()
+			out[i] = Result[T]{Account: a, Value: v, Err: err, Took: at.Sub(start), Status: a.Status(), At: at}
 		})
 	}
 	wg.Wait()

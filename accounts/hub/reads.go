@@ -19,9 +19,8 @@ func (h *Hub) fetch(ctx context.Context, accts []*accounts.Account, f func(conte
 	}
 	inbox := model.NewInbox(names)
 	hs := make([]accounts.Health, len(res))
-	now := h.now()
 	for i, r := range res {
-		hs[i] = accounts.Describe(r.Account, r.Err, now)
+		hs[i] = accounts.Settled(r)
 		if r.Err == nil {
 			inbox.Replace(r.Account.Name(), r.Value.Messages, r.Value.More)
 		}
