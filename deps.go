@@ -4,7 +4,6 @@ package main
 
 import (
 	_ "github.com/BurntSushi/toml"
-	_ "github.com/Shopify/toxiproxy/v2"
 	_ "github.com/charmbracelet/bubbles/key"
 	_ "github.com/charmbracelet/bubbletea"
 	_ "github.com/charmbracelet/lipgloss"

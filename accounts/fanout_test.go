@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
 		os.Exit(imapmcp.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	goleak.VerifyTestMain(m, imaptest.ToxiproxyLeaks()...)
+	goleak.VerifyTestMain(m)
 }
 
 func testExe(t *testing.T) string {

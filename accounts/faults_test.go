@@ -1,7 +1,7 @@
 package accounts
 
 // Fault scenarios across the whole stack: adapter, a real serve-imap
-// child, a real IMAP server (imapmemserver), toxiproxy between them.
+// child, a real IMAP server (imapmemserver), a loopback proxy of our own between them.
 // The table in docs/faults.md maps each scenario to its test.
 
 import (
@@ -22,7 +22,7 @@ import (
 	"unibox/model"
 )
 
-// proxied opens "Work" through a toxiproxy in front of an in-process
+// proxied opens "Work" through a loopback proxy in front of an in-process
 // server, with small dials.
 func proxied(t *testing.T, dials func(*config.Resilience)) (*Account, *imaptest.Mem, string) {
 	mem := imaptest.NewMem(t, memimap.Options{})

@@ -8,8 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
-
-	"unibox/accounts/imaptest"
 )
 
 // TestMain doubles as `unibox serve-imap`: the end-to-end tests re-execute
@@ -19,7 +17,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") != "" {
 		os.Exit(childMain())
 	}
-	goleak.VerifyTestMain(m, imaptest.ToxiproxyLeaks()...)
+	goleak.VerifyTestMain(m)
 }
 
 // childMain runs the real server; a marker file makes it die in the middle

@@ -1,96 +1,139 @@
 // Package imaptest runs real IMAP servers for tests: go-imap's in-process
-// server and a throwaway Dovecot (.ci/dovecot.sh), both behind a toxiproxy
-// proxy, so the same table of tests can hang up on, silence or refuse the
-// client on either. Test code only.
+// server and a throwaway Dovecot (.ci/dovecot.sh), both behind a loopback
+// proxy (linkproxy.go), so the same table of tests can hang up on, silence
+// or refuse the client on either. Test code only.
 package imaptest
 
 import (
-	"context"
-	"strings"
+	"encoding/json"
+	"math/rand/v2"
+	"sync"
 	"testing"
-
-	toxiproxy "github.com/Shopify/toxiproxy/v2"
-	"github.com/rs/zerolog"
-	"go.uber.org/goleak"
+	"time"
 )
-
-// Proxy is an in-process toxiproxy between the client and a mail server.
-type Proxy struct {
-	p *toxiproxy.Proxy
-}
-
-// NewProxy listens on 127.0.0.1 and forwards to upstream.
-func NewProxy(t testing.TB, upstream string) *Proxy {
-	t.Helper()
-	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
-	p := toxiproxy.NewProxy(api, "imap", "127.0.0.1:0", upstream)
-	if err := p.Start(); err != nil {
-		t.Fatalf("toxiproxy: %v", err)
-	}
-	t.Cleanup(p.Stop)
-	return &Proxy{p: p}
-}
-
-// Addr is where clients connect.
-func (p *Proxy) Addr() string { return p.p.Listen }
-
-// Drop cuts every connection through the proxy, as a server hanging up
-// would; new connections are accepted again at once.
-func (p *Proxy) Drop() {
-	p.p.Stop()
-	if err := p.p.Start(); err != nil {
-		panic("toxiproxy restart: " + err.Error())
-	}
-}
-
-// Down refuses connections (and cuts the open ones) until the returned
-// function is called.
-func (p *Proxy) Down() (up func()) {
-	p.p.Stop()
-	return func() {
-		if err := p.p.Start(); err != nil {
-			panic("toxiproxy restart: " + err.Error())
-		}
-	}
-}
 
 // Silence stops all data in both directions without closing anything: a
 // server that stops answering. The returned function lets data flow again.
+//
+// Nothing is lost: each direction holds the chunk it has read (the rest
+// waits in the kernel's buffers) and delivers it, in order, on restore, as
+// TCP would once a network blackhole clears. A command the client sent
+// while silent therefore reaches the server late, perhaps after the client
+// gave up on it. A chunk already being written when Silence is called may
+// still arrive. Drop, Down and the test's cleanup cut held links as usual.
 func (p *Proxy) Silence() (restore func()) {
-	for _, s := range []string{"upstream", "downstream"} {
-		body := `{"name":"silence_` + s + `","type":"timeout","stream":"` + s + `","attributes":{"timeout":0}}`
-		if _, err := p.p.Toxics.AddToxicJson(strings.NewReader(body)); err != nil {
-			panic("toxiproxy: " + err.Error())
-		}
+	p.mu.Lock()
+	if p.silent == 0 {
+		p.quiet = make(chan struct{})
 	}
+	p.silent++
+	p.mu.Unlock()
+	var once sync.Once
 	return func() {
-		for _, s := range []string{"upstream", "downstream"} {
-			_ = p.p.Toxics.RemoveToxic(context.Background(), "silence_"+s)
-		}
+		once.Do(func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.silent--; p.silent == 0 {
+				close(p.quiet)
+				p.quiet = nil
+			}
+		})
 	}
 }
 
-// Toxic adds a toxiproxy toxic ("latency", "reset_peer", "slow_close",
-// "bandwidth", "limit_data", ...) on stream ("upstream" or "downstream")
-// with its attributes as JSON; the returned function removes it.
+// toxic is one fault on a stream, named after toxiproxy's toxics whose
+// attributes it takes.
+type toxic struct {
+	// latency: each chunk is held Latency ms (± Jitter) after it was read.
+	Latency, Jitter int64
+	// reset_peer: the first chunk is dropped and, Timeout ms later, the
+	// link is reset (RST to both sides).
+	Timeout int64
+}
+
+// Toxic adds a fault on stream ("upstream", client to server, or
+// "downstream", server to client) for every link, live or future, with its
+// attributes as JSON, as toxiproxy would. Only the kinds tests use exist:
+//
+//	latency     {"latency": ms, "jitter": ms}
+//	reset_peer  {"timeout": ms}
+//
+// The returned function removes it; a chunk already held stays held.
 func (p *Proxy) Toxic(t testing.TB, kind, stream, attrs string) (remove func()) {
 	t.Helper()
-	name := kind + "_" + stream
-	body := `{"name":"` + name + `","type":"` + kind + `","stream":"` + stream + `","attributes":` + attrs + `}`
-	if _, err := p.p.Toxics.AddToxicJson(strings.NewReader(body)); err != nil {
-		t.Fatalf("toxiproxy %s: %v", kind, err)
+	if kind != "latency" && kind != "reset_peer" {
+		t.Fatalf("imaptest: no %q toxic (latency, reset_peer)", kind)
 	}
-	return func() { _ = p.p.Toxics.RemoveToxic(context.Background(), name) }
+	if stream != "upstream" && stream != "downstream" {
+		t.Fatalf("imaptest: toxic stream %q, want upstream or downstream", stream)
+	}
+	var x toxic
+	if err := json.Unmarshal([]byte(attrs), &x); err != nil {
+		t.Fatalf("imaptest: %s attributes %s: %v", kind, attrs, err)
+	}
+	name := kind + "_" + stream
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, dup := p.toxics[name]; dup {
+		t.Fatalf("imaptest: toxic %s already there", name)
+	}
+	p.toxics[name] = x
+	return func() {
+		p.mu.Lock()
+		delete(p.toxics, name)
+		p.mu.Unlock()
+	}
 }
 
-// ToxiproxyLeaks are goleak options for toxiproxy v2.5.0's own goroutines:
-// stopping a proxy while toxics change under live connections can strand
-// a link's pipes. They belong to the test tool, not to unibox.
-func ToxiproxyLeaks() []goleak.Option {
-	return []goleak.Option{
-		goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2/toxics.(*ToxicStub).Run"),
-		goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2.(*ToxicLink).read"),
-		goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2.(*ToxicLink).write"),
-		goleak.IgnoreAnyFunction("github.com/Shopify/toxiproxy/v2.(*ToxicLink).Start.func1"),
+// pass decides the fate of a chunk just read on stream: it waits while the
+// proxy is silent, then applies the stream's toxics. False means the link
+// was cut meanwhile (or reset by a toxic): the chunk must not be written.
+func (p *Proxy) pass(l *link, stream string) bool {
+	read := time.Now()
+	for {
+		p.mu.Lock()
+		quiet := p.quiet
+		lat, slow := p.toxics["latency_"+stream]
+		rst, reset := p.toxics["reset_peer_"+stream]
+		p.mu.Unlock()
+		if quiet != nil {
+			select {
+			case <-quiet:
+				continue // toxics may have changed meanwhile
+			case <-l.ctx.Done():
+				return false
+			}
+		}
+		if slow {
+			d := lat.Latency
+			if lat.Jitter > 0 {
+				d += rand.Int64N(2*lat.Jitter) - lat.Jitter
+			}
+			if !l.hold(time.Until(read.Add(time.Duration(d) * time.Millisecond))) {
+				return false
+			}
+		}
+		if reset {
+			if l.hold(time.Duration(rst.Timeout) * time.Millisecond) {
+				l.close(true)
+			}
+			return false
+		}
+		return true
+	}
+}
+
+// hold waits d, or less if the link is cut first (then false).
+func (l *link) hold(d time.Duration) bool {
+	if d <= 0 {
+		return l.ctx.Err() == nil
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return true
+	case <-l.ctx.Done():
+		return false
 	}
 }
