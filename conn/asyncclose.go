@@ -3,6 +3,7 @@ package conn
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,6 +18,7 @@ import (
 type asyncClose struct {
 	inner mcp.Transport
 	wg    *sync.WaitGroup
+	conn  *asyncCloseConn // set by Connect; one transport, one connection
 }
 
 func (t *asyncClose) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -24,13 +26,33 @@ func (t *asyncClose) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &asyncCloseConn{Connection: c, wg: t.wg}, nil
+	t.conn = &asyncCloseConn{Connection: c, wg: t.wg, closed: make(chan struct{})}
+	return t.conn, nil
+}
+
+// awaitExit closes the connection and waits, at most d and never past
+// ctx, until the child is reaped. Its stderr is copied in full only then:
+// whoever reads the stderr tail to learn why the child died (an auth
+// failure printed just before exiting) must not read it half-written.
+func (t *asyncClose) awaitExit(ctx context.Context, d time.Duration) {
+	if t.conn == nil {
+		return
+	}
+	t.conn.Close()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-t.conn.closed:
+	case <-timer.C:
+	case <-ctx.Done():
+	}
 }
 
 type asyncCloseConn struct {
 	mcp.Connection
-	wg   *sync.WaitGroup
-	once sync.Once
+	wg     *sync.WaitGroup
+	once   sync.Once
+	closed chan struct{} // closed once the inner close returned
 }
 
 func (c *asyncCloseConn) Close() error {
@@ -38,6 +60,7 @@ func (c *asyncCloseConn) Close() error {
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
+			defer close(c.closed)
 			_ = c.Connection.Close()
 		}()
 	})

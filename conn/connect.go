@@ -193,12 +193,19 @@ func (a *Adapter) dial(ctx context.Context) (*generation, error) {
 	a.mu.Unlock()
 	fmt.Fprintf(a.stderr, "--- unibox: provider start #%d at %s ---\n", dials, a.clock.Now().Format(time.TimeOnly))
 
+	var child *asyncClose
 	if kill != nil {
 		// A child process: its polite termination must never hold a call.
-		t = &asyncClose{inner: t, wg: &a.wg}
+		child = &asyncClose{inner: t, wg: &a.wg}
+		t = child
 	}
 	cs, err := a.client.Connect(ctx, t, nil)
 	if err != nil {
+		if child != nil {
+			// A child that exited during the handshake may have said why
+			// on stderr; connectClass reads it next.
+			child.awaitExit(ctx, a.dials.TerminateAfter)
+		}
 		return nil, fmt.Errorf("handshake: %w", err)
 	}
 	gctx, cancel := context.WithCancel(a.root)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
@@ -26,6 +27,14 @@ func fixtureMain(kind string, k fxKnobs) int {
 	k.log("pids", strconv.Itoa(os.Getpid()))
 	if k.exists("exit-auth") {
 		// Like a server that logs in at startup and gives up.
+		fmt.Fprintln(os.Stderr, "Error: Authentication failed")
+		return 1
+	}
+	if k.exists("exit-auth-late") {
+		// The same, but its stdout closes first and the reason comes
+		// after: the handshake has failed long before stderr says why.
+		os.Stdout.Close()
+		time.Sleep(100 * time.Millisecond)
 		fmt.Fprintln(os.Stderr, "Error: Authentication failed")
 		return 1
 	}
