@@ -191,7 +191,11 @@ func TestFault14TooManyConnections(t *testing.T) {
 // Scenario 15: twenty concurrent reads on a down account: one connect
 // flight, every caller answered, the late ones without any I/O.
 func TestFault15ConcurrentReadsOnDownAccount(t *testing.T) {
-	a, mem, _ := proxied(t, nil)
+	// A minute's cooldown: its end would start a second dial.
+	a, mem, _ := proxied(t, func(r *config.Resilience) {
+		r.BackoffBase = config.Duration{Duration: time.Minute}
+		r.BackoffCap = config.Duration{Duration: time.Minute}
+	})
 	mem.Proxy().Down()
 	var wg sync.WaitGroup
 	errs := make([]error, 20)

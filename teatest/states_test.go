@@ -38,7 +38,8 @@ func TestCoolingDownCountdown(t *testing.T) {
 	yahoo := newFake("Yahoo", conn.Status{State: conn.StateCoolingDown, CooldownUntil: now.Add(42 * time.Second),
 		Class: conn.ClassUnavailable, LastError: "check_account: connection refused", Attempt: 3})
 	tm, _ := run(t, []ui.Account{newFake("Work", connected, msgs("Work", 6, 5*time.Minute)...), newFake("Personal", connected, msgs("Personal", 4, 30*time.Minute)...), yahoo}, 80, 24, nil)
-	waitFor(t, tm, "Lunch")
+	// Unread counts show once an account's rows are in: both lists loaded.
+	waitFor(t, tm, "Work ● connected 4   Personal ● connected 2")
 	screen := final(t, tm)
 	if !strings.Contains(screen, "Yahoo ⏸ cooling down 42s") || !strings.Contains(screen, "2 of 3 accounts · Yahoo: cooling down 42s") {
 		t.Fatalf("no countdown:\n%s", screen)
@@ -49,7 +50,7 @@ func TestCoolingDownCountdown(t *testing.T) {
 func TestAuthFailed(t *testing.T) {
 	work := newFake("Work", conn.Status{State: conn.StateAuthFailed, Class: conn.ClassAuth, LastError: "add_account: auth: LOGIN failed"})
 	tm, _ := run(t, []ui.Account{work, newFake("Personal", connected, msgs("Personal", 5, time.Minute)...)}, 80, 24, nil)
-	waitFor(t, tm, "auth failed")
+	waitFor(t, tm, "Work ✗ auth failed   Personal ● connected 3")
 	screen := final(t, tm)
 	if !strings.Contains(screen, "Work ✗ auth failed") || !strings.Contains(screen, "Work: authentication failed") {
 		t.Fatalf("auth failure not disclosed:\n%s", screen)
@@ -61,7 +62,7 @@ func TestAuthFailed(t *testing.T) {
 func TestDisconnectedKeepsStaleRows(t *testing.T) {
 	yahoo := newFake("Yahoo", connected, msgs("Yahoo", 5, 2*time.Minute)...)
 	tm, _ := run(t, []ui.Account{newFake("Work", connected, msgs("Work", 5, time.Minute)...), yahoo}, 80, 24, nil)
-	waitFor(t, tm, "Lunch")
+	waitFor(t, tm, "Work ● connected 3   Yahoo ● connected 3")
 	yahoo.set(conn.Status{State: conn.StateDisconnected, Class: conn.ClassDrop, LastError: "provider exited: signal: killed", Generation: 1})
 	waitFor(t, tm, "disconnected")
 	screen := final(t, tm)

@@ -16,15 +16,16 @@ import (
 	"unibox/model"
 )
 
-// testDials are quick numbers for real children; no health timer, so that
-// every probe in a test is one the test caused.
+// testDials are quick numbers for real children; no health timer and
+// minute-long cooldowns (whose end would start a probe), so that every
+// probe and dial in a test is one the test caused.
 var testDials = conn.Dials{
 	ConnectTimeout:  20 * time.Second,
 	ConnectAttempts: 2,
 	AttemptPause:    20 * time.Millisecond,
 	CallTimeout:     20 * time.Second,
-	BackoffBase:     50 * time.Millisecond,
-	BackoffCap:      200 * time.Millisecond,
+	BackoffBase:     time.Minute,
+	BackoffCap:      time.Minute,
 	BackoffJitter:   -1,
 	StableAfter:     time.Hour,
 	ProbeInterval:   -1,
