@@ -87,7 +87,7 @@ func open(cfg *config.Config, ac config.Account, o Options) (*Account, error) {
 		Account: ac.Name,
 		Dial: func(ctx context.Context) (mcp.Transport, error) {
 			cmd := exec.Command(o.Exe, args...)
-			cmd.Env = append([]string{}, o.ChildEnv...)
+			cmd.Env = childEnv(o.ChildEnv)
 			return &mcp.CommandTransport{Command: cmd}, nil
 		},
 		AfterConnect: imapmcp.Provision(in, func(ctx context.Context) (string, error) {
@@ -105,6 +105,26 @@ func open(cfg *config.Config, ac config.Account, o Options) (*Account, error) {
 		Client:   &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: "imap", adapter: adapter, ops: imapProvider{account: ac.Name}, redact: secrets.redact}, nil
+}
+
+// raceChildEnv is GORACE for serve-imap children of a race-enabled build
+// (see childenv_race.go); empty otherwise.
+var raceChildEnv string
+
+// childEnv is a serve-imap child's whole environment: ChildEnv, plus, in a
+// race-enabled build only, a GORACE without the exit sleep.
+func childEnv(base []string) []string {
+	env := append([]string{}, base...)
+	if raceChildEnv == "" {
+		return env
+	}
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GORACE=") {
+			return env
+		}
+	}
+	// Later flags win: the parent's own GORACE, if any, goes last.
+	return append(env, "GORACE="+strings.TrimSpace(raceChildEnv+" "+os.Getenv("GORACE")))
 }
 
 // secretBox remembers the account's password in memory, only to scrub it

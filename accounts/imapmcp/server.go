@@ -10,6 +10,7 @@ package imapmcp
 import (
 	"context"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	json "github.com/segmentio/encoding/json"
 	"io"
@@ -40,6 +41,7 @@ type Server struct {
 	opts     Options
 	mu       sync.Mutex
 	accounts map[string]*account
+	socks    sockets // every IMAP socket opened through opts.Dial
 }
 
 // New makes a server with no accounts.
@@ -57,7 +59,16 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Server{opts: opts, accounts: map[string]*account{}}
+	s := &Server{opts: opts, accounts: map[string]*account{}}
+	dial := opts.Dial
+	s.opts.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return s.socks.track(c)
+	}
+	return s
 }
 
 // Close logs every account out.
@@ -74,11 +85,111 @@ func (s *Server) Close() {
 }
 
 // Serve runs the MCP server over r/w (the child's stdin/stdout) until the
-// parent closes the pipe or ctx ends.
+// parent closes the pipe or ctx ends (SIGTERM in the child).
+//
+// Either one means "exit now": the parent is waiting to reap this process
+// before it gives the terminal back, and only after a grace period does it
+// signal. The SDK's server returns only once every in-flight handler has,
+// and a handler can be stuck on a silent mail server for a whole command
+// deadline (the greeting, STARTTLS and LOGIN of a dial honour no context).
+// So on hang-up every IMAP socket is closed at once: each blocked handler
+// fails at once, the session ends, and the process exits within
+// milliseconds of its stdin closing, whatever its mail servers do.
 func Serve(ctx context.Context, opts Options, r io.ReadCloser, w io.WriteCloser) error {
 	s := New(opts)
 	defer s.Close()
-	return s.MCP().Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+	hup := &hangup{ReadCloser: r, done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-hup.done:
+		case <-ctx.Done():
+		}
+		s.abort()
+	}()
+	err := s.MCP().Run(ctx, &mcp.IOTransport{Reader: hup, Writer: w})
+	cancel()
+	<-watched
+	return err
+}
+
+// abort closes every IMAP socket under whoever is using it and refuses new
+// ones: the process is going away.
+func (s *Server) abort() { s.socks.closeAll() }
+
+// hangup is the child's stdin; done is closed once a read fails (EOF: the
+// parent closed the pipe, or the transport closed it on the way out).
+type hangup struct {
+	io.ReadCloser
+	once sync.Once
+	done chan struct{}
+}
+
+func (h *hangup) Read(p []byte) (int, error) {
+	n, err := h.ReadCloser.Read(p)
+	if err != nil {
+		h.once.Do(func() { close(h.done) })
+	}
+	return n, err
+}
+
+// errShuttingDown refuses a dial once the parent hung up.
+var errShuttingDown = errors.New("serve-imap is shutting down")
+
+// sockets tracks the live IMAP sockets so that a hang-up can close them
+// all, including one still in its greeting or LOGIN (not yet an account's
+// connection, so out of reach of drop).
+type sockets struct {
+	mu     sync.Mutex
+	live   map[*trackedConn]struct{}
+	closed bool
+}
+
+func (s *sockets) track(c net.Conn) (net.Conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		c.Close()
+		return nil, withClass(conn.ClassUnavailable, errShuttingDown)
+	}
+	if s.live == nil {
+		s.live = map[*trackedConn]struct{}{}
+	}
+	tc := &trackedConn{Conn: c, set: s}
+	s.live[tc] = struct{}{}
+	return tc, nil
+}
+
+func (s *sockets) forget(c *trackedConn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.live, c)
+}
+
+func (s *sockets) closeAll() {
+	s.mu.Lock()
+	live := s.live
+	s.live, s.closed = nil, true
+	s.mu.Unlock()
+	for c := range live {
+		_ = c.Conn.Close()
+	}
+}
+
+// trackedConn leaves the set when closed; every Close still reaches the
+// socket (wrappers in tests count them).
+type trackedConn struct {
+	net.Conn
+	set  *sockets
+	once sync.Once
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() { c.set.forget(c) })
+	return c.Conn.Close()
 }
 
 // MCP builds the MCP server with every tool.

@@ -30,6 +30,7 @@ type Proxy struct {
 	quiet  chan struct{} // non-nil while silent; closed when data may flow
 	silent int           // Silence calls not yet restored
 	toxics map[string]toxic
+	seen   int // connections accepted, refused ones included
 }
 
 // link is one client connection and its connection to the upstream.
@@ -61,6 +62,14 @@ func NewProxy(t testing.TB, upstream string) *Proxy {
 
 // Addr is where clients connect; it never changes.
 func (p *Proxy) Addr() string { return p.ln.Addr().String() }
+
+// Accepted counts the connections accepted so far, refused ones included:
+// a test waits on it for a client's next dial.
+func (p *Proxy) Accepted() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.seen
+}
 
 // Drop cuts every connection through the proxy, as a server hanging up
 // would (a FIN on both sides); new connections are accepted again at once.
@@ -124,6 +133,7 @@ func (p *Proxy) accept() {
 			continue
 		}
 		p.mu.Lock()
+		p.seen++
 		if p.down > 0 {
 			p.mu.Unlock()
 			reset(c)
