@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -111,7 +110,7 @@ func TestHostileCorpusRawTerminalOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out lockedBuffer
+	var out imaptest.Wire
 	done := make(chan struct{})
 	go func() { io.Copy(&out, f); close(done) }()
 	deadline := time.Now().Add(15 * time.Second)
@@ -161,22 +160,4 @@ func stripANSI(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
-}
-
-// lockedBuffer is written by the pty reader while the test polls it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

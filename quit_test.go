@@ -139,7 +139,7 @@ func quitAndTime(t *testing.T, bin string, args []string, ready string, before f
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out lockedBuffer
+	var out imaptest.Wire
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)

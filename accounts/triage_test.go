@@ -1,10 +1,8 @@
 package accounts
 
 import (
-	"bytes"
 	"context"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
@@ -103,75 +101,49 @@ func TestCopyFallbackDropNeverDoubles(t *testing.T) {
 	}
 }
 
-// A flag write whose answer is lost after the server carried it out is
-// reconciled by reading: \Seen is found set, so it is done, and the STORE
-// reached the server exactly once.
-func TestFlagDropAfterStoreIsReconciledNotResent(t *testing.T) {
-	faults := &memimap.Faults{}
-	var w storeLog
-	a, srv, user := oneAccount(t, faults, memimap.Options{DebugWriter: &w})
-	seedOne(t, srv, user, "read me", "read.1@unibox.test")
-	inbox := count(t, a, "INBOX")
-	faults.DropAfter("STORE", 1)
-	res, err := a.Apply(context.Background(), model.Op{Action: model.ActSetSeen, Value: true}, "INBOX", 0, inbox)
-	if err != nil || res[0].Kind != model.ResultDone || !res[0].Reconciled {
-		t.Fatalf("%+v %v", res, err)
-	}
-	if !count(t, a, "INBOX")[0].Seen {
-		t.Fatal("not read on the server")
-	}
-	if n := w.stores(); n != 1 {
-		t.Fatalf("%d STOREs reached the server, want 1 (never resent once done)", n)
-	}
-}
-
-// A flag write whose connection is cut after it was sent but before the
-// server carried it out is unknown; reading proves it not done, so it is
-// sent once more and ends done.
-func TestFlagDropBeforeStoreIsResent(t *testing.T) {
-	faults := &memimap.Faults{}
-	var w storeLog
-	a, srv, user := oneAccount(t, faults, memimap.Options{DebugWriter: &w})
-	seedOne(t, srv, user, "read me", "read.2@unibox.test")
-	inbox := count(t, a, "INBOX")
-	hold := faults.HoldNext("STORE")
-	go func() {
-		<-hold.Held
-		srv.DropAll()       // the STORE has arrived; the connection dies
-		hold.Release(false) // and the server never carries it out
-	}()
-	res, err := a.Apply(context.Background(), model.Op{Action: model.ActSetSeen, Value: true}, "INBOX", 0, inbox)
-	if err != nil || res[0].Kind != model.ResultDone || !res[0].Reconciled {
-		t.Fatalf("%+v %v", res, err)
-	}
-	if !count(t, a, "INBOX")[0].Seen {
-		t.Fatal("not read on the server")
-	}
-	if n := w.stores(); n != 2 {
-		t.Fatalf("%d STOREs reached the server, want 2 (the cut one and one resend)", n)
+// A flag write whose connection dies around its STORE: the outcome is
+// unknown, and reading decides. Carried out before the hang-up, \Seen is
+// found set: done, and never sent again. Cut before the server ran it, it
+// is provably not done: sent once more, and done.
+func TestFlagDropAroundStore(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cut    func(*memimap.Faults, *memimap.Server)
+		stores int
+	}{
+		{"after the store: reconciled, not resent", func(f *memimap.Faults, _ *memimap.Server) { f.DropAfter("STORE", 1) }, 1},
+		{"before the store: resent", func(f *memimap.Faults, srv *memimap.Server) {
+			hold := f.HoldNext("STORE")
+			go func() {
+				<-hold.Held
+				srv.DropAll()       // the STORE has arrived; the connection dies
+				hold.Release(false) // and the server never carries it out
+			}()
+		}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			faults := &memimap.Faults{}
+			var w imaptest.Wire
+			a, srv, user := oneAccount(t, faults, memimap.Options{DebugWriter: &w})
+			seedOne(t, srv, user, "read me", "read.1@unibox.test")
+			inbox := count(t, a, "INBOX")
+			tc.cut(faults, srv)
+			res, err := a.Apply(context.Background(), model.Op{Action: model.ActSetSeen, Value: true}, "INBOX", 0, inbox)
+			if err != nil || res[0].Kind != model.ResultDone || !res[0].Reconciled {
+				t.Fatalf("%+v %v", res, err)
+			}
+			if !count(t, a, "INBOX")[0].Seen {
+				t.Fatal("not read on the server")
+			}
+			if n := len(storeCmd.FindAllStringIndex(w.String(), -1)); n != tc.stores {
+				t.Fatalf("%d STOREs reached the server, want %d", n, tc.stores)
+			}
+		})
 	}
 }
 
-// storeLog is a goroutine-safe server wire log that counts the STORE
-// commands clients sent.
-type storeLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *storeLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
+// storeCmd is a STORE command in a server's wire log.
 var storeCmd = regexp.MustCompile(`(?m)^T\d+ UID STORE `)
-
-func (l *storeLog) stores() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(storeCmd.FindAllIndex(l.b.Bytes(), -1))
-}
 
 // A call that cannot even be sent (the account is down) is an error: the
 // caller rolls back, nothing is reported done.

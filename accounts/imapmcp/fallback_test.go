@@ -1,13 +1,11 @@
 package imapmcp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,29 +16,11 @@ import (
 	"unibox/conn"
 )
 
-// wire is a goroutine-safe IMAP wire log.
-type wire struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *wire) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *wire) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
 // Without MOVE the provider copies, flags and UID EXPUNGEs exactly the
 // moved uids: an unrelated message marked \Deleted survives.
 func TestMoveFallbackExpungesOnlyThoseUIDs(t *testing.T) {
 	b := imaptest.NewMem(t, memimap.Options{NoMove: true})
-	var w wire
+	var w imaptest.Wire
 	cs, user := provisioned(t, b, Options{DebugWriter: &w})
 	keep := b.Seed(t, user, "INBOX", mail("someone else's deleted message", "a@x.org", time.Hour), imap.FlagDeleted)
 	move := b.Seed(t, user, "INBOX", mail("archive me", "a@x.org", time.Hour))
