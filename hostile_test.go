@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
-	"github.com/creack/pty"
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/imaptest"
@@ -99,34 +96,13 @@ func TestHostileCorpusRawTerminalOutput(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	path := hostileConfig(t)
-	bin := filepath.Join(t.TempDir(), "unibox")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "--config", path)
-	cmd.Env = []string{"TERM=xterm-256color", "HOME=" + t.TempDir(), "UNIBOX_HOSTILE_PW=pw", "LANG=C.UTF-8"}
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out imaptest.Wire
-	done := make(chan struct{})
-	go func() { io.Copy(&out, f); close(done) }()
-	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(stripANSI(out.String()), "Hostile ● connected") || !strings.Contains(out.String(), "brûlée") {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("screen never showed the corpus:\n%q", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	f.Write([]byte("q"))
-	if err := cmd.Wait(); err != nil {
+	r := startPTY(t, buildUnibox(t), []string{"--config", path}, []string{"UNIBOX_HOSTILE_PW=pw"}, 24, 80)
+	r.waitScreen(15*time.Second, "Hostile ● connected", "brûlée")
+	r.press("q")
+	if err := r.wait(15 * time.Second); err != nil {
 		t.Fatalf("unibox exited with %v", err)
 	}
-	<-done
-	raw := out.String()
+	raw := r.out.String()
 	// The program's own startup queries (terminal background, cursor
 	// position) come before it enters the alternate screen; mail comes after.
 	if i := strings.Index(raw, "\x1b[?1049h"); i >= 0 {

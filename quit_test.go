@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/imaptest"
@@ -70,17 +68,6 @@ func TestQuitIsPrompt(t *testing.T) {
 	})
 }
 
-// buildUnibox builds the real binary (without -race: the race runtime
-// sleeps a second in every process at exit).
-func buildUnibox(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "unibox")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // quitConfig starts n in-process IMAP servers with two messages each and
 // writes a config reaching them, terminate_after = quitGrace. With
 // proxied, the first account goes through a proxy (returned), and probes
@@ -132,88 +119,34 @@ func quitConfig(t *testing.T, n int, proxied bool) (string, string, *imaptest.Pr
 // takes as long as grace, or when a provider child outlives unibox.
 func quitAndTime(t *testing.T, bin string, args []string, ready string, before func() error, grace time.Duration) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = []string{"TERM=xterm-256color", "HOME=" + t.TempDir(), "LANG=C.UTF-8", "UNIBOX_QUIT_PW=pw"}
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out imaptest.Wire
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := f.Read(buf)
-			if n > 0 {
-				out.Write(buf[:n])
-				// Answer the startup cursor-position query (the colour
-				// probe gives up on it at once instead of waiting 5 s).
-				if bytes.Contains(buf[:n], []byte("\x1b[6n")) {
-					f.Write([]byte("\x1b[1;1R"))
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	fail := func(format string, a ...any) {
-		t.Helper()
-		cmd.Process.Kill()
-		<-exited
-		f.Close()
-		<-copied
-		t.Fatalf(format, a...)
-	}
-
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(stripANSI(out.String()), ready) {
-		if time.Now().After(deadline) {
-			fail("the screen never showed %q:\n%s", ready, stripANSI(out.String()))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	r := startPTY(t, bin, args, []string{"UNIBOX_QUIT_PW=pw"}, 30, 100)
+	r.waitScreen(20*time.Second, ready)
 	if before != nil {
 		if err := before(); err != nil {
-			fail("%v", err)
+			r.fail("%v", err)
 		}
 	}
-	children := childPIDs(cmd.Process.Pid)
-	mark := len(out.String())
+	children := childPIDs(r.cmd.Process.Pid)
+	mark := len(r.out.String())
 
 	start := time.Now()
-	if _, err := f.Write([]byte("q")); err != nil {
-		fail("press q: %v", err)
-	}
+	r.press("q")
 	var restored time.Duration
 	for restored == 0 {
-		if strings.Contains(out.String()[mark:], "\x1b[?1049l") {
-			restored = time.Since(start)
-			break
-		}
 		select {
-		case err := <-exited:
-			exited <- err
+		case err := <-r.exited:
+			r.exited <- err
 			restored = time.Since(start) // gone before the poll saw the screen restored
 		case <-time.After(time.Millisecond):
-		}
-		if time.Since(start) > 3*grace {
-			fail("the terminal was not restored %s after q", 3*grace)
+			if strings.Contains(r.out.String()[mark:], "\x1b[?1049l") {
+				restored = time.Since(start)
+			} else if time.Since(start) > 3*grace {
+				r.fail("the terminal was not restored %s after q", 3*grace)
+			}
 		}
 	}
-	var exitErr error
-	select {
-	case exitErr = <-exited:
-	case <-time.After(3 * grace):
-		fail("unibox still running %s after q", 3*grace)
-	}
+	exitErr := r.wait(3 * grace)
 	took := time.Since(start)
-	f.Close()
-	<-copied
 
 	t.Logf("%d provider children: terminal restored %s after q, process exited %s after q (terminate_after %s)",
 		len(children), restored.Round(100*time.Microsecond), took.Round(100*time.Microsecond), grace)
