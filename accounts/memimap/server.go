@@ -6,6 +6,7 @@ package memimap
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -125,6 +126,12 @@ func (f *Faults) take(cmd string) bool {
 }
 
 // Server is a running in-process IMAP server on 127.0.0.1.
+//
+// It binds its port once, in Start, and keeps the listener until Close:
+// Refuse and Accept never give the port up. (They used to close the
+// listener and bind the same address again, and under load another test
+// binary's Listen(":0") could take the port in between: Accept then failed
+// with EADDRINUSE, or the account's "server" became someone else's.)
 type Server struct {
 	opts Options
 	mem  *imapmemserver.Server
@@ -133,10 +140,9 @@ type Server struct {
 	wg   sync.WaitGroup
 
 	mu      sync.Mutex
-	ln      net.Listener // nil while refusing
 	conns   map[*imapserver.Conn]struct{}
 	users   map[string]*user
-	refused bool
+	refused bool // reset every new connection before its greeting
 	closed  bool
 }
 
@@ -171,7 +177,11 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("memimap: listen: %w", err)
 	}
 	s.addr = ln.Addr().String()
-	s.serve(ln)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		_ = s.srv.Serve(ln) // until Close: srv.Close closes ln
+	}()
 	return s, nil
 }
 
@@ -185,19 +195,25 @@ func (s *Server) Port() int {
 	return n
 }
 
-func (s *Server) serve(ln net.Listener) {
-	s.mu.Lock()
-	s.ln = ln
-	s.mu.Unlock()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		_ = s.srv.Serve(ln)
-	}()
-}
+// errRefusing fails the session of a connection that arrived while the
+// server refuses; imapserver's BYE for it goes to a connection already
+// reset, so nothing reaches the client (nor the wire log).
+var errRefusing = errors.New("memimap: refusing connections")
 
+// newSession runs first thing on every accepted connection, before
+// imapserver writes a greeting. While refusing, it resets the connection
+// (SO_LINGER 0, then close: an RST, no FIN) so the client reads ECONNRESET
+// (or EOF) where it expected the greeting, never any data. The provider
+// classes that as unavailable, exactly as a refused dial. The check and
+// the registration share s.mu, so every connection is either reset here
+// or registered where a DropAll after Refuse finds it: none slips through.
 func (s *Server) newSession(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
 	s.mu.Lock()
+	if s.refused || s.closed {
+		s.mu.Unlock()
+		reset(c.NetConn())
+		return nil, nil, errRefusing
+	}
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
 	base := &session{Session: s.mem.NewSession(), srv: s, conn: c}
@@ -272,32 +288,34 @@ func (s *Server) DropAll() {
 	}
 }
 
-// Refuse stops accepting connections (new dials are refused) until Accept.
+// Refuse makes the server turn new connections away until Accept: each is
+// reset before its greeting (see newSession): a client's dial succeeds
+// (or, when the RST beats its check of the handshake, fails with
+// ECONNRESET) and its first read fails with ECONNRESET or EOF, never
+// data. Connections
+// already open stay up (DropAll cuts them). The port stays bound.
 func (s *Server) Refuse() {
 	s.mu.Lock()
-	ln := s.ln
-	s.ln, s.refused = nil, true
+	s.refused = true
 	s.mu.Unlock()
-	if ln != nil {
-		_ = ln.Close()
-	}
 }
 
-// Accept listens again on the same address after Refuse.
+// Accept serves new connections again after Refuse, on the same port (it
+// was never given up). It cannot fail; the error is kept for its callers.
 func (s *Server) Accept() error {
 	s.mu.Lock()
-	if !s.refused || s.closed {
-		s.mu.Unlock()
-		return nil
-	}
 	s.refused = false
 	s.mu.Unlock()
-	ln, err := net.Listen("tcp", s.addr)
-	if err != nil {
-		return fmt.Errorf("memimap: listen again on %s: %w", s.addr, err)
-	}
-	s.serve(ln)
 	return nil
+}
+
+// reset closes c with an RST rather than a FIN: the peer's next read or
+// write fails with ECONNRESET.
+func reset(c net.Conn) {
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = c.Close()
 }
 
 // Close stops the server and every connection.
