@@ -54,27 +54,36 @@ func TestChildKilledWhileIdle(t *testing.T) {
 // A stopped child answers nothing: the health probe finds it and SIGKILLs it.
 func TestStoppedChildKilledByProbe(t *testing.T) {
 	c := newChildWorld(t)
+	rec := newTracer() // sees every transition: a waiter on Subscribe may miss one
 	a := c.adapter(func(o *Options) {
 		o.Dials.ProbeInterval = 50 * time.Millisecond
-		o.Dials.ProbeTimeout = 50 * time.Millisecond
+		// Far above a live child's answer on a loaded machine: only the
+		// stopped child misses, and generation 2 never does.
+		o.Dials.ProbeTimeout = 300 * time.Millisecond
 		o.Dials.ProbeMisses = 2
+		o.Trace = rec.trace
 	})
 	if err := a.EnsureConnected(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	pid := c.pids()[0]
+	from := len(rec.snapshot())
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	st := waitState(t, a, 5*time.Second, func(s Status) bool { return s.Generation == 1 && s.State != StateConnected })
-	if st.Class != ClassTimeout || !strings.Contains(st.LastError, "health probes") {
-		t.Fatalf("after SIGSTOP: %+v", st)
+	i, st := rec.waitFor(t, from, 5*time.Second, "generation 1 down", func(s Status) bool {
+		return s.Generation == 1 && s.State != StateConnected
+	})
+	if st.State != StateDisconnected || st.Class != ClassTimeout || !strings.Contains(st.LastError, "health probes") {
+		t.Fatalf("after SIGSTOP: %+v\n%s", st.Status, rec.dump())
 	}
 	waitGone(t, pid)
-	t.Logf("stopped child detected and reaped in %s", time.Since(start))
+	t.Logf("stopped child detected in %s and reaped in %s", st.at.Sub(start), time.Since(start))
 	// The next tick reconnects a fresh child by itself.
-	waitState(t, a, 5*time.Second, func(s Status) bool { return s.State == StateConnected && s.Generation == 2 })
+	rec.waitFor(t, i+1, 5*time.Second, "generation 2 connected", func(s Status) bool {
+		return s.State == StateConnected && s.Generation == 2
+	})
 }
 
 // afterConnect failing leaves no child behind.
@@ -95,7 +104,9 @@ func TestAfterConnectFailureLeavesNoChild(t *testing.T) {
 func TestCrashOnStart(t *testing.T) {
 	c := newChildWorld(t)
 	c.set("crash-on-start", true)
-	a := c.adapter(nil)
+	// The cooldown outlasts the test: its end would start a flight (a third
+	// dial) between the failed connect and the status read.
+	a := c.adapter(func(o *Options) { o.Dials.BackoffBase, o.Dials.BackoffCap = time.Minute, time.Minute })
 	err := a.EnsureConnected(t.Context())
 	if err == nil {
 		t.Fatal("connected to a child that exits on start")

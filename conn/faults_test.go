@@ -163,15 +163,21 @@ func TestFault02KillDuringRead(t *testing.T) {
 	})
 }
 
-// 05: every child dies ~100 ms after its handshake.
+// 05: every child dies ~100 ms after its connect completed (its answer to
+// add_account arms the exit, so every connect succeeds with one dial).
 func TestFault05CrashLoop(t *testing.T) {
 	const (
-		base   = 100 * time.Millisecond
-		capD   = 500 * time.Millisecond
-		stable = 400 * time.Millisecond
+		base = 100 * time.Millisecond
+		capD = 500 * time.Millisecond
+		// Far above a crash-loop session (~100 ms) and the time the test
+		// takes to kill child 6 once it is up; child 7 is given longer.
+		stable = time.Second
 	)
 	w := newShimWorld(t)
 	w.set("exit-after-init", true)
+	// Child 6 is the first that must live: its dial waits until the test
+	// has switched the crash off, however late the test gets to run.
+	open6 := w.gate(6)
 	rec := newTracer()
 	a := w.adapter(rec, func(o *Options) {
 		o.Dials.BackoffBase, o.Dials.BackoffFactor, o.Dials.BackoffCap = base, 2, capD
@@ -204,6 +210,7 @@ func TestFault05CrashLoop(t *testing.T) {
 	}
 	// The loop ends: the next child (spawned after the 500 ms cooldown) lives.
 	w.set("exit-after-init", false)
+	open6()
 
 	// A drop before stable_after keeps the streak growing...
 	i, up6 := rec.waitFor(t, i+1, 3*time.Second, "a child that lives", isUp)
@@ -223,16 +230,21 @@ func TestFault05CrashLoop(t *testing.T) {
 	}
 	_, up8 := rec.waitFor(t, i+1, 3*time.Second, "reconnected", isUp)
 
-	// One spawn at a time: no child starts before the previous one was reaped.
+	// One spawn at a time: no child starts before the previous one is dead.
+	// Its death is the end of its stdout, as the shim read it before the
+	// adapter could learn of it. (Not the shim's reap: the shim reaps its
+	// child by itself, in a goroutine that may wake after the adapter has
+	// already noticed the EOF and spawned the next child; every child's
+	// reaping is checked at cleanup.)
 	shims := w.all()
 	if len(shims) != up8.Dials || len(w.pids()) != up8.Dials || up8.Dials != 8 {
 		t.Fatalf("%d shims, %d pids, status says %d dials; want 8", len(shims), len(w.pids()), up8.Dials)
 	}
 	for k := 1; k < len(shims); k++ {
-		exited, _ := shims[k-1].exitTime()
-		if exited.IsZero() || shims[k].started.Before(exited) {
-			t.Fatalf("child #%d started at %s while child #%d was alive (reaped %s)",
-				k+1, shims[k].started.Format(time.StampMicro), k, exited.Format(time.StampMicro))
+		died := shims[k-1].stdoutEnd()
+		if died.IsZero() || shims[k].started.Before(died) {
+			t.Fatalf("child #%d started at %s while child #%d was alive (its stdout ended %s)",
+				k+1, shims[k].started.Format(time.StampMicro), k, died.Format(time.StampMicro))
 		}
 	}
 	// Every cooldown was honoured in real time: the next spawn came after it, not much later.
@@ -304,7 +316,9 @@ func TestFault07StdinClosed(t *testing.T) {
 func TestFault08GarbageOnStdout(t *testing.T) {
 	t.Run("garbage before a response", func(t *testing.T) {
 		w := newShimWorld(t)
-		a := w.adapter(nil, nil)
+		// No health probe: its next tick would reconnect the dropped session
+		// between the call's failure and the status read below.
+		a := w.adapter(nil, func(o *Options) { o.Dials.ProbeInterval = -1 })
 		if err := a.EnsureConnected(t.Context()); err != nil {
 			t.Fatal(err)
 		}
@@ -354,7 +368,15 @@ func TestFault08GarbageOnStdout(t *testing.T) {
 func TestFault08SplitJSON(t *testing.T) {
 	w := newShimWorld(t)
 	w.setFaults(func(int) shimFaults { return shimFaults{Chunk: 3, ChunkDelay: 20 * time.Microsecond} })
-	a := w.adapter(nil, nil)
+	// Framing, not deadlines: every pause is a real timer wake (a millisecond
+	// or more, not 20 µs), ~80 of them per call and ~30 per ping, so a loaded
+	// machine makes this traffic slow, never wrong. Generous deadlines as
+	// failure bounds, and no health probe that could count slow as dead and
+	// replace the child under the test.
+	a := w.adapter(nil, func(o *Options) {
+		o.Dials.ConnectTimeout, o.Dials.CallTimeout = 10*time.Second, 5*time.Second
+		o.Dials.ProbeInterval = -1
+	})
 	start := time.Now()
 	if err := a.EnsureConnected(t.Context()); err != nil {
 		t.Fatal(err)
@@ -548,6 +570,13 @@ func TestFault16StaleChildEnd(t *testing.T) {
 
 // 18: the app quits while a reconnect is pending.
 func TestFault18QuitDuringReconnect(t *testing.T) {
+	// A failure bound for Close and the call it ends. Without the mechanism
+	// Close waits for the pending connect: the ConnectTimeout (5 s), or the
+	// silent child's 10 s. Closing a child that is itself just starting
+	// (under -race it may not act on its stdin EOF yet) can take stdin close
+	// plus SIGTERM (2 × TerminateAfter), so the bound leaves room for a
+	// loaded machine and stays far below the wait it guards against.
+	const closeBound = 1500 * time.Millisecond
 	t.Run("dial blocked", func(t *testing.T) {
 		w := newShimWorld(t)
 		open := w.gate(2)
@@ -567,8 +596,8 @@ func TestFault18QuitDuringReconnect(t *testing.T) {
 		start := time.Now()
 		a.Close()
 		took := time.Since(start)
-		within(t, "Close with a reconnect pending", took, 3*faultDials.TerminateAfter)
-		out := await(t, call, 3*faultDials.TerminateAfter)
+		within(t, "Close with a reconnect pending", took, closeBound)
+		out := await(t, call, closeBound)
 		if out.err == nil {
 			t.Fatal("the waiting call succeeded after Close")
 		}
@@ -611,7 +640,7 @@ func TestFault18QuitDuringReconnect(t *testing.T) {
 		start := time.Now()
 		a.Close()
 		took := time.Since(start)
-		within(t, "Close with a handshake pending", took, 3*faultDials.TerminateAfter)
+		within(t, "Close with a handshake pending", took, closeBound)
 		if !processGone(s2.pid) || !processGone(s1.pid) {
 			t.Fatalf("children not reaped when Close returned: %q %q", procState(s1.pid), procState(s2.pid))
 		}
@@ -844,14 +873,29 @@ func TestFault08IdleGarbageIsProtocol(t *testing.T) {
 // not hold the call past its deadline: the adapter closes children in the
 // background (asyncClose) and still reaps them before Close returns.
 func TestFault07EPIPECallKeepsItsDeadline(t *testing.T) {
+	// A long polite termination (stdin close, 2 s, SIGTERM, 2 s) against a
+	// 1 s failure bound: a close held in the call costs it 4 s, so load on
+	// the machine cannot blur a pass into that regression.
+	const (
+		terminate = 2 * time.Second
+		limit     = time.Second
+	)
 	w := newShimWorld(t)
+	w.terminate = terminate
 	w.setFaults(func(n int) shimFaults { return shimFaults{KeepStdout: n == 1} })
-	a := w.adapter(nil, func(o *Options) { o.Dials.ProbeInterval = -1 })
+	a := w.adapter(nil, func(o *Options) {
+		o.Dials.ProbeInterval = -1
+		o.Dials.TerminateAfter = terminate
+	})
 	if err := a.EnsureConnected(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	s1 := w.shim(1)
-	kill(t, s1.pid, syscall.SIGSTOP) // lingers: it will not exit on stdin EOF (SIGKILLed at cleanup)
+	kill(t, s1.pid, syscall.SIGSTOP) // lingers: it will not exit on stdin EOF
+	// SIGKILLed before the adapter's Close (cleanups run last in, first out),
+	// so the background close reaps it at once instead of after 2 × 2 s.
+	// Until it is reaped its pid cannot be reused.
+	t.Cleanup(func() { _ = syscall.Kill(s1.pid, syscall.SIGKILL) })
 	s1.CloseChildStdin()
 	const deadline = 50 * time.Millisecond // a caller's per-account deadline
 	ctx, cancel := context.WithTimeout(t.Context(), deadline)
@@ -860,8 +904,8 @@ func TestFault07EPIPECallKeepsItsDeadline(t *testing.T) {
 	if out.err == nil {
 		t.Fatal("write into a closed stdin succeeded")
 	}
-	if out.took > 3*deadline {
-		t.Fatalf("Call with a %s deadline returned after %s (2×TerminateAfter = %s spent in the transport's Close): %v",
-			deadline, out.took.Round(time.Millisecond), 2*faultDials.TerminateAfter, out.err)
+	if out.took > limit {
+		t.Fatalf("Call with a %s deadline returned after %s (2×TerminateAfter = %s spent in the transport's Close?): %v",
+			deadline, out.took.Round(time.Millisecond), 2*terminate, out.err)
 	}
 }

@@ -35,7 +35,7 @@ func runChild(dir string) int {
 	}
 	var tr mcp.Transport = &mcp.StdioTransport{}
 	if k.exists("exit-after-init") {
-		tr = exitAfterHandshake(100 * time.Millisecond) // a crash loop: faults_test.go
+		tr = exitAfterFirstAnswer(100 * time.Millisecond) // a crash loop: faults_test.go
 	}
 	if err := newProvider(k).Run(context.Background(), tr); err != nil {
 		fmt.Fprintln(os.Stderr, "fake provider:", err)

@@ -81,6 +81,7 @@ type shim struct {
 	cutOn      atomic.Pointer[string]
 
 	mu      sync.Mutex
+	eof     time.Time // the child's stdout ended: it exited (unless KeepStdout/Hold keep it open)
 	exited  time.Time // reaped
 	exitErr error
 	killed  time.Time // Kill was called
@@ -179,8 +180,16 @@ func (s *shim) pump() {
 	br := bufio.NewReaderSize(s.outR, 64<<10)
 	for {
 		data, err := br.ReadBytes('\n')
+		at := time.Now()
+		if err != nil {
+			// Stamped before the SDK can see the end, so before anything
+			// the adapter does about it.
+			s.mu.Lock()
+			s.eof = at
+			s.mu.Unlock()
+		}
 		select {
-		case s.lines <- shimLine{data: data, at: time.Now(), err: err}:
+		case s.lines <- shimLine{data: data, at: at, err: err}:
 		case <-s.closed:
 			return
 		}
@@ -329,6 +338,14 @@ func (s *shim) release() {
 	if s.hold != nil {
 		s.holdOnce.Do(func() { close(s.hold) })
 	}
+}
+
+// stdoutEnd is when the shim read the end of the child's stdout (zero
+// before).
+func (s *shim) stdoutEnd() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eof
 }
 
 func (s *shim) exitTime() (time.Time, error) {
@@ -482,14 +499,26 @@ func (w *shimWorld) dial(ctx context.Context) (mcp.Transport, error) {
 	return &shimTransport{IOTransport: mcp.IOTransport{Reader: &shimReader{s: s}, Writer: shimWriter{s}}, s: s}, nil
 }
 
-// shim returns the n-th spawned child's shim (from 1).
+// shim returns the n-th spawned child's shim (from 1). It waits for it:
+// a child can log its pid before its dial has recorded the shim. The bound
+// is only a failure bound.
 func (w *shimWorld) shim(n int) *shim {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if n < 1 || n > len(w.shims) {
-		w.tb.Fatalf("no shim #%d (%d spawned)", n, len(w.shims))
+	w.tb.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		w.mu.Lock()
+		spawned := len(w.shims)
+		if n >= 1 && n <= spawned {
+			s := w.shims[n-1]
+			w.mu.Unlock()
+			return s
+		}
+		w.mu.Unlock()
+		if n < 1 || time.Now().After(deadline) {
+			w.tb.Fatalf("no shim #%d (%d spawned)", n, spawned)
+		}
+		time.Sleep(time.Millisecond)
 	}
-	return w.shims[n-1]
 }
 
 func (w *shimWorld) all() []*shim {
@@ -559,33 +588,36 @@ func (k fileKnobs) takeBlock(tool string) bool {
 	return os.Remove(filepath.Join(string(k), "block-"+tool)) == nil
 }
 
-// exitAfterHandshake is the child's transport under the exit-after-init
-// knob: plain stdio, but the process exits d after its first request (the
-// handshake, server/discover or initialize) arrived.
-func exitAfterHandshake(d time.Duration) mcp.Transport {
-	return &mcp.IOTransport{Reader: &firstLineSpy{r: os.Stdin, d: d}, Writer: nopWriteCloser{os.Stdout}}
+// exitAfterFirstAnswer is the child's transport under the exit-after-init
+// knob: plain stdio, but the process exits d after it wrote its first
+// tools/call answer. That answer ends the adapter's connect (add_account in
+// afterConnect), so every connect succeeds however slowly the child starts
+// or the handshake runs, and the session then dies d later: one dial per
+// connect, a session that lives about d. (A timer armed by the first request
+// instead would race the handshake: on a loaded machine a child could die
+// before add_account was answered, and the connect's second quick attempt
+// would spawn one child more.)
+func exitAfterFirstAnswer(d time.Duration) mcp.Transport {
+	return &mcp.IOTransport{Reader: os.Stdin, Writer: &firstAnswerSpy{w: os.Stdout, d: d}}
 }
 
-type firstLineSpy struct {
-	r     io.ReadCloser
+// firstAnswerSpy arms the exit timer once a tools/call answer is written in
+// full: the SDK writes each message with one Write.
+type firstAnswerSpy struct {
+	w     io.Writer
 	d     time.Duration
-	armed bool
+	armed atomic.Bool
 }
 
-func (s *firstLineSpy) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
-	if !s.armed && bytes.IndexByte(p[:n], '\n') >= 0 {
-		s.armed = true
+func (s *firstAnswerSpy) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err == nil && bytes.Contains(p, []byte(toolResult)) && s.armed.CompareAndSwap(false, true) {
 		time.AfterFunc(s.d, func() { os.Exit(3) })
 	}
 	return n, err
 }
 
-func (s *firstLineSpy) Close() error { return s.r.Close() }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
+func (s *firstAnswerSpy) Close() error { return nil }
 
 // faultDials are the small real-time dials of the fault tests.
 var faultDials = Dials{
