@@ -67,6 +67,7 @@ type generation struct {
 	ended   chan struct{}
 	retired bool   // guarded by Adapter.mu: torn down on purpose, its end is no news
 	why     *Error // guarded by Adapter.mu: why it was torn down, for its calls cut short
+	over    bool   // guarded by Adapter.mu: the session has ended (its watcher has seen it)
 }
 
 type flight struct {

@@ -371,3 +371,35 @@ func TestSlowSubscriberGetsLatest(t *testing.T) {
 }
 
 var _ = mcp.ErrConnectionClosed
+
+// A session that ends after afterConnect, before it becomes the current
+// one, is reported like any other end: its watcher found it not yet
+// current, and connect must not install it as connected (a badge that says
+// connected on a dead child until the next probe or call).
+func TestSessionEndingDuringConnectIsNotConnected(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld()
+		a := newMemAdapter(t, w, func(o *Options) {
+			o.AfterConnect = func(ctx context.Context, c Caller) error {
+				if err := provision(ctx, c); err != nil {
+					return err
+				}
+				if w.dials.Load() == 1 {
+					w.killLatest()
+					synctest.Wait() // the first session's watcher has seen its end
+				}
+				return nil
+			}
+		})
+		if err := a.EnsureConnected(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if st := a.Status(); st.State != StateConnected || st.Generation != 2 || st.Connects != 2 {
+			t.Fatalf("state %s generation %d connects %d; want connected on the second session", st.State, st.Generation, st.Connects)
+		}
+		if _, err := a.Call(t.Context(), listReq()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

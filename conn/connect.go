@@ -151,6 +151,12 @@ func (a *Adapter) connect(ctx context.Context) error {
 	}
 	a.gen = g
 	a.markUp(g, "connect")
+	if g.over {
+		// It ended after afterConnect, and its watcher, finding it not yet
+		// current, left the news to us: report it as the watcher would
+		// have a moment later. The caller's next look reconnects.
+		a.dropped(g, g.why)
+	}
 	return nil
 }
 
@@ -247,8 +253,13 @@ func (a *Adapter) watch(g *generation) {
 	defer a.wg.Done()
 	err := g.cs.Wait()
 	a.mu.Lock()
-	if a.gen == g {
-		a.dropped(g, endError(a.opts.Account, err))
+	g.over = true
+	e := endError(a.opts.Account, err)
+	switch {
+	case a.gen == g:
+		a.dropped(g, e)
+	case g.why == nil:
+		g.why = e // not current yet: connect reports it when it installs g
 	}
 	delete(a.gens, g.id)
 	a.mu.Unlock()
