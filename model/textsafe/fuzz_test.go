@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/rivo/uniseg"
 )
 
 // The fuzz targets pin the package's promise for arbitrary input. Their
@@ -28,6 +28,13 @@ func FuzzLine(f *testing.F) {
 		}
 		if len(out) > 0 && (out[0] == ' ' || out[len(out)-1] == ' ') {
 			t.Fatalf("Line(%q) = %q is not trimmed", in, out)
+		}
+		cell := Cell(in)
+		if err := checkSafe(cell, false); err != "" {
+			t.Fatalf("Cell(%q) = %q: %s", in, cell, err)
+		}
+		if again := Cell(cell); again != cell {
+			t.Fatalf("Cell not idempotent: %q -> %q -> %q", in, cell, again)
 		}
 	})
 }
@@ -53,8 +60,8 @@ func FuzzFit(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string, w int) {
 		w %= 200
-		if got, want := Width(in), runewidth.StringWidth(in); got != want {
-			t.Fatalf("Width(%q) = %d, runewidth says %d", in, got, want)
+		if got, want := Width(in), uniseg.StringWidth(in); got != want {
+			t.Fatalf("Width(%q) = %d, uniseg says %d", in, got, want)
 		}
 		s := Line(in)
 		out := Fit(s, w)

@@ -3,22 +3,24 @@ package textsafe
 import (
 	"strings"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/rivo/uniseg"
 )
 
 // ellipsis marks text that Fit had to cut.
 const ellipsis = "…"
 
-// Width returns how many terminal columns s occupies: East Asian wide
-// characters and emoji count 2, combining marks 0, and a grapheme cluster
-// (an emoji ZWJ sequence, a letter with its accents) counts as one glyph.
-// It measures with go-runewidth, which honours the user's locale for
-// ambiguous-width characters, so it agrees with what the terminal draws.
+// Width returns how many terminal columns s occupies, one grapheme
+// cluster at a time: East Asian wide characters and emoji count 2,
+// non-spacing marks 0, spacing marks 1, ambiguous-width characters 2 under
+// an East Asian locale. It measures as uniseg does (and so as lipgloss and
+// charmbracelet/x/ansi do); on text that has been through Line, that is
+// what terminals draw (see cluster.go for the cases where they differ
+// before Line).
 func Width(s string) int {
 	if isPrintableASCII(s) {
 		return len(s)
 	}
-	return runewidth.StringWidth(s)
+	return uniseg.StringWidth(s)
 }
 
 // isPrintableASCII reports whether s is all printable ASCII, whose width is
@@ -37,13 +39,16 @@ func isPrintableASCII(s string) bool {
 // ends in "…". It cuts between grapheme clusters, so it never splits a wide
 // character or separates a base letter from its combining marks; when a wide
 // character does not fit in the last column, the gap is padded. Fit returns
-// "" when w <= 0. s should already have been through Line.
+// "" when w <= 0. s should already have been through Line; Fit reduces the
+// clusters terminals disagree on (see Cell), so the cell is exactly w
+// columns on screen.
 func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	s = reduced(s)
 	sw := Width(s)
-	if sw > w && isPrintableASCII(s) && runewidth.RuneWidth('…') == 1 {
+	if sw > w && isPrintableASCII(s) && Width(ellipsis) == 1 {
 		// ASCII can be cut anywhere; "…" is ambiguous-width, so this only
 		// holds outside East Asian locales.
 		s, sw = s[:w-1]+ellipsis, w
@@ -52,11 +57,27 @@ func Fit(s string, w int) string {
 		if Width(tail) > w { // only possible with East Asian ambiguous width
 			tail = ""
 		}
-		s = runewidth.Truncate(s, w, tail)
+		s = truncate(s, w-Width(tail)) + tail
 		sw = Width(s)
 	}
 	if sw < w {
 		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// truncate keeps the longest run of whole grapheme clusters of s that fits
+// in w columns.
+func truncate(s string, w int) string {
+	used, state := 0, -1
+	var c string
+	var cw int
+	for rest := s; len(rest) > 0; {
+		c, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		if used+cw > w {
+			return s[:len(s)-len(rest)-len(c)]
+		}
+		used += cw
 	}
 	return s
 }

