@@ -21,8 +21,8 @@ import (
 //	thumbs up + skin tone 👍🏽       4     2          2       👍
 //	❤️ (VS16), ⚠️                    1     1          2       ❤, ⚠
 //	🏳️‍🌈 (VS16 + ZWJ)               1     1          2       🏳
-//	family 👨‍👩‍👧 (ZWJ)              2     2          2       👨 (xterm draws 6)
-//	keycap 1️⃣                      1     1          1       "1" (kitty draws 2)
+//	family 👨‍👩‍👧 (ZWJ)              2     2          2       👨 (without ZWJ support: each member)
+//	keycap 1️⃣                      1     1          1       "1" (others draw 2)
 //	soft hyphen a\u00adb            3     2          2       "ab"
 //	word joiner a\u2060b            2     3          2       "ab"
 //	क्षि (spacing mark ि)            3     2          3       as is (Mc counts 1)
