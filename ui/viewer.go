@@ -16,7 +16,8 @@ import (
 type viewer struct {
 	styles  Styles
 	loc     *time.Location // dates are shown in the UI clock's zone
-	vp      viewport.Model
+	vp      viewport.Model // scrolling; drawn by window, not by vp.View
+	text    string         // what vp holds, as laid out
 	id      model.MessageID
 	loading bool
 	err     string
@@ -30,7 +31,7 @@ func newViewer(styles Styles, loc *time.Location) viewer {
 func (v viewer) setSize(w, h int) viewer {
 	v.vp.Width, v.vp.Height = w, h
 	if !v.loading {
-		v.vp.SetContent(v.content())
+		v = v.setText(v.content())
 	}
 	return v
 }
@@ -38,7 +39,7 @@ func (v viewer) setSize(w, h int) viewer {
 // open starts showing id while its body loads.
 func (v viewer) open(id model.MessageID) viewer {
 	v.id, v.loading, v.err, v.body = id, true, "", model.Body{}
-	v.vp.SetContent("")
+	v = v.setText("")
 	v.vp.GotoTop()
 	return v
 }
@@ -50,8 +51,16 @@ func (v viewer) loaded(b model.Body, err error) viewer {
 	} else {
 		v.body = b
 	}
-	v.vp.SetContent(v.content())
+	v = v.setText(v.content())
 	v.vp.GotoTop()
+	return v
+}
+
+// setText gives the viewport its content (for scrolling) and keeps it to
+// draw.
+func (v viewer) setText(text string) viewer {
+	v.text = text
+	v.vp.SetContent(text)
 	return v
 }
 
@@ -106,7 +115,24 @@ func (v viewer) view() string {
 	if v.loading {
 		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.vp.Height-1))
 	}
-	return v.vp.View()
+	return v.window()
+}
+
+// window is the viewport's visible lines, exactly Height of them, drawn as
+// laid out. viewport.View would pad each line with lipgloss, whose width
+// (charmbracelet/x/ansi) counts Indic spacing marks as zero columns where
+// terminals draw one: a subject in Hindi came out wider than the screen,
+// wrapped, and scrolled the account bar away. Lines here are already cut
+// to the width by textsafe; the renderer clears what is left of a shorter
+// line.
+func (v viewer) window() string {
+	lines := strings.Split(v.text, "\n")
+	top := min(max(v.vp.YOffset, 0), len(lines))
+	lines = lines[top:min(top+v.vp.Height, len(lines))]
+	for len(lines) < v.vp.Height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func formatAddr(a model.Address) string {
