@@ -63,7 +63,9 @@ func (m *Model) bar(now time.Time) string {
 }
 
 // header discloses partial results: "2 of 3 accounts · Yahoo: cooling
-// down 42s"; with a focus it names the account.
+// down 42s"; with a focus it names the account. Degraded accounts are named
+// before those still connecting, so a line cut at the width loses the
+// least alarming first.
 func (m *Model) header(now time.Time) string {
 	if m.mode == modeDetails {
 		return "account details · r refresh · esc back"
@@ -75,14 +77,18 @@ func (m *Model) header(now time.Time) string {
 		return fmt.Sprintf("move %d message(s) · enter pick · esc cancel", len(m.pickRows))
 	}
 	ok := 0
-	var why []string
+	var why, starting []string
 	for _, a := range m.accts {
-		if healthy(a.status.State) {
+		switch {
+		case healthy(a.status.State):
 			ok++
-			continue
+		case degraded(a.status.State):
+			why = append(why, a.acct.Name()+": "+reason(a.status, now))
+		default:
+			starting = append(starting, a.acct.Name()+": "+reason(a.status, now))
 		}
-		why = append(why, a.acct.Name()+": "+reason(a.status, now))
 	}
+	why = append(why, starting...)
 	var s string
 	if m.focus >= 0 {
 		a := m.accts[m.focus]
