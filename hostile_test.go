@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,33 +12,19 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
 )
 
 // hostileConfig serves the hostile corpus from an in-process server (with
 // non-ASCII folder names) and writes a config reaching it.
 func hostileConfig(t *testing.T) string {
-	srv, err := memimap.Start(memimap.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	folders := map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive, "Entwürfe": imap.MailboxAttrDrafts, "日本語": ""}
-	if err := srv.AddUser("sam", "pw", folders); err != nil {
-		t.Fatal(err)
-	}
+	srv := samServer(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive, "Entwürfe": imap.MailboxAttrDrafts, "日本語": ""})
 	for _, m := range imaptest.HostileCorpus() {
 		if _, err := srv.Append("sam", "INBOX", m.Raw, nil, time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)); err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
 	}
 	t.Setenv("UNIBOX_HOSTILE_PW", "pw")
-	path := filepath.Join(t.TempDir(), "config.toml")
-	cfg := fmt.Sprintf("[[account]]\nname = \"Hostile\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_HOSTILE_PW\"\n", srv.Port())
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeConfig(t, fmt.Sprintf("[[account]]\nname = \"Hostile\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_HOSTILE_PW\"\n", srv.Port()))
 }
 
 // unsafe reports the first byte or rune from mail that must never reach a

@@ -17,7 +17,6 @@ import (
 	"go.uber.org/goleak"
 
 	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
 )
 
 // TestMain doubles as the unibox binary for the provider children (they
@@ -37,14 +36,7 @@ func TestMain(m *testing.M) {
 // mail), Down refusing, Hung silent. Cooldowns last a minute, so Down is
 // still cooling down (not probing again) whenever a test looks.
 func threeAccounts(t *testing.T) string {
-	srv, err := memimap.Start(memimap.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if err := srv.AddUser("sam", "canary-secret-31337", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive, "Trash": imap.MailboxAttrTrash}); err != nil {
-		t.Fatal(err)
-	}
+	srv := samServer(t, "canary-secret-31337", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive, "Trash": imap.MailboxAttrTrash})
 	for i := range 3 {
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", To: "sam@example.com", Subject: fmt.Sprintf("hello %d", i), Date: time.Now().Add(-time.Duration(i) * time.Hour), Body: "x"}.Bytes()
 		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
@@ -81,11 +73,7 @@ security = "none"
 username = "sam"
 password_env = "UNIBOX_TEST_PW"
 `, srv.Port(), imaptest.ClosedPort(t), imaptest.HungServer(t))
-	path := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeConfig(t, cfg)
 }
 
 func TestListJSONWithOneDownOneHung(t *testing.T) {

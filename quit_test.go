@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,7 +15,6 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
 )
 
 // quitGrace is terminate_after in the quit tests' configs: long, so a quit
@@ -83,14 +81,7 @@ func quitConfig(t *testing.T, n int, proxied bool) (string, string, *imaptest.Pr
 	}
 	var front *imaptest.Proxy
 	for i := range n {
-		srv, err := memimap.Start(memimap.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { srv.Close() })
-		if err := srv.AddUser("sam", "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive}); err != nil {
-			t.Fatal(err)
-		}
+		srv := samServer(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
 		for j := range 2 {
 			raw := imaptest.Mail{From: "Ann <ann@example.com>", To: "sam@example.com", Subject: fmt.Sprintf("hello %d.%d", i, j),
 				Date: time.Now().Add(-time.Duration(j) * time.Hour), Body: "x"}.Bytes()
@@ -106,11 +97,7 @@ func quitConfig(t *testing.T, n int, proxied bool) (string, string, *imaptest.Pr
 		}
 		fmt.Fprintf(&b, "\n[[account]]\nname = \"A%02d\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_QUIT_PW\"\n", i+1, port)
 	}
-	path := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path, fmt.Sprintf("%d of %d accounts · %d messages", n, n, 2*n), front
+	return writeConfig(t, b.String()), fmt.Sprintf("%d of %d accounts · %d messages", n, n, 2*n), front
 }
 
 // quitAndTime runs unibox under a pseudo-terminal, waits for ready on

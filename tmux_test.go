@@ -12,7 +12,6 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
 	"unibox/model/textsafe"
 )
 
@@ -117,14 +116,7 @@ var widthTorture = []string{
 // from one in-process account.
 func widthConfig(t *testing.T) string {
 	t.Helper()
-	srv, err := memimap.Start(memimap.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if err := srv.AddUser("sam", "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive}); err != nil {
-		t.Fatal(err)
-	}
+	srv := samServer(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
 	when := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	for _, m := range imaptest.HostileCorpus() {
 		if _, err := srv.Append("sam", "INBOX", m.Raw, nil, when); err != nil {
@@ -138,12 +130,7 @@ func widthConfig(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "config.toml")
-	cfg := fmt.Sprintf("[[account]]\nname = \"Wide\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_WIDE_PW\"\n", srv.Port())
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeConfig(t, fmt.Sprintf("[[account]]\nname = \"Wide\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_WIDE_PW\"\n", srv.Port()))
 }
 
 // checkFrame: line 1 is the account bar, the last line the key hints, and

@@ -170,7 +170,7 @@ type nameCut struct {
 }
 
 func newBadgeParts(bd badgeData, now time.Time) *badgeParts {
-	p := &badgeParts{name: textsafe.Line(bd.name), glyph: stateGlyph(bd.status), label: stateLabel(bd.status, now),
+	p := &badgeParts{name: textsafe.Cell(bd.name), glyph: stateGlyph(bd.status), label: stateLabel(bd.status, now),
 		focused: bd.focused, degraded: degraded(bd.status.State)}
 	if bd.unread > 0 {
 		p.count = fmt.Sprintf(" %d", bd.unread)
@@ -218,7 +218,7 @@ func (p *badgeParts) text(f form) string {
 }
 
 // width is textsafe.Width(p.text(f)) summed from the parts (the count is
-// ASCII): a name through textsafe.Line has no character that would join
+// ASCII): a name through textsafe.Cell has no character that would join
 // the space or bracket beside it into one cluster.
 func (p *badgeParts) width(f form) int {
 	frame := 2 * boolInt(p.focused || f.kind == formFull)

@@ -17,7 +17,7 @@ type viewer struct {
 	styles  Styles
 	loc     *time.Location // dates are shown in the UI clock's zone
 	vp      viewport.Model // scrolling; drawn by window, not by vp.View
-	text    string         // what vp holds, as laid out
+	lines   []string       // what vp holds, as laid out, one per line
 	id      model.MessageID
 	loading bool
 	err     string
@@ -59,7 +59,7 @@ func (v viewer) loaded(b model.Body, err error) viewer {
 // setText gives the viewport its content (for scrolling) and keeps it to
 // draw.
 func (v viewer) setText(text string) viewer {
-	v.text = text
+	v.lines = strings.Split(text, "\n")
 	v.vp.SetContent(text)
 	return v
 }
@@ -126,13 +126,10 @@ func (v viewer) view() string {
 // to the width by textsafe; the renderer clears what is left of a shorter
 // line.
 func (v viewer) window() string {
-	lines := strings.Split(v.text, "\n")
-	top := min(max(v.vp.YOffset, 0), len(lines))
-	lines = lines[top:min(top+v.vp.Height, len(lines))]
-	for len(lines) < v.vp.Height {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
+	top := min(max(v.vp.YOffset, 0), len(v.lines))
+	shown := make([]string, v.vp.Height)
+	copy(shown, v.lines[top:])
+	return strings.Join(shown, "\n")
 }
 
 func formatAddr(a model.Address) string {

@@ -87,6 +87,9 @@ func Cell(s string) string {
 // reduced is s with its disputed clusters reduced, spacing left alone (Fit
 // lays out text whose spaces are deliberate); s itself when none is there.
 func reduced(s string) string {
+	if isPrintableASCII(s) {
+		return s
+	}
 	for _, r := range s {
 		if r >= utf8.RuneSelf && needsReduce(r) {
 			return reduce(s)
