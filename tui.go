@@ -16,7 +16,9 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
+	"unibox/model/textsafe"
 	"unibox/ui"
+	"unibox/ui/termprobe"
 )
 
 // runTUI opens the unified inbox on a config file or the demo.
@@ -49,6 +51,10 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unibox:", err)
 		return 2
 	}
+	// Ask the terminal how wide it draws ambiguous-width characters before
+	// anything is measured; no answer falls back to the locale.
+	wide, _, _ := termprobe.Decide(env.cfg.UI.AmbiguousWidth)
+	textsafe.SetAmbiguousWide(wide)
 	var uiAccts []ui.Account
 	for _, a := range env.set.Accounts {
 		uiAccts = append(uiAccts, a)

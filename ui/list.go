@@ -148,11 +148,10 @@ func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, 
 	}
 	marks := cur + mark(selected, "*") + unread + mark(r.Flagged, "!") + mark(r.Stale, "~")
 	date := relDate(r.Date, now, l.dateFormat)
-	const senderW, dateW = 18, 7
-	subjectW := l.width - textsafe.Width(marks) - 1 - tagW - 1 - senderW - 1 - dateW - 1
-	line := marks + " " + textsafe.Fit(tag, tagW) + " " +
-		textsafe.Fit(sender(r.From), senderW) + " " +
-		textsafe.Fit(textsafe.Line(r.Subject), max(subjectW, 1)) + " " +
+	c := layoutColumns(l.width-textsafe.Width(marks)-1, tagW)
+	line := marks + " " + textsafe.Fit(tag, c.tag) + " " +
+		textsafe.Fit(sender(r.From), c.sender) + " " +
+		textsafe.Fit(textsafe.Line(r.Subject), c.subject) + " " +
 		padLeft(date, dateW)
 	line = textsafe.Fit(line, l.width)
 	st := l.styles.Row
@@ -167,6 +166,39 @@ func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, 
 		st = l.styles.Unread
 	}
 	return st.Render(line)
+}
+
+// Column widths of a row after its marks. The date keeps its 7 columns
+// at every width; below 80 columns the sender, then the account tag give
+// up columns until the subject has a fair share, so a 40-column row still
+// says what the mail is about and when it came.
+const (
+	dateW      = 7
+	senderFull = 18
+	senderMin  = 8
+	tagMin     = 4
+)
+
+type columns struct{ tag, sender, subject int }
+
+// layoutColumns shares w columns (tag, sender, subject and date, with a
+// space after each of the first three) among the columns.
+func layoutColumns(w, tagW int) columns {
+	c := columns{tag: tagW, sender: senderFull}
+	rest := w - 3 - dateW // subject, tag and sender share this
+	c.subject = rest - c.tag - c.sender
+	need := min(20, rest/2) - c.subject // the subject's fair share
+	if cut := min(max(need, 0), c.sender-senderMin); cut > 0 {
+		c.sender -= cut
+		c.subject += cut
+		need -= cut
+	}
+	if cut := min(max(need, 0), c.tag-tagMin); cut > 0 {
+		c.tag -= cut
+		c.subject += cut
+	}
+	c.subject = max(c.subject, 1)
+	return c
 }
 
 func padLeft(s string, w int) string {

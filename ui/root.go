@@ -10,9 +10,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"unibox/conn"
 	"unibox/model"
+	"unibox/model/textsafe"
 )
 
 // Options configure the TUI.
@@ -47,16 +49,17 @@ type Model struct {
 	keys   KeyMap
 	styles Styles
 
-	accts  []*acctState
-	subs   []<-chan conn.Status // one status subscription per account
-	unsubs []func()
-	inbox  *model.Inbox
-	triage *model.Triage
-	list   listModel
-	viewer viewer
-	help   help.Model
-	picker picker
-	filter filterBox
+	accts      []*acctState
+	subs       []<-chan conn.Status // one status subscription per account
+	unsubs     []func()
+	inbox      *model.Inbox
+	triage     *model.Triage
+	list       listModel
+	viewer     viewer
+	help       help.Model
+	helpPageNo int // the page of the full help on screen (see helpPages)
+	picker     picker
+	filter     filterBox
 
 	selected    map[model.MessageID]bool
 	groups      map[int]*groupState // user actions still waiting for answers
@@ -173,35 +176,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // layout sizes the components from the window.
 func (m *Model) layout() {
-	bodyH := m.height - 4 // bar, header, status line, help line
-	if m.help.ShowAll {
-		bodyH = m.height - 3 - m.helpHeight()
-	}
-	bodyH = max(bodyH, 1)
+	bodyH := max(m.height-3-lipgloss.Height(m.helpPage()), 1) // bar, header, status line, help
 	m.list.width, m.list.height = m.width, bodyH
 	m.list = m.list.clamp()
 	m.viewer = m.viewer.setSize(m.width, bodyH)
 	m.help.Width = m.width
 }
 
-func (m *Model) helpHeight() int {
-	n := 0
-	for _, col := range m.keys.FullHelp() {
-		n = max(n, len(col))
-	}
-	return n
-}
-
 // accountTags are short account labels for the rows, all the same width.
 func accountTags(names []string) (map[string]string, int) {
 	w := 0
-	for _, n := range names {
-		w = max(w, len([]rune(n)))
-	}
-	w = min(max(w, 3), 10)
 	tags := map[string]string{}
 	for _, n := range names {
-		tags[n] = n
+		tags[n] = textsafe.Cell(n)
+		w = max(w, textsafe.Width(tags[n]))
 	}
-	return tags, w
+	return tags, min(max(w, 3), 10)
 }

@@ -23,7 +23,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.handlePickerKey(msg)
 	}
 	if key.Matches(msg, m.keys.Help) {
-		m.help.ShowAll = !m.help.ShowAll
+		// ? opens the help, steps through its pages when the terminal
+		// cannot hold it at once, and closes it after the last.
+		if m.help.ShowAll && m.helpPageNo+1 < len(m.helpPages()) {
+			m.helpPageNo++
+		} else {
+			m.help.ShowAll, m.helpPageNo = !m.help.ShowAll, 0
+		}
 		m.layout()
 		return nil
 	}
@@ -385,7 +391,10 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	prev := a.status.State
 	a.status = msg.status
 	name := a.acct.Name()
-	m.inbox.SetStale(name, !healthy(msg.status.State) && m.inbox.Loaded(name))
+	// Rows are stale while the account is known degraded, whether they
+	// came before this event or come after it (a page and a status event
+	// race to the UI): the mark never depends on their order.
+	m.inbox.SetStale(name, degraded(msg.status.State))
 	var cmds []tea.Cmd
 	if healthy(msg.status.State) && !healthy(prev) && !a.loading && prev != conn.StateIdle {
 		cmds = append(cmds, m.load(msg.account)) // back: fetch what was missed

@@ -15,6 +15,9 @@ import (
 // View draws bar, header, body, status line and help; every region has a
 // fixed height so rows arriving or leaving never move the layout.
 func (m *Model) View() string {
+	if m.width < MinWidth || m.height < MinHeight {
+		return m.tooSmall()
+	}
 	now := m.opts.Now()
 	var b strings.Builder
 	b.WriteString(m.bar(now))
@@ -22,7 +25,9 @@ func (m *Model) View() string {
 	if m.filter.active {
 		b.WriteString(textsafe.Fit(m.filter.input.View(), m.width))
 	} else {
-		b.WriteString(m.styles.Header.Render(textsafe.Fit(m.header(now), m.width)))
+		// Account names may hold bidi controls and clusters terminals
+		// disagree on (the config refuses only control characters).
+		b.WriteString(m.styles.Header.Render(textsafe.Fit(textsafe.Line(m.header(now)), m.width)))
 	}
 	b.WriteByte('\n')
 	switch m.mode {
@@ -42,11 +47,11 @@ func (m *Model) View() string {
 	if m.statusErr {
 		st = m.styles.StatusError
 	}
-	b.WriteString(st.Render(textsafe.Fit(m.status, m.width)))
+	b.WriteString(st.Render(textsafe.Fit(textsafe.Line(m.status), m.width)))
 	b.WriteByte('\n')
 	// bubbles/help can overflow by one item when its ellipsis does not fit:
 	// cut every help line to the width, escape-sequence aware.
-	lines := strings.Split(m.help.View(m.helpKeys()), "\n")
+	lines := strings.Split(m.helpPage(), "\n")
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, m.width, "…")
 	}
@@ -151,3 +156,16 @@ type modeHelp []key.Binding
 
 func (h modeHelp) ShortHelp() []key.Binding  { return h }
 func (h modeHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h} }
+
+// The smallest terminal the frame is laid out for.
+const MinWidth, MinHeight = 40, 10
+
+// tooSmall is the whole screen below MinWidth x MinHeight: one line that
+// says so, cut to the width, instead of a frame that would wrap.
+func (m *Model) tooSmall() string {
+	if m.width <= 0 || m.height <= 0 {
+		return "" // not sized yet
+	}
+	msg := fmt.Sprintf("Terminal too small: %dx%d, unibox needs %dx%d", m.width, m.height, MinWidth, MinHeight)
+	return textsafe.Fit(msg, m.width)
+}

@@ -105,7 +105,7 @@ func (v viewer) content() string {
 	for _, p := range b.Problems {
 		field("Problem:", p)
 	}
-	out.WriteString(strings.Repeat("─", w))
+	out.WriteString(rule(w))
 	out.WriteByte('\n')
 	out.WriteString(wrap(textsafe.Block(b.Text), w))
 	return out.String()
@@ -191,4 +191,10 @@ func cutAt(line string, w int) int {
 		return len(string([]rune(line)[0]))
 	}
 	return last
+}
+
+// rule is a horizontal line w columns wide: "─" is ambiguous-width, two
+// columns on an East Asian terminal.
+func rule(w int) string {
+	return textsafe.Fit(strings.Repeat("─", w/textsafe.Width("─")), w)
 }

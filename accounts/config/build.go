@@ -20,6 +20,7 @@ func build(root *table) *Config {
 			RefreshInterval: Duration{DefaultRefreshInterval},
 			MarkReadOnOpen:  true,
 			PageSize:        DefaultPageSize,
+			AmbiguousWidth:  "auto",
 		},
 		Keys:     map[string][]string{},
 		keyLines: map[string]int{},
@@ -87,6 +88,14 @@ func ui(t *table, u UI) UI {
 			t.errorf("date_format", "%q has no Go layout elements; write the reference date, e.g. \"2006-01-02\" or \"Jan 2 2006\"", s)
 		default:
 			u.DateFormat = s
+		}
+	}
+	if s, ok := t.str("ambiguous_width"); ok {
+		switch s {
+		case "auto", "narrow", "wide":
+			u.AmbiguousWidth = s
+		default:
+			t.errorf("ambiguous_width", "%q is not one of auto, narrow, wide", s)
 		}
 	}
 	t.finish()

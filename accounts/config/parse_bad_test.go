@@ -127,12 +127,13 @@ command_timeout = "0s"
 		}},
 		{"backoff cap below base", "[[account]]\n" + imapOK + "[resilience]\nbackoff_base = \"10s\"\nbackoff_cap = \"5s\"\n",
 			[]string{"t.toml:8: resilience.backoff_cap: 5s is shorter than backoff_base (10s)"}},
-		{"ui", "[[account]]\n" + imapOK + "[ui]\npage_size = 501\nrefresh_interval = \"-1s\"\ndate_format = \"YYYY-MM-DD\"\nmark_read_on_open = \"yes\"\ntheme = 1\n", []string{
+		{"ui", "[[account]]\n" + imapOK + "[ui]\npage_size = 501\nrefresh_interval = \"-1s\"\ndate_format = \"YYYY-MM-DD\"\nmark_read_on_open = \"yes\"\ntheme = 1\nambiguous_width = \"double\"\n", []string{
 			"t.toml:7: ui.page_size: must be between 1 and 500 (got 501)",
 			"t.toml:8: ui.refresh_interval: must not be negative",
 			`t.toml:9: ui.date_format: "YYYY-MM-DD" has no Go layout elements`,
 			"t.toml:10: ui.mark_read_on_open: must be true or false, not a string",
 			"t.toml:11: ui.theme: unknown key",
+			`t.toml:12: ui.ambiguous_width: "double" is not one of auto, narrow, wide`,
 		}},
 		{"keys", "[[account]]\n" + imapOK + "[keys]\narchive = []\ntrash = [\"d\", \"\"]\nquit = \"q\"\nup = [\"k\", 1]\n", []string{
 			"t.toml:7: keys.archive: empty",

@@ -20,7 +20,7 @@ func TestParseGood(t *testing.T) {
 			if len(c.Accounts) != 1 || !reflect.DeepEqual(c.Accounts[0], want) {
 				t.Errorf("account:\n got %+v\nwant %+v", c.Accounts, want)
 			}
-			wantUI := UI{RefreshInterval: Duration{60 * time.Second}, MarkReadOnOpen: true, PageSize: 50}
+			wantUI := UI{RefreshInterval: Duration{60 * time.Second}, MarkReadOnOpen: true, PageSize: 50, AmbiguousWidth: "auto"}
 			if c.UI != wantUI {
 				t.Errorf("ui = %+v, want %+v", c.UI, wantUI)
 			}
@@ -115,8 +115,8 @@ command_timeout = "25s"
 				t.Errorf("resilience:\n got %+v\nwant %+v", c.Resilience, want)
 			}
 		}},
-		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\npage_size = 500\ndate_format = \"Jan 2 2006\"\n", func(t *testing.T, c *Config) {
-			want := UI{RefreshInterval: Duration{0}, MarkReadOnOpen: false, PageSize: 500, DateFormat: "Jan 2 2006"}
+		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\npage_size = 500\ndate_format = \"Jan 2 2006\"\nambiguous_width = \"wide\"\n", func(t *testing.T, c *Config) {
+			want := UI{RefreshInterval: Duration{0}, MarkReadOnOpen: false, PageSize: 500, DateFormat: "Jan 2 2006", AmbiguousWidth: "wide"}
 			if c.UI != want {
 				t.Errorf("ui = %+v, want %+v", c.UI, want)
 			}

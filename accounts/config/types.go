@@ -89,6 +89,9 @@ type UI struct {
 	MarkReadOnOpen  bool
 	PageSize        int    // messages per account per page
 	DateFormat      string // Go layout for old dates; empty: relative format
+	// AmbiguousWidth is how the terminal draws East Asian ambiguous-width
+	// characters: "auto" (ask it), "narrow" or "wide".
+	AmbiguousWidth string
 }
 
 // Duration is a time.Duration written in TOML as a string such as "20s"

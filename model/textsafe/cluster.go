@@ -34,19 +34,12 @@ import (
 // keycaps or zero-width characters, at most two combining marks on a
 // letter), and Width measures the result as uniseg does, which then agrees
 // with tmux on every case above. Ambiguous-width characters (①, ½, α)
-// count 2 under an East Asian locale, as go-runewidth reads it from the
-// environment.
+// are the one case no rewrite settles: see SetAmbiguousWide.
 
 // maxMarks is how many combining marks one base keeps: enough for
 // Vietnamese (ệ) and most Indic clusters, few enough that "zalgo" text
 // cannot overflow a terminal's cell.
 const maxMarks = 2
-
-func init() {
-	if runewidth.DefaultCondition.EastAsianWidth {
-		uniseg.EastAsianAmbiguousWidth = 2
-	}
-}
 
 // dropped reports runes a one-line cell never keeps: zero-width and
 // invisible characters, variation selectors, emoji modifiers, tag

@@ -11,9 +11,9 @@ const ellipsis = "…"
 
 // Width returns how many terminal columns s occupies, one grapheme
 // cluster at a time: East Asian wide characters and emoji count 2,
-// non-spacing marks 0, spacing marks 1, ambiguous-width characters 2 under
-// an East Asian locale. It measures as uniseg does (and so as lipgloss and
-// charmbracelet/x/ansi do); on text that has been through Line, that is
+// non-spacing marks 0, spacing marks 1, ambiguous-width characters 1 or 2
+// as the terminal draws them (SetAmbiguousWide). It measures as uniseg does
+// (and so as lipgloss and charmbracelet/x/ansi do); on text that has been through Line, that is
 // what terminals draw (see cluster.go for the cases where they differ
 // before Line).
 func Width(s string) int {
