@@ -24,9 +24,18 @@ type tmuxScreen struct {
 	w, h    int
 }
 
+// cUTF8 is the default locale of the real-terminal tests.
+var cUTF8 = termLocale{name: "C.UTF-8", lang: "C.UTF-8"}
+
 // startTmux runs bin in a detached tmux session of w x h with env (and a
 // UTF-8 locale, or tmux would draw every non-ASCII character as "_").
 func startTmux(t *testing.T, bin string, args []string, env []string, w, h int) *tmuxScreen {
+	t.Helper()
+	return startTmuxIn(t, cUTF8, bin, args, env, w, h)
+}
+
+// startTmuxIn is startTmux with tmux and unibox under loc.
+func startTmuxIn(t *testing.T, loc termLocale, bin string, args []string, env []string, w, h int) *tmuxScreen {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -36,12 +45,16 @@ func startTmux(t *testing.T, bin string, args []string, env []string, w, h int) 
 	}
 	s := &tmuxScreen{t: t, session: fmt.Sprintf("unibox-test-%d-%d", os.Getpid(), time.Now().UnixNano()), w: w, h: h}
 	sock := filepath.Join(t.TempDir(), "tmux.sock")
-	cmdline := append([]string{"env", "-i", "TERM=tmux-256color", "HOME=" + t.TempDir()}, env...)
+	locEnv := []string{"LANG=" + loc.lang}
+	if loc.locpath != "" {
+		locEnv = append(locEnv, "LOCPATH="+loc.locpath)
+	}
+	cmdline := append(append([]string{"env", "-i", "TERM=tmux-256color", "HOME=" + t.TempDir()}, locEnv...), env...)
 	cmdline = append(cmdline, bin)
 	cmdline = append(cmdline, args...)
 	tmuxArgs := append([]string{"-S", sock, "-u", "-f", "/dev/null", "new-session", "-d", "-s", s.session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}, cmdline...)
 	cmd := exec.Command("tmux", tmuxArgs...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TMUX_TMPDIR=" + t.TempDir()}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TMUX_TMPDIR=" + t.TempDir()}, locEnv...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
@@ -110,6 +123,7 @@ var widthTorture = []string{
 	"RTL שלום עולם مرحبا",
 	"Keycap 1️⃣2️⃣ and ❤️ hearts ⚠️",
 	"Hindi क्षत्रिय and Tamil கொண்டு",
+	"Ambiguous …●± ½ ① Ωμέγα Жизнь ─ ‖ ※",
 }
 
 // widthConfig serves the hostile corpus and the width-torture subjects
@@ -137,11 +151,17 @@ func widthConfig(t *testing.T) string {
 // every row's time column ends at the same column.
 func checkFrame(t *testing.T, s *tmuxScreen, lines []string, when string) {
 	t.Helper()
+	checkFrameOf(t, s, lines, when, "Wide")
+}
+
+// checkFrameOf is checkFrame with a bar that shows barWord.
+func checkFrameOf(t *testing.T, s *tmuxScreen, lines []string, when, barWord string) {
+	t.Helper()
 	dump := strings.Join(lines, "\n")
 	if len(lines) != s.h {
 		t.Fatalf("%s at %dx%d: %d lines:\n%s", when, s.w, s.h, len(lines), dump)
 	}
-	if !strings.Contains(lines[0], "Wide") {
+	if !strings.Contains(lines[0], barWord) {
 		t.Fatalf("%s at %dx%d: line 1 is not the account bar:\n%s", when, s.w, s.h, dump)
 	}
 	if last := lines[s.h-1]; !strings.Contains(last, "open") && !strings.Contains(last, "back") && !strings.Contains(last, "?") {
@@ -156,15 +176,20 @@ func checkRowsAligned(t *testing.T, s *tmuxScreen, lines []string, when string) 
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if w := textsafe.Width(strings.TrimRight(l, " ")); w != s.w {
+		row := strings.TrimRight(l, " ")
+		if w := textsafe.Width(row); w != s.w {
 			t.Fatalf("%s at %dx%d: a row ends at column %d, not %d:\n%q\n%s", when, s.w, s.h, w, s.w, l, strings.Join(lines, "\n"))
+		}
+		if f := strings.Fields(row); strings.Contains(f[len(f)-1], "…") {
+			t.Fatalf("%s at %dx%d: a row's time is cut:\n%q\n%s", when, s.w, s.h, l, strings.Join(lines, "\n"))
 		}
 	}
 }
 
 // The account bar, the hints and the time column hold in a real terminal,
-// whatever the mail holds, at every size, in the list and around a
-// message.
+// whatever the mail holds, at every size, in the list, around a message and
+// through the help; under C.UTF-8 and two Japanese locales, one whose
+// terminal draws ambiguous-width characters narrow, one wide.
 func TestFrameInRealTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -172,37 +197,65 @@ func TestFrameInRealTerminal(t *testing.T) {
 	bin := buildUnibox(t)
 	path := widthConfig(t)
 	total := len(imaptest.HostileCorpus()) + len(widthTorture)
-	for _, size := range [][2]int{{120, 40}, {80, 24}, {60, 15}, {40, 10}} {
-		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			s := startTmux(t, bin, []string{"--config", path}, []string{"LANG=C.UTF-8", "UNIBOX_WIDE_PW=pw"}, size[0], size[1])
-			lines := s.waitFor(fmt.Sprintf("%d messages", total), 20*time.Second)
-			checkFrame(t, s, lines, "first screen")
-			checkRowsAligned(t, s, lines, "first screen")
-			// G puts the cursor on the last row on screen, g on the first.
-			for _, step := range []struct {
-				key, when string
-				last      bool
-			}{{"G", "after G", true}, {"g", "after g", false}} {
-				s.keys(step.key)
-				lines = s.waitUntil("the cursor "+step.when, 10*time.Second, func(l []string) bool {
-					rows := l[2 : s.h-2]
-					for len(rows) > 0 && strings.TrimSpace(rows[len(rows)-1]) == "" {
-						rows = rows[:len(rows)-1]
-					}
-					if step.last {
-						return len(rows) > 0 && strings.HasPrefix(rows[len(rows)-1], ">")
-					}
-					return len(rows) > 0 && strings.HasPrefix(rows[0], ">")
-				})
-				checkFrame(t, s, lines, step.when)
-				checkRowsAligned(t, s, lines, step.when)
-			}
-			s.keys("Enter")
-			lines = s.waitFor("From", 10*time.Second)
-			checkFrame(t, s, lines, "in a message")
-			s.keys("Escape")
-			lines = s.waitFor(fmt.Sprintf("%d messages", total), 10*time.Second)
-			checkFrame(t, s, lines, "back from a message")
-		})
+	for _, loc := range append([]termLocale{cUTF8}, eastAsianLocales(t)...) {
+		for _, size := range [][2]int{{120, 40}, {80, 24}, {60, 15}, {40, 10}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", loc.name, size[0], size[1]), func(t *testing.T) {
+				// The test measures rows as this terminal draws them.
+				textsafe.SetAmbiguousWide(loc.wide)
+				t.Cleanup(func() { textsafe.SetAmbiguousWide(false) })
+				s := startTmuxIn(t, loc, bin, []string{"--config", path}, []string{"UNIBOX_WIDE_PW=pw"}, size[0], size[1])
+				checkScreens(t, s, total)
+			})
+		}
 	}
+}
+
+// checkScreens walks the screens of the width corpus in s: the list, G and
+// g, a message and back, every page of the help.
+func checkScreens(t *testing.T, s *tmuxScreen, total int) {
+	t.Helper()
+	lines := s.waitFor(fmt.Sprintf("%d messages", total), 20*time.Second)
+	checkFrame(t, s, lines, "first screen")
+	checkRowsAligned(t, s, lines, "first screen")
+	// G puts the cursor on the last row on screen, g on the first.
+	for _, step := range []struct {
+		key, when string
+		last      bool
+	}{{"G", "after G", true}, {"g", "after g", false}} {
+		s.keys(step.key)
+		lines = s.waitUntil("the cursor "+step.when, 10*time.Second, func(l []string) bool {
+			rows := l[2 : s.h-2]
+			for len(rows) > 0 && strings.TrimSpace(rows[len(rows)-1]) == "" {
+				rows = rows[:len(rows)-1]
+			}
+			if step.last {
+				return len(rows) > 0 && strings.HasPrefix(rows[len(rows)-1], ">")
+			}
+			return len(rows) > 0 && strings.HasPrefix(rows[0], ">")
+		})
+		checkFrame(t, s, lines, step.when)
+		checkRowsAligned(t, s, lines, step.when)
+	}
+	s.keys("Enter")
+	lines = s.waitFor("From", 10*time.Second)
+	checkFrame(t, s, lines, "in a message")
+	s.keys("Escape")
+	lines = s.waitFor(fmt.Sprintf("%d messages", total), 10*time.Second)
+	checkFrame(t, s, lines, "back from a message")
+	// ? steps through the help's pages and closes it after the last.
+	s.keys("?")
+	lines = s.waitFor("page down", 10*time.Second)
+	for page := 1; ; page++ {
+		checkFrame(t, s, lines, fmt.Sprintf("help page %d", page))
+		last := lines[s.h-1]
+		if !strings.Contains(last, "? more") {
+			break
+		}
+		s.keys("?")
+		next := fmt.Sprintf("(%d/", page+1)
+		lines = s.waitUntil("help page "+fmt.Sprint(page+1), 10*time.Second, func(l []string) bool { return strings.Contains(l[s.h-1], next) })
+	}
+	s.keys("?")
+	lines = s.waitUntil("the help closed", 10*time.Second, func(l []string) bool { return strings.Contains(l[s.h-1], "open") })
+	checkFrame(t, s, lines, "after the help")
 }

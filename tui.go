@@ -35,6 +35,11 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "unibox: unexpected argument %q\n\n%s", fs.Arg(0), usage)
 		return 2
 	}
+	// Ask the terminal how wide it draws ambiguous-width characters before
+	// anything is measured or started: this may re-execute unibox so that
+	// every library measures as the terminal draws.
+	termprobe.Settle(ambiguousWidthMode(*path, *useDemo))
+	textsafe.SetAmbiguousWide(termprobe.AmbiguousWide())
 	env, err := openEnv(*path, *useDemo, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox:", err)
@@ -51,10 +56,6 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unibox:", err)
 		return 2
 	}
-	// Ask the terminal how wide it draws ambiguous-width characters before
-	// anything is measured; no answer falls back to the locale.
-	wide, _, _ := termprobe.Decide(env.cfg.UI.AmbiguousWidth)
-	textsafe.SetAmbiguousWide(wide)
 	var uiAccts []ui.Account
 	for _, a := range env.set.Accounts {
 		uiAccts = append(uiAccts, a)
@@ -74,6 +75,21 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// ambiguousWidthMode is the config's ui.ambiguous_width, "auto" when the
+// config cannot be read (openEnv reports why, right after).
+func ambiguousWidthMode(path string, useDemo bool) string {
+	if useDemo {
+		return "auto"
+	}
+	if path == "" {
+		path = config.DefaultPath()
+	}
+	if cfg, err := config.Load(path); err == nil {
+		return cfg.UI.AmbiguousWidth
+	}
+	return "auto"
 }
 
 // env is everything a face runs on: the config, its accounts and, with

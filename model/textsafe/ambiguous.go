@@ -5,10 +5,11 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// init starts from the locale, as go-runewidth reads it (an East Asian
-// one counts ambiguous characters wide), for the faces that never ask the
-// terminal; the TUI replaces it with the terminal's own answer.
-func init() { SetAmbiguousWide(runewidth.IsEastAsian()) }
+// init starts from go-runewidth's reading of the environment
+// (RUNEWIDTH_EASTASIAN, else the locale: an East Asian one counts
+// ambiguous characters wide), for the faces that never ask the terminal;
+// the TUI settles it with the terminal's own answer (ui/termprobe).
+func init() { SetAmbiguousWide(runewidth.EastAsianWidth) }
 
 // SetAmbiguousWide says how the terminal draws East Asian ambiguous-width
 // characters (Greek and Cyrillic letters, "…", "●", "─", "±", "①", ...):
