@@ -81,7 +81,7 @@ func TestFrameAtEverySize(t *testing.T) {
 	for _, size := range [][2]int{{39, 10}, {40, 9}, {20, 5}, {1, 1}, {200, 3}} {
 		m := frameModel(t)
 		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		want := textsafe.Fit(fmt.Sprintf("Terminal too small: %dx%d, unibox needs 40x10", size[0], size[1]), size[0])
+		want := textsafe.Fit(fmt.Sprintf("Terminal too small: %dx%d < 40x10", size[0], size[1]), size[0])
 		if v := m.View(); v != want {
 			t.Fatalf("%dx%d: %q, want %q", size[0], size[1], v, want)
 		}

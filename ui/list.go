@@ -114,6 +114,8 @@ func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty s
 	if len(l.rows) == 0 {
 		return l.styles.Dim.Render(textsafe.Fit(empty, l.width)) + strings.Repeat("\n", max(0, l.height-1))
 	}
+	// The marks are four one-column characters and "•".
+	tags = tagCells(tags, layoutColumns(l.width-textsafe.Width("•")-5, tagW).tag)
 	var b strings.Builder
 	end := min(len(l.rows), l.offset+l.height)
 	for i := l.offset; i < end; i++ {
@@ -199,6 +201,24 @@ func layoutColumns(w, tagW int) columns {
 	}
 	c.subject = max(c.subject, 1)
 	return c
+}
+
+// tagCells cuts the account tags to w columns, from the end; tags that
+// would then read the same ("Account 01", "Account 02" as "Acc…") are cut
+// in the middle instead ("A…01"), so every row still says its account.
+func tagCells(tags map[string]string, w int) map[string]string {
+	cells := make(map[string]string, len(tags))
+	count := map[string]int{}
+	for name, tag := range tags {
+		cells[name] = textsafe.Fit(tag, w)
+		count[cells[name]]++
+	}
+	for name, tag := range tags {
+		if count[cells[name]] > 1 {
+			cells[name] = textsafe.FitMiddle(tag, w)
+		}
+	}
+	return cells
 }
 
 func padLeft(s string, w int) string {

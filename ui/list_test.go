@@ -27,3 +27,16 @@ func TestLayoutColumns(t *testing.T) {
 		}
 	}
 }
+
+// Tags cut to the same text are cut in the middle instead; others keep
+// their beginning.
+func TestTagCells(t *testing.T) {
+	tags := map[string]string{"Account 01": "Account 01", "Account 11": "Account 11", "Personal": "Personal", "Work": "Work"}
+	got := tagCells(tags, 5)
+	want := map[string]string{"Account 01": "Ac…01", "Account 11": "Ac…11", "Personal": "Pers…", "Work": "Work "}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("tag of %q = %q, want %q", name, got[name], w)
+		}
+	}
+}

@@ -166,6 +166,6 @@ func (m *Model) tooSmall() string {
 	if m.width <= 0 || m.height <= 0 {
 		return "" // not sized yet
 	}
-	msg := fmt.Sprintf("Terminal too small: %dx%d, unibox needs %dx%d", m.width, m.height, MinWidth, MinHeight)
+	msg := fmt.Sprintf("Terminal too small: %dx%d < %dx%d", m.width, m.height, MinWidth, MinHeight)
 	return textsafe.Fit(msg, m.width)
 }

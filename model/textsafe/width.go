@@ -81,3 +81,27 @@ func truncate(s string, w int) string {
 	}
 	return s
 }
+
+// FitMiddle is Fit cutting from the middle: "Account 01" in 6 columns is
+// "Ac… 01", where Fit gives "Accou…". Names that differ only at the end
+// (numbered accounts, "Work"/"Work old") stay apart.
+func FitMiddle(s string, w int) string {
+	s = reduced(s)
+	if w <= 2 || Width(s) <= w {
+		return Fit(s, w)
+	}
+	var clusters []string
+	for g := uniseg.NewGraphemes(s); g.Next(); {
+		clusters = append(clusters, g.Str())
+	}
+	tail, tailW := "", 0
+	for i := len(clusters) - 1; i > 0; i-- {
+		cw := Width(clusters[i])
+		if tailW+cw > (w-Width(ellipsis)+1)/2 { // the end tells names apart
+			break
+		}
+		tail, tailW = clusters[i]+tail, tailW+cw
+	}
+	head := truncate(s, w-Width(ellipsis)-tailW)
+	return Fit(head+ellipsis+tail, w)
+}

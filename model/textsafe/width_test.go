@@ -66,3 +66,28 @@ func TestFit(t *testing.T) {
 		}
 	}
 }
+
+func TestFitMiddle(t *testing.T) {
+	tests := []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"Account 01", 6, "Ac… 01"},
+		{"Account 11", 7, "Acc… 11"},
+		{"Account 01", 4, "A…01"},
+		{"Account 01", 10, "Account 01"},
+		{"Work", 6, "Work  "},
+		{"漢字かな漢字", 7, "漢字…字"},
+		{"ab", 1, "…"},
+	}
+	for _, tt := range tests {
+		got := FitMiddle(tt.in, tt.w)
+		if got != tt.want && !eastAsian {
+			t.Errorf("FitMiddle(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
+		}
+		if Width(got) != tt.w {
+			t.Errorf("FitMiddle(%q, %d) = %q has width %d", tt.in, tt.w, got, Width(got))
+		}
+	}
+}
