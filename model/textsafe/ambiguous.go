@@ -20,11 +20,12 @@ func init() { SetAmbiguousWide(runewidth.EastAsianWidth) }
 // asks the terminal once at start (ui/termprobe) and sets it here, before
 // anything is drawn.
 //
-// It sets the measure of every library that draws: uniseg (Width, Fit and
-// so lipgloss and charmbracelet/x/ansi, which measure with it) and
-// go-runewidth (bubbles' text input), so a cell and the frame around it
-// always agree. It is process-wide: call it before the first frame, never
-// while another goroutine measures.
+// It sets uniseg (Width, Fit) and go-runewidth (bubbles' text input).
+// charmbracelet/x/ansi, under lipgloss and bubbles, cannot be set after
+// start: it reads RUNEWIDTH_EASTASIAN at init, so the TUI starts itself
+// again with that set when it must (termprobe.Settle), and init below then
+// agrees. It is process-wide: call it before the first frame, never while
+// another goroutine measures.
 func SetAmbiguousWide(wide bool) {
 	w := 1
 	if wide {

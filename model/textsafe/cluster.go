@@ -27,6 +27,14 @@ import (
 //	word joiner a\u2060b            2     3          2       "ab"
 //	क्षि (spacing mark ि)            3     2          3       as is (Mc counts 1)
 //	20 stacked marks on Z          1     1          1       Z + 2 marks (others overflow)
+//	ambiguous … ● ─ Ж ①            1     1 (2 ja)   1       as is; the terminal is asked
+//
+// The last row is the one no rewrite settles: tmux draws ambiguous-width
+// characters narrow under every locale (it sets LC_CTYPE to en_US.UTF-8 or
+// C.UTF-8 first), CJK terminals set to "ambiguous wide" draw them 2,
+// go-runewidth counts 2 under a ja/ko/zh locale, and x/ansi (lipgloss,
+// bubbles) counts 2 only with RUNEWIDTH_EASTASIAN=1 at start. See
+// SetAmbiguousWide and ui/termprobe.
 //
 // So a one-line cell (Cell, and Fit) is rewritten cluster by cluster into forms every
 // common terminal draws at the same width (ZWJ sequences as their first
