@@ -12,6 +12,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/imaptest"
+	"unibox/ui/cli"
+	"unibox/ui/launch"
 )
 
 // hostileConfig serves the hostile corpus from an in-process server (with
@@ -45,13 +47,13 @@ func unsafe(s string) (rune, bool) {
 func TestHostileCorpusListJSON(t *testing.T) {
 	path := hostileConfig(t)
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"list", "--json", "--config", path}, &stdout, &stderr); code != exitOK {
+	if code := run([]string{"list", "--json", "--config", path}, &stdout, &stderr); code != launch.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if bytes.ContainsAny(stdout.Bytes(), "\x1b\x07\x00") {
 		t.Fatal("raw control bytes in the JSON output")
 	}
-	var out listJSON
+	var out cli.ListJSON
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatal(err)
 	}

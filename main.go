@@ -7,6 +7,9 @@ import (
 	"os"
 
 	"unibox/accounts/imapmcp"
+	"unibox/ui/agent"
+	"unibox/ui/cli"
+	"unibox/ui/tui"
 )
 
 const usage = `unibox - one unified inbox over several mail accounts
@@ -39,11 +42,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			// arrives in add_account over the pipe, never in argv or env.
 			return imapmcp.Main(args[1:], os.Stdin, os.Stdout, stderr)
 		case "list":
-			return runList(args[1:], stdout, stderr)
+			return cli.List(args[1:], stdout, stderr)
 		case "status":
-			return runStatus(args[1:], stdout, stderr)
+			return cli.Status(args[1:], stdout, stderr)
 		case "mcp":
-			return runMCP(args[1:], stderr)
+			return agent.Run(args[1:], stderr)
 		case "--version", "-version", "version":
 			fmt.Fprintln(stdout, "unibox", version)
 			return 0
@@ -52,5 +55,5 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	return runTUI(args, stdout, stderr)
+	return tui.Run(args, usage, stdout, stderr)
 }

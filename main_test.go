@@ -6,17 +6,20 @@ import (
 
 	"encoding/json"
 	"fmt"
-	tea "github.com/charmbracelet/bubbletea"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/emersion/go-imap/v2"
 	"go.uber.org/goleak"
 
 	"unibox/accounts/imaptest"
+	"unibox/ui/cli"
+	"unibox/ui/launch"
 )
 
 // TestMain doubles as the unibox binary for the provider children (they
@@ -82,14 +85,14 @@ func TestListJSONWithOneDownOneHung(t *testing.T) {
 	start := time.Now()
 	code := run([]string{"list", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
 	took := time.Since(start)
-	if code != exitPartial {
+	if code != launch.ExitPartial {
 		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr.String())
 	}
 	var out map[string]any
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
 	}
-	var got listJSON
+	var got cli.ListJSON
 	json.Unmarshal(stdout.Bytes(), &got)
 	want := map[string][2]string{"Work": {"connected", "none"}, "Down": {"cooling_down", "unavailable"}, "Hung": {"", "timeout"}}
 	for _, a := range got.Accounts {
@@ -123,25 +126,25 @@ func TestListJSONWithOneDownOneHung(t *testing.T) {
 
 func TestListExitCodes(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"list", "--bogus"}, &out, &errb); code != exitUsage {
+	if code := run([]string{"list", "--bogus"}, &out, &errb); code != launch.ExitUsage {
 		t.Fatalf("bad flag: exit %d", code)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.toml")
 	os.WriteFile(bad, []byte("[[account]]\nname = \"x\"\nsecurity = \"ssl\"\n"), 0o600)
 	errb.Reset()
-	if code := run([]string{"list", "--config", bad}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "bad.toml:3") {
+	if code := run([]string{"list", "--config", bad}, &out, &errb); code != launch.ExitUsage || !strings.Contains(errb.String(), "bad.toml:3") {
 		t.Fatalf("bad config: exit %d, %s", code, errb.String())
 	}
 	path := threeAccounts(t)
 	errb.Reset()
-	if code := run([]string{"list", "--config", path, "--account", "Down", "--timeout", "1s"}, &out, &errb); code != exitNone {
+	if code := run([]string{"list", "--config", path, "--account", "Down", "--timeout", "1s"}, &out, &errb); code != launch.ExitNone {
 		t.Fatalf("only a down account: exit %d", code)
 	}
-	if code := run([]string{"list", "--config", path, "--account", "Nope"}, &out, &errb); code != exitUsage {
+	if code := run([]string{"list", "--config", path, "--account", "Nope"}, &out, &errb); code != launch.ExitUsage {
 		t.Fatalf("unknown account: exit %d", code)
 	}
 	out.Reset()
-	if code := run([]string{"list", "--config", path, "--account", "Work"}, &out, &errb); code != exitOK || !strings.Contains(out.String(), "hello 2") {
+	if code := run([]string{"list", "--config", path, "--account", "Work"}, &out, &errb); code != launch.ExitOK || !strings.Contains(out.String(), "hello 2") {
 		t.Fatalf("healthy account: exit %d\n%s", code, out.String())
 	}
 }
@@ -152,10 +155,10 @@ func TestStatusJSON(t *testing.T) {
 	// Work spawns, provisions and probes within the deadline even on a
 	// loaded machine; Hung times out at it.
 	code := run([]string{"status", "--json", "--config", path, "--timeout", "3s"}, &out, &errb)
-	if code != exitPartial {
+	if code != launch.ExitPartial {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var got struct{ Accounts []statusJSON }
+	var got struct{ Accounts []cli.StatusJSON }
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Accounts) != 3 {
 		t.Fatalf("%v: %s", err, out.String())
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"unibox/accounts/hub"
 	"unibox/conn"
+	"unibox/ui/agent"
 )
 
 // mcpSession runs `unibox mcp` as a real child (this test binary) and
@@ -56,8 +56,8 @@ func callHub(t *testing.T, cs *mcp.ClientSession, tool string, args, out any) st
 func TestMCPHubEveryTool(t *testing.T) {
 	cs := mcpSession(t, threeAccounts(t))
 
-	var sum hub.SummaryOut
-	text := callHub(t, cs, "inbox_summary", hub.SummaryIn{MaxPerAccount: 2}, &sum)
+	var sum agent.SummaryOut
+	text := callHub(t, cs, "inbox_summary", agent.SummaryIn{MaxPerAccount: 2}, &sum)
 	lines := strings.Split(text, "\n")
 	if len(lines) < 2 || !strings.HasPrefix(lines[0], "Down unavailable (") || !strings.HasPrefix(lines[1], "Hung unavailable (timed out)") {
 		t.Fatalf("inbox_summary must open with the degraded accounts:\n%s", text)
@@ -66,24 +66,24 @@ func TestMCPHubEveryTool(t *testing.T) {
 		t.Fatalf("summary: %+v", sum)
 	}
 
-	var list hub.ListOut
-	callHub(t, cs, "list_messages", hub.ListIn{Accounts: []string{"Work"}}, &list)
+	var list agent.ListOut
+	callHub(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}}, &list)
 	if len(list.Messages) != 3 || list.Messages[0].ID != "Work/INBOX/1/1" {
 		t.Fatalf("list: %+v", list)
 	}
-	var found hub.ListOut
-	callHub(t, cs, "search", hub.SearchIn{Query: "hello 2", Accounts: []string{"Work"}}, &found)
+	var found agent.ListOut
+	callHub(t, cs, "search", agent.SearchIn{Query: "hello 2", Accounts: []string{"Work"}}, &found)
 	if len(found.Messages) != 1 || found.Messages[0].Subject != "hello 2" {
 		t.Fatalf("search: %+v", found)
 	}
-	var got hub.GetOut
-	callHub(t, cs, "get_message", hub.GetIn{ID: list.Messages[0].ID}, &got)
+	var got agent.GetOut
+	callHub(t, cs, "get_message", agent.GetIn{ID: list.Messages[0].ID}, &got)
 	if got.Subject != "hello 0" || !strings.Contains(got.Body, "x") {
 		t.Fatalf("get: %+v", got)
 	}
 	yes := true
-	var w hub.WriteOut
-	callHub(t, cs, "set_flags", hub.FlagsIn{IDs: []string{list.Messages[0].ID, "Down/INBOX/1/1", "bogus"}, Seen: &yes, Flagged: &yes}, &w)
+	var w agent.WriteOut
+	callHub(t, cs, "set_flags", agent.FlagsIn{IDs: []string{list.Messages[0].ID, "Down/INBOX/1/1", "bogus"}, Seen: &yes, Flagged: &yes}, &w)
 	status := map[string]string{}
 	for _, o := range w.Outcomes {
 		status[o.ID] = o.Status
@@ -91,27 +91,27 @@ func TestMCPHubEveryTool(t *testing.T) {
 	if status["Work/INBOX/1/1"] != "done" || status["Down/INBOX/1/1"] != "failed" || status["bogus"] != "failed" {
 		t.Fatalf("set_flags outcomes: %+v", w.Outcomes)
 	}
-	callHub(t, cs, "archive", hub.IDsIn{IDs: []string{list.Messages[0].ID}}, &w)
+	callHub(t, cs, "archive", agent.IDsIn{IDs: []string{list.Messages[0].ID}}, &w)
 	if w.Outcomes[0].Status != "done" || !strings.HasPrefix(w.Outcomes[0].DestID, "Work/Archive/") {
 		t.Fatalf("archive: %+v", w.Outcomes)
 	}
-	callHub(t, cs, "archive", hub.IDsIn{IDs: []string{list.Messages[0].ID}}, &w)
+	callHub(t, cs, "archive", agent.IDsIn{IDs: []string{list.Messages[0].ID}}, &w)
 	if w.Outcomes[0].Status != "already_gone" {
 		t.Fatalf("archive again: %+v", w.Outcomes)
 	}
-	callHub(t, cs, "trash", hub.IDsIn{IDs: []string{list.Messages[1].ID}}, &w)
+	callHub(t, cs, "trash", agent.IDsIn{IDs: []string{list.Messages[1].ID}}, &w)
 	if w.Outcomes[0].Status != "done" {
 		t.Fatalf("trash: %+v", w.Outcomes)
 	}
-	callHub(t, cs, "move", hub.MoveIn{IDs: []string{list.Messages[2].ID}, To: "Archive"}, &w)
+	callHub(t, cs, "move", agent.MoveIn{IDs: []string{list.Messages[2].ID}, To: "Archive"}, &w)
 	if w.Outcomes[0].Status != "done" {
 		t.Fatalf("move: %+v", w.Outcomes)
 	}
-	callHub(t, cs, "list_messages", hub.ListIn{Accounts: []string{"Work"}}, &list)
+	callHub(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}}, &list)
 	if len(list.Messages) != 0 {
 		t.Fatalf("INBOX after archive/trash/move: %+v", list.Messages)
 	}
-	var st hub.StatusOut
+	var st agent.StatusOut
 	text = callHub(t, cs, "account_status", struct{}{}, &st)
 	if len(st.Accounts) != 3 || st.Accounts[0].State != "connected" || st.Accounts[1].State != "cooling_down" {
 		t.Fatalf("account_status: %+v\n%s", st, text)
@@ -121,7 +121,7 @@ func TestMCPHubEveryTool(t *testing.T) {
 // The hub answers its first request before any account has connected.
 func TestMCPStartupDoesNotWait(t *testing.T) {
 	cs := mcpSession(t, threeAccounts(t))
-	var st hub.StatusOut
+	var st agent.StatusOut
 	callHub(t, cs, "account_status", struct{}{}, &st)
 	for _, a := range st.Accounts {
 		if a.State != "idle" {

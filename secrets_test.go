@@ -20,7 +20,7 @@ import (
 	"unibox/accounts/imaptest"
 	"unibox/accounts/memimap"
 	"unibox/conn"
-	"unibox/ui"
+	"unibox/ui/tui"
 )
 
 const (
@@ -157,11 +157,11 @@ func TestSecretsStayPut(t *testing.T) {
 	}
 
 	// The TUI: list and every account's details view.
-	var uiAccts []ui.Account
+	var uiAccts []tui.Account
 	for _, a := range set.Accounts {
 		uiAccts = append(uiAccts, a)
 	}
-	m, err := ui.New(ui.Options{Accounts: uiAccts, NoTick: true})
+	m, err := tui.New(tui.Options{Accounts: uiAccts, NoTick: true})
 	if err != nil {
 		t.Fatal(err)
 	}

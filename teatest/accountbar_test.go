@@ -10,7 +10,7 @@ import (
 
 	"unibox/conn"
 	"unibox/model"
-	"unibox/ui"
+	"unibox/ui/tui"
 )
 
 var manyNames = []string{"Work", "Personal", "Yahoo", "Gmail", "Fastmail", "University", "Family",
@@ -31,8 +31,8 @@ var manyDown = map[int]conn.Status{
 // older messages give the unread counts. The degraded accounts have no
 // mail: whether their rows would be marked stale depends on whether their
 // status event or their first page arrives first.
-func manyAccounts() []ui.Account {
-	var accts []ui.Account
+func manyAccounts() []tui.Account {
+	var accts []tui.Account
 	for i, name := range manyNames {
 		if st, bad := manyDown[i]; bad {
 			accts = append(accts, newFake(name, st))

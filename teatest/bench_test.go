@@ -12,7 +12,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/imaptest"
-	"unibox/ui"
+	"unibox/ui/tui"
 )
 
 // BenchmarkLaunchToFirstRows: from starting the TUI on three loopback
@@ -43,7 +43,7 @@ func BenchmarkLaunchToFirstRows(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				m, _ := ui.New(ui.Options{Accounts: uiAccounts(set), Now: func() time.Time { return now }, NoTick: true})
+				m, _ := tui.New(tui.Options{Accounts: uiAccounts(set), Now: func() time.Time { return now }, NoTick: true})
 				start := time.Now()
 				tm := teatest.NewTestModel(b, m, teatest.WithInitialTermSize(80, 24))
 				teatest.WaitFor(b, tm.Output(), func(out []byte) bool {

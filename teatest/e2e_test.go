@@ -16,7 +16,7 @@ import (
 	"unibox/accounts/imaptest"
 	"unibox/accounts/memimap"
 	"unibox/model/textsafe"
-	"unibox/ui"
+	"unibox/ui/tui"
 )
 
 // openDemo starts the demo servers (no outage schedule) and opens its
@@ -44,8 +44,8 @@ func openDemo(t testing.TB, at time.Time) (*demo.Demo, *accounts.Set) {
 	return d, set
 }
 
-func uiAccounts(set *accounts.Set) []ui.Account {
-	var out []ui.Account
+func uiAccounts(set *accounts.Set) []tui.Account {
+	var out []tui.Account
 	for _, a := range set.Accounts {
 		out = append(out, a)
 	}
@@ -81,7 +81,7 @@ func TestOpenHostileMessageThroughRealProvider(t *testing.T) {
 // header says why; the others are untouched.
 func TestAccountDownThenBack(t *testing.T) {
 	d, set := openDemo(t, time.Now())
-	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *ui.Options) { o.Now = nil })
+	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Now = nil })
 	waitFor(t, tm, "3 of 3 accounts · 65 messages")
 	yahoo := d.Server("Yahoo")
 	yahoo.Refuse()

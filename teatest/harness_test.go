@@ -9,20 +9,20 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"unibox/ui"
+	"unibox/ui/tui"
 )
 
 // now is the fixed clock of every golden.
 var now = time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 
 // run starts the TUI headless at 80x24 (or w×h).
-func run(t *testing.T, accts []ui.Account, w, h int, mod func(*ui.Options)) (*teatest.TestModel, *ui.Model) {
+func run(t *testing.T, accts []tui.Account, w, h int, mod func(*tui.Options)) (*teatest.TestModel, *tui.Model) {
 	t.Helper()
-	o := ui.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true}
+	o := tui.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true}
 	if mod != nil {
 		mod(&o)
 	}
-	m, err := ui.New(o)
+	m, err := tui.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"unibox/conn"
 	"unibox/model"
-	"unibox/ui"
+	"unibox/ui/tui"
 )
 
 func msgs(acct string, n int, start time.Duration) []model.Message {
@@ -37,7 +37,7 @@ func check(t *testing.T, screen string) {
 func TestCoolingDownCountdown(t *testing.T) {
 	yahoo := newFake("Yahoo", conn.Status{State: conn.StateCoolingDown, CooldownUntil: now.Add(42 * time.Second),
 		Class: conn.ClassUnavailable, LastError: "check_account: connection refused", Attempt: 3})
-	tm, _ := run(t, []ui.Account{newFake("Work", connected, msgs("Work", 6, 5*time.Minute)...), newFake("Personal", connected, msgs("Personal", 4, 30*time.Minute)...), yahoo}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{newFake("Work", connected, msgs("Work", 6, 5*time.Minute)...), newFake("Personal", connected, msgs("Personal", 4, 30*time.Minute)...), yahoo}, 80, 24, nil)
 	// Unread counts show once an account's rows are in: both lists loaded.
 	waitFor(t, tm, "Work ● connected 4   Personal ● connected 2")
 	screen := final(t, tm)
@@ -49,7 +49,7 @@ func TestCoolingDownCountdown(t *testing.T) {
 
 func TestAuthFailed(t *testing.T) {
 	work := newFake("Work", conn.Status{State: conn.StateAuthFailed, Class: conn.ClassAuth, LastError: "add_account: auth: LOGIN failed"})
-	tm, _ := run(t, []ui.Account{work, newFake("Personal", connected, msgs("Personal", 5, time.Minute)...)}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{work, newFake("Personal", connected, msgs("Personal", 5, time.Minute)...)}, 80, 24, nil)
 	waitFor(t, tm, "Work ✗ auth failed   Personal ● connected 3")
 	screen := final(t, tm)
 	if !strings.Contains(screen, "Work ✗ auth failed") || !strings.Contains(screen, "Work: authentication failed") {
@@ -61,7 +61,7 @@ func TestAuthFailed(t *testing.T) {
 // Rows of an account that dropped stay visible, marked stale.
 func TestDisconnectedKeepsStaleRows(t *testing.T) {
 	yahoo := newFake("Yahoo", connected, msgs("Yahoo", 5, 2*time.Minute)...)
-	tm, _ := run(t, []ui.Account{newFake("Work", connected, msgs("Work", 5, time.Minute)...), yahoo}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{newFake("Work", connected, msgs("Work", 5, time.Minute)...), yahoo}, 80, 24, nil)
 	waitFor(t, tm, "Work ● connected 3   Yahoo ● connected 3")
 	yahoo.set(conn.Status{State: conn.StateDisconnected, Class: conn.ClassDrop, LastError: "provider exited: signal: killed", Generation: 1})
 	waitFor(t, tm, "disconnected")
@@ -83,7 +83,7 @@ func TestAccountDetails(t *testing.T) {
 		Class: conn.ClassUnavailable, LastError: "check_account: unavailable: dial tcp 127.0.0.1:993: connect: connection refused",
 		Attempt: 4, Connects: 2, Dials: 3, Generation: 2})
 	yahoo.stderr = "--- unibox: provider start #3 at 13:58:01 ---\nlevel=WARN msg=\"tool failed\" tool=check_account class=unavailable\n"
-	tm, _ := run(t, []ui.Account{yahoo}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{yahoo}, 80, 24, nil)
 	waitFor(t, tm, "cooling down")
 	tm.Send(key("i"))
 	waitFor(t, tm, "Provider stderr")
@@ -97,7 +97,7 @@ func TestAccountDetails(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	tm, _ := run(t, []ui.Account{newFake("Work", connected, msgs("Work", 3, time.Minute)...)}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{newFake("Work", connected, msgs("Work", 3, time.Minute)...)}, 80, 24, nil)
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("?"))
 	waitFor(t, tm, "clear selection")
@@ -109,7 +109,7 @@ func TestMessageView(t *testing.T) {
 	work := newFake("Work", connected, m...)
 	work.body = model.Body{Message: m[0], Text: "Hi Sam,\n\nthe rollout is on for Thursday.\n\n— Zoë", Attachments: []model.Attachment{{Name: "plan.pdf", Type: "application/pdf", Size: 48213}}}
 	work.body.To = []model.Address{{Name: "Sam Rivera", Address: "sam@example.com"}}
-	tm, _ := run(t, []ui.Account{work}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{work}, 80, 24, nil)
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "rollout is on")
@@ -126,7 +126,7 @@ func TestHostileSubjects(t *testing.T) {
 		{ID: model.MessageID{Account: "Yahoo", Folder: "INBOX", UIDValidity: 1, UID: 1}, Date: now.Add(-3 * time.Minute),
 			From: model.Address{Name: "Link", Address: "l@example.net"}, Subject: "\x1b]8;;http://evil.example\x1b\\click here\x1b]8;;\x1b\\ now" + strings.Repeat(" long", 100)},
 	}
-	tm, _ := run(t, []ui.Account{newFake("Yahoo", connected, hostile...)}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{newFake("Yahoo", connected, hostile...)}, 80, 24, nil)
 	waitFor(t, tm, "click here")
 	screen := final(t, tm)
 	for _, bad := range []string{"\x1b", "\x07", "\x9b", "\u202e"} {
@@ -145,7 +145,7 @@ func TestHostileSubjects(t *testing.T) {
 // Rows arriving never move the cursor off the selected message.
 func TestSelectionFollowsMessageAcrossUpdatesAndResize(t *testing.T) {
 	work := newFake("Work", connected, msgs("Work", 30, time.Minute)...)
-	tm, m := run(t, []ui.Account{work}, 80, 24, func(o *ui.Options) { o.RefreshInterval = 0 })
+	tm, m := run(t, []tui.Account{work}, 80, 24, func(o *tui.Options) { o.RefreshInterval = 0 })
 	waitFor(t, tm, "Lunch")
 	for range 5 {
 		tm.Send(key("j"))

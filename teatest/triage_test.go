@@ -8,7 +8,7 @@ import (
 
 	"unibox/conn"
 	"unibox/model"
-	"unibox/ui"
+	"unibox/ui/tui"
 )
 
 // A selection across three accounts is archived in one batch per account;
@@ -20,7 +20,7 @@ func TestArchiveSelectionAcrossAccountsOneDown(t *testing.T) {
 	yahoo := newFake("Yahoo", connected, msgs("Yahoo", 4, 5*time.Minute)...)
 	yahoo.applyErr = &conn.Error{Account: "Yahoo", Op: "connect", Class: conn.ClassUnavailable, Left: 41 * time.Second,
 		Err: fmt.Errorf("%w", conn.ErrCoolingDown)}
-	tm, _ := run(t, []ui.Account{work, home, yahoo}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{work, home, yahoo}, 80, 24, nil)
 	waitFor(t, tm, "3 of 3 accounts · 12 messages")
 	for range 6 { // the six newest: 2 per account
 		tm.Send(key(" "))
@@ -42,7 +42,7 @@ func TestFailedArchiveRolledBack(t *testing.T) {
 	m := msgs("Work", 3, time.Minute)
 	work := newFake("Work", connected, m...)
 	work.failUID = map[uint32]string{m[0].ID.UID: "NO [TRYCREATE] no such mailbox"}
-	tm, _ := run(t, []ui.Account{work}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{work}, 80, 24, nil)
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("e"))
 	waitFor(t, tm, "not archived")
@@ -56,7 +56,7 @@ func TestFailedArchiveRolledBack(t *testing.T) {
 // z moves an archived message back by the uid the server reported.
 func TestUndoArchive(t *testing.T) {
 	work := newFake("Work", connected, msgs("Work", 3, time.Minute)...)
-	tm, _ := run(t, []ui.Account{work}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{work}, 80, 24, nil)
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("e"))
 	waitFor(t, tm, "archived 1: Work 1")
@@ -80,7 +80,7 @@ func TestFilterAndServerSearch(t *testing.T) {
 	work := newFake("Work", connected, msgs("Work", 10, time.Minute)...)
 	work.older = []model.Message{{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 3},
 		From: model.Address{Name: "Archivist", Address: "old@example.com"}, Subject: "Q3 report from last year", Date: now.Add(-400 * 24 * time.Hour)}}
-	tm, _ := run(t, []ui.Account{work}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{work}, 80, 24, nil)
 	waitFor(t, tm, "10 messages")
 	tm.Send(key("/"))
 	for _, r := range "q3 rep" {
@@ -101,7 +101,7 @@ func TestFilterAndServerSearch(t *testing.T) {
 // New mail arrives on the periodic refresh and is marked N.
 func TestNewMailOnRefresh(t *testing.T) {
 	work := newFake("Work", connected, msgs("Work", 5, time.Hour)...)
-	tm, _ := run(t, []ui.Account{work}, 80, 24, func(o *ui.Options) { o.RefreshInterval = 50 * time.Millisecond })
+	tm, _ := run(t, []tui.Account{work}, 80, 24, func(o *tui.Options) { o.RefreshInterval = 50 * time.Millisecond })
 	waitFor(t, tm, "5 messages")
 	work.mu.Lock()
 	fresh := model.Message{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 500},
@@ -125,7 +125,7 @@ func TestOpenMarksRead(t *testing.T) {
 			m[0].Seen = false
 			work := newFake("Work", connected, m...)
 			work.body = model.Body{Message: m[0], Text: "hello"}
-			tm, _ := run(t, []ui.Account{work}, 80, 24, func(o *ui.Options) { o.MarkReadOnOpen = markRead })
+			tm, _ := run(t, []tui.Account{work}, 80, 24, func(o *tui.Options) { o.MarkReadOnOpen = markRead })
 			waitFor(t, tm, "3 messages")
 			tm.Send(key("enter"))
 			waitFor(t, tm, "hello")
@@ -142,7 +142,7 @@ func TestOpenMarksRead(t *testing.T) {
 // m moves to a folder picked from the account's folder list.
 func TestMoveWithPicker(t *testing.T) {
 	work := newFake("Work", connected, msgs("Work", 3, time.Minute)...)
-	tm, _ := run(t, []ui.Account{work}, 80, 24, nil)
+	tm, _ := run(t, []tui.Account{work}, 80, 24, nil)
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("m"))
 	waitFor(t, tm, "Projects/Atlas")

@@ -1,0 +1,101 @@
+// Package agent is `unibox mcp`: unibox itself as an MCP server for agents,
+// over every configured account. It answers from whatever accounts are
+// reachable and says, first thing, which ones are not and why: isolation
+// without disclosure is just hiding a problem. Startup never waits for an
+// account to connect.
+package agent
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"unibox/accounts"
+	"unibox/model"
+)
+
+// Hub serves a set of accounts.
+type Hub struct {
+	set     *accounts.Set
+	timeout time.Duration // per account, per tool call
+	now     func() time.Time
+}
+
+// New serves set; each account gets timeout per call (default 10 s).
+func New(set *accounts.Set, timeout time.Duration) *Hub {
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	return &Hub{set: set, timeout: timeout, now: time.Now}
+}
+
+// Serve runs the hub over r/w (stdio) until the client goes away.
+func (h *Hub) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
+	return h.Server().Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+}
+
+// Server builds the MCP server with every tool.
+func (h *Hub) Server() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "unibox", Version: "1"}, nil)
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	mcp.AddTool(s, &mcp.Tool{Name: "inbox_summary", Annotations: ro, Description: "Counts and highlights (newest, unread, flagged) per account. The text's first lines name every account that did not answer, and why."}, h.summary)
+	mcp.AddTool(s, &mcp.Tool{Name: "list_messages", Annotations: ro, Description: "Messages of all accounts (or some), merged newest first, with each account's state."}, h.list)
+	mcp.AddTool(s, &mcp.Tool{Name: "search", Annotations: ro, Description: "Server-side search (from, subject, body) across accounts."}, h.search)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_message", Annotations: ro, Description: "One message by id, with its text body; never marks it read."}, h.get)
+	mcp.AddTool(s, &mcp.Tool{Name: "set_flags", Description: "Mark read/unread, flag/unflag (absolute). Outcome per message; never retried blindly."}, h.setFlags)
+	mcp.AddTool(s, &mcp.Tool{Name: "archive", Description: "Archive messages. Outcome per message; an unknown outcome is settled by reading, never resent blindly."}, h.archive)
+	mcp.AddTool(s, &mcp.Tool{Name: "trash", Description: "Move messages to the trash. Outcome per message."}, h.trash)
+	mcp.AddTool(s, &mcp.Tool{Name: "move", Description: "Move messages to a folder. Outcome per message."}, h.move)
+	mcp.AddTool(s, &mcp.Tool{Name: "account_status", Annotations: ro, Description: "Every account's connection state, error class and last error, without waiting on any."}, h.status)
+	return s
+}
+
+// pick returns the named accounts, all when none are named.
+func (h *Hub) pick(names []string) ([]*accounts.Account, error) {
+	if len(names) == 0 {
+		return h.set.Accounts, nil
+	}
+	var out []*accounts.Account
+	for _, n := range names {
+		a := h.set.Find(n)
+		if a == nil {
+			return nil, fmt.Errorf("no account %q", n)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func state(hl accounts.Health) AccountState {
+	return AccountState{Name: hl.Name, State: hl.State, ErrorClass: hl.ErrorClass, Error: hl.Error, CooldownSeconds: hl.CooldownSeconds, Answered: hl.OK}
+}
+
+func toMessage(m model.Message) Message {
+	date := ""
+	if !m.Date.IsZero() {
+		date = m.Date.UTC().Format(time.RFC3339)
+	}
+	return Message{ID: m.ID.String(), Account: m.ID.Account, Folder: m.ID.Folder, MessageID: m.MessageID, From: m.From,
+		Subject: m.Subject, Date: date, Seen: m.Seen, Flagged: m.Flagged, HasAttachments: m.HasAttachments}
+}
+
+// degraded lists the accounts that did not answer, one line each.
+func degraded(hs []accounts.Health) []string {
+	out := []string{}
+	for _, h := range hs {
+		if !h.OK {
+			out = append(out, h.Line())
+		}
+	}
+	return out
+}
+
+// text puts the degraded lines first, then the rest.
+func text(deg []string, rest ...string) *mcp.CallToolResult {
+	lines := append(append([]string{}, deg...), rest...)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(lines, "\n")}}}
+}

@@ -1,0 +1,41 @@
+package agent
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"unibox/ui/launch"
+)
+
+// Run is `unibox mcp`: the hub as an MCP server on stdio for agents.
+// Startup does not wait for any account: each connects on first use.
+func Run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "config file")
+	useDemo := fs.Bool("demo", false, "use the built-in demo accounts")
+	timeout := fs.Duration("timeout", 10*time.Second, "deadline per account per tool call")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: unibox mcp [--config FILE | --demo] [--timeout 10s]")
+		return launch.ExitUsage
+	}
+	env, code := launch.OpenFace(*path, *useDemo, stderr)
+	if env == nil {
+		return code
+	}
+	defer env.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	// stdout belongs to MCP: nothing else may write there.
+	if err := New(env.Set, *timeout).Serve(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(stderr, "unibox mcp:", err)
+		return 1
+	}
+	return launch.ExitOK
+}

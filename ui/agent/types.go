@@ -1,0 +1,119 @@
+package agent
+
+import "unibox/model"
+
+// The tool inputs and outputs of `unibox mcp`: a public interface.
+
+// AccountState is one account's health, as every tool reports it.
+type AccountState struct {
+	Name            string `json:"name"`
+	State           string `json:"state" jsonschema:"connection state: connected, cooling_down, auth_failed, ..."`
+	ErrorClass      string `json:"error_class" jsonschema:"none, drop, timeout, auth, throttled, not_provisioned, tool, config, protocol, unavailable"`
+	Error           string `json:"error,omitempty"`
+	CooldownSeconds int    `json:"cooldown_seconds,omitempty"`
+	Answered        bool   `json:"answered" jsonschema:"this account's data is in the result"`
+}
+
+// Message is a message summary addressed by the shared id.
+type Message struct {
+	ID             string        `json:"id" jsonschema:"opaque id: account/folder/uidvalidity/uid, the same in the TUI and unibox list"`
+	Account        string        `json:"account"`
+	Folder         string        `json:"folder"`
+	MessageID      string        `json:"message_id"`
+	From           model.Address `json:"from"`
+	Subject        string        `json:"subject"`
+	Date           string        `json:"date"`
+	Seen           bool          `json:"seen"`
+	Flagged        bool          `json:"flagged"`
+	HasAttachments bool          `json:"has_attachments"`
+}
+
+type SummaryIn struct {
+	MaxPerAccount int  `json:"max_per_account,omitempty" jsonschema:"highlights per account (default 5)"`
+	UnreadOnly    bool `json:"unread_only,omitempty"`
+}
+
+type AccountSummary struct {
+	AccountState
+	Messages int       `json:"messages" jsonschema:"messages looked at"`
+	Unread   int       `json:"unread"`
+	Flagged  int       `json:"flagged"`
+	Newest   []Message `json:"newest"`
+	Unseen   []Message `json:"unread_highlights"`
+	Starred  []Message `json:"flagged_highlights"`
+}
+
+type SummaryOut struct {
+	Degraded []string         `json:"degraded" jsonschema:"one line per account that is not answering, and why"`
+	Accounts []AccountSummary `json:"accounts"`
+}
+
+type ListIn struct {
+	Accounts   []string `json:"accounts,omitempty" jsonschema:"account names; default all"`
+	Folder     string   `json:"folder,omitempty" jsonschema:"default INBOX"`
+	Limit      int      `json:"limit,omitempty" jsonschema:"per account, default 20"`
+	UnreadOnly bool     `json:"unread_only,omitempty"`
+}
+
+type ListOut struct {
+	Accounts []AccountState `json:"accounts"`
+	Messages []Message      `json:"messages" jsonschema:"newest first, across accounts"`
+}
+
+type SearchIn struct {
+	Query    string   `json:"query" jsonschema:"text searched in from, subject and body"`
+	Accounts []string `json:"accounts,omitempty"`
+	Folder   string   `json:"folder,omitempty" jsonschema:"default INBOX"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"per account, default 20"`
+}
+
+type GetIn struct {
+	ID string `json:"id"`
+}
+
+type Attachment struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Size int64  `json:"size"`
+}
+
+type GetOut struct {
+	Message
+	To          []model.Address `json:"to"`
+	Body        string          `json:"body"`
+	Attachments []Attachment    `json:"attachments"`
+}
+
+type FlagsIn struct {
+	IDs     []string `json:"ids"`
+	Seen    *bool    `json:"seen,omitempty" jsonschema:"absolute: true marks read, false unread"`
+	Flagged *bool    `json:"flagged,omitempty" jsonschema:"absolute: true flags, false unflags"`
+}
+
+type IDsIn struct {
+	IDs []string `json:"ids"`
+}
+
+type MoveIn struct {
+	IDs []string `json:"ids"`
+	To  string   `json:"to" jsonschema:"destination folder"`
+}
+
+// Outcome is one message's result of a write. Writes are never retried
+// blindly: an outcome first unknown is settled by reading (reconciled).
+type Outcome struct {
+	ID         string `json:"id"`
+	Status     string `json:"status" jsonschema:"done, already_gone, failed or unknown"`
+	Reconciled bool   `json:"reconciled,omitempty" jsonschema:"the outcome was unknown and was settled by reading the server"`
+	DestID     string `json:"dest_id,omitempty" jsonschema:"where a moved message is now"`
+	Error      string `json:"error,omitempty"`
+}
+
+type WriteOut struct {
+	Accounts []AccountState `json:"accounts"`
+	Outcomes []Outcome      `json:"outcomes"`
+}
+
+type StatusOut struct {
+	Accounts []AccountState `json:"accounts"`
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"unibox/accounts"
+	"unibox/conn"
+	"unibox/model/textsafe"
+	"unibox/ui/launch"
+)
+
+// StatusJSON is one account in `status --json`.
+type StatusJSON struct {
+	Name       string `json:"name"`
+	State      string `json:"state"`
+	LatencyMS  int64  `json:"latency_ms"`
+	ErrorClass string `json:"error_class"`
+	Error      string `json:"error"`
+	Connects   int    `json:"connects"`
+}
+
+// Status is `unibox status`: a health probe per account (start the
+// provider, provision it, one cheap call that reaches the mail server).
+func Status(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON")
+	var names stringList
+	fs.Var(&names, "account", "only this account (repeatable)")
+	timeout := fs.Duration("timeout", 10*time.Second, "deadline per account")
+	path := fs.String("config", "", "config file")
+	useDemo := fs.Bool("demo", false, "use the built-in demo accounts")
+	if err := fs.Parse(args); err != nil {
+		return launch.ExitUsage
+	}
+	if fs.NArg() > 0 || *timeout <= 0 {
+		fmt.Fprintln(stderr, "usage: unibox status [--json] [--account NAME]... [--timeout 10s]")
+		return launch.ExitUsage
+	}
+	env, accts, code := openPicked("status", *path, *useDemo, names, stderr)
+	if env == nil {
+		return code
+	}
+	defer env.Close()
+	results := accounts.Fanout(context.Background(), accts, *timeout, func(ctx context.Context, a *accounts.Account) (time.Duration, error) {
+		start := time.Now()
+		// Refresh connects (spawn + handshake + add_account) and probes.
+		err := a.Refresh(ctx)
+		return time.Since(start), err
+	})
+	var out []StatusJSON
+	ok := 0
+	for _, r := range results {
+		st := r.Status
+		sj := StatusJSON{Name: r.Account.Name(), State: st.State.String(), ErrorClass: conn.ClassNone.String(),
+			Error: r.Account.Redact(st.LastError), Connects: st.Connects}
+		if r.Err == nil {
+			ok++
+			sj.LatencyMS = r.Value.Milliseconds()
+		} else {
+			d := describe(accounts.Settled(r))
+			sj.ErrorClass, sj.Error = d.ErrorClass, d.Error
+		}
+		out = append(out, sj)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(map[string]any{"accounts": out})
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 2, 2, ' ', 0)
+		fmt.Fprintln(tw, "ACCOUNT\tSTATE\tLATENCY\tCLASS\tERROR")
+		for _, s := range out {
+			fmt.Fprintf(tw, "%s\t%s\t%dms\t%s\t%s\n", textsafe.Line(s.Name), s.State, s.LatencyMS, s.ErrorClass, clip(s.Error, 80))
+		}
+		tw.Flush()
+	}
+	return exitCode(ok, len(results))
+}

@@ -1,0 +1,39 @@
+package tui
+
+import (
+	"context"
+
+	"unibox/accounts"
+	"unibox/conn"
+	"unibox/model"
+)
+
+// Account is what the UI needs of an account (accounts.Account in
+// production; tests may render states with their own).
+type Account interface {
+	Name() string
+	Status() conn.Status
+	Subscribe() (<-chan conn.Status, func())
+	List(ctx context.Context, opts accounts.ListOptions) (accounts.Page, error)
+	Get(ctx context.Context, id model.MessageID) (model.Body, error)
+	Refresh(ctx context.Context) error
+	Stderr() string
+	Triage
+}
+
+// acctState is the UI's view of one account.
+type acctState struct {
+	acct    Account
+	status  conn.Status
+	req     uint64 // latest list request; older results are dropped
+	loading bool
+	paging  bool   // an older page is being fetched
+	lastErr string // last failed operation, for details
+}
+
+// Triage is what the UI needs of an account to change mail.
+type Triage interface {
+	Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error)
+	Folders(ctx context.Context) ([]model.Folder, error)
+	Search(ctx context.Context, folder, query string, limit int) (accounts.Page, error)
+}

@@ -1,0 +1,233 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"unibox/conn"
+	"unibox/model/textsafe"
+)
+
+// stateLabel is the glyph and word of a state: readable without colour.
+// A cooling-down badge carries a live countdown ("cooling down 42s").
+func stateLabel(st conn.Status, now time.Time) string {
+	switch st.State {
+	case conn.StateIdle:
+		return "◌ idle"
+	case conn.StateConnecting:
+		return "◌ connecting"
+	case conn.StateConnected:
+		return "● connected"
+	case conn.StateDisconnected:
+		return "○ disconnected"
+	case conn.StateReconnecting:
+		return "↻ reconnecting"
+	case conn.StateCoolingDown:
+		return "⏸ cooling down " + countdown(st.CooldownUntil.Sub(now))
+	case conn.StateAuthFailed:
+		return "✗ auth failed"
+	case conn.StateClosed:
+		return "■ closed"
+	}
+	return "? " + st.State.String()
+}
+
+// countdown is whole seconds, rounded up, never below 0: "42s", "1m05s".
+func countdown(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int((d + time.Second - 1) / time.Second)
+	if s < 60 {
+		return fmt.Sprintf("%ds", s)
+	}
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
+}
+
+// healthy reports a state whose rows are current.
+func healthy(s conn.State) bool { return s == conn.StateConnected }
+
+// down reports a state in which the account is known not to answer.
+func down(s conn.State) bool {
+	return s == conn.StateCoolingDown || s == conn.StateAuthFailed || s == conn.StateDisconnected || s == conn.StateClosed
+}
+
+// degraded reports a state the account bar must never hide silently:
+// anything but connected and the two states of a first start (idle,
+// connecting). It is wider than down: a reconnecting account is not known
+// dead, but its rows are not current either.
+func degraded(s conn.State) bool {
+	return s != conn.StateConnected && s != conn.StateIdle && s != conn.StateConnecting
+}
+
+// stateGlyph is stateLabel without its word, for the most compact badges:
+// the glyphs differ per state (idle and connecting share one), so a badge
+// still tells a dead account from a live one without colour.
+func stateGlyph(st conn.Status) string {
+	g, _, _ := strings.Cut(stateLabel(st, time.Time{}), " ")
+	return g
+}
+
+// reason is a short why for a degraded account: "cooling down 42s",
+// "authentication failed".
+func reason(st conn.Status, now time.Time) string {
+	switch st.State {
+	case conn.StateCoolingDown:
+		return "cooling down " + countdown(st.CooldownUntil.Sub(now))
+	case conn.StateAuthFailed:
+		return "authentication failed"
+	}
+	_, word, _ := strings.Cut(stateLabel(st, now), " ") // drop the glyph
+	return word
+}
+
+// barMeasure measures badges for layoutBar from their parts (name cut to
+// each width, glyph, label, count), each part once: a step's width is then
+// a sum, cheap enough to try every step on every frame. Only the chosen
+// layout is drawn.
+type barMeasure struct {
+	parts []*badgeParts
+}
+
+func newBarMeasure(badges []badgeData, now time.Time) *barMeasure {
+	m := &barMeasure{parts: make([]*badgeParts, len(badges))}
+	for i, bd := range badges {
+		m.parts[i] = newBadgeParts(bd, now)
+	}
+	return m
+}
+
+// form is the form step s gives badge i's class.
+func (m *barMeasure) form(i int, s barStep) form {
+	if m.parts[i].degraded {
+		return s.degraded
+	}
+	return s.healthy
+}
+
+// total is the width of the badges keep, one space apart.
+func (m *barMeasure) total(keep []int, s barStep) int {
+	w := max(len(keep)-1, 0)
+	for _, i := range keep {
+		w += m.parts[i].width(m.form(i, s))
+	}
+	return w
+}
+
+// layout is the badges keep drawn as step k gives.
+func (m *barMeasure) layout(k int, keep []int) barLayout {
+	l := barLayout{step: k, items: make([]barItem, len(keep))}
+	for j, i := range keep {
+		l.items[j] = barItem{index: i, text: m.parts[i].text(m.form(i, barSteps[k]))}
+	}
+	return l
+}
+
+// priority orders the badges by who is kept when not all fit: the focused
+// one (if at all possible), then the degraded, then the rest, each in
+// configured order.
+func (m *barMeasure) priority() []int {
+	var focused, bad, rest []int
+	for i, p := range m.parts {
+		switch {
+		case p.focused:
+			focused = append(focused, i)
+		case p.degraded:
+			bad = append(bad, i)
+		default:
+			rest = append(rest, i)
+		}
+	}
+	return slices.Concat(focused, bad, rest)
+}
+
+// hidden counts the degraded and the other badges among idx.
+func (m *barMeasure) hidden(idx []int) (down, more int) {
+	for _, i := range idx {
+		if m.parts[i].degraded {
+			down++
+		} else {
+			more++
+		}
+	}
+	return down, more
+}
+
+// badgeParts are the pieces every form of one badge is made of.
+type badgeParts struct {
+	name, glyph, label, count string
+	nameW, glyphW, labelW     int
+	focused, degraded         bool
+	cuts                      [nameWide + 1]nameCut // by the width cut to
+}
+
+type nameCut struct {
+	s  string
+	w  int
+	ok bool
+}
+
+func newBadgeParts(bd badgeData, now time.Time) *badgeParts {
+	p := &badgeParts{name: textsafe.Cell(bd.name), glyph: stateGlyph(bd.status), label: stateLabel(bd.status, now),
+		focused: bd.focused, degraded: degraded(bd.status.State)}
+	if bd.unread > 0 {
+		p.count = fmt.Sprintf(" %d", bd.unread)
+	}
+	p.nameW, p.glyphW, p.labelW = textsafe.Width(p.name), textsafe.Width(p.glyph), textsafe.Width(p.label)
+	return p
+}
+
+// cut is the name in at most n columns, cut with "…" as the bar always
+// did, and its width.
+func (p *badgeParts) cut(n int) (string, int) {
+	if p.nameW <= n {
+		return p.name, p.nameW
+	}
+	if c := p.cuts[n]; c.ok {
+		return c.s, c.w
+	}
+	c := strings.TrimRight(textsafe.Fit(p.name, n), " ")
+	p.cuts[n] = nameCut{c, textsafe.Width(c), true}
+	return c, p.cuts[n].w
+}
+
+// text is the badge in form f. A full badge is padded by a space each side
+// (the focused one bracketed instead), as it always was: its name does not
+// start with a glyph, so the spaces are what tell it from its neighbours. A
+// compact badge is only bracketed when focused.
+func (p *badgeParts) text(f form) string {
+	var s string
+	name, _ := p.cut(f.nameW)
+	switch f.kind {
+	case formFull:
+		s = name + " " + p.label + p.count
+	case formShort:
+		s = p.glyph + " " + name + p.count
+	default:
+		s = p.glyph
+	}
+	switch {
+	case p.focused:
+		return "[" + s + "]"
+	case f.kind == formFull:
+		return " " + s + " "
+	}
+	return s
+}
+
+// width is textsafe.Width(p.text(f)) summed from the parts (the count is
+// ASCII): a name through textsafe.Cell has no character that would join
+// the space or bracket beside it into one cluster.
+func (p *badgeParts) width(f form) int {
+	frame := 2 * boolInt(p.focused || f.kind == formFull)
+	_, nameW := p.cut(f.nameW)
+	switch f.kind {
+	case formFull:
+		return frame + nameW + 1 + p.labelW + len(p.count)
+	case formShort:
+		return frame + p.glyphW + 1 + nameW + len(p.count)
+	}
+	return frame + p.glyphW
+}

@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts"
+	"unibox/conn"
+	"unibox/model"
+)
+
+// Commands capture what they need by value; they never read or mutate the
+// live model, and they all end when the UI's context does.
+
+// waitStatus delivers the next status snapshot of one account; the model
+// re-arms it after every delivery.
+func waitStatus(ctx context.Context, i int, ch <-chan conn.Status) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case st, ok := <-ch:
+			if !ok {
+				return statusMsg{account: i, closed: true}
+			}
+			return statusMsg{account: i, status: st}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+func listCmd(ctx context.Context, a Account, i int, req uint64, opts accounts.ListOptions, older bool, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		page, err := a.List(cctx, opts)
+		return listedMsg{account: i, req: req, older: older, page: page, err: err}
+	}
+}
+
+func openCmd(ctx context.Context, a Account, req uint64, id model.MessageID, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		body, err := a.Get(cctx, id)
+		return openedMsg{req: req, id: id, body: body, err: err}
+	}
+}
+
+func refreshCmd(ctx context.Context, a Account, i int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return refreshedMsg{account: i, err: a.Refresh(cctx)}
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func autoRefresh(every time.Duration) tea.Cmd {
+	if every <= 0 {
+		return nil
+	}
+	return tea.Tick(every, func(time.Time) tea.Msg { return autoRefreshMsg{} })
+}
+
+func applyCmd(ctx context.Context, a Account, intent int, op model.Op, folder string, uv uint32, msgs []model.Message, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		res, err := a.Apply(cctx, op, folder, uv, msgs)
+		return appliedMsg{intent: intent, results: res, err: err}
+	}
+}
+
+// foldersCmd fetches the folder lists of the given accounts and merges them.
+func foldersCmd(ctx context.Context, accts []Account, req uint64, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		seen := map[string]bool{}
+		var names []string
+		var firstErr error
+		for _, a := range accts {
+			fs, err := a.Folders(cctx)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("%s: %w", a.Name(), err)
+				}
+				continue
+			}
+			for _, f := range fs {
+				if !seen[f.Name] {
+					seen[f.Name] = true
+					names = append(names, f.Name)
+				}
+			}
+		}
+		sort.Strings(names)
+		return foldersMsg{req: req, folders: names, err: firstErr}
+	}
+}
+
+func searchCmd(ctx context.Context, a Account, i int, req uint64, query string, limit int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		page, err := a.Search(cctx, "INBOX", query, limit)
+		return searchedMsg{req: req, account: i, page: page, err: err}
+	}
+}

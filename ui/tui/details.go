@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"unibox/conn"
+	"unibox/model/textsafe"
+)
+
+// details is the account detail view: the one place a user learns why an
+// account is down (state, since, last error and class, counts, stderr).
+func detailsView(s Styles, name string, st conn.Status, stderr, lastErr string, width, height int, now time.Time) string {
+	var b strings.Builder
+	line := func(label, value string) {
+		b.WriteString(s.Label.Render(fmt.Sprintf("%-13s", label)))
+		b.WriteString(textsafe.Fit(textsafe.Line(value), max(10, width-13)))
+		b.WriteByte('\n')
+	}
+	b.WriteString(s.Title.Render("Account " + textsafe.Line(name)))
+	b.WriteString("\n\n")
+	line("State:", stateLabel(st, now))
+	line("Since:", st.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(st.Since))+" ago)")
+	if st.State == conn.StateCoolingDown {
+		line("Next probe:", "in "+countdown(st.CooldownUntil.Sub(now))+" (press r to try now)")
+	}
+	if st.State == conn.StateAuthFailed {
+		line("Next probe:", "none until you press r (credentials were refused)")
+	}
+	errText := st.LastError
+	if errText == "" {
+		errText = "none"
+	}
+	// The error is the one thing here worth reading in full: wrap it.
+	for i, part := range strings.Split(wrap(textsafe.Line(errText), max(10, width-13)), "\n") {
+		label := "Last error:"
+		if i > 0 {
+			label = ""
+		}
+		line(label, part)
+	}
+	line("Error class:", st.Class.String())
+	if lastErr != "" {
+		line("Last failure:", lastErr)
+	}
+	line("Connects:", fmt.Sprintf("%d (children started: %d, failures in a row: %d)", st.Connects, st.Dials, st.Attempt))
+	line("Generation:", fmt.Sprint(st.Generation))
+	if st.Latency > 0 {
+		line("Latency:", st.Latency.Round(time.Millisecond).String())
+	}
+	b.WriteString("\n")
+	b.WriteString(s.Label.Render("Provider stderr (tail):"))
+	b.WriteByte('\n')
+	used := strings.Count(b.String(), "\n")
+	tail := strings.Split(strings.TrimRight(textsafe.Block(stderr), "\n"), "\n")
+	room := max(1, height-used)
+	if len(tail) > room {
+		tail = tail[len(tail)-room:]
+	}
+	for _, l := range tail {
+		b.WriteString(textsafe.Fit(l, width))
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func relSince(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d/time.Minute)%60)
+}

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+
+	"unibox/model/textsafe"
+)
+
+// helpPages is the help as the terminal can hold it: the short help is one
+// line; the full help is bubbles' columns when they fit between the header
+// and the status line (leaving one body line), otherwise every binding
+// flowed into as many columns as the width holds, in pages of the height
+// that is left, which ? steps through before it closes. The frame never
+// grows past the terminal, so the account bar stays on line 1 at 40x10.
+func (m *Model) helpPages() []string {
+	km := m.helpKeys()
+	if !m.help.ShowAll {
+		return []string{m.help.View(km)}
+	}
+	lines := max(1, m.height-4) // bar, header, one body line, status
+	if full := m.help.View(km); lipgloss.Height(full) <= lines && lipgloss.Width(full) <= m.width {
+		return []string{full}
+	}
+	return m.flowHelp(km.FullHelp(), lines)
+}
+
+// helpPage is the page of the help on screen.
+func (m *Model) helpPage() string {
+	pages := m.helpPages()
+	return pages[min(m.helpPageNo, len(pages)-1)]
+}
+
+// minHelpDesc is the narrowest description column worth a second column
+// of help: "search server", "next account" and most others still fit.
+const minHelpDesc = 12
+
+// flowHelp lays the bindings out column by column, each "key desc" in a
+// cell of the widest entry's width, in pages of at most lines lines; a
+// page that is not the only one ends with where ? goes next.
+func (m *Model) flowHelp(groups [][]key.Binding, lines int) []string {
+	type entry struct{ k, d string }
+	var entries []entry
+	keyW, entryW := 0, 0
+	for _, g := range groups {
+		for _, b := range g {
+			if !b.Enabled() {
+				continue
+			}
+			e := entry{textsafe.Line(b.Help().Key), textsafe.Line(b.Help().Desc)}
+			entries = append(entries, e)
+			keyW = max(keyW, textsafe.Width(e.k))
+		}
+	}
+	for _, e := range entries {
+		entryW = max(entryW, keyW+1+textsafe.Width(e.d))
+	}
+	entryW = max(min(entryW, m.width), keyW+2) // the frame is at least 40 wide
+	cols := max(1, (m.width+2)/(entryW+2))
+	if squeezed := (m.width+2)/2 - 2; cols == 1 && squeezed >= keyW+1+minHelpDesc {
+		// Two columns whose longest descriptions end in "…" beat twice
+		// the pages.
+		cols, entryW = 2, squeezed
+	}
+	rows := lines
+	if len(entries) > cols*rows { // more than one page: keep a line for "? more"
+		rows = max(1, lines-1)
+	}
+	perPage := cols * rows
+	nPages := (len(entries) + perPage - 1) / perPage
+	st := m.help.Styles
+	var pages []string
+	for p := range nPages {
+		page := entries[p*perPage : min(len(entries), (p+1)*perPage)]
+		out := make([]string, min(rows, len(page)))
+		for i, e := range page {
+			if out[i%rows] != "" {
+				out[i%rows] += "  "
+			}
+			out[i%rows] += st.FullKey.Render(textsafe.Fit(e.k, keyW)) + " " + st.FullDesc.Render(textsafe.Fit(e.d, entryW-keyW-1))
+		}
+		if nPages > 1 {
+			next := "more"
+			if p == nPages-1 {
+				next = "close"
+			}
+			out = append(out, st.FullDesc.Render(textsafe.Fit(fmt.Sprintf("%s %s (%d/%d)", m.keys.Help.Help().Key, next, p+1, nPages), m.width)))
+		}
+		pages = append(pages, strings.Join(out, "\n"))
+	}
+	return pages
+}

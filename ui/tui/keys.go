@@ -1,0 +1,117 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// KeyMap is every binding of the TUI. Each is shown in help and can be
+// rebound under [keys] by its action name.
+type KeyMap struct {
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	Open, Back, Quit                        key.Binding
+	NextAccount, PrevAccount, AllAccounts   key.Binding
+	Refresh, RefreshAll, Details, Help      key.Binding
+	ToggleRead, ToggleFlag, Archive, Trash  key.Binding
+	Move, Select, ClearSelection, Undo      key.Binding
+	Filter, Search                          key.Binding
+}
+
+// DefaultKeyMap is the built-in keymap (aerc/mutt-like).
+func DefaultKeyMap() KeyMap {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Up:             b([]string{"k", "up"}, "k/↑", "up"),
+		Down:           b([]string{"j", "down"}, "j/↓", "down"),
+		Top:            b([]string{"g", "home"}, "g", "top"),
+		Bottom:         b([]string{"G", "end"}, "G", "bottom"),
+		PageUp:         b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
+		PageDown:       b([]string{"pgdown", "ctrl+f"}, "pgdn", "page down"),
+		Open:           b([]string{"enter"}, "enter", "open"),
+		Back:           b([]string{"esc"}, "esc", "back"),
+		Quit:           b([]string{"q", "ctrl+c"}, "q", "quit/back"),
+		NextAccount:    b([]string{"tab"}, "tab", "next account"),
+		PrevAccount:    b([]string{"shift+tab"}, "S-tab", "prev account"),
+		AllAccounts:    b([]string{"a"}, "a", "all accounts"),
+		Refresh:        b([]string{"r"}, "r", "refresh"),
+		RefreshAll:     b([]string{"R"}, "R", "refresh all"),
+		Details:        b([]string{"i"}, "i", "details"),
+		Help:           b([]string{"?"}, "?", "help"),
+		ToggleRead:     b([]string{"u"}, "u", "read/unread"),
+		ToggleFlag:     b([]string{"f"}, "f", "flag"),
+		Archive:        b([]string{"e"}, "e", "archive"),
+		Trash:          b([]string{"d"}, "d", "trash"),
+		Move:           b([]string{"m"}, "m", "move"),
+		Select:         b([]string{" "}, "space", "select"),
+		ClearSelection: b([]string{"v"}, "v", "clear selection"),
+		Undo:           b([]string{"z"}, "z", "undo"),
+		Filter:         b([]string{"/"}, "/", "filter"),
+		Search:         b([]string{"s"}, "s", "search server"),
+	}
+}
+
+// actions names every binding for [keys] rebinding.
+func (k *KeyMap) actions() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"up": &k.Up, "down": &k.Down, "top": &k.Top, "bottom": &k.Bottom,
+		"page_up": &k.PageUp, "page_down": &k.PageDown,
+		"open": &k.Open, "back": &k.Back, "quit": &k.Quit,
+		"next_account": &k.NextAccount, "prev_account": &k.PrevAccount, "all_accounts": &k.AllAccounts,
+		"refresh": &k.Refresh, "refresh_all": &k.RefreshAll, "details": &k.Details, "help": &k.Help,
+		"toggle_read": &k.ToggleRead, "toggle_flag": &k.ToggleFlag, "archive": &k.Archive, "trash": &k.Trash,
+		"move": &k.Move, "select": &k.Select, "clear_selection": &k.ClearSelection, "undo": &k.Undo,
+		"filter": &k.Filter, "search": &k.Search,
+	}
+}
+
+// Actions lists the action names [keys] may rebind, sorted.
+func Actions() []string {
+	k := DefaultKeyMap()
+	var names []string
+	for n := range k.actions() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Rebind applies [keys] rebindings: action name → keys. An unknown action
+// is an error naming the valid ones.
+func (k *KeyMap) Rebind(bindings map[string][]string) error {
+	acts := k.actions()
+	for name, keys := range bindings {
+		b, ok := acts[name]
+		if !ok {
+			return fmt.Errorf("unknown action %q (actions: %s)", name, strings.Join(Actions(), ", "))
+		}
+		for i, kk := range keys {
+			if kk == "space" {
+				keys[i] = " "
+			}
+		}
+		help := strings.Join(keys, "/")
+		b.SetKeys(keys...)
+		b.SetHelp(strings.ReplaceAll(help, " ", "space"), b.Help().Desc)
+	}
+	return nil
+}
+
+// ShortHelp is the one-line help of the list.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Archive, k.ToggleRead, k.Refresh, k.NextAccount, k.Filter, k.Help, k.Quit}
+}
+
+// FullHelp is every binding, in columns.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
+		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
+		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo},
+		{k.Select, k.ClearSelection, k.Filter, k.Search},
+	}
+}

@@ -1,0 +1,262 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// listModel is the unified message list. It renders only the rows that
+// are visible, and keeps the cursor on the selected message when rows
+// arrive or leave.
+type listModel struct {
+	styles     Styles
+	keys       KeyMap
+	rows       []model.Row // shared with the inbox: read only
+	cursor     int
+	offset     int
+	height     int
+	width      int
+	sel        model.MessageID // the selected message, followed across updates
+	touched    bool            // the user has moved the cursor
+	dateFormat string
+}
+
+// setRows replaces the rows, keeping the cursor on the same message if it
+// is still there, else at the same position.
+func (l listModel) setRows(rows []model.Row) listModel {
+	l.rows = rows
+	if !l.touched {
+		// Until the user moves, the cursor stays on the newest message
+		// while the accounts load side by side.
+		l.cursor = 0
+		return l.clamp()
+	}
+	if l.sel != (model.MessageID{}) {
+		for i, r := range rows {
+			if r.ID == l.sel {
+				l.cursor = i
+				return l.clamp()
+			}
+		}
+	}
+	return l.clamp()
+}
+
+func (l listModel) clamp() listModel {
+	if l.cursor >= len(l.rows) {
+		l.cursor = len(l.rows) - 1
+	}
+	if l.cursor < 0 {
+		l.cursor = 0
+	}
+	if len(l.rows) > 0 {
+		l.sel = l.rows[l.cursor].ID
+	} else {
+		l.sel = model.MessageID{}
+	}
+	if l.height > 0 {
+		if l.cursor < l.offset {
+			l.offset = l.cursor
+		}
+		if l.cursor >= l.offset+l.height {
+			l.offset = l.cursor - l.height + 1
+		}
+		if max := len(l.rows) - l.height; l.offset > max {
+			l.offset = max
+		}
+	}
+	if l.offset < 0 {
+		l.offset = 0
+	}
+	return l
+}
+
+func (l listModel) selected() (model.Row, bool) {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return model.Row{}, false
+	}
+	return l.rows[l.cursor], true
+}
+
+// atEnd reports the cursor on the last loaded row (time to page).
+func (l listModel) atEnd() bool { return len(l.rows) > 0 && l.cursor == len(l.rows)-1 }
+
+// update moves the cursor; it reports whether the key was one of its own.
+func (l listModel) update(msg tea.KeyMsg) (listModel, bool) {
+	switch {
+	case key.Matches(msg, l.keys.Down):
+		l.cursor++
+	case key.Matches(msg, l.keys.Up):
+		l.cursor--
+	case key.Matches(msg, l.keys.Top):
+		l.cursor = 0
+	case key.Matches(msg, l.keys.Bottom):
+		l.cursor = len(l.rows) - 1
+	case key.Matches(msg, l.keys.PageDown):
+		l.cursor += max(1, l.height-1)
+	case key.Matches(msg, l.keys.PageUp):
+		l.cursor -= max(1, l.height-1)
+	default:
+		return l, false
+	}
+	l.touched = true
+	return l.clamp(), true
+}
+
+func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty string, sel map[model.MessageID]bool) string {
+	if len(l.rows) == 0 {
+		return l.styles.Dim.Render(textsafe.Fit(empty, l.width)) + strings.Repeat("\n", max(0, l.height-1))
+	}
+	// The marks are four one-column characters and "•".
+	tags = tagCells(tags, layoutColumns(l.width-textsafe.Width("•")-5, tagW).tag)
+	var b strings.Builder
+	end := min(len(l.rows), l.offset+l.height)
+	for i := l.offset; i < end; i++ {
+		if i > l.offset {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, sel[l.rows[i].ID], now, tags[l.rows[i].ID.Account], tagW))
+	}
+	for i := end - l.offset; i < l.height; i++ {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// renderRow: cursor, marks (* selected, N fresh, • unread, ! flagged,
+// ~ stale), account tag, sender, subject, relative date. Every string from
+// a server is sanitised and measured by display width.
+func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, tag string, tagW int) string {
+	mark := func(on bool, c string) string {
+		if on {
+			return c
+		}
+		return " "
+	}
+	cur := " "
+	if cursor {
+		cur = ">"
+	}
+	unread := mark(!r.Seen, "•")
+	if r.Fresh {
+		unread = "N"
+	}
+	marks := cur + mark(selected, "*") + unread + mark(r.Flagged, "!") + mark(r.Stale, "~")
+	date := relDate(r.Date, now, l.dateFormat)
+	c := layoutColumns(l.width-textsafe.Width(marks)-1, tagW)
+	line := marks + " " + textsafe.Fit(tag, c.tag) + " " +
+		textsafe.Fit(sender(r.From), c.sender) + " " +
+		textsafe.Fit(textsafe.Line(r.Subject), c.subject) + " " +
+		padLeft(date, dateW)
+	line = textsafe.Fit(line, l.width)
+	st := l.styles.Row
+	switch {
+	case cursor:
+		st = l.styles.RowSelected
+	case r.Stale:
+		st = l.styles.RowStale
+	case r.Fresh:
+		st = l.styles.Fresh
+	case !r.Seen:
+		st = l.styles.Unread
+	}
+	return st.Render(line)
+}
+
+// Column widths of a row after its marks. The date keeps its 7 columns
+// at every width; below 80 columns the sender, then the account tag give
+// up columns until the subject has a fair share, so a 40-column row still
+// says what the mail is about and when it came.
+const (
+	dateW      = 7
+	senderFull = 18
+	senderMin  = 8
+	tagMin     = 4
+)
+
+type columns struct{ tag, sender, subject int }
+
+// layoutColumns shares w columns (tag, sender, subject and date, with a
+// space after each of the first three) among the columns.
+func layoutColumns(w, tagW int) columns {
+	c := columns{tag: tagW, sender: senderFull}
+	rest := w - 3 - dateW // subject, tag and sender share this
+	c.subject = rest - c.tag - c.sender
+	need := min(20, rest/2) - c.subject // the subject's fair share
+	if cut := min(max(need, 0), c.sender-senderMin); cut > 0 {
+		c.sender -= cut
+		c.subject += cut
+		need -= cut
+	}
+	if cut := min(max(need, 0), c.tag-tagMin); cut > 0 {
+		c.tag -= cut
+		c.subject += cut
+	}
+	c.subject = max(c.subject, 1)
+	return c
+}
+
+// tagCells cuts the account tags to w columns, from the end; tags that
+// would then read the same ("Account 01", "Account 02" as "Acc…") are cut
+// in the middle instead ("A…01"), so every row still says its account.
+func tagCells(tags map[string]string, w int) map[string]string {
+	cells := make(map[string]string, len(tags))
+	count := map[string]int{}
+	for name, tag := range tags {
+		cells[name] = textsafe.Fit(tag, w)
+		count[cells[name]]++
+	}
+	for name, tag := range tags {
+		if count[cells[name]] > 1 {
+			cells[name] = textsafe.FitMiddle(tag, w)
+		}
+	}
+	return cells
+}
+
+func padLeft(s string, w int) string {
+	if n := textsafe.Width(s); n < w {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return textsafe.Fit(s, w)
+}
+
+// relDate is a compact relative date: "now", "5m", "3h", "Mon", "Nov 28",
+// "May '24" (or the configured layout for dates older than a week).
+func relDate(t, now time.Time, layout string) string {
+	if t.IsZero() {
+		return "?"
+	}
+	d := now.Sub(t)
+	t = t.In(now.Location())
+	switch {
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	case d < 24*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	case d < 7*24*time.Hour:
+		return t.Format("Mon")
+	case layout != "":
+		return t.Format(layout)
+	case t.Year() == now.Year():
+		return t.Format("Jan 2")
+	}
+	return t.Format("Jan '06")
+}
+
+// sender is who a row is from; a message without a From says so.
+func sender(a model.Address) string {
+	if s := textsafe.Line(a.Display()); s != "" {
+		return s
+	}
+	return "(no sender)"
+}

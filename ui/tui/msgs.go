@@ -1,0 +1,68 @@
+package tui
+
+import (
+	"unibox/accounts"
+	"unibox/conn"
+	"unibox/model"
+)
+
+// Every result carries its account and request id; a result for a request
+// that was superseded is dropped.
+
+// statusMsg is a connection snapshot from one account's adapter.
+type statusMsg struct {
+	account int
+	status  conn.Status
+	closed  bool // the subscription ended
+}
+
+// listedMsg is a page of one account's inbox.
+type listedMsg struct {
+	account int
+	req     uint64
+	older   bool // a page past the loaded rows (paging)
+	page    accounts.Page
+	err     error
+}
+
+// openedMsg is a message opened for reading.
+type openedMsg struct {
+	req  uint64
+	id   model.MessageID
+	body model.Body
+	err  error
+}
+
+// refreshedMsg reports a user refresh (the adapter's probe) of an account.
+type refreshedMsg struct {
+	account int
+	err     error
+}
+
+// tickMsg redraws countdowns and relative dates once a second.
+type tickMsg struct{}
+
+// autoRefreshMsg is the periodic refresh of every account.
+type autoRefreshMsg struct{}
+
+// appliedMsg is the final answer to one intent (one account's batch).
+type appliedMsg struct {
+	intent  int
+	results []model.ItemResult
+	err     error
+}
+
+// foldersMsg lists the folders of the accounts a move involves.
+type foldersMsg struct {
+	req     uint64
+	folders []string
+	err     error
+}
+
+// searchedMsg is one account's server-side search result.
+type searchedMsg struct {
+	req     uint64
+	account int
+	page    accounts.Page
+	err     error
+}

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model/textsafe"
+)
+
+// picker chooses a folder for a move: type to narrow, j/k or arrows to
+// move, enter to pick, esc to cancel.
+type picker struct {
+	styles  Styles
+	keys    KeyMap
+	input   textinput.Model
+	all     []string
+	cursor  int
+	loading bool
+	err     string
+}
+
+func newPicker(styles Styles, keys KeyMap) picker {
+	in := textinput.New()
+	in.Prompt = "move to: "
+	in.Placeholder = "type to filter"
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Focus()
+	return picker{styles: styles, keys: keys, input: in, loading: true}
+}
+
+func (p picker) matches() []string {
+	q := strings.ToLower(p.input.Value())
+	var out []string
+	for _, f := range p.all {
+		if q == "" || strings.Contains(strings.ToLower(f), q) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// update returns the chosen folder ("" while choosing) and whether the
+// picker was cancelled.
+func (p picker) update(msg tea.KeyMsg) (picker, string, bool, tea.Cmd) {
+	switch {
+	case msg.Type == tea.KeyEsc:
+		return p, "", true, nil
+	case msg.Type == tea.KeyEnter:
+		if m := p.matches(); p.cursor < len(m) {
+			return p, m[p.cursor], false, nil
+		}
+		return p, "", false, nil
+	case msg.Type == tea.KeyDown || key.Matches(msg, key.NewBinding(key.WithKeys("ctrl+n"))):
+		p.cursor = min(p.cursor+1, max(0, len(p.matches())-1))
+		return p, "", false, nil
+	case msg.Type == tea.KeyUp || key.Matches(msg, key.NewBinding(key.WithKeys("ctrl+p"))):
+		p.cursor = max(p.cursor-1, 0)
+		return p, "", false, nil
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	p.cursor = 0
+	return p, "", false, cmd
+}
+
+func (p picker) view(width, height int) string {
+	var b strings.Builder
+	b.WriteString(p.input.View())
+	b.WriteByte('\n')
+	switch {
+	case p.loading:
+		b.WriteString(p.styles.Dim.Render("loading folders…"))
+	case p.err != "" && len(p.all) == 0:
+		b.WriteString(p.styles.StatusError.Render(textsafe.Fit(p.err, width)))
+	default:
+		ms := p.matches()
+		off := 0
+		if p.cursor >= height-2 {
+			off = p.cursor - (height - 3)
+		}
+		for i := off; i < len(ms) && i-off < height-1; i++ {
+			line := "  " + textsafe.Line(ms[i])
+			if i == p.cursor {
+				line = p.styles.RowSelected.Render(textsafe.Fit("> "+textsafe.Line(ms[i]), width))
+			}
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return fitLines(strings.TrimRight(b.String(), "\n"), height)
+}

@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"unibox/accounts/config"
+	"unibox/model/textsafe"
+	"unibox/ui/launch"
+	"unibox/ui/tui/termprobe"
+)
+
+// Run is `unibox [--config FILE | --demo]`: the unified inbox in the
+// terminal. usage is the whole program's, printed on a bad argument.
+func Run(args []string, usage string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("unibox", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "config file (default $XDG_CONFIG_HOME/unibox/config.toml)")
+	useDemo := fs.Bool("demo", false, "run on built-in demo accounts")
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "unibox: unexpected argument %q\n\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	// Ask the terminal how wide it draws ambiguous-width characters before
+	// anything is measured or started: this may re-execute unibox so that
+	// every library measures as the terminal draws.
+	termprobe.Settle(ambiguousWidthMode(*path, *useDemo))
+	textsafe.SetAmbiguousWide(termprobe.AmbiguousWide())
+	env, err := launch.Open(*path, *useDemo, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "unibox:", err)
+		return 2
+	}
+	if env == nil {
+		return 1 // no config: the friendly message was printed
+	}
+	defer env.Close()
+	if os.Getenv("NO_COLOR") != "" {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	if err := checkKeys(env.Config); err != nil {
+		fmt.Fprintln(stderr, "unibox:", err)
+		return 2
+	}
+	var uiAccts []Account
+	for _, a := range env.Set.Accounts {
+		uiAccts = append(uiAccts, a)
+	}
+	m, err := New(Options{
+		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
+		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
+		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.Config.Path, err)
+		return 2
+	}
+	defer m.Close()
+	if _, err := tea.NewProgram(m, tea.WithAltScreen()).Run(); err != nil {
+		fmt.Fprintln(stderr, "unibox:", err)
+		return 1
+	}
+	return 0
+}
+
+// ambiguousWidthMode is the config's ui.ambiguous_width, "auto" when the
+// config cannot be read (launch.Open reports why, right after).
+func ambiguousWidthMode(path string, useDemo bool) string {
+	if useDemo {
+		return "auto"
+	}
+	if path == "" {
+		path = config.DefaultPath()
+	}
+	if cfg, err := config.Load(path); err == nil {
+		return cfg.UI.AmbiguousWidth
+	}
+	return "auto"
+}
+
+// checkKeys reports a [keys] action the UI does not know, naming the file
+// and line as every config error does.
+func checkKeys(cfg *config.Config) error {
+	known := map[string]bool{}
+	for _, a := range Actions() {
+		known[a] = true
+	}
+	for action := range cfg.Keys {
+		if !known[action] {
+			return fmt.Errorf("%s:%d: keys.%s: unknown action (actions: %s)", cfg.Path, cfg.KeyLine(action), action, strings.Join(Actions(), ", "))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,48 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"unibox/accounts"
+	"unibox/conn"
+	"unibox/model"
+)
+
+// A degraded account's rows are marked stale whichever of its status event
+// and its page reaches the UI first; a healthy or starting one's are not.
+func TestStaleMarkDoesNotDependOnOrder(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	page := accounts.Page{Messages: []model.Message{{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 7},
+		Subject: "hello", Date: now.Add(-time.Hour)}}}
+	for _, state := range []conn.State{conn.StateConnected, conn.StateIdle, conn.StateConnecting, conn.StateDisconnected,
+		conn.StateReconnecting, conn.StateCoolingDown, conn.StateAuthFailed} {
+		for _, statusFirst := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/statusFirst=%v", state, statusFirst), func(t *testing.T) {
+				m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work", page: page}}, Now: func() time.Time { return now }, NoTick: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer m.Close()
+				m.Init() // subscribes; its commands are not run
+				status := statusMsg{account: 0, status: conn.Status{Account: "Work", State: state}}
+				listed := listedMsg{account: 0, req: m.accts[0].req, page: page}
+				if statusFirst {
+					m.Update(status)
+					m.Update(listed)
+				} else {
+					m.Update(listed)
+					m.Update(status)
+				}
+				rows := m.inbox.Rows()
+				if len(rows) != 1 {
+					t.Fatalf("%d rows", len(rows))
+				}
+				if want := degraded(state); rows[0].Stale != want {
+					t.Fatalf("stale = %v, want %v", rows[0].Stale, want)
+				}
+			})
+		}
+	}
+}

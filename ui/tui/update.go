@@ -1,0 +1,507 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts"
+	"unibox/conn"
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// handleKey routes a key by mode; global keys first.
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if m.filter.active {
+		return m.handleFilterKey(msg)
+	}
+	if m.mode == modePicker {
+		return m.handlePickerKey(msg)
+	}
+	if key.Matches(msg, m.keys.Help) {
+		// ? opens the help, steps through its pages when the terminal
+		// cannot hold it at once, and closes it after the last.
+		if m.help.ShowAll && m.helpPageNo+1 < len(m.helpPages()) {
+			m.helpPageNo++
+		} else {
+			m.help.ShowAll, m.helpPageNo = !m.help.ShowAll, 0
+		}
+		m.layout()
+		return nil
+	}
+	switch m.mode {
+	case modeMessage:
+		if key.Matches(msg, m.keys.Back, m.keys.Quit) {
+			m.mode = modeList
+			return nil
+		}
+		if cmd := m.handleActionKey(msg); cmd != nil {
+			return cmd
+		}
+		var cmd tea.Cmd
+		m.viewer, cmd = m.viewer.update(msg)
+		return cmd
+	case modeDetails:
+		switch {
+		case key.Matches(msg, m.keys.Back, m.keys.Quit, m.keys.Details):
+			m.mode = modeList
+		case key.Matches(msg, m.keys.Refresh):
+			m.detailsStderr = m.accts[m.detailsFor].acct.Stderr()
+			return m.refresh(m.detailsFor)
+		}
+		return nil
+	}
+	return m.handleListKey(msg)
+}
+
+func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
+	var moved bool
+	if m.list, moved = m.list.update(msg); moved {
+		return m.pageIfAtEnd()
+	}
+	if cmd := m.handleActionKey(msg); cmd != nil {
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		if m.filter.text() != "" {
+			m.filter = m.filter.clear()
+			m.rebuild()
+		} else if len(m.selected) > 0 {
+			m.selected = map[model.MessageID]bool{}
+		}
+	case key.Matches(msg, m.keys.Quit):
+		return tea.Quit
+	case key.Matches(msg, m.keys.Open):
+		return m.open()
+	case key.Matches(msg, m.keys.NextAccount):
+		m.setFocus(m.focus + 1)
+	case key.Matches(msg, m.keys.PrevAccount):
+		m.setFocus(m.focus - 1)
+	case key.Matches(msg, m.keys.AllAccounts):
+		m.focus = -1
+		m.rebuild()
+	case key.Matches(msg, m.keys.Refresh):
+		return m.refresh(m.current())
+	case key.Matches(msg, m.keys.RefreshAll):
+		var cmds []tea.Cmd
+		for i := range m.accts {
+			cmds = append(cmds, m.refresh(i))
+		}
+		m.setStatus("refreshing all accounts", false)
+		return tea.Batch(cmds...)
+	case key.Matches(msg, m.keys.Details):
+		if i := m.current(); i >= 0 {
+			m.detailsFor = i
+			m.mode = modeDetails
+			m.detailsStderr = m.accts[i].acct.Stderr()
+		}
+	case key.Matches(msg, m.keys.Select):
+		if r, ok := m.list.selected(); ok {
+			if m.selected[r.ID] {
+				delete(m.selected, r.ID)
+			} else {
+				m.selected[r.ID] = true
+			}
+			m.list, _ = m.list.update(tea.KeyMsg{Type: tea.KeyDown})
+		}
+	case key.Matches(msg, m.keys.ClearSelection):
+		m.selected = map[model.MessageID]bool{}
+	case key.Matches(msg, m.keys.Filter):
+		var cmd tea.Cmd
+		m.filter, cmd = m.filter.open(false)
+		return cmd
+	case key.Matches(msg, m.keys.Search):
+		var cmd tea.Cmd
+		m.filter, cmd = m.filter.open(true)
+		return cmd
+	}
+	return nil
+}
+
+// handleActionKey runs the triage keys, in the list and in a message.
+func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
+	if !key.Matches(msg, m.keys.ToggleRead, m.keys.ToggleFlag, m.keys.Archive, m.keys.Trash, m.keys.Move, m.keys.Undo) {
+		return nil // not an action: no need to look at the rows
+	}
+	rows := m.targets()
+	if m.mode == modeMessage {
+		if r, ok := m.inbox.Find(m.viewer.id); ok {
+			rows = []model.Row{r}
+		} else {
+			rows = nil
+		}
+	}
+	switch {
+	case key.Matches(msg, m.keys.ToggleRead):
+		// Absolute on the server: read if any is unread, else unread.
+		return m.act(model.Op{Action: model.ActSetSeen, Value: anyUnread(rows)}, rows)
+	case key.Matches(msg, m.keys.ToggleFlag):
+		return m.act(model.Op{Action: model.ActSetFlagged, Value: !allFlagged(rows)}, rows)
+	case key.Matches(msg, m.keys.Archive):
+		return m.leaveMessage(m.act(model.Op{Action: model.ActArchive}, rows))
+	case key.Matches(msg, m.keys.Trash):
+		return m.leaveMessage(m.act(model.Op{Action: model.ActTrash}, rows))
+	case key.Matches(msg, m.keys.Move):
+		return m.startMove(rows)
+	case key.Matches(msg, m.keys.Undo):
+		return m.undo()
+	}
+	return nil
+}
+
+// leaveMessage returns to the list after the open message went away.
+func (m *Model) leaveMessage(cmd tea.Cmd) tea.Cmd {
+	if cmd != nil && m.mode == modeMessage {
+		m.mode = modeList
+	}
+	return cmd
+}
+
+func anyUnread(rows []model.Row) bool {
+	for _, r := range rows {
+		if !r.Seen {
+			return true
+		}
+	}
+	return false
+}
+
+func allFlagged(rows []model.Row) bool {
+	for _, r := range rows {
+		if !r.Flagged {
+			return false
+		}
+	}
+	return len(rows) > 0
+}
+
+// startMove opens the folder picker over the involved accounts' folders.
+func (m *Model) startMove(rows []model.Row) tea.Cmd {
+	if len(rows) == 0 {
+		return nil
+	}
+	var accts []Account
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if i := m.index(r.ID.Account); i >= 0 && !seen[r.ID.Account] {
+			seen[r.ID.Account] = true
+			accts = append(accts, m.accts[i].acct)
+		}
+	}
+	m.pickRows = rows
+	m.picker = newPicker(m.styles, m.keys)
+	m.mode = modePicker
+	m.nextReq++
+	m.pickReq = m.nextReq
+	return foldersCmd(m.ctx, accts, m.pickReq, m.opts.CallTimeout)
+}
+
+func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
+	p, choice, cancelled, cmd := m.picker.update(msg)
+	m.picker = p
+	switch {
+	case cancelled:
+		m.mode = modeList
+		m.setStatus("move cancelled", false)
+	case choice != "":
+		m.mode = modeList
+		return m.act(model.Op{Action: model.ActMove, To: choice}, m.pickRows)
+	}
+	return cmd
+}
+
+func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.filter = m.filter.clear()
+		m.rebuild()
+		return nil
+	case tea.KeyEnter:
+		search := m.filter.search
+		m.filter = m.filter.close()
+		if search {
+			return m.startSearch(m.filter.text())
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.filter.input, cmd = m.filter.input.Update(msg)
+	m.rebuild()
+	return cmd
+}
+
+// startSearch asks every reachable account's server for the text, to find
+// what the loaded rows do not hold; found rows join the list.
+func (m *Model) startSearch(q string) tea.Cmd {
+	if q == "" {
+		return nil
+	}
+	m.nextReq++
+	m.search = &searchState{req: m.nextReq, query: q}
+	var cmds []tea.Cmd
+	for i, a := range m.accts {
+		if m.focus >= 0 && m.focus != i {
+			continue
+		}
+		m.search.pending++
+		cmds = append(cmds, searchCmd(m.ctx, a.acct, i, m.search.req, q, m.opts.PageSize, m.opts.CallTimeout))
+	}
+	m.setStatus(fmt.Sprintf("searching %d account(s) for %q…", m.search.pending, q), false)
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) searched(msg searchedMsg) {
+	s := m.search
+	if s == nil || msg.req != s.req {
+		return
+	}
+	name := m.accts[msg.account].acct.Name()
+	if msg.err != nil {
+		s.failed = append(s.failed, name+": "+shortReason(msg.err))
+	} else {
+		s.found += m.inbox.AddFound(name, msg.page.Messages)
+		m.triage.Reapply()
+	}
+	s.pending--
+	m.rebuild()
+	if s.pending > 0 {
+		return
+	}
+	text := fmt.Sprintf("search %q: %d more found on the servers, %d shown", s.query, s.found, len(m.list.rows))
+	if len(s.failed) > 0 {
+		text += "; not searched: " + strings.Join(s.failed, ", ")
+	}
+	m.setStatus(text, len(s.failed) > 0)
+	m.search = nil
+}
+
+// setFocus cycles through the accounts and "all" (-1).
+func (m *Model) setFocus(f int) {
+	n := len(m.accts)
+	if n == 0 {
+		return
+	}
+	switch {
+	case f >= n:
+		f = -1
+	case f < -1:
+		f = n - 1
+	}
+	m.focus = f
+	m.rebuild()
+}
+
+// current is the account an account-wide key acts on: the focused one,
+// else the selected row's.
+func (m *Model) current() int {
+	if m.focus >= 0 {
+		return m.focus
+	}
+	if r, ok := m.list.selected(); ok {
+		return m.index(r.ID.Account)
+	}
+	if len(m.accts) > 0 {
+		return 0
+	}
+	return -1
+}
+
+func (m *Model) index(name string) int {
+	for i, a := range m.accts {
+		if a.acct.Name() == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (m *Model) open() tea.Cmd {
+	r, ok := m.list.selected()
+	if !ok {
+		return nil
+	}
+	i := m.index(r.ID.Account)
+	if i < 0 {
+		return nil
+	}
+	m.nextReq++
+	m.openReq = m.nextReq
+	m.viewer = m.viewer.open(r.ID)
+	m.mode = modeMessage
+	cmd := openCmd(m.ctx, m.accts[i].acct, m.openReq, r.ID, m.opts.CallTimeout)
+	if !r.Seen && m.opts.MarkReadOnOpen {
+		// get_message never sets \Seen: marking read is its own intent.
+		return tea.Batch(cmd, m.act(model.Op{Action: model.ActSetSeen, Value: true}, []model.Row{r}))
+	}
+	return cmd
+}
+
+// load asks account i for its newest page.
+func (m *Model) load(i int) tea.Cmd {
+	a := m.accts[i]
+	m.nextReq++
+	a.req, a.loading = m.nextReq, true
+	return listCmd(m.ctx, a.acct, i, a.req, accounts.ListOptions{Limit: m.opts.PageSize}, false, m.opts.CallTimeout)
+}
+
+// pageIfAtEnd loads older messages when the cursor reaches the last row,
+// without blocking the screen.
+func (m *Model) pageIfAtEnd() tea.Cmd {
+	if !m.list.atEnd() {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for i, a := range m.accts {
+		name := a.acct.Name()
+		if (m.focus >= 0 && m.focus != i) || a.paging || !m.inbox.More(name) || !healthy(a.status.State) {
+			continue
+		}
+		floor := m.inbox.PageFloor(name)
+		if floor <= 1 {
+			continue
+		}
+		a.paging = true
+		m.nextReq++
+		opts := accounts.ListOptions{Limit: m.opts.PageSize, BeforeUID: floor}
+		cmds = append(cmds, listCmd(m.ctx, a.acct, i, m.nextReq, opts, true, m.opts.CallTimeout))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) refresh(i int) tea.Cmd {
+	if i < 0 || i >= len(m.accts) {
+		return nil
+	}
+	m.setStatus("refreshing "+m.accts[i].acct.Name()+"…", false)
+	return refreshCmd(m.ctx, m.accts[i].acct, i, m.opts.CallTimeout)
+}
+
+// handleConnEvent applies a status snapshot: badge, stale rows, and a
+// reload when an account comes back.
+func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
+	if msg.closed || msg.account >= len(m.accts) {
+		return nil
+	}
+	a := m.accts[msg.account]
+	prev := a.status.State
+	a.status = msg.status
+	name := a.acct.Name()
+	// Rows are stale while the account is known degraded, whether they
+	// came before this event or come after it (a page and a status event
+	// race to the UI): the mark never depends on their order.
+	m.inbox.SetStale(name, degraded(msg.status.State))
+	var cmds []tea.Cmd
+	if healthy(msg.status.State) && !healthy(prev) && !a.loading && prev != conn.StateIdle {
+		cmds = append(cmds, m.load(msg.account)) // back: fetch what was missed
+	}
+	if m.mode == modeDetails && m.detailsFor == msg.account {
+		m.detailsStderr = a.acct.Stderr() // read once per event, not once per frame
+	}
+	m.rebuild()
+	return tea.Batch(append(cmds, waitStatus(m.ctx, msg.account, m.subs[msg.account]))...)
+}
+
+// handleAccountMsg applies a result of an account operation.
+func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case listedMsg:
+		return m.listed(msg)
+	case openedMsg:
+		if msg.req == m.openReq {
+			m.viewer = m.viewer.loaded(msg.body, msg.err)
+		}
+	case refreshedMsg:
+		a := m.accts[msg.account]
+		if msg.err != nil {
+			m.setStatus(a.acct.Name()+": "+errText(msg.err), true)
+			a.lastErr = errText(msg.err)
+			return nil
+		}
+		m.setStatus(a.acct.Name()+" refreshed", false)
+		return m.load(msg.account)
+	case appliedMsg:
+		return m.applied(msg)
+	case foldersMsg:
+		if msg.req == m.pickReq && m.mode == modePicker {
+			m.picker.loading, m.picker.all = false, msg.folders
+			if msg.err != nil {
+				m.picker.err = errText(msg.err)
+			}
+		}
+	case searchedMsg:
+		m.searched(msg)
+	case autoRefreshMsg:
+		var cmds []tea.Cmd
+		for i, a := range m.accts {
+			if !a.loading && !down(a.status.State) {
+				cmds = append(cmds, m.load(i))
+			}
+		}
+		return tea.Batch(append(cmds, autoRefresh(m.opts.RefreshInterval))...)
+	}
+	return nil
+}
+
+func (m *Model) listed(msg listedMsg) tea.Cmd {
+	a := m.accts[msg.account]
+	name := a.acct.Name()
+	if msg.older {
+		a.paging = false
+	} else {
+		if msg.req != a.req {
+			return nil // superseded
+		}
+		a.loading = false
+	}
+	if msg.err != nil {
+		a.lastErr = errText(msg.err)
+		m.setStatus(name+": "+a.lastErr, true)
+		return nil
+	}
+	if msg.older {
+		m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More)
+	} else if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
+		m.setStatus(fmt.Sprintf("%d new in %s", fresh, name), false)
+	}
+	m.triage.Reapply() // a page fetched before an action began must not undo it
+	m.rebuild()
+	return nil
+}
+
+// rebuild refreshes the list's rows from the inbox, for the focus.
+func (m *Model) rebuild() {
+	rows := m.inbox.Rows()
+	if m.focus >= 0 && m.focus < len(m.accts) {
+		name := m.accts[m.focus].acct.Name()
+		filtered := make([]model.Row, 0, len(rows))
+		for _, r := range rows {
+			if r.ID.Account == name {
+				filtered = append(filtered, r)
+			}
+		}
+		rows = filtered
+	}
+	m.list = m.list.setRows(m.filter.apply(rows))
+	for _, a := range m.accts {
+		m.unread[a.acct.Name()] = m.inbox.Unread(a.acct.Name())
+	}
+}
+
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr = textsafe.Line(s), isErr
+}
+
+// errText is an error for the status line: one sanitised line, without
+// the account name the line already starts with.
+func errText(err error) string {
+	var ce *conn.Error
+	if errors.As(err, &ce) {
+		return textsafe.Line(ce.Reason())
+	}
+	return textsafe.Line(err.Error())
+}

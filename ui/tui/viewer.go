@@ -1,0 +1,200 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// viewer shows one message: headers and body in a scrollable viewport.
+type viewer struct {
+	styles  Styles
+	loc     *time.Location // dates are shown in the UI clock's zone
+	vp      viewport.Model // scrolling; drawn by window, not by vp.View
+	lines   []string       // what vp holds, as laid out, one per line
+	id      model.MessageID
+	loading bool
+	err     string
+	body    model.Body
+}
+
+func newViewer(styles Styles, loc *time.Location) viewer {
+	return viewer{styles: styles, loc: loc, vp: viewport.New(80, 20)}
+}
+
+func (v viewer) setSize(w, h int) viewer {
+	v.vp.Width, v.vp.Height = w, h
+	if !v.loading {
+		v = v.setText(v.content())
+	}
+	return v
+}
+
+// open starts showing id while its body loads.
+func (v viewer) open(id model.MessageID) viewer {
+	v.id, v.loading, v.err, v.body = id, true, "", model.Body{}
+	v = v.setText("")
+	v.vp.GotoTop()
+	return v
+}
+
+func (v viewer) loaded(b model.Body, err error) viewer {
+	v.loading = false
+	if err != nil {
+		v.err = err.Error()
+	} else {
+		v.body = b
+	}
+	v = v.setText(v.content())
+	v.vp.GotoTop()
+	return v
+}
+
+// setText gives the viewport its content (for scrolling) and keeps it to
+// draw.
+func (v viewer) setText(text string) viewer {
+	v.lines = strings.Split(text, "\n")
+	v.vp.SetContent(text)
+	return v
+}
+
+func (v viewer) update(msg tea.Msg) (viewer, tea.Cmd) {
+	var cmd tea.Cmd
+	v.vp, cmd = v.vp.Update(msg)
+	return v, cmd
+}
+
+func (v viewer) content() string {
+	if v.err != "" {
+		return v.styles.StatusError.Render("Could not open the message: " + textsafe.Line(v.err))
+	}
+	b := v.body
+	w := max(v.vp.Width, 20)
+	var out strings.Builder
+	field := func(label, value string) {
+		if value == "" {
+			return
+		}
+		out.WriteString(v.styles.Label.Render(fmt.Sprintf("%-9s", label)))
+		out.WriteString(textsafe.Fit(textsafe.Line(value), w-9))
+		out.WriteByte('\n')
+	}
+	field("From:", formatAddr(b.From))
+	var to []string
+	for _, a := range b.To {
+		to = append(to, formatAddr(a))
+	}
+	field("To:", strings.Join(to, ", "))
+	if !b.Date.IsZero() {
+		field("Date:", b.Date.In(v.loc).Format(time.RFC1123Z))
+	}
+	field("Subject:", b.Subject)
+	field("Account:", b.ID.Account+" / "+b.ID.Folder)
+	for _, at := range b.Attachments {
+		field("Attach:", fmt.Sprintf("%s (%s, %s)", at.Name, at.Type, humanSize(at.Size)))
+	}
+	if b.FromHTML {
+		field("Note:", "converted from HTML")
+	}
+	for _, p := range b.Problems {
+		field("Problem:", p)
+	}
+	out.WriteString(rule(w))
+	out.WriteByte('\n')
+	out.WriteString(wrap(textsafe.Block(b.Text), w))
+	return out.String()
+}
+
+func (v viewer) view() string {
+	if v.loading {
+		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.vp.Height-1))
+	}
+	return v.window()
+}
+
+// window is the viewport's visible lines, exactly Height of them, drawn as
+// laid out. viewport.View would pad each line with lipgloss, whose width
+// (charmbracelet/x/ansi) counts Indic spacing marks as zero columns where
+// terminals draw one: a subject in Hindi came out wider than the screen,
+// wrapped, and scrolled the account bar away. Lines here are already cut
+// to the width by textsafe; the renderer clears what is left of a shorter
+// line.
+func (v viewer) window() string {
+	top := min(max(v.vp.YOffset, 0), len(v.lines))
+	shown := make([]string, v.vp.Height)
+	copy(shown, v.lines[top:])
+	return strings.Join(shown, "\n")
+}
+
+func formatAddr(a model.Address) string {
+	switch {
+	case a.Name != "" && a.Address != "":
+		return a.Name + " <" + a.Address + ">"
+	case a.Name != "":
+		return a.Name
+	}
+	return a.Address
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// wrap breaks long lines at spaces to the width (by display width).
+func wrap(text string, w int) string {
+	var out strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		for textsafe.Width(line) > w {
+			cut := cutAt(line, w)
+			out.WriteString(strings.TrimRight(line[:cut], " "))
+			out.WriteByte('\n')
+			line = strings.TrimLeft(line[cut:], " ")
+		}
+		out.WriteString(line)
+	}
+	return out.String()
+}
+
+// cutAt is a byte index where line fits in w columns, at a space if one is near.
+func cutAt(line string, w int) int {
+	width, last, space := 0, 0, -1
+	for i, r := range line {
+		rw := textsafe.Width(string(r))
+		if width+rw > w {
+			break
+		}
+		width += rw
+		last = i + len(string(r))
+		if r == ' ' {
+			space = i + 1
+		}
+	}
+	if space > last/2 {
+		return space
+	}
+	if last == 0 {
+		return len(string([]rune(line)[0]))
+	}
+	return last
+}
+
+// rule is a horizontal line w columns wide: "─" is ambiguous-width, two
+// columns on an East Asian terminal.
+func rule(w int) string {
+	return textsafe.Fit(strings.Repeat("─", w/textsafe.Width("─")), w)
+}
