@@ -17,7 +17,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"go.uber.org/goleak"
 
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/ui/cli"
 	"unibox/ui/launch"
 )

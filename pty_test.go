@@ -12,7 +12,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 )
 
 // buildUnibox builds the real binary (without -race: the race runtime

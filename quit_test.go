@@ -14,7 +14,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 )
 
 // quitGrace is terminate_after in the quit tests' configs: long, so a quit

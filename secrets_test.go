@@ -17,8 +17,8 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/config"
-	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
 	"unibox/ui/tui"
 )

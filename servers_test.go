@@ -7,7 +7,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/memimap"
 )
 
 // samServer is an in-process IMAP server on 127.0.0.1 with one user, sam,

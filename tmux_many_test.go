@@ -10,7 +10,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 )
 
 // downNames are the three accounts of manyConfig that are down: two whose

@@ -11,7 +11,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/model/textsafe"
 )
 

@@ -12,7 +12,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/imapmcp"
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/conn"
 )
 

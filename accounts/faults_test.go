@@ -16,8 +16,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
-	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
 	"unibox/model"
 )

@@ -13,7 +13,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/imapmcp"
-	"unibox/accounts/thirdparty"
+	"unibox/accounts/mcpprovider"
 	"unibox/conn"
 )
 
@@ -181,7 +181,7 @@ func (s *Set) Close() {
 // openMCP builds a kind = "mcp" account: a third-party MCP mail server
 // mapped by a profile, its own secret in its own environment only.
 func openMCP(cfg *config.Config, ac config.Account, password func(context.Context) (string, error), o Options) (*Account, error) {
-	spec, err := thirdparty.Build(ac, password, thirdparty.Options{})
+	spec, err := mcpprovider.Build(ac, password, mcpprovider.Options{})
 	if err != nil {
 		return nil, err
 	}

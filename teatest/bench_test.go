@@ -11,7 +11,7 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/ui/tui"
 )
 

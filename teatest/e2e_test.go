@@ -13,8 +13,8 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
-	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
 	"unibox/model/textsafe"
 	"unibox/ui/tui"
 )

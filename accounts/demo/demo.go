@@ -14,7 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/memimap"
 )
 
 // Order is the demo accounts in display order.

@@ -18,7 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"unibox/accounts/mailtext"
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/memimap"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

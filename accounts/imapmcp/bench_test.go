@@ -12,8 +12,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
 )
 
 func seedN(b *testing.B, mem *imaptest.Mem, user string, n int) {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"unibox/accounts/imaptest"
-	"unibox/accounts/memimap"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
 )
 
 // hangupDialer pins the race behind a flaky TestServerHangsUpBetweenCalls:

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 )
 
 func safe(t *testing.T, where, s string) {

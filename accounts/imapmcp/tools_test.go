@@ -8,7 +8,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
-	"unibox/accounts/imaptest"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/conn"
 	"unibox/model"
 )

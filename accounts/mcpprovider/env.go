@@ -1,0 +1,139 @@
+package mcpprovider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"unibox/accounts/config"
+	"unibox/conn"
+)
+
+// child knows how to start one account's server.
+type child struct {
+	account   string
+	command   []string
+	cwd       string
+	base      map[string]string // PATH, HOME and the account's env table
+	secretEnv string            // "" when the account has no password
+	password  func(context.Context) (string, error)
+	secrets   *secretBox
+}
+
+func newChild(ac config.Account, secretEnv string, password func(context.Context) (string, error), o Options) *child {
+	if o.Path == "" {
+		o.Path = os.Getenv("PATH")
+	}
+	if o.Home == "" {
+		o.Home = os.Getenv("HOME")
+	}
+	base := map[string]string{"PATH": o.Path, "HOME": o.Home}
+	for k, v := range ac.Env {
+		base[k] = v // the account may pin its own HOME (email-mcp keeps a mail queue there)
+	}
+	return &child{account: ac.Name, command: slices.Clone(ac.Command), cwd: ac.Cwd, base: base,
+		secretEnv: secretEnv, password: password, secrets: &secretBox{}}
+}
+
+// dial starts a fresh child: exec.Cmds are single-use, and the secret is
+// fetched again each time (a password_cmd may hand out a rotated one).
+func (c *child) dial(ctx context.Context) (mcp.Transport, error) {
+	env, err := c.env(ctx)
+	if err != nil {
+		return nil, err
+	}
+	path, err := lookPath(c.command[0], c.base["PATH"], c.cwd)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(path, c.command[1:]...)
+	cmd.Args[0] = c.command[0]
+	cmd.Env = env
+	cmd.Dir = c.cwd
+	return &mcp.CommandTransport{Command: cmd}, nil
+}
+
+// env is the child's whole environment: never the parent's wholesale,
+// never another account's secret.
+func (c *child) env(ctx context.Context) ([]string, error) {
+	vars := make(map[string]string, len(c.base)+1)
+	for k, v := range c.base {
+		vars[k] = v
+	}
+	if c.secretEnv != "" {
+		secret, err := c.password(ctx)
+		if err != nil {
+			// The password source is broken: no server can fix that, so it is
+			// a configuration error (no quick retries), not a dead child.
+			return nil, &conn.Error{Account: c.account, Op: "password", Class: conn.ClassConfig,
+				Err: fmt.Errorf("fetch the password for %s: %w", c.secretEnv, err)}
+		}
+		c.secrets.add(secret)
+		vars[c.secretEnv] = secret
+	}
+	env := make([]string, 0, len(vars))
+	for k, v := range vars {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return env, nil
+}
+
+// lookPath finds a bare command name in the child's PATH, not ours: the
+// child is promised that PATH, so its program must come from it too.
+func lookPath(name, path, cwd string) (string, error) {
+	if strings.ContainsRune(name, filepath.Separator) {
+		return name, nil
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		if !filepath.IsAbs(dir) && cwd != "" {
+			dir = filepath.Join(cwd, dir)
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	// exec.Error is what conn classes as a configuration error.
+	return "", &exec.Error{Name: name, Err: fmt.Errorf("%w in the child's PATH %q", exec.ErrNotFound, path)}
+}
+
+// secretBox remembers the secrets handed to this account's children, only
+// to scrub them from text before it is stored or shown.
+type secretBox struct {
+	mu sync.Mutex
+	s  []string
+}
+
+func (b *secretBox) add(secret string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if secret != "" && !slices.Contains(b.s, secret) {
+		b.s = append(b.s, secret)
+		// Longest first, so a secret that contains another is not half-replaced.
+		slices.SortFunc(b.s, func(x, y string) int { return len(y) - len(x) })
+	}
+}
+
+// redact replaces every secret seen so far with ***; secrets shorter than
+// three bytes would blank out ordinary words, so they are left.
+func (b *secretBox) redact(text string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range b.s {
+		if len(s) >= 3 {
+			text = strings.ReplaceAll(text, s, "***")
+		}
+	}
+	return text
+}
