@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"unibox/accounts/imapmcp"
+	"unibox/accounts/serveimap"
 	"unibox/ui/agent"
 	"unibox/ui/cli"
 	"unibox/ui/tui"
@@ -40,7 +40,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case "serve-imap":
 			// The IMAP provider child: MCP on stdin/stdout. Its password
 			// arrives in add_account over the pipe, never in argv or env.
-			return imapmcp.Main(args[1:], os.Stdin, os.Stdout, stderr)
+			return serveimap.Main(args[1:], os.Stdin, os.Stdout, stderr)
 		case "list":
 			return cli.List(args[1:], stdout, stderr)
 		case "status":

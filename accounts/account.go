@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-	"time"
 
 	"unibox/accounts/provider"
 	"unibox/conn"
@@ -77,12 +76,4 @@ func (a *Account) Get(ctx context.Context, id model.MessageID) (model.Body, erro
 func (a *Account) Folders(ctx context.Context) ([]model.Folder, error) {
 	fs, err := a.ops.Folders(ctx, a.adapter)
 	return fs, a.scrub(err)
-}
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

@@ -11,7 +11,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
-	"unibox/accounts/imapmcp"
+	"unibox/accounts/serveimap"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/conn"
 )
@@ -19,7 +19,7 @@ import (
 // TestMain doubles as `unibox serve-imap` for the provider children.
 func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
-		os.Exit(imapmcp.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	goleak.VerifyTestMain(m)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/muesli/termenv"
 	"go.uber.org/goleak"
 
-	"unibox/accounts/imapmcp"
+	"unibox/accounts/serveimap"
 )
 
 // TestMain pins the colour profile (goldens must not depend on the
@@ -16,7 +16,7 @@ import (
 // end-to-end tests, dispatched before m.Run.
 func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
-		os.Exit(imapmcp.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)

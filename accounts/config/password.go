@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unibox/accounts/secret"
 	"unicode"
 )
 
@@ -104,9 +105,7 @@ func lastLine(stderr, password []byte) string {
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		s = s[i+1:]
 	}
-	if len(password) > 0 {
-		s = strings.ReplaceAll(s, string(password), "***")
-	}
+	s = secret.Redact(s, string(password))
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
 			return -1

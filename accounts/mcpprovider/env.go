@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts/config"
+	"unibox/accounts/secret"
 	"unibox/conn"
 )
 
@@ -24,7 +24,7 @@ type child struct {
 	base      map[string]string // PATH, HOME and the account's env table
 	secretEnv string            // "" when the account has no password
 	password  func(context.Context) (string, error)
-	secrets   *secretBox
+	secrets   *secret.Box
 }
 
 func newChild(ac config.Account, secretEnv string, password func(context.Context) (string, error), o Options) *child {
@@ -39,7 +39,7 @@ func newChild(ac config.Account, secretEnv string, password func(context.Context
 		base[k] = v // the account may pin its own HOME (email-mcp keeps a mail queue there)
 	}
 	return &child{account: ac.Name, command: slices.Clone(ac.Command), cwd: ac.Cwd, base: base,
-		secretEnv: secretEnv, password: password, secrets: &secretBox{}}
+		secretEnv: secretEnv, password: password, secrets: &secret.Box{}}
 }
 
 // dial starts a fresh child: exec.Cmds are single-use, and the secret is
@@ -75,7 +75,7 @@ func (c *child) env(ctx context.Context) ([]string, error) {
 			return nil, &conn.Error{Account: c.account, Op: "password", Class: conn.ClassConfig,
 				Err: fmt.Errorf("fetch the password for %s: %w", c.secretEnv, err)}
 		}
-		c.secrets.add(secret)
+		c.secrets.Add(secret)
 		vars[c.secretEnv] = secret
 	}
 	env := make([]string, 0, len(vars))
@@ -106,34 +106,4 @@ func lookPath(name, path, cwd string) (string, error) {
 	}
 	// exec.Error is what conn classes as a configuration error.
 	return "", &exec.Error{Name: name, Err: fmt.Errorf("%w in the child's PATH %q", exec.ErrNotFound, path)}
-}
-
-// secretBox remembers the secrets handed to this account's children, only
-// to scrub them from text before it is stored or shown.
-type secretBox struct {
-	mu sync.Mutex
-	s  []string
-}
-
-func (b *secretBox) add(secret string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if secret != "" && !slices.Contains(b.s, secret) {
-		b.s = append(b.s, secret)
-		// Longest first, so a secret that contains another is not half-replaced.
-		slices.SortFunc(b.s, func(x, y string) int { return len(y) - len(x) })
-	}
-}
-
-// redact replaces every secret seen so far with ***; secrets shorter than
-// three bytes would blank out ordinary words, so they are left.
-func (b *secretBox) redact(text string) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, s := range b.s {
-		if len(s) >= 3 {
-			text = strings.ReplaceAll(text, s, "***")
-		}
-	}
-	return text
 }

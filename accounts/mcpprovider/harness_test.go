@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"unibox/accounts/config"
+	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
 )
@@ -39,7 +40,7 @@ type world struct {
 	t    *testing.T
 	dir  string
 	ac   config.Account
-	spec *Spec
+	spec *provider.Spec
 	a    *conn.Adapter
 
 	mu       sync.Mutex

@@ -9,34 +9,16 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/provider"
-	"unibox/conn"
 )
 
 // Options say what a child may inherit. Zero values use os.Getenv("PATH")
 // and os.Getenv("HOME").
 type Options struct{ Path, Home string }
 
-// Spec is everything needed to run one kind = "mcp" account: the fields
-// of conn.Options that depend on the server, and the provider.
-type Spec struct {
-	Provider provider.Provider
-	// Dial starts a fresh exec.Cmd and *mcp.CommandTransport per connect,
-	// with the account's minimal environment and a freshly fetched secret.
-	Dial conn.Dial
-	// AfterConnect runs the account's provision list; nil when it has none.
-	AfterConnect    func(ctx context.Context, c conn.Caller) error
-	Classify        conn.Classifier
-	ClassifyConnect func(err error, stderr string) conn.ErrorClass
-	// Probe is the server's health check; nil lets the adapter ping.
-	Probe func(ctx context.Context, c conn.Caller) error
-	// Redact scrubs this account's secret from any text.
-	Redact func(string) string
-}
-
-// Build checks an mcp account and turns it into a Spec. password fetches
+// Build checks an mcp account and turns it into a provider.Spec. password fetches
 // the account's secret (nil: ac.Password); it runs on every dial, and only
 // when the account has password_cmd or password_env. Nothing is started.
-func Build(ac config.Account, password func(context.Context) (string, error), o Options) (*Spec, error) {
+func Build(ac config.Account, password func(context.Context) (string, error), o Options) (*provider.Spec, error) {
 	if len(ac.Command) == 0 || strings.TrimSpace(ac.Command[0]) == "" {
 		return nil, fmt.Errorf("account %q: command: empty: name the server's program, like [\"npx\", \"-y\", \"email-mcp\"]", ac.Name)
 	}
@@ -63,12 +45,13 @@ func Build(ac config.Account, password func(context.Context) (string, error), o 
 		}
 	}
 	ch := newChild(ac, secretEnv, password, o)
-	s := &Spec{
+	s := &provider.Spec{
+		Kind:            config.KindMCP,
 		Provider:        &mcpProvider{account: ac.Name, prof: prof},
 		Dial:            ch.dial,
 		Classify:        classifyResult,
 		ClassifyConnect: classifyConnect,
-		Redact:          ch.secrets.redact,
+		Redact:          ch.secrets.Redact,
 	}
 	if len(ac.Provision) > 0 {
 		s.AfterConnect = provision(ac.Name, slices.Clone(ac.Provision))

@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 )
@@ -65,17 +66,17 @@ func BenchmarkList(b *testing.B) {
 		b.Run(fmt.Sprintf("child-%d", n), func(b *testing.B) {
 			cs := childSession(b)
 			defer cs.Close()
-			in := AddAccountIn{Account: "work", Host: "127.0.0.1", Port: mem.Srv.Port(), Security: "none", Username: user, Password: pass}
+			in := imapwire.AddAccountIn{Account: "work", Host: "127.0.0.1", Port: mem.Srv.Port(), Security: "none", Username: user, Password: pass}
 			if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add_account", Arguments: in}); err != nil || res.IsError {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_messages", Arguments: ListMessagesIn{Account: "work", Limit: n}})
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_messages", Arguments: imapwire.ListMessagesIn{Account: "work", Limit: n}})
 				if err != nil || res.IsError {
 					b.Fatal(err)
 				}
-				var out ListMessagesOut
-				if err := Decode(res, &out); err != nil || len(out.Messages) != n {
+				var out imapwire.ListMessagesOut
+				if err := imapwire.Decode(res, &out); err != nil || len(out.Messages) != n {
 					b.Fatal(err, len(out.Messages))
 				}
 			}
@@ -88,13 +89,13 @@ func BenchmarkColdStart(b *testing.B) {
 	mem := imaptest.NewMem(b, memimap.Options{})
 	user, pass := mem.NewUser(b)
 	seedN(b, mem, user, 50)
-	in := AddAccountIn{Account: "work", Host: "127.0.0.1", Port: mem.Srv.Port(), Security: "none", Username: user, Password: pass}
+	in := imapwire.AddAccountIn{Account: "work", Host: "127.0.0.1", Port: mem.Srv.Port(), Security: "none", Username: user, Password: pass}
 	for b.Loop() {
 		cs := childSession(b)
 		if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add_account", Arguments: in}); err != nil || res.IsError {
 			b.Fatal(err)
 		}
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_messages", Arguments: ListMessagesIn{Account: "work"}})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_messages", Arguments: imapwire.ListMessagesIn{Account: "work"}})
 		if err != nil || res.IsError {
 			b.Fatal(err)
 		}

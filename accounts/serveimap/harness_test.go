@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts/imapprovider"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
@@ -43,7 +45,7 @@ func call(t testing.TB, cs *mcp.ClientSession, tool string, args, out any) *mcp.
 		t.Fatalf("%s: %v", tool, err)
 	}
 	if out != nil {
-		if err := Decode(res, out); err != nil {
+		if err := imapwire.Decode(res, out); err != nil {
 			t.Fatalf("%s: %v (result %s)", tool, err, conn.ResultText(res))
 		}
 	}
@@ -63,7 +65,7 @@ func mustClass(t testing.TB, tool string, res *mcp.CallToolResult, want conn.Err
 	if !res.IsError {
 		t.Fatalf("%s succeeded, want a %s error", tool, want)
 	}
-	if got := Classify(res); got != want {
+	if got := imapprovider.Classify(res); got != want {
 		t.Fatalf("%s: class %s, want %s (%s)", tool, got, want, conn.ResultText(res))
 	}
 }
@@ -91,8 +93,8 @@ func provisioned(t *testing.T, b imaptest.Backend, opts Options) (*mcp.ClientSes
 	return cs, user
 }
 
-func accountIn(b imaptest.Backend, user, pass string) AddAccountIn {
-	return AddAccountIn{Account: "work", Host: b.Host(), Port: b.Port(), Security: "none", Username: user, Password: pass}
+func accountIn(b imaptest.Backend, user, pass string) imapwire.AddAccountIn {
+	return imapwire.AddAccountIn{Account: "work", Host: b.Host(), Port: b.Port(), Security: "none", Username: user, Password: pass}
 }
 
 func mail(subject, from string, age time.Duration) []byte {

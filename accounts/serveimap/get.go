@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/mailtext"
 	"unibox/conn"
 )
@@ -15,16 +16,16 @@ import (
 // getMessage fetches one message with BODY.PEEK[] (never sets \Seen) and
 // streams it through the tolerant parser, so a multi-megabyte attachment
 // is counted, not held.
-func (s *Server) getMessage(ctx context.Context, in GetMessageIn) (GetMessageOut, string, error) {
+func (s *Server) getMessage(ctx context.Context, in imapwire.GetMessageIn) (imapwire.GetMessageOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
-		return GetMessageOut{}, "", err
+		return imapwire.GetMessageOut{}, "", err
 	}
 	if in.UID == 0 {
-		return GetMessageOut{}, "", withClass(conn.ClassTool, fmt.Errorf("get_message: uid is required"))
+		return imapwire.GetMessageOut{}, "", withClass(conn.ClassTool, fmt.Errorf("get_message: uid is required"))
 	}
 	folder := folderOr(in.Folder)
-	var out GetMessageOut
+	var out imapwire.GetMessageOut
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		sel, err := a.selectFolder(ctx, c, folder)
 		if err != nil {
@@ -68,13 +69,13 @@ func (s *Server) getMessage(ctx context.Context, in GetMessageIn) (GetMessageOut
 				found = true
 				out.Message = summary(in.Account, folder, sel.UIDValidity, &buf)
 				out.Body, out.BodyIsHTML, out.Problems = parsed.Text, parsed.FromHTML, parsed.Problems
-				out.Headers = make([]Header, 0, len(parsed.Headers))
+				out.Headers = make([]imapwire.Header, 0, len(parsed.Headers))
 				for _, h := range parsed.Headers {
-					out.Headers = append(out.Headers, Header{Name: h.Name, Value: h.Value})
+					out.Headers = append(out.Headers, imapwire.Header{Name: h.Name, Value: h.Value})
 				}
-				out.Attachments = make([]Attachment, 0, len(parsed.Attachments))
+				out.Attachments = make([]imapwire.Attachment, 0, len(parsed.Attachments))
 				for _, at := range parsed.Attachments {
-					out.Attachments = append(out.Attachments, Attachment{Name: at.Name, Type: at.Type, Size: at.Size})
+					out.Attachments = append(out.Attachments, imapwire.Attachment{Name: at.Name, Type: at.Type, Size: at.Size})
 				}
 				out.HasAttachments = len(out.Attachments) > 0
 			}
@@ -89,7 +90,7 @@ func (s *Server) getMessage(ctx context.Context, in GetMessageIn) (GetMessageOut
 		return nil
 	})
 	if err != nil {
-		return GetMessageOut{}, "", fmt.Errorf("get %s/%s/%d: %w", in.Account, folder, in.UID, err)
+		return imapwire.GetMessageOut{}, "", fmt.Errorf("get %s/%s/%d: %w", in.Account, folder, in.UID, err)
 	}
 	return out, fmt.Sprintf("%q from %s, %d bytes of text, %d attachments", out.Subject, out.From.Address, len(out.Body), len(out.Attachments)), nil
 }

@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -106,12 +106,4 @@ func isDrop(err error) bool {
 	}
 	msg := err.Error()
 	return strings.Contains(msg, "unexpected EOF") || strings.Contains(msg, "connection reset")
-}
-
-// redact removes a secret from text (an IMAP server may echo input).
-func redact(s, secret string) string {
-	if len(secret) >= 3 {
-		s = strings.ReplaceAll(s, secret, "***")
-	}
-	return s
 }

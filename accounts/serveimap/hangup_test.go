@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 )
@@ -82,8 +83,8 @@ func TestCheckAccountRedialsOnClosedSocket(t *testing.T) {
 	var d hangupDialer
 	cs, _ := provisioned(t, b, Options{Dial: d.dial})
 	d.arm("NOOP")
-	var chk CheckAccountOut
-	mustOK(t, "check_account", call(t, cs, "check_account", AccountIn{Account: "work"}, &chk))
+	var chk imapwire.CheckAccountOut
+	mustOK(t, "check_account", call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, &chk))
 	if !chk.Reconnected || d.dials.Load() != 2 {
 		t.Fatalf("check_account: reconnected=%v after %d dials, want a reconnect on a second dial", chk.Reconnected, d.dials.Load())
 	}
@@ -106,14 +107,14 @@ func TestWriteOnClosedSocket(t *testing.T) {
 	}{
 		{"store never sent", memimap.Options{}, "set_flags",
 			func(uid uint32) any {
-				return SetFlagsIn{Account: "work", UIDs: []uint32{uid}, Seen: &seen, Flagged: &flagged}
-			}, "UID STORE", StatusDone, 2},
+				return imapwire.SetFlagsIn{Account: "work", UIDs: []uint32{uid}, Seen: &seen, Flagged: &flagged}
+			}, "UID STORE", imapwire.StatusDone, 2},
 		{"move never sent", memimap.Options{}, "archive",
-			func(uid uint32) any { return SpecialMoveIn{Account: "work", UIDs: []uint32{uid}} }, "UID MOVE", StatusMoved, 2},
+			func(uid uint32) any { return imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}} }, "UID MOVE", imapwire.StatusMoved, 2},
 		{"copy never sent", memimap.Options{NoMove: true}, "archive",
-			func(uid uint32) any { return SpecialMoveIn{Account: "work", UIDs: []uint32{uid}} }, "UID COPY", StatusMoved, 2},
+			func(uid uint32) any { return imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}} }, "UID COPY", imapwire.StatusMoved, 2},
 		{"store after a sent copy", memimap.Options{NoMove: true}, "archive",
-			func(uid uint32) any { return SpecialMoveIn{Account: "work", UIDs: []uint32{uid}} }, "UID STORE", StatusUnknown, 1},
+			func(uid uint32) any { return imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}} }, "UID STORE", imapwire.StatusUnknown, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := imaptest.NewMem(t, tc.mem)
@@ -121,7 +122,7 @@ func TestWriteOnClosedSocket(t *testing.T) {
 			cs, user := provisioned(t, b, Options{Dial: d.dial})
 			uid := b.Seed(t, user, "INBOX", mail("x", "a@x.org", time.Hour))
 			d.arm(tc.match)
-			var out WriteOut
+			var out imapwire.WriteOut
 			mustOK(t, tc.tool, call(t, cs, tc.tool, tc.args(uid), &out))
 			if len(out.Results) != 1 || out.Results[0].Status != tc.status || d.dials.Load() != tc.dials {
 				t.Fatalf("%s after %d dials: %s; want %s after %d", tc.tool, d.dials.Load(), pretty(out), tc.status, tc.dials)
@@ -129,8 +130,8 @@ func TestWriteOnClosedSocket(t *testing.T) {
 			if tc.tool != "set_flags" {
 				return
 			}
-			var list ListMessagesOut
-			mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list))
+			var list imapwire.ListMessagesOut
+			mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &list))
 			if len(list.Messages) != 1 || !list.Messages[0].Flagged || !list.Messages[0].Seen {
 				t.Fatalf("flags on the server: %s", pretty(list))
 			}

@@ -1,7 +1,8 @@
-package imapmcp
-
-// The tool inputs and outputs of `unibox serve-imap`. These names are a
-// public interface: scripts and tests outside the repo rely on them.
+// Package imapwire is the contract between the two halves of the IMAP
+// provider: the tools `unibox serve-imap` offers (serveimap) and the client
+// that calls them (imapprovider), their inputs and outputs. These names are
+// a public interface: scripts and tests outside the repo rely on them.
+package imapwire
 
 // ErrorInfo rides in every output so a failed call carries its class in
 // structured form (the classifier never guesses from prose).
@@ -9,6 +10,10 @@ type ErrorInfo struct {
 	Error      string `json:"error,omitempty" jsonschema:"what went wrong, when the call failed"`
 	ErrorClass string `json:"error_class,omitempty" jsonschema:"auth, not_provisioned, unavailable, timeout, throttled or tool"`
 }
+
+// SetError puts a failed call's error into an output that embeds
+// ErrorInfo (the server's one failure path fills every output alike).
+func (e *ErrorInfo) SetError(info ErrorInfo) { *e = info }
 
 type AddAccountIn struct {
 	Account        string `json:"account" jsonschema:"name the other tools use for this account"`

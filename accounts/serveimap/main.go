@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"

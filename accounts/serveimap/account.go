@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-message/charset"
 
+	"unibox/accounts/imapwire"
 	"unibox/conn"
 )
 
@@ -26,7 +27,7 @@ import (
 // a time because SELECT is connection state.
 type account struct {
 	srv *Server
-	cfg AddAccountIn
+	cfg imapwire.AddAccountIn
 
 	mu      sync.Mutex // serialises all IMAP use
 	c       *imapclient.Client
@@ -35,7 +36,7 @@ type account struct {
 
 // checkPlaintext refuses security "none" to anything but a loopback
 // literal unless allowed, before any dial or DNS lookup.
-func checkPlaintext(cfg AddAccountIn) error {
+func checkPlaintext(cfg imapwire.AddAccountIn) error {
 	switch cfg.Security {
 	case "tls", "starttls":
 		return nil

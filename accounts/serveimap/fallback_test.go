@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
@@ -24,9 +25,9 @@ func TestMoveFallbackExpungesOnlyThoseUIDs(t *testing.T) {
 	cs, user := provisioned(t, b, Options{DebugWriter: &w})
 	keep := b.Seed(t, user, "INBOX", mail("someone else's deleted message", "a@x.org", time.Hour), imap.FlagDeleted)
 	move := b.Seed(t, user, "INBOX", mail("archive me", "a@x.org", time.Hour))
-	var out WriteOut
-	mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{move}}, &out))
-	if r := out.Results[0]; r.Status != StatusMoved || r.DestUID == 0 {
+	var out imapwire.WriteOut
+	mustOK(t, "archive", call(t, cs, "archive", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{move}}, &out))
+	if r := out.Results[0]; r.Status != imapwire.StatusMoved || r.DestUID == 0 {
 		t.Fatalf("archive without MOVE: %s", pretty(out))
 	}
 	log := w.String()
@@ -38,8 +39,8 @@ func TestMoveFallbackExpungesOnlyThoseUIDs(t *testing.T) {
 	if regexp.MustCompile(`(?m)^T\d+ (UID MOVE|MOVE|EXPUNGE)`).MatchString(log) {
 		t.Errorf("wire used MOVE or a plain EXPUNGE:\n%s", log)
 	}
-	var list ListMessagesOut
-	call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
+	var list imapwire.ListMessagesOut
+	call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &list)
 	if len(list.Messages) != 1 || list.Messages[0].UID != keep {
 		t.Fatalf("the unrelated \\Deleted message did not survive: %s", pretty(list))
 	}
@@ -51,7 +52,7 @@ func TestMoveRefusedWithoutUIDPlus(t *testing.T) {
 	b := imaptest.NewMem(t, memimap.Options{NoMove: true, NoUIDPlus: true})
 	cs, user := provisioned(t, b, Options{})
 	uid := b.Seed(t, user, "INBOX", mail("x", "a@x.org", time.Hour))
-	res := call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, nil)
+	res := call(t, cs, "archive", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, nil)
 	mustClass(t, "archive", res, conn.ClassTool)
 	if !strings.Contains(conn.ResultText(res), "neither MOVE nor UIDPLUS") {
 		t.Fatalf("unclear refusal: %s", conn.ResultText(res))
@@ -63,8 +64,8 @@ func TestSpecialFolderFallbackNames(t *testing.T) {
 	b := imaptest.NewMem(t, memimap.Options{NoSpecialUse: true})
 	cs, user := provisioned(t, b, Options{})
 	uid := b.Seed(t, user, "INBOX", mail("x", "a@x.org", time.Hour))
-	var out WriteOut
-	mustOK(t, "trash", call(t, cs, "trash", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &out))
+	var out imapwire.WriteOut
+	mustOK(t, "trash", call(t, cs, "trash", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &out))
 	if out.To != "Trash" {
 		t.Fatalf("trash without SPECIAL-USE went to %q", out.To)
 	}
@@ -78,7 +79,7 @@ func TestPlaintextRefusedBeforeDial(t *testing.T) {
 		return nil, errors.New("dial must not happen")
 	}})
 	for _, host := range []string{"imap.example.com", "192.0.2.7", "10.0.0.1"} {
-		res := call(t, cs, "add_account", AddAccountIn{Account: "w", Host: host, Port: 143, Security: "none", Username: "u", Password: "p"}, nil)
+		res := call(t, cs, "add_account", imapwire.AddAccountIn{Account: "w", Host: host, Port: 143, Security: "none", Username: "u", Password: "p"}, nil)
 		mustClass(t, "add_account", res, conn.ClassConfig)
 		if !strings.Contains(conn.ResultText(res), "refusing plaintext") {
 			t.Fatalf("unclear refusal: %s", conn.ResultText(res))
@@ -100,7 +101,7 @@ func TestTLSVerifiedByDefault(t *testing.T) {
 	d := imaptest.NewDovecotTLS(t)
 	user, pass := d.NewUser(t)
 	cs := session(t, Options{})
-	in := AddAccountIn{Account: "w", Host: "127.0.0.1", Port: d.TLSPort, Security: "tls", Username: user, Password: pass}
+	in := imapwire.AddAccountIn{Account: "w", Host: "127.0.0.1", Port: d.TLSPort, Security: "tls", Username: user, Password: pass}
 	res := call(t, cs, "add_account", in, nil)
 	mustClass(t, "add_account", res, conn.ClassConfig)
 	trusted := session(t, Options{RootCAs: d.CAs})
@@ -117,19 +118,19 @@ func TestDropAfterMoveIsUnknownNotResent(t *testing.T) {
 	cs, user := provisioned(t, b, Options{})
 	uid := b.Seed(t, user, "INBOX", mail("archive me once", "a@x.org", time.Hour))
 	faults.DropAfter("MOVE", 1)
-	var out WriteOut
-	mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &out))
-	if r := out.Results[0]; r.Status != StatusUnknown || r.Error == "" {
+	var out imapwire.WriteOut
+	mustOK(t, "archive", call(t, cs, "archive", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &out))
+	if r := out.Results[0]; r.Status != imapwire.StatusUnknown || r.Error == "" {
 		t.Fatalf("drop after MOVE: %s", pretty(out))
 	}
-	var archive ListMessagesOut
-	mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work", Folder: "Archive"}, &archive))
+	var archive imapwire.ListMessagesOut
+	mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", Folder: "Archive"}, &archive))
 	if len(archive.Messages) != 1 {
 		t.Fatalf("archived %d times, want exactly once", len(archive.Messages))
 	}
 	// Reconciling by reading: archiving the same uid again says already_gone.
-	mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &out))
-	if out.Results[0].Status != StatusAlreadyGone {
+	mustOK(t, "archive", call(t, cs, "archive", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &out))
+	if out.Results[0].Status != imapwire.StatusAlreadyGone {
 		t.Fatalf("reconcile: %s", pretty(out))
 	}
 }

@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/mailtext"
 	"unibox/model"
 	"unibox/model/textsafe"
@@ -30,12 +31,12 @@ func text(s string) string {
 	return textsafe.Line(s)
 }
 
-func address(a imap.Address) Address {
-	return Address{Name: text(a.Name), Address: textsafe.Line(a.Addr())}
+func address(a imap.Address) imapwire.Address {
+	return imapwire.Address{Name: text(a.Name), Address: textsafe.Line(a.Addr())}
 }
 
-func addresses(list []imap.Address) []Address {
-	out := make([]Address, 0, len(list))
+func addresses(list []imap.Address) []imapwire.Address {
+	out := make([]imapwire.Address, 0, len(list))
 	for _, a := range list {
 		if a.IsGroupStart() || a.IsGroupEnd() {
 			continue
@@ -47,12 +48,12 @@ func addresses(list []imap.Address) []Address {
 
 // summary converts fetched data into a Message. Missing pieces (no Date,
 // no From, no envelope at all) degrade to placeholders, never to failure.
-func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessageBuffer) Message {
-	m := Message{
+func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessageBuffer) imapwire.Message {
+	m := imapwire.Message{
 		UID:         uint32(b.UID),
 		UIDValidity: uidValidity,
 		Size:        uint32(b.RFC822Size),
-		To:          []Address{},
+		To:          []imapwire.Address{},
 	}
 	m.ID = model.MessageID{Account: acct, Folder: folder, UIDValidity: uidValidity, UID: m.UID}.String()
 	date := b.InternalDate

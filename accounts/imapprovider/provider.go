@@ -1,10 +1,11 @@
-package accounts
+package imapprovider
 
 import (
 	"context"
 	"fmt"
+	"time"
 
-	"unibox/accounts/imapmcp"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
@@ -13,28 +14,28 @@ import (
 // imapProvider speaks to `unibox serve-imap`.
 type imapProvider struct{ account string }
 
-func (p imapProvider) List(ctx context.Context, a *conn.Adapter, o ListOptions) (Page, error) {
-	var out imapmcp.ListMessagesOut
-	in := imapmcp.ListMessagesIn{Account: p.account, Folder: o.Folder, Limit: o.Limit, BeforeUID: o.BeforeUID, UnreadOnly: o.UnreadOnly}
-	if _, err := provider.Call(ctx, a, "list_messages", in, true, &out, imapmcp.Decode); err != nil {
-		return Page{}, err
+func (p imapProvider) List(ctx context.Context, a *conn.Adapter, o provider.ListOptions) (provider.Page, error) {
+	var out imapwire.ListMessagesOut
+	in := imapwire.ListMessagesIn{Account: p.account, Folder: o.Folder, Limit: o.Limit, BeforeUID: o.BeforeUID, UnreadOnly: o.UnreadOnly}
+	if _, err := provider.Call(ctx, a, "list_messages", in, true, &out, imapwire.Decode); err != nil {
+		return provider.Page{}, err
 	}
 	return p.page(out, o.Limit), nil
 }
 
-func (p imapProvider) Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (Page, error) {
-	var out imapmcp.ListMessagesOut
-	if _, err := provider.Call(ctx, a, "search", imapmcp.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit}, true, &out, imapmcp.Decode); err != nil {
-		return Page{}, err
+func (p imapProvider) Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (provider.Page, error) {
+	var out imapwire.ListMessagesOut
+	if _, err := provider.Call(ctx, a, "search", imapwire.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit}, true, &out, imapwire.Decode); err != nil {
+		return provider.Page{}, err
 	}
 	return p.page(out, limit), nil
 }
 
-func (p imapProvider) page(out imapmcp.ListMessagesOut, limit int) Page {
+func (p imapProvider) page(out imapwire.ListMessagesOut, limit int) provider.Page {
 	if limit <= 0 {
 		limit = 50
 	}
-	pg := Page{Folder: out.Folder, UIDValidity: out.UIDValidity, Total: out.Total}
+	pg := provider.Page{Folder: out.Folder, UIDValidity: out.UIDValidity, Total: out.Total}
 	for _, m := range out.Messages {
 		pg.Messages = append(pg.Messages, toModel(p.account, out.Folder, m))
 	}
@@ -45,7 +46,7 @@ func (p imapProvider) page(out imapmcp.ListMessagesOut, limit int) Page {
 	return pg
 }
 
-func toModel(account, folder string, m imapmcp.Message) model.Message {
+func toModel(account, folder string, m imapwire.Message) model.Message {
 	id, err := model.ParseMessageID(m.ID)
 	if err != nil {
 		id = model.MessageID{Account: account, Folder: folder, UIDValidity: m.UIDValidity, UID: m.UID}
@@ -62,8 +63,8 @@ func toModel(account, folder string, m imapmcp.Message) model.Message {
 }
 
 func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error) {
-	var out imapmcp.GetMessageOut
-	if _, err := provider.Call(ctx, a, "get_message", imapmcp.GetMessageIn{Account: p.account, Folder: id.Folder, UID: id.UID}, true, &out, imapmcp.Decode); err != nil {
+	var out imapwire.GetMessageOut
+	if _, err := provider.Call(ctx, a, "get_message", imapwire.GetMessageIn{Account: p.account, Folder: id.Folder, UID: id.UID}, true, &out, imapwire.Decode); err != nil {
 		return model.Body{}, err
 	}
 	if out.UIDValidity != id.UIDValidity && id.UIDValidity != 0 {
@@ -81,8 +82,8 @@ func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.Message
 }
 
 func (p imapProvider) Folders(ctx context.Context, a *conn.Adapter) ([]model.Folder, error) {
-	var out imapmcp.ListFoldersOut
-	if _, err := provider.Call(ctx, a, "list_folders", imapmcp.AccountIn{Account: p.account}, true, &out, imapmcp.Decode); err != nil {
+	var out imapwire.ListFoldersOut
+	if _, err := provider.Call(ctx, a, "list_folders", imapwire.AccountIn{Account: p.account}, true, &out, imapwire.Decode); err != nil {
 		return nil, err
 	}
 	fs := make([]model.Folder, 0, len(out.Folders))
@@ -97,34 +98,34 @@ func (p imapProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, f
 	var args any
 	switch op.Action {
 	case model.ActSetSeen:
-		tool, args = "set_flags", imapmcp.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Seen: &op.Value}
+		tool, args = "set_flags", imapwire.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Seen: &op.Value}
 	case model.ActSetFlagged:
-		tool, args = "set_flags", imapmcp.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Flagged: &op.Value}
+		tool, args = "set_flags", imapwire.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Flagged: &op.Value}
 	case model.ActArchive:
-		tool, args = "archive", imapmcp.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
+		tool, args = "archive", imapwire.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
 	case model.ActTrash:
-		tool, args = "trash", imapmcp.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
+		tool, args = "trash", imapwire.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
 	case model.ActMove:
-		tool, args = "move", imapmcp.MoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, To: op.To}
+		tool, args = "move", imapwire.MoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, To: op.To}
 	default:
 		return nil, fmt.Errorf("unknown op %s", op.Action)
 	}
-	var out imapmcp.WriteOut
-	if _, err := provider.Call(ctx, a, tool, args, false, &out, imapmcp.Decode); err != nil {
+	var out imapwire.WriteOut
+	if _, err := provider.Call(ctx, a, tool, args, false, &out, imapwire.Decode); err != nil {
 		return nil, err
 	}
 	res := make([]model.ItemResult, 0, len(out.Results))
 	for _, r := range out.Results {
 		ir := model.ItemResult{UID: r.UID, Err: r.Error}
 		switch r.Status {
-		case imapmcp.StatusDone, imapmcp.StatusMoved:
+		case imapwire.StatusDone, imapwire.StatusMoved:
 			ir.Kind = model.ResultDone
 			if r.DestUID != 0 {
 				ir.Dest = model.MessageID{Account: p.account, Folder: out.To, UIDValidity: r.DestUIDValidity, UID: r.DestUID}
 			}
-		case imapmcp.StatusAlreadyGone:
+		case imapwire.StatusAlreadyGone:
 			ir.Kind = model.ResultGone
-		case imapmcp.StatusUnknown:
+		case imapwire.StatusUnknown:
 			ir.Kind = model.ResultUnknown
 		default:
 			ir.Kind = model.ResultFailed
@@ -137,7 +138,7 @@ func (p imapProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, f
 // lookup lists the newest message at or below uid: it is uid itself when
 // the message is still there.
 func (p imapProvider) Lookup(ctx context.Context, a *conn.Adapter, folder string, uid uint32) (model.Message, bool, error) {
-	page, err := p.List(ctx, a, ListOptions{Folder: folder, BeforeUID: uid + 1, Limit: 1})
+	page, err := p.List(ctx, a, provider.ListOptions{Folder: folder, BeforeUID: uid + 1, Limit: 1})
 	if err != nil {
 		return model.Message{}, false, err
 	}
@@ -148,7 +149,7 @@ func (p imapProvider) Lookup(ctx context.Context, a *conn.Adapter, folder string
 }
 
 func (p imapProvider) Find(ctx context.Context, a *conn.Adapter, op model.Op, messageID string) (model.MessageID, bool, error) {
-	in := imapmcp.FindMessageIn{Account: p.account, MessageID: messageID}
+	in := imapwire.FindMessageIn{Account: p.account, MessageID: messageID}
 	switch op.Action {
 	case model.ActArchive:
 		in.Special = "archive"
@@ -159,12 +160,21 @@ func (p imapProvider) Find(ctx context.Context, a *conn.Adapter, op model.Op, me
 	default:
 		return model.MessageID{}, false, nil
 	}
-	var out imapmcp.FindMessageOut
-	if _, err := provider.Call(ctx, a, "find_message", in, true, &out, imapmcp.Decode); err != nil {
+	var out imapwire.FindMessageOut
+	if _, err := provider.Call(ctx, a, "find_message", in, true, &out, imapwire.Decode); err != nil {
 		return model.MessageID{}, false, err
 	}
 	if len(out.UIDs) == 0 {
 		return model.MessageID{}, false, nil
 	}
 	return model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: out.UIDs[len(out.UIDs)-1]}, true, nil
+}
+
+// parseTime reads a wire date (RFC 3339); a missing or bad one is zero.
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }

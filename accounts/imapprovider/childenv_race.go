@@ -1,6 +1,6 @@
 //go:build race
 
-package accounts
+package imapprovider
 
 // A race-enabled Go process sleeps at exit (GORACE atexit_sleep_ms, one
 // second by default) so that late race reports can still print. The

@@ -1,9 +1,10 @@
-package imapmcp
+package serveimap
 
 import (
 	"testing"
 	"unicode/utf8"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
 )
 
@@ -27,8 +28,8 @@ func TestHostileMailSurvivesListAndGet(t *testing.T) {
 		for _, m := range corpus {
 			b.Seed(t, user, "INBOX", m.Raw)
 		}
-		var list ListMessagesOut
-		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list))
+		var list imapwire.ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &list))
 		if len(list.Messages) != len(corpus) {
 			t.Fatalf("one bad message failed the list: %d of %d", len(list.Messages), len(corpus))
 		}
@@ -39,8 +40,8 @@ func TestHostileMailSurvivesListAndGet(t *testing.T) {
 			if m.Date == "" {
 				t.Errorf("message %d has no date at all (the arrival time is the fallback)", m.UID)
 			}
-			var got GetMessageOut
-			mustOK(t, "get_message", call(t, cs, "get_message", GetMessageIn{Account: "work", UID: m.UID}, &got))
+			var got imapwire.GetMessageOut
+			mustOK(t, "get_message", call(t, cs, "get_message", imapwire.GetMessageIn{Account: "work", UID: m.UID}, &got))
 			safe(t, "body", got.Body)
 			for _, h := range got.Headers {
 				safe(t, "header", h.Value)

@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"unibox/accounts/imapwire"
 	"unibox/conn"
 )
 
@@ -94,12 +95,12 @@ func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind 
 	return "", withClass(conn.ClassTool, fmt.Errorf("no %s folder found on the server (set %s_folder for this account)", kind, kind))
 }
 
-func (s *Server) listFolders(ctx context.Context, in AccountIn) (ListFoldersOut, string, error) {
+func (s *Server) listFolders(ctx context.Context, in imapwire.AccountIn) (imapwire.ListFoldersOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
-		return ListFoldersOut{}, "", err
+		return imapwire.ListFoldersOut{}, "", err
 	}
-	var out ListFoldersOut
+	var out imapwire.ListFoldersOut
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		list, err := a.listMailboxes(ctx, c)
 		if err != nil {
@@ -110,7 +111,7 @@ func (s *Server) listFolders(ctx context.Context, in AccountIn) (ListFoldersOut,
 			if hasAttr(d, imap.MailboxAttrNoSelect) || hasAttr(d, imap.MailboxAttrNonExistent) {
 				continue
 			}
-			f := Folder{Name: d.Mailbox, SpecialUse: specialUse(d)}
+			f := imapwire.Folder{Name: d.Mailbox, SpecialUse: specialUse(d)}
 			if d.Delim != 0 {
 				f.Delimiter = string(d.Delim)
 			}
@@ -139,7 +140,7 @@ func (s *Server) listFolders(ctx context.Context, in AccountIn) (ListFoldersOut,
 		return nil
 	})
 	if err != nil {
-		return ListFoldersOut{}, "", fmt.Errorf("list folders of %s: %w", in.Account, err)
+		return imapwire.ListFoldersOut{}, "", fmt.Errorf("list folders of %s: %w", in.Account, err)
 	}
 	return out, fmt.Sprintf("%d folders", len(out.Folders)), nil
 }

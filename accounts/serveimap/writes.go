@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"unibox/accounts/imapwire"
 	"unibox/conn"
 )
 
@@ -50,40 +51,40 @@ func (a *account) prepare(ctx context.Context, c *imapclient.Client, folder stri
 }
 
 // outcome turns a write's result into per-uid results.
-func outcome(b *batch, sent bool, err error, ok func(u imap.UID) Result) ([]Result, error) {
+func outcome(b *batch, sent bool, err error, ok func(u imap.UID) imapwire.Result) ([]imapwire.Result, error) {
 	if b == nil {
 		return nil, err // nothing was sent: the call as a whole failed
 	}
-	var out []Result
+	var out []imapwire.Result
 	for _, u := range b.gone {
-		out = append(out, Result{UID: u, Status: StatusAlreadyGone})
+		out = append(out, imapwire.Result{UID: u, Status: imapwire.StatusAlreadyGone})
 	}
 	for _, u := range b.present {
 		switch {
 		case err == nil:
 			out = append(out, ok(u))
 		case sent && isDrop(err) || sent && classOf(err, "") == conn.ClassTimeout:
-			out = append(out, Result{UID: uint32(u), Status: StatusUnknown,
+			out = append(out, imapwire.Result{UID: uint32(u), Status: imapwire.StatusUnknown,
 				Error: "the connection dropped after the command was sent: " + err.Error()})
 		case sent:
-			out = append(out, Result{UID: uint32(u), Status: StatusFailed, Error: err.Error()})
+			out = append(out, imapwire.Result{UID: uint32(u), Status: imapwire.StatusFailed, Error: err.Error()})
 		default:
 			return nil, err
 		}
 	}
-	slices.SortFunc(out, func(x, y Result) int { return int(int64(x.UID) - int64(y.UID)) })
+	slices.SortFunc(out, func(x, y imapwire.Result) int { return int(int64(x.UID) - int64(y.UID)) })
 	return out, nil
 }
 
 func uidSet(uids []imap.UID) imap.UIDSet { return imap.UIDSetNum(uids...) }
 
-func (s *Server) setFlags(ctx context.Context, in SetFlagsIn) (WriteOut, string, error) {
+func (s *Server) setFlags(ctx context.Context, in imapwire.SetFlagsIn) (imapwire.WriteOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
-		return WriteOut{}, "", err
+		return imapwire.WriteOut{}, "", err
 	}
 	if len(in.UIDs) == 0 || (in.Seen == nil && in.Flagged == nil) {
-		return WriteOut{}, "", withClass(conn.ClassTool, errors.New("set_flags needs uids and seen and/or flagged"))
+		return imapwire.WriteOut{}, "", withClass(conn.ClassTool, errors.New("set_flags needs uids and seen and/or flagged"))
 	}
 	var add, del []imap.Flag
 	for _, f := range []struct {
@@ -116,22 +117,22 @@ func (s *Server) setFlags(ctx context.Context, in SetFlagsIn) (WriteOut, string,
 		}
 		return nil
 	})
-	res, err := outcome(b, sent, err, func(u imap.UID) Result { return Result{UID: uint32(u), Status: StatusDone} })
+	res, err := outcome(b, sent, err, func(u imap.UID) imapwire.Result { return imapwire.Result{UID: uint32(u), Status: imapwire.StatusDone} })
 	if err != nil {
-		return WriteOut{}, "", fmt.Errorf("set flags in %s/%s: %w", in.Account, folder, err)
+		return imapwire.WriteOut{}, "", fmt.Errorf("set flags in %s/%s: %w", in.Account, folder, err)
 	}
-	return WriteOut{Folder: folder, Results: res}, summarize("flags set", res), nil
+	return imapwire.WriteOut{Folder: folder, Results: res}, summarize("flags set", res), nil
 }
 
-func (s *Server) move(ctx context.Context, in MoveIn) (WriteOut, string, error) {
-	return s.moveTo(ctx, SpecialMoveIn{Account: in.Account, Folder: in.Folder, UIDs: in.UIDs, UIDValidity: in.UIDValidity}, "", in.To)
+func (s *Server) move(ctx context.Context, in imapwire.MoveIn) (imapwire.WriteOut, string, error) {
+	return s.moveTo(ctx, imapwire.SpecialMoveIn{Account: in.Account, Folder: in.Folder, UIDs: in.UIDs, UIDValidity: in.UIDValidity}, "", in.To)
 }
 
-func (s *Server) archive(ctx context.Context, in SpecialMoveIn) (WriteOut, string, error) {
+func (s *Server) archive(ctx context.Context, in imapwire.SpecialMoveIn) (imapwire.WriteOut, string, error) {
 	return s.moveTo(ctx, in, "archive", "")
 }
 
-func (s *Server) trash(ctx context.Context, in SpecialMoveIn) (WriteOut, string, error) {
+func (s *Server) trash(ctx context.Context, in imapwire.SpecialMoveIn) (imapwire.WriteOut, string, error) {
 	return s.moveTo(ctx, in, "trash", "")
 }
 
@@ -139,13 +140,13 @@ func (s *Server) trash(ctx context.Context, in SpecialMoveIn) (WriteOut, string,
 // without it, COPY + STORE \Deleted + UID EXPUNGE of exactly those uids;
 // without UIDPLUS it refuses, because a plain EXPUNGE would also remove
 // other messages marked \Deleted.
-func (s *Server) moveTo(ctx context.Context, in SpecialMoveIn, kind, dest string) (WriteOut, string, error) {
+func (s *Server) moveTo(ctx context.Context, in imapwire.SpecialMoveIn, kind, dest string) (imapwire.WriteOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
-		return WriteOut{}, "", err
+		return imapwire.WriteOut{}, "", err
 	}
 	if len(in.UIDs) == 0 {
-		return WriteOut{}, "", withClass(conn.ClassTool, errors.New("no uids given"))
+		return imapwire.WriteOut{}, "", withClass(conn.ClassTool, errors.New("no uids given"))
 	}
 	folder := folderOr(in.Folder)
 	var b *batch
@@ -195,13 +196,13 @@ func (s *Server) moveTo(ctx context.Context, in SpecialMoveIn, kind, dest string
 		}
 		return nil
 	})
-	res, err := outcome(b, sent, err, func(u imap.UID) Result {
-		return Result{UID: uint32(u), Status: StatusMoved, DestUID: uint32(destUIDs[u]), DestUIDValidity: destValidity}
+	res, err := outcome(b, sent, err, func(u imap.UID) imapwire.Result {
+		return imapwire.Result{UID: uint32(u), Status: imapwire.StatusMoved, DestUID: uint32(destUIDs[u]), DestUIDValidity: destValidity}
 	})
 	if err != nil {
-		return WriteOut{}, "", fmt.Errorf("move %s/%s to %q: %w", in.Account, folder, dest, err)
+		return imapwire.WriteOut{}, "", fmt.Errorf("move %s/%s to %q: %w", in.Account, folder, dest, err)
 	}
-	return WriteOut{Folder: folder, To: dest, Results: res}, summarize("moved to "+dest, res), nil
+	return imapwire.WriteOut{Folder: folder, To: dest, Results: res}, summarize("moved to "+dest, res), nil
 }
 
 // pairUIDs maps source uids to destination uids from COPYUID data (both
@@ -222,11 +223,11 @@ func pairUIDs(m map[imap.UID]imap.UID, src, dst imap.NumSet) {
 	}
 }
 
-func summarize(what string, res []Result) string {
+func summarize(what string, res []imapwire.Result) string {
 	counts := map[string]int{}
 	for _, r := range res {
 		counts[r.Status]++
 	}
 	return fmt.Sprintf("%s: %d done, %d already gone, %d failed, %d unknown", what,
-		counts[StatusDone]+counts[StatusMoved], counts[StatusAlreadyGone], counts[StatusFailed], counts[StatusUnknown])
+		counts[imapwire.StatusDone]+counts[imapwire.StatusMoved], counts[imapwire.StatusAlreadyGone], counts[imapwire.StatusFailed], counts[imapwire.StatusUnknown])
 }

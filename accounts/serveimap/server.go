@@ -5,23 +5,26 @@
 // process: a fresh child knows no account until add_account, which is why
 // the adapter re-provisions after every connect. Credentials arrive only in
 // add_account over the pipe: never argv, never the environment, never a log.
-package imapmcp
+package serveimap
 
 import (
 	"context"
 	"crypto/x509"
 	"errors"
 	"fmt"
-	json "github.com/segmentio/encoding/json"
 	"io"
 	"log/slog"
 	"net"
 	"sync"
 	"time"
 
+	json "github.com/segmentio/encoding/json"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts/imapwire"
+	"unibox/accounts/secret"
 	"unibox/conn"
 )
 
@@ -226,9 +229,7 @@ func (s *Server) MCP() *mcp.Server {
 
 // errorSetter lets the generic handler put a classified error into any
 // output type (they all embed ErrorInfo).
-type errorSetter interface{ setError(ErrorInfo) }
-
-func (e *ErrorInfo) setError(info ErrorInfo) { *e = info }
+type errorSetter interface{ SetError(imapwire.ErrorInfo) }
 
 // addTool registers fn with schemas inferred from its Go types. Inputs are
 // validated against the schema; outputs are not re-validated (they are our
@@ -293,7 +294,7 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, args any) erro
 func (s *Server) failure(tool string, err error, out errorSetter) (*mcp.CallToolResult, error) {
 	class := classOf(err, "")
 	msg := s.redact(err.Error())
-	out.setError(ErrorInfo{Error: msg, ErrorClass: class.String()})
+	out.SetError(imapwire.ErrorInfo{Error: msg, ErrorClass: class.String()})
 	b, merr := json.Marshal(out)
 	if merr != nil {
 		return nil, merr
@@ -307,10 +308,11 @@ func (s *Server) failure(tool string, err error, out errorSetter) (*mcp.CallTool
 func (s *Server) redact(text string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	pws := make([]string, 0, len(s.accounts))
 	for _, a := range s.accounts {
-		text = redact(text, a.cfg.Password)
+		pws = append(pws, a.cfg.Password)
 	}
-	return text
+	return secret.Redact(text, pws...)
 }
 
 // account looks up a provisioned account.

@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -9,15 +9,17 @@ import (
 
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"unibox/accounts/imapwire"
+	"unibox/accounts/secret"
 	"unibox/conn"
 )
 
 // addAccount provisions an account, logging in once to verify. Adding an
 // account that exists replaces it (the adapter re-provisions after every
 // connect, and a changed password must take effect).
-func (s *Server) addAccount(ctx context.Context, in AddAccountIn) (AddAccountOut, string, error) {
+func (s *Server) addAccount(ctx context.Context, in imapwire.AddAccountIn) (imapwire.AddAccountOut, string, error) {
 	if in.Account == "" || in.Host == "" || in.Port <= 0 || in.Port > 65535 || in.Username == "" {
-		return AddAccountOut{}, "", withClass(conn.ClassConfig, errors.New("add_account needs account, host, port (1-65535) and username"))
+		return imapwire.AddAccountOut{}, "", withClass(conn.ClassConfig, errors.New("add_account needs account, host, port (1-65535) and username"))
 	}
 	a := &account{srv: s, cfg: in}
 	a.mu.Lock()
@@ -25,7 +27,7 @@ func (s *Server) addAccount(ctx context.Context, in AddAccountIn) (AddAccountOut
 	if err != nil {
 		a.mu.Unlock()
 		// The account is not registered yet, so scrub its password here.
-		return AddAccountOut{}, "", withClass(classOf(err, "login"), errors.New(redact(err.Error(), in.Password)))
+		return imapwire.AddAccountOut{}, "", withClass(classOf(err, "login"), errors.New(secret.Redact(err.Error(), in.Password)))
 	}
 	a.c = c
 	caps := make([]string, 0, len(c.Caps()))
@@ -45,17 +47,17 @@ func (s *Server) addAccount(ctx context.Context, in AddAccountIn) (AddAccountOut
 		old.mu.Unlock()
 	}
 	s.opts.Logger.Info("account added", "account", in.Account, "host", in.Host, "user", in.Username)
-	return AddAccountOut{Account: in.Account, Capabilities: caps},
+	return imapwire.AddAccountOut{Account: in.Account, Capabilities: caps},
 		fmt.Sprintf("account %s provisioned (%s@%s)", in.Account, in.Username, in.Host), nil
 }
 
 // checkAccount is the adapter's health probe: a NOOP on the account's own
 // connection (reconnecting if the server hung up), so a silent half-open
 // connection is found within one probe interval.
-func (s *Server) checkAccount(ctx context.Context, in AccountIn) (CheckAccountOut, string, error) {
+func (s *Server) checkAccount(ctx context.Context, in imapwire.AccountIn) (imapwire.CheckAccountOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
-		return CheckAccountOut{}, "", err
+		return imapwire.CheckAccountOut{}, "", err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -67,9 +69,9 @@ func (s *Server) checkAccount(ctx context.Context, in AccountIn) (CheckAccountOu
 	})
 	if err != nil {
 		a.drop()
-		return CheckAccountOut{}, "", fmt.Errorf("check %s: %w", in.Account, err)
+		return imapwire.CheckAccountOut{}, "", fmt.Errorf("check %s: %w", in.Account, err)
 	}
 	lat := time.Since(start)
-	return CheckAccountOut{Account: in.Account, LatencyMS: lat.Milliseconds(), Reconnected: reconnected},
+	return imapwire.CheckAccountOut{Account: in.Account, LatencyMS: lat.Milliseconds(), Reconnected: reconnected},
 		fmt.Sprintf("%s ok in %s", in.Account, lat.Round(time.Millisecond)), nil
 }

@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts/imapprovider"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
@@ -41,18 +43,18 @@ func TestAdapterChildKilledMidList(t *testing.T) {
 	dir := t.TempDir()
 	in := accountIn(b, user, pass)
 	a := conn.New(conn.Options{Account: "work", Dial: childDial(exe, dir),
-		AfterConnect: Provision(in, nil), Classify: Classify, Probe: Probe("work"),
+		AfterConnect: imapprovider.Provision(in, nil), Classify: imapprovider.Classify, Probe: imapprovider.Probe("work"),
 		Dials: conn.Dials{TerminateAfter: 200 * time.Millisecond, ProbeInterval: -1}})
 	defer a.Close()
 	if err := os.WriteFile(filepath.Join(dir, "die-on-list"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Call(t.Context(), conn.Request{Tool: "list_messages", Args: ListMessagesIn{Account: "work"}, Idempotent: true})
+	res, err := a.Call(t.Context(), conn.Request{Tool: "list_messages", Args: imapwire.ListMessagesIn{Account: "work"}, Idempotent: true})
 	if err != nil {
 		t.Fatalf("list through a dying child: %v", err)
 	}
-	var out ListMessagesOut
-	if err := Decode(res, &out); err != nil || len(out.Messages) != 1 || out.Messages[0].Subject != "still here" {
+	var out imapwire.ListMessagesOut
+	if err := imapwire.Decode(res, &out); err != nil || len(out.Messages) != 1 || out.Messages[0].Subject != "still here" {
 		t.Fatalf("list: %v %s", err, pretty(out))
 	}
 	if spawns, adds := countLines(t, filepath.Join(dir, "spawns")), countLines(t, filepath.Join(dir, "adds")); spawns != 2 || adds != 2 {
@@ -75,7 +77,7 @@ func TestAdapterUpstreamDownBehindLiveChild(t *testing.T) {
 	// probe under way) before the test could look at the latest status.
 	trace := make(chan conn.Status, 1024)
 	a := conn.New(conn.Options{Account: "work", Dial: childDial(exe, dir),
-		AfterConnect: Provision(accountIn(b, user, pass), nil), Classify: Classify, Probe: Probe("work"),
+		AfterConnect: imapprovider.Provision(accountIn(b, user, pass), nil), Classify: imapprovider.Classify, Probe: imapprovider.Probe("work"),
 		Trace: func(st conn.Status) { trace <- st },
 		Dials: conn.Dials{TerminateAfter: 200 * time.Millisecond, ProbeInterval: -1,
 			BackoffBase: 50 * time.Millisecond, BackoffCap: 200 * time.Millisecond}})
@@ -84,7 +86,7 @@ func TestAdapterUpstreamDownBehindLiveChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	up := b.Proxy().Down()
-	_, err := a.Call(t.Context(), conn.Request{Tool: "list_messages", Args: ListMessagesIn{Account: "work"}, Idempotent: true})
+	_, err := a.Call(t.Context(), conn.Request{Tool: "list_messages", Args: imapwire.ListMessagesIn{Account: "work"}, Idempotent: true})
 	if conn.ClassOf(err) != conn.ClassUnavailable {
 		t.Fatalf("upstream down: err %v, status %+v", err, a.Status())
 	}
@@ -134,8 +136,8 @@ func TestBuiltBinaryServeIMAP(t *testing.T) {
 	}
 	defer cs.Close()
 	mustOK(t, "add_account", call(t, cs, "add_account", accountIn(b, user, pass), nil))
-	var out ListMessagesOut
-	mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &out))
+	var out imapwire.ListMessagesOut
+	mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &out))
 	if len(out.Messages) != 1 || out.Messages[0].Subject != "from the binary" {
 		t.Fatalf("%s", pretty(out))
 	}

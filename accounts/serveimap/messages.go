@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"unibox/accounts/imapwire"
 	"unibox/conn"
 )
 
@@ -52,7 +53,7 @@ func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder
 // connection on a broken MIME structure; others answer NO) must not fail
 // the whole list: the fetch is repeated without BODYSTRUCTURE, on a fresh
 // connection if need be, and has_attachments is then left false.
-func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]Message, error) {
+func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]imapwire.Message, error) {
 	bufs, err := a.fetchBuffers(ctx, c, set, fetchSummary)
 	if err != nil && ctx.Err() == nil && classOf(err, "") != conn.ClassTimeout {
 		if closed(c) {
@@ -71,14 +72,14 @@ func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Message, 0, len(bufs))
+	out := make([]imapwire.Message, 0, len(bufs))
 	for _, b := range bufs {
 		if b.UID == 0 {
 			continue
 		}
 		out = append(out, summary(acct, folder, uv, b))
 	}
-	slices.SortFunc(out, func(x, y Message) int { return int(int64(y.UID) - int64(x.UID)) })
+	slices.SortFunc(out, func(x, y imapwire.Message) int { return int(int64(y.UID) - int64(x.UID)) })
 	return out, nil
 }
 
@@ -100,20 +101,20 @@ func newest(uids []imap.UID, limit int) imap.UIDSet {
 	return imap.UIDSetNum(uids...)
 }
 
-func (s *Server) listMessages(ctx context.Context, in ListMessagesIn) (ListMessagesOut, string, error) {
+func (s *Server) listMessages(ctx context.Context, in imapwire.ListMessagesIn) (imapwire.ListMessagesOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
-		return ListMessagesOut{}, "", err
+		return imapwire.ListMessagesOut{}, "", err
 	}
 	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
-	out := ListMessagesOut{Folder: folder}
+	out := imapwire.ListMessagesOut{Folder: folder}
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		sel, err := a.selectFolder(ctx, c, folder)
 		if err != nil {
 			return err
 		}
 		out.UIDValidity, out.Total = sel.UIDValidity, sel.NumMessages
-		out.Messages = []Message{}
+		out.Messages = []imapwire.Message{}
 		var set imap.NumSet
 		if in.UnreadOnly || in.BeforeUID > 0 {
 			crit := &imap.SearchCriteria{}
@@ -153,21 +154,21 @@ func (s *Server) listMessages(ctx context.Context, in ListMessagesIn) (ListMessa
 		return err
 	})
 	if err != nil {
-		return ListMessagesOut{}, "", fmt.Errorf("list %s/%s: %w", in.Account, folder, err)
+		return imapwire.ListMessagesOut{}, "", fmt.Errorf("list %s/%s: %w", in.Account, folder, err)
 	}
 	return out, fmt.Sprintf("%d of %d messages in %s", len(out.Messages), out.Total, folder), nil
 }
 
-func (s *Server) search(ctx context.Context, in SearchIn) (ListMessagesOut, string, error) {
+func (s *Server) search(ctx context.Context, in imapwire.SearchIn) (imapwire.ListMessagesOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
-		return ListMessagesOut{}, "", err
+		return imapwire.ListMessagesOut{}, "", err
 	}
 	if in.Query == "" {
-		return ListMessagesOut{}, "", withClass(conn.ClassTool, fmt.Errorf("search: empty query"))
+		return imapwire.ListMessagesOut{}, "", withClass(conn.ClassTool, fmt.Errorf("search: empty query"))
 	}
 	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
-	out := ListMessagesOut{Folder: folder, Messages: []Message{}}
+	out := imapwire.ListMessagesOut{Folder: folder, Messages: []imapwire.Message{}}
 	q := in.Query
 	crit := &imap.SearchCriteria{Or: [][2]imap.SearchCriteria{{
 		{Or: [][2]imap.SearchCriteria{{
@@ -188,14 +189,14 @@ func (s *Server) search(ctx context.Context, in SearchIn) (ListMessagesOut, stri
 		}
 		uids := data.AllUIDs()
 		if len(uids) == 0 {
-			out.Messages = []Message{}
+			out.Messages = []imapwire.Message{}
 			return nil
 		}
 		out.Messages, err = a.fetchSummaries(ctx, c, newest(uids, limit), in.Account, folder, out.UIDValidity)
 		return err
 	})
 	if err != nil {
-		return ListMessagesOut{}, "", fmt.Errorf("search %s/%s: %w", in.Account, folder, err)
+		return imapwire.ListMessagesOut{}, "", fmt.Errorf("search %s/%s: %w", in.Account, folder, err)
 	}
 	return out, fmt.Sprintf("%d messages in %s match %q", len(out.Messages), folder, q), nil
 }
@@ -203,16 +204,16 @@ func (s *Server) search(ctx context.Context, in SearchIn) (ListMessagesOut, stri
 // findMessage looks a Message-ID up in a folder: after a move whose
 // outcome is unknown, "is it in the destination?" decides between done
 // and provably not done.
-func (s *Server) findMessage(ctx context.Context, in FindMessageIn) (FindMessageOut, string, error) {
+func (s *Server) findMessage(ctx context.Context, in imapwire.FindMessageIn) (imapwire.FindMessageOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
-		return FindMessageOut{}, "", err
+		return imapwire.FindMessageOut{}, "", err
 	}
 	id := strings.Trim(strings.TrimSpace(in.MessageID), "<>")
 	if id == "" {
-		return FindMessageOut{}, "", withClass(conn.ClassTool, fmt.Errorf("find_message: empty message_id"))
+		return imapwire.FindMessageOut{}, "", withClass(conn.ClassTool, fmt.Errorf("find_message: empty message_id"))
 	}
-	out := FindMessageOut{UIDs: []uint32{}}
+	out := imapwire.FindMessageOut{UIDs: []uint32{}}
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		folder := in.Folder
 		if in.Special != "" {
@@ -239,7 +240,7 @@ func (s *Server) findMessage(ctx context.Context, in FindMessageIn) (FindMessage
 		return nil
 	})
 	if err != nil {
-		return FindMessageOut{}, "", fmt.Errorf("find %s in %s: %w", id, in.Account, err)
+		return imapwire.FindMessageOut{}, "", fmt.Errorf("find %s in %s: %w", id, in.Account, err)
 	}
 	return out, fmt.Sprintf("%d messages in %s with Message-ID %s", len(out.UIDs), out.Folder, id), nil
 }

@@ -1,4 +1,4 @@
-package imapmcp
+package serveimap
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/conn"
 	"unibox/model"
@@ -17,7 +18,7 @@ func TestAddAccount(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
 		user, pass := b.NewUser(t)
 		cs := session(t, Options{})
-		var out AddAccountOut
+		var out imapwire.AddAccountOut
 		mustOK(t, "add_account", call(t, cs, "add_account", accountIn(b, user, pass), &out))
 		if out.Account != "work" || !slices.Contains(out.Capabilities, "IMAP4rev1") {
 			t.Fatalf("add_account out: %+v", out)
@@ -35,14 +36,14 @@ func TestNotProvisioned(t *testing.T) {
 	cs := session(t, Options{})
 	yes := true
 	for tool, args := range map[string]any{
-		"list_messages": ListMessagesIn{Account: "nobody"},
-		"list_folders":  AccountIn{Account: "nobody"},
-		"check_account": AccountIn{Account: "nobody"},
-		"get_message":   GetMessageIn{Account: "nobody", UID: 1},
-		"search":        SearchIn{Account: "nobody", Query: "x"},
-		"set_flags":     SetFlagsIn{Account: "nobody", UIDs: []uint32{1}, Seen: &yes},
-		"archive":       SpecialMoveIn{Account: "nobody", UIDs: []uint32{1}},
-		"move":          MoveIn{Account: "nobody", UIDs: []uint32{1}, To: "X"},
+		"list_messages": imapwire.ListMessagesIn{Account: "nobody"},
+		"list_folders":  imapwire.AccountIn{Account: "nobody"},
+		"check_account": imapwire.AccountIn{Account: "nobody"},
+		"get_message":   imapwire.GetMessageIn{Account: "nobody", UID: 1},
+		"search":        imapwire.SearchIn{Account: "nobody", Query: "x"},
+		"set_flags":     imapwire.SetFlagsIn{Account: "nobody", UIDs: []uint32{1}, Seen: &yes},
+		"archive":       imapwire.SpecialMoveIn{Account: "nobody", UIDs: []uint32{1}},
+		"move":          imapwire.MoveIn{Account: "nobody", UIDs: []uint32{1}, To: "X"},
 	} {
 		res := call(t, cs, tool, args, nil)
 		mustClass(t, tool, res, conn.ClassNotProvisioned)
@@ -54,9 +55,9 @@ func TestListFolders(t *testing.T) {
 		cs, user := provisioned(t, b, Options{})
 		b.Seed(t, user, "INBOX", mail("one", "a@x.org", time.Hour))
 		b.Seed(t, user, "INBOX", mail("two", "a@x.org", time.Hour), imap.FlagSeen)
-		var out ListFoldersOut
-		mustOK(t, "list_folders", call(t, cs, "list_folders", AccountIn{Account: "work"}, &out))
-		got := map[string]Folder{}
+		var out imapwire.ListFoldersOut
+		mustOK(t, "list_folders", call(t, cs, "list_folders", imapwire.AccountIn{Account: "work"}, &out))
+		got := map[string]imapwire.Folder{}
 		for _, f := range out.Folders {
 			got[f.Name] = f
 		}
@@ -82,13 +83,13 @@ func TestListMessages(t *testing.T) {
 			}
 			uids = append(uids, b.Seed(t, user, "INBOX", mail("msg "+string(rune('A'+i)), "Ann <ann@x.org>", time.Duration(7-i)*time.Hour), flags...))
 		}
-		var out ListMessagesOut
-		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work", Limit: 3}, &out))
+		var out imapwire.ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", Limit: 3}, &out))
 		if len(out.Messages) != 3 || out.Total != 7 {
 			t.Fatalf("limit 3 of 7: %s", pretty(out))
 		}
 		m := out.Messages[0]
-		if m.UID != uids[6] || m.Subject != "msg G" || m.From != (Address{"Ann", "ann@x.org"}) || !m.Seen {
+		if m.UID != uids[6] || m.Subject != "msg G" || m.From != (imapwire.Address{Name: "Ann", Address: "ann@x.org"}) || !m.Seen {
 			t.Fatalf("newest first: %s", pretty(m))
 		}
 		id, err := model.ParseMessageID(m.ID)
@@ -99,13 +100,13 @@ func TestListMessages(t *testing.T) {
 			t.Fatalf("missing fields: %s", pretty(m))
 		}
 		// Paging with before_uid continues where the page ended.
-		var page2 ListMessagesOut
-		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work", Limit: 3, BeforeUID: out.Messages[2].UID}, &page2))
+		var page2 imapwire.ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", Limit: 3, BeforeUID: out.Messages[2].UID}, &page2))
 		if len(page2.Messages) != 3 || page2.Messages[0].UID != uids[3] {
 			t.Fatalf("page 2: %s", pretty(page2))
 		}
-		var unread ListMessagesOut
-		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work", UnreadOnly: true}, &unread))
+		var unread imapwire.ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", UnreadOnly: true}, &unread))
 		if len(unread.Messages) != 3 {
 			t.Fatalf("unread only: %s", pretty(unread))
 		}
@@ -114,7 +115,7 @@ func TestListMessages(t *testing.T) {
 				t.Fatalf("unread_only returned a seen message: %s", pretty(m))
 			}
 		}
-		res := call(t, cs, "list_messages", ListMessagesIn{Account: "work", Folder: "NoSuchFolder"}, nil)
+		res := call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", Folder: "NoSuchFolder"}, nil)
 		mustClass(t, "list_messages", res, conn.ClassTool)
 	})
 }
@@ -125,20 +126,20 @@ func TestGetMessageLeavesSeenUnset(t *testing.T) {
 		raw := imaptest.Mail{From: "Bob <bob@x.org>", To: "me@x.org", Subject: "report", Date: time.Now(),
 			Body: "see attached", Attach: map[string][]byte{"report.pdf": []byte(strings.Repeat("%PDF", 1000))}}.Bytes()
 		uid := b.Seed(t, user, "INBOX", raw)
-		var out GetMessageOut
-		mustOK(t, "get_message", call(t, cs, "get_message", GetMessageIn{Account: "work", UID: uid}, &out))
+		var out imapwire.GetMessageOut
+		mustOK(t, "get_message", call(t, cs, "get_message", imapwire.GetMessageIn{Account: "work", UID: uid}, &out))
 		if !strings.Contains(out.Body, "see attached") || len(out.Attachments) != 1 || !out.HasAttachments {
 			t.Fatalf("get_message: %s", pretty(out))
 		}
 		if a := out.Attachments[0]; a.Name != "report.pdf" || a.Size != 4000 {
 			t.Fatalf("attachment: %+v", a)
 		}
-		var list ListMessagesOut
-		call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
+		var list imapwire.ListMessagesOut
+		call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &list)
 		if len(list.Messages) != 1 || list.Messages[0].Seen || !list.Messages[0].HasAttachments {
 			t.Fatalf("after get_message: %s", pretty(list))
 		}
-		res := call(t, cs, "get_message", GetMessageIn{Account: "work", UID: uid + 100}, nil)
+		res := call(t, cs, "get_message", imapwire.GetMessageIn{Account: "work", UID: uid + 100}, nil)
 		mustClass(t, "get_message", res, conn.ClassTool)
 	})
 }
@@ -150,8 +151,8 @@ func TestSearch(t *testing.T) {
 		b.Seed(t, user, "INBOX", mail("lunch", "friend@y.org", time.Hour))
 		b.Seed(t, user, "INBOX", imaptest.Mail{From: "z@z.org", Subject: "misc", Date: time.Now(), Body: "the pineapple plan"}.Bytes())
 		for q, want := range map[string]string{"quarterly": "quarterly numbers", "friend": "lunch", "pineapple": "misc"} {
-			var out ListMessagesOut
-			mustOK(t, "search", call(t, cs, "search", SearchIn{Account: "work", Query: q}, &out))
+			var out imapwire.ListMessagesOut
+			mustOK(t, "search", call(t, cs, "search", imapwire.SearchIn{Account: "work", Query: q}, &out))
 			if len(out.Messages) != 1 || out.Messages[0].Subject != want {
 				t.Errorf("search %q: %s", q, pretty(out.Messages))
 			}
@@ -166,24 +167,24 @@ func TestSetFlagsAbsoluteAndIdempotent(t *testing.T) {
 		u2 := b.Seed(t, user, "INBOX", mail("b", "a@x.org", time.Hour), imap.FlagSeen)
 		yes, no := true, false
 		for range 2 { // the same absolute request twice: same outcome, never a toggle
-			var out WriteOut
-			mustOK(t, "set_flags", call(t, cs, "set_flags", SetFlagsIn{Account: "work", UIDs: []uint32{u1, u2, 999}, Seen: &yes, Flagged: &yes}, &out))
-			want := []Result{{UID: u1, Status: StatusDone}, {UID: u2, Status: StatusDone}, {UID: 999, Status: StatusAlreadyGone}}
+			var out imapwire.WriteOut
+			mustOK(t, "set_flags", call(t, cs, "set_flags", imapwire.SetFlagsIn{Account: "work", UIDs: []uint32{u1, u2, 999}, Seen: &yes, Flagged: &yes}, &out))
+			want := []imapwire.Result{{UID: u1, Status: imapwire.StatusDone}, {UID: u2, Status: imapwire.StatusDone}, {UID: 999, Status: imapwire.StatusAlreadyGone}}
 			if !slices.Equal(out.Results, want) {
 				t.Fatalf("results %s", pretty(out.Results))
 			}
-			var list ListMessagesOut
-			call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
+			var list imapwire.ListMessagesOut
+			call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &list)
 			for _, m := range list.Messages {
 				if !m.Seen || !m.Flagged {
 					t.Fatalf("after set: %s", pretty(m))
 				}
 			}
 		}
-		var out WriteOut
-		mustOK(t, "set_flags", call(t, cs, "set_flags", SetFlagsIn{Account: "work", UIDs: []uint32{u1}, Seen: &no}, &out))
-		var list ListMessagesOut
-		call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
+		var out imapwire.WriteOut
+		mustOK(t, "set_flags", call(t, cs, "set_flags", imapwire.SetFlagsIn{Account: "work", UIDs: []uint32{u1}, Seen: &no}, &out))
+		var list imapwire.ListMessagesOut
+		call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &list)
 		for _, m := range list.Messages {
 			if m.UID == u1 && (m.Seen || !m.Flagged) {
 				t.Fatalf("seen=false must clear only \\Seen: %s", pretty(m))
@@ -198,34 +199,34 @@ func TestArchiveTrashMove(t *testing.T) {
 		u1 := b.Seed(t, user, "INBOX", mail("to archive", "a@x.org", time.Hour))
 		u2 := b.Seed(t, user, "INBOX", mail("to trash", "a@x.org", time.Hour))
 		u3 := b.Seed(t, user, "INBOX", mail("to move", "a@x.org", time.Hour))
-		var out WriteOut
-		mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{u1}}, &out))
+		var out imapwire.WriteOut
+		mustOK(t, "archive", call(t, cs, "archive", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{u1}}, &out))
 		r := out.Results[0]
-		if out.To != "Archive" || r.Status != StatusMoved || r.DestUID == 0 || r.DestUIDValidity == 0 {
+		if out.To != "Archive" || r.Status != imapwire.StatusMoved || r.DestUID == 0 || r.DestUIDValidity == 0 {
 			t.Fatalf("archive: %s", pretty(out))
 		}
 		// Archiving again: the uid is gone, and it says so.
-		mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{u1}}, &out))
-		if out.Results[0].Status != StatusAlreadyGone {
+		mustOK(t, "archive", call(t, cs, "archive", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{u1}}, &out))
+		if out.Results[0].Status != imapwire.StatusAlreadyGone {
 			t.Fatalf("repeated archive: %s", pretty(out))
 		}
-		mustOK(t, "trash", call(t, cs, "trash", SpecialMoveIn{Account: "work", UIDs: []uint32{u2}}, &out))
-		if out.To != "Trash" || out.Results[0].Status != StatusMoved {
+		mustOK(t, "trash", call(t, cs, "trash", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{u2}}, &out))
+		if out.To != "Trash" || out.Results[0].Status != imapwire.StatusMoved {
 			t.Fatalf("trash: %s", pretty(out))
 		}
 		// Undo: move the archived message back by its destination uid.
-		var back WriteOut
-		mustOK(t, "move", call(t, cs, "move", MoveIn{Account: "work", Folder: "Archive", UIDs: []uint32{r.DestUID}, UIDValidity: r.DestUIDValidity, To: "INBOX"}, &back))
-		if back.Results[0].Status != StatusMoved {
+		var back imapwire.WriteOut
+		mustOK(t, "move", call(t, cs, "move", imapwire.MoveIn{Account: "work", Folder: "Archive", UIDs: []uint32{r.DestUID}, UIDValidity: r.DestUIDValidity, To: "INBOX"}, &back))
+		if back.Results[0].Status != imapwire.StatusMoved {
 			t.Fatalf("move back: %s", pretty(back))
 		}
 		// A destination that does not exist fails per uid, message untouched.
-		mustOK(t, "move", call(t, cs, "move", MoveIn{Account: "work", UIDs: []uint32{u3}, To: "Nowhere"}, &out))
-		if out.Results[0].Status != StatusFailed || out.Results[0].Error == "" {
+		mustOK(t, "move", call(t, cs, "move", imapwire.MoveIn{Account: "work", UIDs: []uint32{u3}, To: "Nowhere"}, &out))
+		if out.Results[0].Status != imapwire.StatusFailed || out.Results[0].Error == "" {
 			t.Fatalf("move to a missing folder: %s", pretty(out))
 		}
-		var inbox ListMessagesOut
-		call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &inbox)
+		var inbox imapwire.ListMessagesOut
+		call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &inbox)
 		var subjects []string
 		for _, m := range inbox.Messages {
 			subjects = append(subjects, m.Subject)
@@ -241,9 +242,9 @@ func TestUIDValidityChangeRefusesWrite(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
 		cs, user := provisioned(t, b, Options{})
 		uid := b.Seed(t, user, "INBOX", mail("x", "a@x.org", time.Hour))
-		var list ListMessagesOut
-		call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &list)
-		res := call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}, UIDValidity: list.UIDValidity + 1}, nil)
+		var list imapwire.ListMessagesOut
+		call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &list)
+		res := call(t, cs, "archive", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}, UIDValidity: list.UIDValidity + 1}, nil)
 		mustClass(t, "archive", res, conn.ClassTool)
 		if !strings.Contains(conn.ResultText(res), "UIDVALIDITY changed") {
 			t.Fatalf("error does not say why: %s", conn.ResultText(res))
@@ -257,14 +258,14 @@ func TestServerHangsUpBetweenCalls(t *testing.T) {
 		cs, user := provisioned(t, b, Options{})
 		b.Seed(t, user, "INBOX", mail("x", "a@x.org", time.Hour))
 		b.Proxy().Drop()
-		var out ListMessagesOut
-		mustOK(t, "list_messages", call(t, cs, "list_messages", ListMessagesIn{Account: "work"}, &out))
+		var out imapwire.ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work"}, &out))
 		if len(out.Messages) != 1 {
 			t.Fatalf("after a hang-up: %s", pretty(out))
 		}
 		b.Proxy().Drop()
-		var chk CheckAccountOut
-		mustOK(t, "check_account", call(t, cs, "check_account", AccountIn{Account: "work"}, &chk))
+		var chk imapwire.CheckAccountOut
+		mustOK(t, "check_account", call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, &chk))
 		if !chk.Reconnected {
 			t.Fatalf("check_account did not report the reconnect: %+v", chk)
 		}
@@ -281,9 +282,9 @@ func TestSilentServerTimesOut(t *testing.T) {
 		defer restore()
 		for _, tool := range []string{"check_account", "list_messages"} {
 			start := time.Now()
-			var args any = ListMessagesIn{Account: "work"}
+			var args any = imapwire.ListMessagesIn{Account: "work"}
 			if tool == "check_account" {
-				args = AccountIn{Account: "work"}
+				args = imapwire.AccountIn{Account: "work"}
 			}
 			res := call(t, cs, tool, args, nil)
 			mustClass(t, tool, res, conn.ClassTimeout)
@@ -300,7 +301,7 @@ func TestRefusingServerUnavailable(t *testing.T) {
 		cs, _ := provisioned(t, b, Options{})
 		up := b.Proxy().Down()
 		defer up()
-		res := call(t, cs, "check_account", AccountIn{Account: "work"}, nil)
+		res := call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, nil)
 		mustClass(t, "check_account", res, conn.ClassUnavailable)
 	})
 }
@@ -310,18 +311,18 @@ func TestFindMessage(t *testing.T) {
 		cs, user := provisioned(t, b, Options{})
 		raw := imaptest.Mail{From: "a@x.org", Subject: "find me", Date: time.Now(), MessageID: "needle.42@unibox.test", Body: "x"}.Bytes()
 		uid := b.Seed(t, user, "INBOX", raw)
-		var out FindMessageOut
-		mustOK(t, "find_message", call(t, cs, "find_message", FindMessageIn{Account: "work", MessageID: "<needle.42@unibox.test>"}, &out))
+		var out imapwire.FindMessageOut
+		mustOK(t, "find_message", call(t, cs, "find_message", imapwire.FindMessageIn{Account: "work", MessageID: "<needle.42@unibox.test>"}, &out))
 		if len(out.UIDs) != 1 || out.UIDs[0] != uid || out.Folder != "INBOX" {
 			t.Fatalf("find in INBOX: %s", pretty(out))
 		}
-		var arch WriteOut
-		mustOK(t, "archive", call(t, cs, "archive", SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &arch))
-		mustOK(t, "find_message", call(t, cs, "find_message", FindMessageIn{Account: "work", Special: "archive", MessageID: "needle.42@unibox.test"}, &out))
+		var arch imapwire.WriteOut
+		mustOK(t, "archive", call(t, cs, "archive", imapwire.SpecialMoveIn{Account: "work", UIDs: []uint32{uid}}, &arch))
+		mustOK(t, "find_message", call(t, cs, "find_message", imapwire.FindMessageIn{Account: "work", Special: "archive", MessageID: "needle.42@unibox.test"}, &out))
 		if len(out.UIDs) != 1 || out.UIDs[0] != arch.Results[0].DestUID || out.Folder != "Archive" {
 			t.Fatalf("find in the archive: %s", pretty(out))
 		}
-		mustOK(t, "find_message", call(t, cs, "find_message", FindMessageIn{Account: "work", MessageID: "absent@x"}, &out))
+		mustOK(t, "find_message", call(t, cs, "find_message", imapwire.FindMessageIn{Account: "work", MessageID: "absent@x"}, &out))
 		if len(out.UIDs) != 0 {
 			t.Fatalf("found an absent message: %s", pretty(out))
 		}

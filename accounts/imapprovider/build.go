@@ -1,0 +1,80 @@
+// Package imapprovider is the client half of unibox's IMAP provider: it
+// starts `unibox serve-imap` children, provisions each with add_account
+// (the password over the pipe, never in argv or the environment), and
+// turns unibox's operations into the tools of accounts/imapwire. The
+// server half is accounts/serveimap.
+package imapprovider
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"unibox/accounts/config"
+	"unibox/accounts/imapwire"
+	"unibox/accounts/provider"
+	"unibox/accounts/secret"
+)
+
+// Options say how to start serve-imap children.
+type Options struct {
+	Exe  string   // the unibox executable
+	Args []string // its arguments, ["serve-imap"] (tests add their dispatch)
+	// Env is the children's whole environment: explicit and minimal,
+	// never a secret.
+	Env []string
+}
+
+// Build turns an IMAP account into a provider.Spec. password runs on
+// every connect; nothing starts here.
+func Build(cfg *config.Config, ac config.Account, password provider.Password, o Options) (*provider.Spec, error) {
+	secrets := &secret.Box{}
+	args := append(append([]string{}, o.Args...), "--command-timeout", cfg.Resilience.CommandTimeout().String())
+	in := imapwire.AddAccountIn{
+		Account: ac.Name, Host: ac.Host, Port: ac.Port, Security: ac.Security, Username: ac.Username,
+		TLSSkipVerify: ac.TLSSkipVerify, AllowPlaintext: ac.AllowPlaintext,
+		ArchiveFolder: ac.ArchiveFolder, TrashFolder: ac.TrashFolder,
+	}
+	return &provider.Spec{
+		Kind:     config.KindIMAP,
+		Provider: imapProvider{account: ac.Name},
+		Dial: func(ctx context.Context) (mcp.Transport, error) {
+			cmd := exec.Command(o.Exe, args...)
+			cmd.Env = childEnv(o.Env)
+			return &mcp.CommandTransport{Command: cmd}, nil
+		},
+		AfterConnect: Provision(in, func(ctx context.Context) (string, error) {
+			p, err := password(ctx)
+			if err == nil {
+				secrets.Add(p)
+			}
+			return p, err
+		}),
+		Classify: Classify,
+		Probe:    Probe(ac.Name),
+		Redact:   secrets.Redact,
+	}, nil
+}
+
+// raceChildEnv is GORACE for serve-imap children of a race-enabled build
+// (see childenv_race.go); empty otherwise.
+var raceChildEnv string
+
+// childEnv is a serve-imap child's whole environment: base, plus, in a
+// race-enabled build only, a GORACE without the exit sleep.
+func childEnv(base []string) []string {
+	env := append([]string{}, base...)
+	if raceChildEnv == "" {
+		return env
+	}
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GORACE=") {
+			return env
+		}
+	}
+	// Later flags win: the parent's own GORACE, if any, goes last.
+	return append(env, "GORACE="+strings.TrimSpace(raceChildEnv+" "+os.Getenv("GORACE")))
+}

@@ -1,0 +1,31 @@
+package provider
+
+import (
+	"context"
+
+	"unibox/conn"
+)
+
+// Spec is what every kind of account builds from its config (one builder
+// per kind: imapprovider, mcpprovider), so accounts.Open is one loop: the
+// provider mapping, and the parts of the resilient connection that depend
+// on the server behind it. Building starts nothing.
+type Spec struct {
+	Kind     string // config.KindIMAP or config.KindMCP
+	Provider Provider
+	// Dial starts a fresh child and its transport per connect, with an
+	// explicit minimal environment.
+	Dial conn.Dial
+	// AfterConnect provisions every new session before any call (nil: no
+	// provisioning).
+	AfterConnect    func(ctx context.Context, c conn.Caller) error
+	Classify        conn.Classifier
+	ClassifyConnect func(err error, stderr string) conn.ErrorClass // nil: conn's default
+	// Probe is the server's health check; nil lets the adapter ping.
+	Probe func(ctx context.Context, c conn.Caller) error
+	// Redact scrubs this account's secrets from any text.
+	Redact func(string) string
+}
+
+// Password fetches an account's secret afresh; it runs on every connect.
+type Password func(ctx context.Context) (string, error)
