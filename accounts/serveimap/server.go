@@ -1,4 +1,4 @@
-// Package imapmcp is `unibox serve-imap`: an MCP mail server over IMAP
+// Package serveimap is `unibox serve-imap`: an MCP mail server over IMAP
 // (go-imap/v2), run as a child process of unibox, one per account.
 //
 // Like the server in the article unibox grew from, it keeps accounts per
