@@ -99,6 +99,13 @@ func TestFaceJSONGoldens(t *testing.T) {
 		checkGolden(t, face.name+".json", out.Bytes())
 	}
 	cs := mcpSession(t, path)
+	// The tools' schemas are what an agent reads first.
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, _ := json.MarshalIndent(tools.Tools, "", "  ")
+	checkGolden(t, "mcp_tools.json", append(schemas, '\n'))
 	var listed struct {
 		Messages []struct {
 			ID string `json:"id"`
