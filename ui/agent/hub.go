@@ -16,6 +16,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/jsonview"
 )
 
 // Hub serves a set of accounts.
@@ -71,16 +72,11 @@ func (h *Hub) pick(names []string) ([]*accounts.Account, error) {
 }
 
 func state(hl accounts.Health) AccountState {
-	return AccountState{Name: hl.Name, State: hl.State, ErrorClass: hl.ErrorClass, Error: hl.Error, CooldownSeconds: hl.CooldownSeconds, Answered: hl.OK}
+	return AccountState{AccountRef: jsonview.AccountRef{Name: hl.Name, State: hl.State}, ErrorClass: hl.ErrorClass, Error: hl.Error, CooldownSeconds: hl.CooldownSeconds, Answered: hl.OK}
 }
 
 func toMessage(m model.Message) Message {
-	date := ""
-	if !m.Date.IsZero() {
-		date = m.Date.UTC().Format(time.RFC3339)
-	}
-	return Message{ID: m.ID.String(), Account: m.ID.Account, Folder: m.ID.Folder, MessageID: m.MessageID, From: m.From,
-		Subject: m.Subject, Date: date, Seen: m.Seen, Flagged: m.Flagged, HasAttachments: m.HasAttachments}
+	return Message{MessageRef: jsonview.Ref(m), Envelope: jsonview.Describe(m), HasAttachments: m.HasAttachments}
 }
 
 // degraded lists the accounts that did not answer, one line each.

@@ -1,13 +1,15 @@
 package agent
 
-import "unibox/model"
+import (
+	"unibox/model"
+	"unibox/ui/jsonview"
+)
 
 // The tool inputs and outputs of `unibox mcp`: a public interface.
 
 // AccountState is one account's health, as every tool reports it.
 type AccountState struct {
-	Name            string `json:"name"`
-	State           string `json:"state" jsonschema:"connection state: connected, cooling_down, auth_failed, ..."`
+	jsonview.AccountRef
 	ErrorClass      string `json:"error_class" jsonschema:"none, drop, timeout, auth, throttled, not_provisioned, tool, config, protocol, unavailable"`
 	Error           string `json:"error,omitempty"`
 	CooldownSeconds int    `json:"cooldown_seconds,omitempty"`
@@ -16,16 +18,9 @@ type AccountState struct {
 
 // Message is a message summary addressed by the shared id.
 type Message struct {
-	ID             string        `json:"id" jsonschema:"opaque id: account/folder/uidvalidity/uid, the same in the TUI and unibox list"`
-	Account        string        `json:"account"`
-	Folder         string        `json:"folder"`
-	MessageID      string        `json:"message_id"`
-	From           model.Address `json:"from"`
-	Subject        string        `json:"subject"`
-	Date           string        `json:"date"`
-	Seen           bool          `json:"seen"`
-	Flagged        bool          `json:"flagged"`
-	HasAttachments bool          `json:"has_attachments"`
+	jsonview.MessageRef
+	jsonview.Envelope
+	HasAttachments bool `json:"has_attachments"`
 }
 
 type SummaryIn struct {

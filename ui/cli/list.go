@@ -13,6 +13,7 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/jsonview"
 	"unibox/ui/launch"
 )
 
@@ -24,27 +25,20 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // AccountJSON is one account's line in `list --json` (public names).
 type AccountJSON struct {
-	Name            string `json:"name"`
-	State           string `json:"state"`
+	jsonview.AccountRef
 	Error           string `json:"error"`
 	ErrorClass      string `json:"error_class"`
 	CooldownSeconds int    `json:"cooldown_seconds"`
 	Count           int    `json:"count"`
 }
 
-// MessageJSON is one message in `list --json` (public names).
+// MessageJSON is one message in `list --json` (public names): the shared
+// record, with the uid and uidvalidity scripts use to go to the server.
 type MessageJSON struct {
-	ID          string        `json:"id"`
-	Account     string        `json:"account"`
-	Folder      string        `json:"folder"`
-	UID         uint32        `json:"uid"`
-	UIDValidity uint32        `json:"uidvalidity"`
-	MessageID   string        `json:"message_id"`
-	From        model.Address `json:"from"`
-	Subject     string        `json:"subject"`
-	Date        string        `json:"date"`
-	Seen        bool          `json:"seen"`
-	Flagged     bool          `json:"flagged"`
+	jsonview.MessageRef
+	UID         uint32 `json:"uid"`
+	UIDValidity uint32 `json:"uidvalidity"`
+	jsonview.Envelope
 }
 
 type ListJSON struct {
@@ -161,21 +155,15 @@ func listOutput(results []accounts.Result[accounts.Page]) (ListJSON, int) {
 	}
 	for _, row := range inbox.Rows() {
 		m := row.Message
-		date := ""
-		if !m.Date.IsZero() {
-			date = m.Date.UTC().Format(time.RFC3339)
-		}
-		out.Messages = append(out.Messages, MessageJSON{
-			ID: m.ID.String(), Account: m.ID.Account, Folder: m.ID.Folder, UID: m.ID.UID, UIDValidity: m.ID.UIDValidity,
-			MessageID: m.MessageID, From: m.From, Subject: m.Subject, Date: date, Seen: m.Seen, Flagged: m.Flagged,
-		})
+		out.Messages = append(out.Messages, MessageJSON{MessageRef: jsonview.Ref(m), UID: m.ID.UID, UIDValidity: m.ID.UIDValidity,
+			Envelope: jsonview.Describe(m)})
 	}
 	return out, ok
 }
 
 // describe is an account's line of `list --json`.
 func describe(h accounts.Health) AccountJSON {
-	return AccountJSON{Name: h.Name, State: h.State, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds}
+	return AccountJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: h.State}, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds}
 }
 
 func printList(w io.Writer, out ListJSON) {

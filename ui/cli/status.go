@@ -12,13 +12,13 @@ import (
 	"unibox/accounts"
 	"unibox/conn"
 	"unibox/model/textsafe"
+	"unibox/ui/jsonview"
 	"unibox/ui/launch"
 )
 
 // StatusJSON is one account in `status --json`.
 type StatusJSON struct {
-	Name       string `json:"name"`
-	State      string `json:"state"`
+	jsonview.AccountRef
 	LatencyMS  int64  `json:"latency_ms"`
 	ErrorClass string `json:"error_class"`
 	Error      string `json:"error"`
@@ -58,7 +58,7 @@ func Status(args []string, stdout, stderr io.Writer) int {
 	ok := 0
 	for _, r := range results {
 		st := r.Status
-		sj := StatusJSON{Name: r.Account.Name(), State: st.State.String(), ErrorClass: conn.ClassNone.String(),
+		sj := StatusJSON{AccountRef: jsonview.AccountRef{Name: r.Account.Name(), State: st.State.String()}, ErrorClass: conn.ClassNone.String(),
 			Error: r.Account.Redact(st.LastError), Connects: st.Connects}
 		if r.Err == nil {
 			ok++

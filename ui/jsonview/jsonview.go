@@ -1,0 +1,56 @@
+// Package jsonview holds the JSON records the script face (`unibox list
+// --json`, `unibox status --json`) and the agent face (`unibox mcp`)
+// share, defined once and embedded by each: how a message is named and
+// described, how an account is named. Field names are a public interface.
+// Each record is a contiguous run of fields in every face's output, so
+// embedding keeps every face's bytes as they were (pinned by golden
+// files in the module root's tests).
+package jsonview
+
+import (
+	"time"
+
+	"unibox/model"
+)
+
+// MessageRef names a message in every face: the opaque id and the
+// account and folder it is in.
+type MessageRef struct {
+	ID      string `json:"id" jsonschema:"opaque id: account/folder/uidvalidity/uid, the same in the TUI and unibox list"`
+	Account string `json:"account"`
+	Folder  string `json:"folder"`
+}
+
+// Envelope is what every face says of a message.
+type Envelope struct {
+	MessageID string        `json:"message_id"`
+	From      model.Address `json:"from"`
+	Subject   string        `json:"subject"`
+	Date      string        `json:"date"` // RFC 3339 in UTC; empty when the message has none
+	Seen      bool          `json:"seen"`
+	Flagged   bool          `json:"flagged"`
+}
+
+// AccountRef names an account and its connection state in every face.
+type AccountRef struct {
+	Name  string `json:"name"`
+	State string `json:"state" jsonschema:"connection state: connected, cooling_down, auth_failed, ..."`
+}
+
+// Ref is m's MessageRef.
+func Ref(m model.Message) MessageRef {
+	return MessageRef{ID: m.ID.String(), Account: m.ID.Account, Folder: m.ID.Folder}
+}
+
+// Describe is m's Envelope.
+func Describe(m model.Message) Envelope {
+	return Envelope{MessageID: m.MessageID, From: m.From, Subject: m.Subject, Date: Date(m.Date), Seen: m.Seen, Flagged: m.Flagged}
+}
+
+// Date is a message date as every face prints it.
+func Date(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
