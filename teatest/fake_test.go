@@ -21,7 +21,7 @@ type fakeAccount struct {
 	body    model.Body
 	stderr  string
 	listErr error
-	ch      chan conn.Status
+	ch      chan accounts.Health
 
 	applyErr error             // every write fails before sending (the account is down)
 	failUID  map[uint32]string // uids the server refuses
@@ -32,17 +32,17 @@ type fakeAccount struct {
 
 func newFake(name string, st conn.Status, msgs ...model.Message) *fakeAccount {
 	st.Account = name
-	return &fakeAccount{name: name, status: st, page: accounts.Page{Folder: "INBOX", Messages: msgs}, ch: make(chan conn.Status, 1)}
+	return &fakeAccount{name: name, status: st, page: accounts.Page{Folder: "INBOX", Messages: msgs}, ch: make(chan accounts.Health, 1)}
 }
 
 func (f *fakeAccount) Name() string { return f.name }
-func (f *fakeAccount) Status() conn.Status {
+func (f *fakeAccount) Health() accounts.Health {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.status
+	return accounts.HealthOf(f.status)
 }
-func (f *fakeAccount) Subscribe() (<-chan conn.Status, func()) {
-	f.ch <- f.Status()
+func (f *fakeAccount) Watch() (<-chan accounts.Health, func()) {
+	f.ch <- f.Health()
 	return f.ch, func() {}
 }
 
@@ -56,7 +56,7 @@ func (f *fakeAccount) set(st conn.Status) {
 	case <-f.ch:
 	default:
 	}
-	f.ch <- st
+	f.ch <- accounts.HealthOf(st)
 }
 
 func (f *fakeAccount) List(ctx context.Context, o accounts.ListOptions) (accounts.Page, error) {

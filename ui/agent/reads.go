@@ -7,7 +7,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -159,10 +158,10 @@ func (h *Hub) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*
 	var hs []accounts.Health
 	now := h.now()
 	for _, a := range h.set.Accounts {
-		st := a.Status()
+		// Nothing was asked of the account: its own record speaks.
 		hl := accounts.Describe(a, nil, now)
-		hl.ErrorClass, hl.Error = st.Class.String(), a.Redact(st.LastError)
-		hl.OK = st.State == conn.StateConnected || st.State == conn.StateIdle
+		hl.ErrorClass, hl.Error = hl.LastClass, hl.LastError
+		hl.OK = hl.Connected() || hl.State == accounts.StateIdle
 		hs = append(hs, hl)
 		out.Accounts = append(out.Accounts, state(hl))
 	}

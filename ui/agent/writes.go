@@ -87,7 +87,7 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 	var deg []string
 	for _, a := range out.Accounts {
 		if !a.Answered {
-			deg = append(deg, accounts.Health{Name: a.Name, State: a.State, ErrorClass: a.ErrorClass, Error: a.Error, CooldownSeconds: a.CooldownSeconds}.Line())
+			deg = append(deg, accounts.Health{Name: a.Name, State: accounts.State(a.State), ErrorClass: a.ErrorClass, Error: a.Error, CooldownSeconds: a.CooldownSeconds}.Line())
 		}
 	}
 	var verbs []string

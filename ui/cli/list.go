@@ -163,7 +163,7 @@ func listOutput(results []accounts.Result[accounts.Page]) (ListJSON, int) {
 
 // describe is an account's line of `list --json`.
 func describe(h accounts.Health) AccountJSON {
-	return AccountJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: h.State}, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds}
+	return AccountJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: string(h.State)}, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds}
 }
 
 func printList(w io.Writer, out ListJSON) {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model/textsafe"
 	"unibox/ui/jsonview"
 	"unibox/ui/launch"
@@ -57,15 +56,16 @@ func Status(args []string, stdout, stderr io.Writer) int {
 	var out []StatusJSON
 	ok := 0
 	for _, r := range results {
-		st := r.Status
-		sj := StatusJSON{AccountRef: jsonview.AccountRef{Name: r.Account.Name(), State: st.State.String()}, ErrorClass: conn.ClassNone.String(),
-			Error: r.Account.Redact(st.LastError), Connects: st.Connects}
-		if r.Err == nil {
+		h := accounts.Settled(r)
+		// A probe that answered reports no error, whatever the connection
+		// went through before it.
+		sj := StatusJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: string(h.State)}, ErrorClass: h.ErrorClass,
+			Error: h.LastError, Connects: h.Connects}
+		if h.OK {
 			ok++
 			sj.LatencyMS = r.Value.Milliseconds()
 		} else {
-			d := describe(accounts.Settled(r))
-			sj.ErrorClass, sj.Error = d.ErrorClass, d.Error
+			sj.Error = h.Error
 		}
 		out = append(out, sj)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -12,8 +11,8 @@ import (
 // production; tests may render states with their own).
 type Account interface {
 	Name() string
-	Status() conn.Status
-	Subscribe() (<-chan conn.Status, func())
+	Health() accounts.Health
+	Watch() (<-chan accounts.Health, func())
 	List(ctx context.Context, opts accounts.ListOptions) (accounts.Page, error)
 	Get(ctx context.Context, id model.MessageID) (model.Body, error)
 	Refresh(ctx context.Context) error
@@ -24,7 +23,7 @@ type Account interface {
 // acctState is the UI's view of one account.
 type acctState struct {
 	acct    Account
-	status  conn.Status
+	health  accounts.Health
 	req     uint64 // latest list request; older results are dropped
 	loading bool
 	paging  bool   // an older page is being fetched

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"unibox/conn"
+	"unibox/accounts"
 	"unibox/model/textsafe"
 )
 
@@ -23,7 +23,7 @@ type accountBar struct {
 
 type badgeData struct {
 	name    string
-	status  conn.Status
+	health  accounts.Health
 	unread  int
 	focused bool
 }
@@ -50,11 +50,11 @@ func (b accountBar) view(badges []badgeData, width int, now time.Time) string {
 func (b accountBar) style(bd badgeData) lipgloss.Style {
 	st := b.styles.Badge
 	switch {
-	case bd.status.State == conn.StateConnected:
+	case bd.health.Connected():
 		st = b.styles.BadgeOK
-	case bd.status.State == conn.StateAuthFailed:
+	case bd.health.AuthFailed():
 		st = b.styles.BadgeBad
-	case down(bd.status.State):
+	case bd.health.Down():
 		st = b.styles.BadgeWarn
 	}
 	if bd.focused {

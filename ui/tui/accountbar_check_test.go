@@ -24,13 +24,13 @@ func checkLayout(t *testing.T, badges []badgeData, width int, l barLayout) {
 	for _, it := range l.items {
 		bd := badges[it.index]
 		shown = append(shown, it.index)
-		if degraded(bd.status.State) {
+		if bd.health.Degraded() {
 			shownBad++
 		}
 		if want := newBadgeParts(bd, barNow).text(formFor(bd, barSteps[l.step])); it.text != want {
 			t.Fatalf("badge %d is %q, step %s draws %q", it.index, it.text, stepName(badges, l.step), want)
 		}
-		if !strings.Contains(it.text, stateGlyph(bd.status)) {
+		if !strings.Contains(it.text, bd.health.Glyph()) {
 			t.Fatalf("badge %q lacks its glyph", it.text)
 		}
 	}
@@ -39,7 +39,7 @@ func checkLayout(t *testing.T, badges []badgeData, width int, l barLayout) {
 	}
 	totalBad := 0
 	for _, bd := range badges {
-		totalBad += boolInt(degraded(bd.status.State))
+		totalBad += boolInt(bd.health.Degraded())
 	}
 	if shownBad+l.down != totalBad || len(shown)+l.down+l.more != len(badges) {
 		t.Fatalf("%d shown (%d degraded) +%d down +%d more, of %d (%d degraded): %q", len(shown), shownBad, l.down, l.more, len(badges), totalBad, p)
@@ -73,7 +73,7 @@ func checkHidden(t *testing.T, badges []badgeData, width int, l barLayout) {
 		if bd.focused && !shown[i] && len(shown) > 0 {
 			t.Fatalf("hid the focused %q but kept others: %q", bd.name, l.plain())
 		}
-		if shown[i] && !bd.focused && !degraded(bd.status.State) && l.down > 0 {
+		if shown[i] && !bd.focused && !bd.health.Degraded() && l.down > 0 {
 			t.Fatalf("kept the healthy %q while a degraded one is hidden: %q", bd.name, l.plain())
 		}
 	}
@@ -82,7 +82,7 @@ func checkHidden(t *testing.T, badges []badgeData, width int, l barLayout) {
 		if shown[i] {
 			continue
 		}
-		if next < 0 || bd.focused || degraded(bd.status.State) && !badges[next].focused && !degraded(badges[next].status.State) {
+		if next < 0 || bd.focused || bd.health.Degraded() && !badges[next].focused && !badges[next].health.Degraded() {
 			next = i
 		}
 	}
@@ -94,7 +94,7 @@ func checkHidden(t *testing.T, badges []badgeData, width int, l barLayout) {
 		}
 	}
 	down, more := l.down, l.more
-	if degraded(badges[next].status.State) {
+	if badges[next].health.Degraded() {
 		down--
 	} else {
 		more--
@@ -117,7 +117,7 @@ func drawAll(badges []badgeData, s barStep) string {
 }
 
 func formFor(bd badgeData, s barStep) form {
-	if degraded(bd.status.State) {
+	if bd.health.Degraded() {
 		return s.degraded
 	}
 	return s.healthy
@@ -131,7 +131,7 @@ func TestBadgeWidthIsSumOfParts(t *testing.T) {
 		"\u0600", "x\u0600", "\u0e33x", "\u1100", "x\u1100", "\u1161x", "\u0915\u094d", "👍\u200d", "\U0001F3FB",
 		"\u20e3x", "x\u0301\u0301\u0301", "👩‍👩‍👧 family", "🇯🇵 Tokyo", "\x1b[31mred\x1b[0m", ""}, barNames...)
 	for _, name := range names {
-		for _, bd := range []badgeData{{name: name, status: barStates[0], unread: 12, focused: true}, {name: name, status: barStates[1]}} {
+		for _, bd := range []badgeData{{name: name, health: barStates[0], unread: 12, focused: true}, {name: name, health: barStates[1]}} {
 			p := newBadgeParts(bd, barNow)
 			for _, f := range []form{{formFull, 16}, {formFull, 4}, {formShort, 16}, {formShort, 3}, {formShort, 1}, {kind: formGlyph}} {
 				text := p.text(f)

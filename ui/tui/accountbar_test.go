@@ -6,8 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"unibox/conn"
+	"unibox/accounts"
 )
 
 var barNow = time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
@@ -17,11 +16,11 @@ var barNames = []string{"Work", "Personal", "Yahoo", "Gmail", "Fastmail", "Unive
 	"Outlook", "Consulting", "Volunteering", "Zoë Müller", "Archive 2019"}
 
 // barStates are the degraded states the fixtures cycle through.
-var barStates = []conn.Status{
-	{State: conn.StateCoolingDown, CooldownUntil: barNow.Add(42 * time.Second)},
-	{State: conn.StateDisconnected},
-	{State: conn.StateAuthFailed},
-	{State: conn.StateReconnecting},
+var barStates = []accounts.Health{
+	{State: accounts.StateCoolingDown, CooldownUntil: barNow.Add(42 * time.Second)},
+	{State: accounts.StateDisconnected},
+	{State: accounts.StateAuthFailed},
+	{State: accounts.StateReconnecting},
 }
 
 // barFixture is n accounts, the last bad of them degraded (where the old
@@ -29,10 +28,10 @@ var barStates = []conn.Status{
 func barFixture(n, bad, focus int) []badgeData {
 	badges := make([]badgeData, n)
 	for i := range badges {
-		badges[i] = badgeData{name: barNames[i%len(barNames)], status: conn.Status{State: conn.StateConnected},
+		badges[i] = badgeData{name: barNames[i%len(barNames)], health: accounts.Health{State: accounts.StateConnected},
 			unread: (i * 7) % 13, focused: i == focus}
 		if i >= n-bad {
-			badges[i].status = barStates[i%len(barStates)]
+			badges[i].health = barStates[i%len(barStates)]
 		}
 	}
 	return badges
@@ -44,10 +43,10 @@ func barFixture(n, bad, focus int) []badgeData {
 func stepName(badges []badgeData, k int) string {
 	s := barSteps[k]
 	var names []string
-	if slices.ContainsFunc(badges, func(bd badgeData) bool { return !degraded(bd.status.State) }) {
+	if slices.ContainsFunc(badges, func(bd badgeData) bool { return !bd.health.Degraded() }) {
 		names = append(names, formName(s.healthy))
 	}
-	if slices.ContainsFunc(badges, func(bd badgeData) bool { return degraded(bd.status.State) }) {
+	if slices.ContainsFunc(badges, func(bd badgeData) bool { return bd.health.Degraded() }) {
 		names = append(names, formName(s.degraded))
 	}
 	return strings.Join(slices.Compact(names), "+")

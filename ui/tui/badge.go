@@ -6,82 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"unibox/conn"
 	"unibox/model/textsafe"
 )
-
-// stateLabel is the glyph and word of a state: readable without colour.
-// A cooling-down badge carries a live countdown ("cooling down 42s").
-func stateLabel(st conn.Status, now time.Time) string {
-	switch st.State {
-	case conn.StateIdle:
-		return "◌ idle"
-	case conn.StateConnecting:
-		return "◌ connecting"
-	case conn.StateConnected:
-		return "● connected"
-	case conn.StateDisconnected:
-		return "○ disconnected"
-	case conn.StateReconnecting:
-		return "↻ reconnecting"
-	case conn.StateCoolingDown:
-		return "⏸ cooling down " + countdown(st.CooldownUntil.Sub(now))
-	case conn.StateAuthFailed:
-		return "✗ auth failed"
-	case conn.StateClosed:
-		return "■ closed"
-	}
-	return "? " + st.State.String()
-}
-
-// countdown is whole seconds, rounded up, never below 0: "42s", "1m05s".
-func countdown(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	s := int((d + time.Second - 1) / time.Second)
-	if s < 60 {
-		return fmt.Sprintf("%ds", s)
-	}
-	return fmt.Sprintf("%dm%02ds", s/60, s%60)
-}
-
-// healthy reports a state whose rows are current.
-func healthy(s conn.State) bool { return s == conn.StateConnected }
-
-// down reports a state in which the account is known not to answer.
-func down(s conn.State) bool {
-	return s == conn.StateCoolingDown || s == conn.StateAuthFailed || s == conn.StateDisconnected || s == conn.StateClosed
-}
-
-// degraded reports a state the account bar must never hide silently:
-// anything but connected and the two states of a first start (idle,
-// connecting). It is wider than down: a reconnecting account is not known
-// dead, but its rows are not current either.
-func degraded(s conn.State) bool {
-	return s != conn.StateConnected && s != conn.StateIdle && s != conn.StateConnecting
-}
-
-// stateGlyph is stateLabel without its word, for the most compact badges:
-// the glyphs differ per state (idle and connecting share one), so a badge
-// still tells a dead account from a live one without colour.
-func stateGlyph(st conn.Status) string {
-	g, _, _ := strings.Cut(stateLabel(st, time.Time{}), " ")
-	return g
-}
-
-// reason is a short why for a degraded account: "cooling down 42s",
-// "authentication failed".
-func reason(st conn.Status, now time.Time) string {
-	switch st.State {
-	case conn.StateCoolingDown:
-		return "cooling down " + countdown(st.CooldownUntil.Sub(now))
-	case conn.StateAuthFailed:
-		return "authentication failed"
-	}
-	_, word, _ := strings.Cut(stateLabel(st, now), " ") // drop the glyph
-	return word
-}
 
 // barMeasure measures badges for layoutBar from their parts (name cut to
 // each width, glyph, label, count), each part once: a step's width is then
@@ -170,8 +96,8 @@ type nameCut struct {
 }
 
 func newBadgeParts(bd badgeData, now time.Time) *badgeParts {
-	p := &badgeParts{name: textsafe.Cell(bd.name), glyph: stateGlyph(bd.status), label: stateLabel(bd.status, now),
-		focused: bd.focused, degraded: degraded(bd.status.State)}
+	p := &badgeParts{name: textsafe.Cell(bd.name), glyph: bd.health.Glyph(), label: bd.health.Label(now),
+		focused: bd.focused, degraded: bd.health.Degraded()}
 	if bd.unread > 0 {
 		p.count = fmt.Sprintf(" %d", bd.unread)
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -17,12 +16,12 @@ type benchAccount struct {
 }
 
 func (f *benchAccount) Name() string { return f.name }
-func (f *benchAccount) Status() conn.Status {
-	return conn.Status{Account: f.name, State: conn.StateConnected}
+func (f *benchAccount) Health() accounts.Health {
+	return accounts.Health{Name: f.name, State: accounts.StateConnected}
 }
-func (f *benchAccount) Subscribe() (<-chan conn.Status, func()) {
-	ch := make(chan conn.Status, 1)
-	ch <- f.Status()
+func (f *benchAccount) Watch() (<-chan accounts.Health, func()) {
+	ch := make(chan accounts.Health, 1)
+	ch <- f.Health()
 	return ch, func() {}
 }
 func (f *benchAccount) List(context.Context, accounts.ListOptions) (accounts.Page, error) {

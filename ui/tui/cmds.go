@@ -9,7 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -18,14 +17,14 @@ import (
 
 // waitStatus delivers the next status snapshot of one account; the model
 // re-arms it after every delivery.
-func waitStatus(ctx context.Context, i int, ch <-chan conn.Status) tea.Cmd {
+func waitStatus(ctx context.Context, i int, ch <-chan accounts.Health) tea.Cmd {
 	return func() tea.Msg {
 		select {
-		case st, ok := <-ch:
+		case h, ok := <-ch:
 			if !ok {
 				return statusMsg{account: i, closed: true}
 			}
-			return statusMsg{account: i, status: st}
+			return statusMsg{account: i, health: h}
 		case <-ctx.Done():
 			return nil
 		}

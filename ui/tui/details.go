@@ -5,13 +5,13 @@ import (
 	"strings"
 	"time"
 
-	"unibox/conn"
+	"unibox/accounts"
 	"unibox/model/textsafe"
 )
 
 // details is the account detail view: the one place a user learns why an
 // account is down (state, since, last error and class, counts, stderr).
-func detailsView(s Styles, name string, st conn.Status, stderr, lastErr string, width, height int, now time.Time) string {
+func detailsView(s Styles, name string, h accounts.Health, stderr, lastErr string, width, height int, now time.Time) string {
 	var b strings.Builder
 	line := func(label, value string) {
 		b.WriteString(s.Label.Render(fmt.Sprintf("%-13s", label)))
@@ -20,15 +20,15 @@ func detailsView(s Styles, name string, st conn.Status, stderr, lastErr string, 
 	}
 	b.WriteString(s.Title.Render("Account " + textsafe.Line(name)))
 	b.WriteString("\n\n")
-	line("State:", stateLabel(st, now))
-	line("Since:", st.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(st.Since))+" ago)")
-	if st.State == conn.StateCoolingDown {
-		line("Next probe:", "in "+countdown(st.CooldownUntil.Sub(now))+" (press r to try now)")
+	line("State:", h.Label(now))
+	line("Since:", h.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(h.Since))+" ago)")
+	if h.CoolingDown() {
+		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press r to try now)")
 	}
-	if st.State == conn.StateAuthFailed {
+	if h.AuthFailed() {
 		line("Next probe:", "none until you press r (credentials were refused)")
 	}
-	errText := st.LastError
+	errText := h.LastError
 	if errText == "" {
 		errText = "none"
 	}
@@ -40,14 +40,14 @@ func detailsView(s Styles, name string, st conn.Status, stderr, lastErr string, 
 		}
 		line(label, part)
 	}
-	line("Error class:", st.Class.String())
+	line("Error class:", h.LastClass)
 	if lastErr != "" {
 		line("Last failure:", lastErr)
 	}
-	line("Connects:", fmt.Sprintf("%d (children started: %d, failures in a row: %d)", st.Connects, st.Dials, st.Attempt))
-	line("Generation:", fmt.Sprint(st.Generation))
-	if st.Latency > 0 {
-		line("Latency:", st.Latency.Round(time.Millisecond).String())
+	line("Connects:", fmt.Sprintf("%d (children started: %d, failures in a row: %d)", h.Connects, h.Dials, h.Attempt))
+	line("Generation:", fmt.Sprint(h.Generation))
+	if h.Latency > 0 {
+		line("Latency:", h.Latency.Round(time.Millisecond).String())
 	}
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("Provider stderr (tail):"))

@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -73,22 +71,4 @@ type searchState struct {
 	pending int
 	found   int
 	failed  []string
-}
-
-// shortReason is a failure as an outcome line says it: "cooling down",
-// "authentication failed", or the error itself, short.
-func shortReason(err error) string {
-	switch {
-	case errors.Is(err, conn.ErrCoolingDown):
-		return "cooling down"
-	case errors.Is(err, conn.ErrAuthFailed), conn.ClassOf(err) == conn.ClassAuth:
-		return "authentication failed"
-	case conn.ClassOf(err) == conn.ClassTimeout:
-		return "timed out"
-	}
-	s := errText(err)
-	if r := []rune(s); len(r) > 60 {
-		s = string(r[:59]) + "…"
-	}
-	return s
 }

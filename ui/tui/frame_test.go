@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -43,7 +42,7 @@ func frameModel(t *testing.T) *Model {
 	for i, a := range accts {
 		m.Update(listedMsg{account: i, req: m.accts[i].req, page: a.(*benchAccount).page})
 	}
-	m.Update(statusMsg{account: 2, status: conn.Status{Account: "Ωmega\u202e", State: conn.StateCoolingDown, CooldownUntil: now.Add(42 * time.Second)}})
+	m.Update(statusMsg{account: 2, health: accounts.Health{Name: "Ωmega\u202e", State: accounts.StateCoolingDown, CooldownUntil: now.Add(42 * time.Second)}})
 	return m
 }
 

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -12,7 +11,7 @@ import (
 // statusMsg is a connection snapshot from one account's adapter.
 type statusMsg struct {
 	account int
-	status  conn.Status
+	health  accounts.Health
 	closed  bool // the subscription ended
 }
 

@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"unibox/conn"
+	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -47,7 +47,7 @@ type Model struct {
 	styles Styles
 
 	accts      []*acctState
-	subs       []<-chan conn.Status // one status subscription per account
+	subs       []<-chan accounts.Health // one status subscription per account
 	unsubs     []func()
 	inbox      *model.Inbox
 	triage     *model.Triage
@@ -104,7 +104,7 @@ func New(opts Options) (*Model, error) {
 	var names []string
 	for _, a := range opts.Accounts {
 		names = append(names, a.Name())
-		st := &acctState{acct: a, status: a.Status()}
+		st := &acctState{acct: a, health: a.Health()}
 		m.accts = append(m.accts, st)
 	}
 	m.inbox = model.NewInbox(names)
@@ -135,7 +135,7 @@ func (m *Model) Close() {
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range m.accts {
-		ch, unsub := a.acct.Subscribe()
+		ch, unsub := a.acct.Watch()
 		m.subs = append(m.subs, ch)
 		m.unsubs = append(m.unsubs, unsub)
 		cmds = append(cmds, waitStatus(m.ctx, i, ch), m.load(i))

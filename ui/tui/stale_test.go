@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -16,8 +15,8 @@ func TestStaleMarkDoesNotDependOnOrder(t *testing.T) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 	page := accounts.Page{Messages: []model.Message{{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 7},
 		Subject: "hello", Date: now.Add(-time.Hour)}}}
-	for _, state := range []conn.State{conn.StateConnected, conn.StateIdle, conn.StateConnecting, conn.StateDisconnected,
-		conn.StateReconnecting, conn.StateCoolingDown, conn.StateAuthFailed} {
+	for _, state := range []accounts.State{accounts.StateConnected, accounts.StateIdle, accounts.StateConnecting, accounts.StateDisconnected,
+		accounts.StateReconnecting, accounts.StateCoolingDown, accounts.StateAuthFailed} {
 		for _, statusFirst := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/statusFirst=%v", state, statusFirst), func(t *testing.T) {
 				m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work", page: page}}, Now: func() time.Time { return now }, NoTick: true})
@@ -26,7 +25,7 @@ func TestStaleMarkDoesNotDependOnOrder(t *testing.T) {
 				}
 				defer m.Close()
 				m.Init() // subscribes; its commands are not run
-				status := statusMsg{account: 0, status: conn.Status{Account: "Work", State: state}}
+				status := statusMsg{account: 0, health: accounts.Health{Name: "Work", State: state}}
 				listed := listedMsg{account: 0, req: m.accts[0].req, page: page}
 				if statusFirst {
 					m.Update(status)
@@ -39,7 +38,7 @@ func TestStaleMarkDoesNotDependOnOrder(t *testing.T) {
 				if len(rows) != 1 {
 					t.Fatalf("%d rows", len(rows))
 				}
-				if want := degraded(state); rows[0].Stale != want {
+				if want := (accounts.Health{State: state}).Degraded(); rows[0].Stale != want {
 					t.Fatalf("stale = %v, want %v", rows[0].Stale, want)
 				}
 			})

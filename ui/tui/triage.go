@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts"
 	"unibox/model"
 )
 
@@ -122,9 +123,9 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	}
 	gs := m.groups[m.intentGroup[msg.intent]]
 	if msg.err != nil {
-		m.triage.Fail(in.ID, errText(msg.err))
+		m.triage.Fail(in.ID, accounts.Reason(msg.err))
 		if gs != nil {
-			gs.why[in.Account] = shortReason(msg.err)
+			gs.why[in.Account] = accounts.Brief(msg.err)
 		}
 	} else if err := m.triage.Settle(in.ID, msg.results); err != nil {
 		m.setStatus("internal: "+err.Error(), true)

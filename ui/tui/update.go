@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -9,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -262,7 +260,7 @@ func (m *Model) searched(msg searchedMsg) {
 	}
 	name := m.accts[msg.account].acct.Name()
 	if msg.err != nil {
-		s.failed = append(s.failed, name+": "+shortReason(msg.err))
+		s.failed = append(s.failed, name+": "+accounts.Brief(msg.err))
 	} else {
 		s.found += m.inbox.AddFound(name, msg.page.Messages)
 		m.triage.Reapply()
@@ -358,7 +356,7 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range m.accts {
 		name := a.acct.Name()
-		if (m.focus >= 0 && m.focus != i) || a.paging || !m.inbox.More(name) || !healthy(a.status.State) {
+		if (m.focus >= 0 && m.focus != i) || a.paging || !m.inbox.More(name) || !a.health.Connected() {
 			continue
 		}
 		floor := m.inbox.PageFloor(name)
@@ -388,15 +386,15 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 		return nil
 	}
 	a := m.accts[msg.account]
-	prev := a.status.State
-	a.status = msg.status
+	prev := a.health
+	a.health = msg.health
 	name := a.acct.Name()
 	// Rows are stale while the account is known degraded, whether they
 	// came before this event or come after it (a page and a status event
 	// race to the UI): the mark never depends on their order.
-	m.inbox.SetStale(name, degraded(msg.status.State))
+	m.inbox.SetStale(name, msg.health.Degraded())
 	var cmds []tea.Cmd
-	if healthy(msg.status.State) && !healthy(prev) && !a.loading && prev != conn.StateIdle {
+	if msg.health.Connected() && !prev.Connected() && !a.loading && prev.State != accounts.StateIdle {
 		cmds = append(cmds, m.load(msg.account)) // back: fetch what was missed
 	}
 	if m.mode == modeDetails && m.detailsFor == msg.account {
@@ -418,8 +416,8 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	case refreshedMsg:
 		a := m.accts[msg.account]
 		if msg.err != nil {
-			m.setStatus(a.acct.Name()+": "+errText(msg.err), true)
-			a.lastErr = errText(msg.err)
+			m.setStatus(a.acct.Name()+": "+accounts.Reason(msg.err), true)
+			a.lastErr = accounts.Reason(msg.err)
 			return nil
 		}
 		m.setStatus(a.acct.Name()+" refreshed", false)
@@ -430,7 +428,7 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		if msg.req == m.pickReq && m.mode == modePicker {
 			m.picker.loading, m.picker.all = false, msg.folders
 			if msg.err != nil {
-				m.picker.err = errText(msg.err)
+				m.picker.err = accounts.Reason(msg.err)
 			}
 		}
 	case searchedMsg:
@@ -438,7 +436,7 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	case autoRefreshMsg:
 		var cmds []tea.Cmd
 		for i, a := range m.accts {
-			if !a.loading && !down(a.status.State) {
+			if !a.loading && !a.health.Down() {
 				cmds = append(cmds, m.load(i))
 			}
 		}
@@ -459,7 +457,7 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 		a.loading = false
 	}
 	if msg.err != nil {
-		a.lastErr = errText(msg.err)
+		a.lastErr = accounts.Reason(msg.err)
 		m.setStatus(name+": "+a.lastErr, true)
 		return nil
 	}
@@ -494,14 +492,4 @@ func (m *Model) rebuild() {
 
 func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr = textsafe.Line(s), isErr
-}
-
-// errText is an error for the status line: one sanitised line, without
-// the account name the line already starts with.
-func errText(err error) string {
-	var ce *conn.Error
-	if errors.As(err, &ce) {
-		return textsafe.Line(ce.Reason())
-	}
-	return textsafe.Line(err.Error())
 }

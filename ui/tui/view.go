@@ -35,7 +35,7 @@ func (m *Model) View() string {
 		b.WriteString(m.viewer.view())
 	case modeDetails:
 		a := m.accts[m.detailsFor]
-		body := detailsView(m.styles, a.acct.Name(), a.status, m.detailsStderr, a.lastErr, m.width, m.list.height, now)
+		body := detailsView(m.styles, a.acct.Name(), a.health, m.detailsStderr, a.lastErr, m.width, m.list.height, now)
 		b.WriteString(fitLines(body, m.list.height))
 	case modePicker:
 		b.WriteString(m.picker.view(m.width, m.list.height))
@@ -62,7 +62,7 @@ func (m *Model) View() string {
 func (m *Model) bar(now time.Time) string {
 	badges := make([]badgeData, len(m.accts))
 	for i, a := range m.accts {
-		badges[i] = badgeData{name: a.acct.Name(), status: a.status, unread: m.unread[a.acct.Name()], focused: i == m.focus}
+		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: m.unread[a.acct.Name()], focused: i == m.focus}
 	}
 	return accountBar{styles: m.styles}.view(badges, m.width, now)
 }
@@ -85,12 +85,12 @@ func (m *Model) header(now time.Time) string {
 	var why, starting []string
 	for _, a := range m.accts {
 		switch {
-		case healthy(a.status.State):
+		case a.health.Connected():
 			ok++
-		case degraded(a.status.State):
-			why = append(why, a.acct.Name()+": "+reason(a.status, now))
+		case a.health.Degraded():
+			why = append(why, a.acct.Name()+": "+a.health.Why(now))
 		default:
-			starting = append(starting, a.acct.Name()+": "+reason(a.status, now))
+			starting = append(starting, a.acct.Name()+": "+a.health.Why(now))
 		}
 	}
 	why = append(why, starting...)
@@ -98,8 +98,8 @@ func (m *Model) header(now time.Time) string {
 	if m.focus >= 0 {
 		a := m.accts[m.focus]
 		s = fmt.Sprintf("%s · %d messages · a: all accounts", a.acct.Name(), len(m.list.rows))
-		if !healthy(a.status.State) {
-			s += " · " + reason(a.status, now)
+		if !a.health.Connected() {
+			s += " · " + a.health.Why(now)
 		}
 		return s
 	}
