@@ -12,10 +12,10 @@ import (
 // use agree with what each state means.
 func TestHealthStates(t *testing.T) {
 	tests := []struct {
-		st                                       conn.State
-		want                                     State
+		st                                        conn.State
+		want                                      State
 		connected, starting, degraded, down, auth bool
-		glyph                                    string
+		glyph                                     string
 	}{
 		{conn.StateIdle, StateIdle, false, true, false, false, false, "◌"},
 		{conn.StateConnecting, StateConnecting, false, true, false, false, false, "◌"},
