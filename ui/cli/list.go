@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -16,12 +15,6 @@ import (
 	"unibox/ui/jsonview"
 	"unibox/ui/launch"
 )
-
-// stringList is a repeatable flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // AccountJSON is one account's line in `list --json` (public names).
 type AccountJSON struct {
@@ -50,33 +43,22 @@ type ListJSON struct {
 // account has its own deadline: a hung one is reported as timed out while
 // the others answer at their own speed.
 func List(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
-	var names stringList
-	fs.Var(&names, "account", "only this account (repeatable)")
-	limit := fs.Int("limit", 50, "messages per account")
-	unread := fs.Bool("unread", false, "only unread messages")
-	timeout := fs.Duration("timeout", 10*time.Second, "deadline per account")
-	path := fs.String("config", "", "config file")
-	useDemo := fs.Bool("demo", false, "use the built-in demo accounts")
-	if err := fs.Parse(args); err != nil {
+	f := newFaceFlags("list", "usage: unibox list [--json] [--account NAME]... [--limit N] [--unread] [--timeout 10s]", stderr)
+	limit := f.fs.Int("limit", 50, "messages per account")
+	unread := f.fs.Bool("unread", false, "only unread messages")
+	if !f.parse(args, func() bool { return *limit > 0 }) {
 		return launch.ExitUsage
 	}
-	if fs.NArg() > 0 || *limit <= 0 || *timeout <= 0 {
-		fmt.Fprintln(stderr, "usage: unibox list [--json] [--account NAME]... [--limit N] [--unread] [--timeout 10s]")
-		return launch.ExitUsage
-	}
-	env, accts, code := openPicked("list", *path, *useDemo, names, stderr)
+	env, accts, code := f.open()
 	if env == nil {
 		return code
 	}
 	defer env.Close()
-	results := accounts.Fanout(context.Background(), accts, *timeout, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
+	results := accounts.Fanout(context.Background(), accts, f.timeout, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
 		return a.List(ctx, accounts.ListOptions{Limit: *limit, UnreadOnly: *unread})
 	})
 	out, ok := listOutput(results)
-	if *asJSON {
+	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -87,22 +69,6 @@ func List(args []string, stdout, stderr io.Writer) int {
 		printList(stdout, out)
 	}
 	return exitCode(ok, len(results))
-}
-
-// openPicked opens the config (or the demo) and the named accounts, for a
-// script face; on failure it has printed why and returns the exit code.
-func openPicked(face, path string, useDemo bool, names []string, stderr io.Writer) (*launch.Env, []*accounts.Account, int) {
-	env, code := launch.OpenFace(path, useDemo, stderr)
-	if env == nil {
-		return nil, nil, code
-	}
-	accts, err := pick(env.Set, names)
-	if err != nil {
-		env.Close()
-		fmt.Fprintf(stderr, "unibox %s: %v\n", face, err)
-		return nil, nil, launch.ExitUsage
-	}
-	return env, accts, launch.ExitOK
 }
 
 // pick selects the named accounts (all when none are named).

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -27,27 +26,16 @@ type StatusJSON struct {
 // Status is `unibox status`: a health probe per account (start the
 // provider, provision it, one cheap call that reaches the mail server).
 func Status(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
-	var names stringList
-	fs.Var(&names, "account", "only this account (repeatable)")
-	timeout := fs.Duration("timeout", 10*time.Second, "deadline per account")
-	path := fs.String("config", "", "config file")
-	useDemo := fs.Bool("demo", false, "use the built-in demo accounts")
-	if err := fs.Parse(args); err != nil {
+	f := newFaceFlags("status", "usage: unibox status [--json] [--account NAME]... [--timeout 10s]", stderr)
+	if !f.parse(args, nil) {
 		return launch.ExitUsage
 	}
-	if fs.NArg() > 0 || *timeout <= 0 {
-		fmt.Fprintln(stderr, "usage: unibox status [--json] [--account NAME]... [--timeout 10s]")
-		return launch.ExitUsage
-	}
-	env, accts, code := openPicked("status", *path, *useDemo, names, stderr)
+	env, accts, code := f.open()
 	if env == nil {
 		return code
 	}
 	defer env.Close()
-	results := accounts.Fanout(context.Background(), accts, *timeout, func(ctx context.Context, a *accounts.Account) (time.Duration, error) {
+	results := accounts.Fanout(context.Background(), accts, f.timeout, func(ctx context.Context, a *accounts.Account) (time.Duration, error) {
 		start := time.Now()
 		// Refresh connects (spawn + handshake + add_account) and probes.
 		err := a.Refresh(ctx)
@@ -69,7 +57,7 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		}
 		out = append(out, sj)
 	}
-	if *asJSON {
+	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(map[string]any{"accounts": out})
