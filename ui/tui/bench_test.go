@@ -61,7 +61,7 @@ func BenchmarkView10k(b *testing.B) {
 	defer m.Close()
 	for i, a := range accts {
 		m.Update(listedMsg{account: i, req: 0, page: a.(*benchAccount).page})
-		m.accts[i].req = 0
+		m.panes.accts[i].req = 0
 	}
 	if m.inbox.Len() < 10000 {
 		b.Fatalf("rows %d", m.inbox.Len())

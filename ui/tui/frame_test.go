@@ -40,7 +40,7 @@ func frameModel(t *testing.T) *Model {
 	t.Cleanup(m.Close)
 	m.Init()
 	for i, a := range accts {
-		m.Update(listedMsg{account: i, req: m.accts[i].req, page: a.(*benchAccount).page})
+		m.Update(listedMsg{account: i, req: m.panes.accts[i].req, page: a.(*benchAccount).page})
 	}
 	m.Update(statusMsg{account: 2, health: accounts.Health{Name: "Ωmega\u202e", State: accounts.StateCoolingDown, CooldownUntil: now.Add(42 * time.Second)}})
 	return m
@@ -116,7 +116,7 @@ func checkEverySize(t *testing.T) {
 			m.Update(press("G"))
 			checkFrameAt(t, m, w, h, "after G")
 			pages := 0
-			for m.Update(press("?")); m.help.ShowAll; m.Update(press("?")) {
+			for m.Update(press("?")); m.frame.help.ShowAll; m.Update(press("?")) {
 				checkFrameAt(t, m, w, h, fmt.Sprintf("help page %d", pages+1))
 				if pages++; pages > 24 {
 					t.Fatalf("%dx%d: the help never closes", w, h)
@@ -129,7 +129,7 @@ func checkEverySize(t *testing.T) {
 			checkFrameAt(t, m, w, h, "details")
 			m.Update(press("esc"))
 			m.Update(press("enter"))
-			m.Update(openedMsg{req: m.openReq, id: m.viewer.id, body: model.Body{Text: strings.Repeat("Ωμέγα ① … 漢字 text\n", 60)}})
+			m.Update(openedMsg{req: m.viewer.req, id: m.viewer.id, body: model.Body{Text: strings.Repeat("Ωμέγα ① … 漢字 text\n", 60)}})
 			checkFrameAt(t, m, w, h, "message")
 			m.Update(press("esc"))
 			checkFrameAt(t, m, w, h, "back")

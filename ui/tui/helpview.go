@@ -18,11 +18,11 @@ import (
 // grows past the terminal, so the account bar stays on line 1 at 40x10.
 func (m *Model) helpPages() []string {
 	km := m.helpKeys()
-	if !m.help.ShowAll {
-		return []string{m.help.View(km)}
+	if !m.frame.help.ShowAll {
+		return []string{m.frame.help.View(km)}
 	}
-	lines := max(1, m.height-4) // bar, header, one body line, status
-	if full := m.help.View(km); lipgloss.Height(full) <= lines && lipgloss.Width(full) <= m.width {
+	lines := max(1, m.frame.height-4) // bar, header, one body line, status
+	if full := m.frame.help.View(km); lipgloss.Height(full) <= lines && lipgloss.Width(full) <= m.frame.width {
 		return []string{full}
 	}
 	return m.flowHelp(km.FullHelp(), lines)
@@ -31,7 +31,7 @@ func (m *Model) helpPages() []string {
 // helpPage is the page of the help on screen.
 func (m *Model) helpPage() string {
 	pages := m.helpPages()
-	return pages[min(m.helpPageNo, len(pages)-1)]
+	return pages[min(m.frame.helpPage, len(pages)-1)]
 }
 
 // minHelpDesc is the narrowest description column worth a second column
@@ -58,9 +58,9 @@ func (m *Model) flowHelp(groups [][]key.Binding, lines int) []string {
 	for _, e := range entries {
 		entryW = max(entryW, keyW+1+textsafe.Width(e.d))
 	}
-	entryW = max(min(entryW, m.width), keyW+2) // the frame is at least 40 wide
-	cols := max(1, (m.width+2)/(entryW+2))
-	if squeezed := (m.width+2)/2 - 2; cols == 1 && squeezed >= keyW+1+minHelpDesc {
+	entryW = max(min(entryW, m.frame.width), keyW+2) // the frame is at least 40 wide
+	cols := max(1, (m.frame.width+2)/(entryW+2))
+	if squeezed := (m.frame.width+2)/2 - 2; cols == 1 && squeezed >= keyW+1+minHelpDesc {
 		// Two columns whose longest descriptions end in "…" beat twice
 		// the pages.
 		cols, entryW = 2, squeezed
@@ -71,7 +71,7 @@ func (m *Model) flowHelp(groups [][]key.Binding, lines int) []string {
 	}
 	perPage := cols * rows
 	nPages := (len(entries) + perPage - 1) / perPage
-	st := m.help.Styles
+	st := m.frame.help.Styles
 	var pages []string
 	for p := range nPages {
 		page := entries[p*perPage : min(len(entries), (p+1)*perPage)]
@@ -87,7 +87,7 @@ func (m *Model) flowHelp(groups [][]key.Binding, lines int) []string {
 			if p == nPages-1 {
 				next = "close"
 			}
-			out = append(out, st.FullDesc.Render(textsafe.Fit(fmt.Sprintf("%s %s (%d/%d)", m.keys.Help.Help().Key, next, p+1, nPages), m.width)))
+			out = append(out, st.FullDesc.Render(textsafe.Fit(fmt.Sprintf("%s %s (%d/%d)", m.env.keys.Help.Help().Key, next, p+1, nPages), m.frame.width)))
 		}
 		pages = append(pages, strings.Join(out, "\n"))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts"
 	"unibox/model/textsafe"
 )
 
@@ -92,4 +93,25 @@ func (p picker) view(width, height int) string {
 		}
 	}
 	return fitLines(strings.TrimRight(b.String(), "\n"), height)
+}
+
+// update routes a key to the picker: a folder chosen, or the move
+// cancelled.
+func (b pickerBox) update(msg tea.KeyMsg) (pickerBox, string, bool, tea.Cmd) {
+	p, choice, cancelled, cmd := b.p.update(msg)
+	b.p = p
+	return b, choice, cancelled, cmd
+}
+
+// folders fills the picker with the folders its request asked for; an
+// answer to an earlier move is dropped.
+func (b pickerBox) folders(msg foldersMsg) pickerBox {
+	if msg.req != b.req {
+		return b
+	}
+	b.p.loading, b.p.all = false, msg.folders
+	if msg.err != nil {
+		b.p.err = accounts.Reason(msg.err)
+	}
+	return b
 }

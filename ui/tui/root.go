@@ -38,47 +38,78 @@ const (
 	modePicker
 )
 
-// Model is the root model. It routes; components render.
+// Model is the root model: it holds the components and routes keys and
+// messages to them; each component owns its state.
 type Model struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	opts   Options
-	keys   KeyMap
-	styles Styles
+	env     env          // what every component runs with
+	frame   frame        // size, mode, status line, help
+	panes   accountPanes // one pane per account: health, requests, unread
+	inbox   *model.Inbox // every account's rows, merged
+	list    listModel
+	viewer  viewer
+	filter  filterBox
+	search  *searchState // a server-side search in flight
+	triage  triageBox
+	pick    pickerBox
+	details detailsBox
+}
 
-	accts      []*acctState
-	subs       []<-chan accounts.Health // one status subscription per account
-	unsubs     []func()
-	inbox      *model.Inbox
-	triage     *model.Triage
-	list       listModel
-	viewer     viewer
-	help       help.Model
-	helpPageNo int // the page of the full help on screen (see helpPages)
-	picker     picker
-	filter     filterBox
+// env is what the components run with: the UI's lifetime, its options,
+// keys and styles, and the request counter that tells a late answer from
+// a current one.
+type env struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	opts    Options
+	keys    KeyMap
+	styles  Styles
+	nextReq uint64
+}
 
+// frame is the screen around the components: its size, which view has
+// the body, the status line and the help.
+type frame struct {
+	mode      mode
+	width     int
+	height    int
+	status    string
+	statusErr bool
+	help      help.Model
+	helpPage  int // the page of the full help on screen (see helpPages)
+}
+
+// accountPanes are the accounts, one pane each, and how the list shows
+// them.
+type accountPanes struct {
+	accts  []*acctState
+	subs   []<-chan accounts.Health // one health subscription per account
+	unsubs []func()
+	unread map[string]int // per account, counted on rebuild, not per frame
+	tags   map[string]string
+	tagW   int
+	focus  int // account index, or -1 for all accounts
+}
+
+// triageBox is the selection and the actions in flight.
+type triageBox struct {
+	t           *model.Triage
 	selected    map[model.MessageID]bool
 	groups      map[int]*groupState // user actions still waiting for answers
 	intentGroup map[int]int         // intent → its user action
-	pickRows    []model.Row         // what a move applies to, while picking
-	pickReq     uint64
-	search      *searchState
+}
 
-	mode       mode
-	focus      int // account index, or -1 for all accounts
-	detailsFor int
-	width      int
-	height     int
-	status     string
-	statusErr  bool
-	nextReq    uint64
-	openReq    uint64
-	tags       map[string]string
-	tagW       int
+// pickerBox is the folder picker of a move, and what the move applies to.
+type pickerBox struct {
+	p    picker
+	rows []model.Row
+	req  uint64
+}
 
-	unread        map[string]int // per account, counted on rebuild, not per frame
-	detailsStderr string         // the details view's stderr tail, read on events
+// detailsBox is the account details view's account and its stderr tail,
+// read on events, not once per frame.
+type detailsBox struct {
+	account int
+	stderr  string
 }
 
 // New builds the model and subscribes to every account's status. Call
@@ -98,52 +129,49 @@ func New(opts Options) (*Model, error) {
 		return nil, fmt.Errorf("[keys]: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Model{ctx: ctx, cancel: cancel, opts: opts, keys: keys, styles: DefaultStyles(), focus: -1,
-		width: 80, height: 24, help: help.New(), tags: map[string]string{}}
-	m.help.FullSeparator = "  "
+	m := &Model{env: env{ctx: ctx, cancel: cancel, opts: opts, keys: keys, styles: DefaultStyles()},
+		frame: frame{width: 80, height: 24, help: help.New()}}
+	m.frame.help.FullSeparator = "  "
 	var names []string
 	for _, a := range opts.Accounts {
 		names = append(names, a.Name())
-		st := &acctState{acct: a, health: a.Health()}
-		m.accts = append(m.accts, st)
+		m.panes.accts = append(m.panes.accts, &acctState{acct: a, health: a.Health()})
 	}
+	m.panes.focus, m.panes.unread = -1, map[string]int{}
+	m.panes.tags, m.panes.tagW = accountTags(names)
 	m.inbox = model.NewInbox(names)
-	m.triage = model.NewTriage(m.inbox)
-	m.selected = map[model.MessageID]bool{}
-	m.unread = map[string]int{}
-	m.groups = map[int]*groupState{}
-	m.intentGroup = map[int]int{}
+	m.triage = triageBox{t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
+		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
 	m.filter = newFilterBox()
-	m.tags, m.tagW = accountTags(names)
-	m.list = listModel{styles: m.styles, keys: keys, dateFormat: opts.DateFormat}
-	m.viewer = newViewer(m.styles, opts.Now().Location())
+	m.list = listModel{styles: m.env.styles, keys: keys, dateFormat: opts.DateFormat}
+	m.viewer = newViewer(m.env.styles, opts.Now().Location())
 	m.layout()
 	return m, nil
 }
 
 // Close ends every command and subscription of the UI.
 func (m *Model) Close() {
-	m.cancel()
-	for _, u := range m.unsubs {
+	m.env.cancel()
+	for _, u := range m.panes.unsubs {
 		u()
 	}
-	m.unsubs = nil
+	m.panes.unsubs = nil
 }
 
 // Init subscribes to every account and asks each for its first page: the
 // accounts load side by side, each at its own speed.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
-	for i, a := range m.accts {
+	for i, a := range m.panes.accts {
 		ch, unsub := a.acct.Watch()
-		m.subs = append(m.subs, ch)
-		m.unsubs = append(m.unsubs, unsub)
-		cmds = append(cmds, waitStatus(m.ctx, i, ch), m.load(i))
+		m.panes.subs = append(m.panes.subs, ch)
+		m.panes.unsubs = append(m.panes.unsubs, unsub)
+		cmds = append(cmds, waitStatus(m.env.ctx, i, ch), m.load(i))
 	}
-	if !m.opts.NoTick {
+	if !m.env.opts.NoTick {
 		cmds = append(cmds, tick())
 	}
-	cmds = append(cmds, autoRefresh(m.opts.RefreshInterval))
+	cmds = append(cmds, autoRefresh(m.env.opts.RefreshInterval))
 	return tea.Batch(cmds...)
 }
 
@@ -151,7 +179,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		m.frame.width, m.frame.height = msg.Width, msg.Height
 		m.layout()
 		return m, nil
 	case tea.KeyMsg:
@@ -163,7 +191,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		return m, tick()
 	}
-	if m.mode == modeMessage {
+	if m.frame.mode == modeMessage {
 		var cmd tea.Cmd
 		m.viewer, cmd = m.viewer.update(msg)
 		return m, cmd
@@ -173,11 +201,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // layout sizes the components from the window.
 func (m *Model) layout() {
-	bodyH := max(m.height-3-lipgloss.Height(m.helpPage()), 1) // bar, header, status line, help
-	m.list.width, m.list.height = m.width, bodyH
+	bodyH := max(m.frame.height-3-lipgloss.Height(m.helpPage()), 1) // bar, header, status line, help
+	m.list.width, m.list.height = m.frame.width, bodyH
 	m.list = m.list.clamp()
-	m.viewer = m.viewer.setSize(m.width, bodyH)
-	m.help.Width = m.width
+	m.viewer = m.viewer.setSize(m.frame.width, bodyH)
+	m.frame.help.Width = m.frame.width
 }
 
 // accountTags are short account labels for the rows, all the same width.

@@ -26,7 +26,7 @@ func TestStaleMarkDoesNotDependOnOrder(t *testing.T) {
 				defer m.Close()
 				m.Init() // subscribes; its commands are not run
 				status := statusMsg{account: 0, health: accounts.Health{Name: "Work", State: state}}
-				listed := listedMsg{account: 0, req: m.accts[0].req, page: page}
+				listed := listedMsg{account: 0, req: m.panes.accts[0].req, page: page}
 				if statusFirst {
 					m.Update(status)
 					m.Update(listed)

@@ -29,10 +29,10 @@ type groupState struct {
 // targets are the rows an action applies to: the selection, else the
 // row under the cursor.
 func (m *Model) targets() []model.Row {
-	if len(m.selected) > 0 {
+	if len(m.triage.selected) > 0 {
 		var rows []model.Row
 		for _, r := range m.inbox.Rows() {
-			if m.selected[r.ID] {
+			if m.triage.selected[r.ID] {
 				rows = append(rows, r)
 			}
 		}
@@ -51,7 +51,7 @@ func (m *Model) act(op model.Op, rows []model.Row) tea.Cmd {
 	if len(rows) == 0 {
 		return nil
 	}
-	group := m.triage.Group()
+	group := m.triage.t.Group()
 	gs := &groupState{op: op, done: map[string]int{}, failed: map[string]int{}, open: map[string]int{}, why: map[string]string{}}
 	batches := map[string][]model.Message{}
 	for _, r := range rows {
@@ -67,14 +67,14 @@ func (m *Model) act(op model.Op, rows []model.Row) tea.Cmd {
 			continue
 		}
 		msgs := batches[name]
-		in := m.triage.Begin(group, name, msgs[0].ID.Folder, op, msgs)
-		m.intentGroup[in.ID] = group
+		in := m.triage.t.Begin(group, name, msgs[0].ID.Folder, op, msgs)
+		m.triage.intentGroup[in.ID] = group
 		gs.pending++
-		cmds = append(cmds, applyCmd(m.ctx, m.accts[i].acct, in.ID, op, in.Folder, msgs[0].ID.UIDValidity, msgs, m.opts.CallTimeout))
+		cmds = append(cmds, applyCmd(m.env.ctx, m.panes.accts[i].acct, in.ID, op, in.Folder, msgs[0].ID.UIDValidity, msgs, m.env.opts.CallTimeout))
 	}
-	m.groups[group] = gs
+	m.triage.groups[group] = gs
 	if op.Removes() {
-		m.selected = map[model.MessageID]bool{}
+		m.triage.selected = map[model.MessageID]bool{}
 	}
 	m.rebuild()
 	m.setStatus(fmt.Sprintf("%s: %d message(s)…", op.Verb(), len(rows)), false)
@@ -83,12 +83,12 @@ func (m *Model) act(op model.Op, rows []model.Row) tea.Cmd {
 
 // undo runs the plan that takes back the last action.
 func (m *Model) undo() tea.Cmd {
-	steps, cannot, err := m.triage.UndoPlan()
+	steps, cannot, err := m.triage.t.UndoPlan()
 	if err != nil {
 		m.setStatus("undo: "+err.Error(), true)
 		return nil
 	}
-	group := m.triage.Group()
+	group := m.triage.t.Group()
 	gs := &groupState{undo: true, done: map[string]int{}, failed: map[string]int{}, open: map[string]int{}, why: map[string]string{}, notes: cannot}
 	var cmds []tea.Cmd
 	for _, s := range steps {
@@ -96,15 +96,15 @@ func (m *Model) undo() tea.Cmd {
 		if i < 0 {
 			continue
 		}
-		in := m.triage.BeginUndo(group, s)
-		m.intentGroup[in.ID] = group
+		in := m.triage.t.BeginUndo(group, s)
+		m.triage.intentGroup[in.ID] = group
 		gs.pending++
 		if gs.done[s.Account] == 0 && gs.failed[s.Account] == 0 && !slices.Contains(gs.order, s.Account) {
 			gs.order = append(gs.order, s.Account)
 		}
-		cmds = append(cmds, applyCmd(m.ctx, m.accts[i].acct, in.ID, s.Op, s.Folder, s.Msgs[0].ID.UIDValidity, s.Msgs, m.opts.CallTimeout))
+		cmds = append(cmds, applyCmd(m.env.ctx, m.panes.accts[i].acct, in.ID, s.Op, s.Folder, s.Msgs[0].ID.UIDValidity, s.Msgs, m.env.opts.CallTimeout))
 	}
-	m.groups[group] = gs
+	m.triage.groups[group] = gs
 	m.rebuild()
 	if len(cmds) == 0 {
 		m.setStatus("cannot undo: "+joinNotes(cannot), true)
@@ -117,17 +117,17 @@ func (m *Model) undo() tea.Cmd {
 // applied settles an intent; when its action is complete, the status line
 // reports the outcome per account.
 func (m *Model) applied(msg appliedMsg) tea.Cmd {
-	in := m.triage.Intent(msg.intent)
+	in := m.triage.t.Intent(msg.intent)
 	if in == nil {
 		return nil
 	}
-	gs := m.groups[m.intentGroup[msg.intent]]
+	gs := m.triage.groups[m.triage.intentGroup[msg.intent]]
 	if msg.err != nil {
-		m.triage.Fail(in.ID, accounts.Reason(msg.err))
+		m.triage.t.Fail(in.ID, accounts.Reason(msg.err))
 		if gs != nil {
 			gs.why[in.Account] = accounts.Brief(msg.err)
 		}
-	} else if err := m.triage.Settle(in.ID, msg.results); err != nil {
+	} else if err := m.triage.t.Settle(in.ID, msg.results); err != nil {
 		m.setStatus("internal: "+err.Error(), true)
 	}
 	m.rebuild()
@@ -141,7 +141,7 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	for _, it := range in.Items {
 		if it.State == model.ItemFailed && !in.Undo {
 			if _, ok := m.inbox.Find(it.Msg.ID); ok {
-				m.selected[it.Msg.ID] = true // still there: selected, ready to try again
+				m.triage.selected[it.Msg.ID] = true // still there: selected, ready to try again
 			}
 		}
 		if it.Err != "" && !it.Done && gs.why[in.Account] == "" {
@@ -155,11 +155,11 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	if gs.pending > 0 {
 		return nil
 	}
-	group := m.intentGroup[msg.intent]
-	delete(m.groups, group)
-	for id, g := range m.intentGroup {
+	group := m.triage.intentGroup[msg.intent]
+	delete(m.triage.groups, group)
+	for id, g := range m.triage.intentGroup {
 		if g == group {
-			delete(m.intentGroup, id)
+			delete(m.triage.intentGroup, id)
 		}
 	}
 	text, bad := outcomeLine(gs)

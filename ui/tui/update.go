@@ -17,24 +17,24 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.filter.active {
 		return m.handleFilterKey(msg)
 	}
-	if m.mode == modePicker {
+	if m.frame.mode == modePicker {
 		return m.handlePickerKey(msg)
 	}
-	if key.Matches(msg, m.keys.Help) {
+	if key.Matches(msg, m.env.keys.Help) {
 		// ? opens the help, steps through its pages when the terminal
 		// cannot hold it at once, and closes it after the last.
-		if m.help.ShowAll && m.helpPageNo+1 < len(m.helpPages()) {
-			m.helpPageNo++
+		if m.frame.help.ShowAll && m.frame.helpPage+1 < len(m.helpPages()) {
+			m.frame.helpPage++
 		} else {
-			m.help.ShowAll, m.helpPageNo = !m.help.ShowAll, 0
+			m.frame.help.ShowAll, m.frame.helpPage = !m.frame.help.ShowAll, 0
 		}
 		m.layout()
 		return nil
 	}
-	switch m.mode {
+	switch m.frame.mode {
 	case modeMessage:
-		if key.Matches(msg, m.keys.Back, m.keys.Quit) {
-			m.mode = modeList
+		if key.Matches(msg, m.env.keys.Back, m.env.keys.Quit) {
+			m.frame.mode = modeList
 			return nil
 		}
 		if cmd := m.handleActionKey(msg); cmd != nil {
@@ -45,11 +45,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	case modeDetails:
 		switch {
-		case key.Matches(msg, m.keys.Back, m.keys.Quit, m.keys.Details):
-			m.mode = modeList
-		case key.Matches(msg, m.keys.Refresh):
-			m.detailsStderr = m.accts[m.detailsFor].acct.Stderr()
-			return m.refresh(m.detailsFor)
+		case key.Matches(msg, m.env.keys.Back, m.env.keys.Quit, m.env.keys.Details):
+			m.frame.mode = modeList
+		case key.Matches(msg, m.env.keys.Refresh):
+			m.details.stderr = m.panes.accts[m.details.account].acct.Stderr()
+			return m.refresh(m.details.account)
 		}
 		return nil
 	}
@@ -65,55 +65,55 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, m.keys.Back):
+	case key.Matches(msg, m.env.keys.Back):
 		if m.filter.text() != "" {
 			m.filter = m.filter.clear()
 			m.rebuild()
-		} else if len(m.selected) > 0 {
-			m.selected = map[model.MessageID]bool{}
+		} else if len(m.triage.selected) > 0 {
+			m.triage.selected = map[model.MessageID]bool{}
 		}
-	case key.Matches(msg, m.keys.Quit):
+	case key.Matches(msg, m.env.keys.Quit):
 		return tea.Quit
-	case key.Matches(msg, m.keys.Open):
+	case key.Matches(msg, m.env.keys.Open):
 		return m.open()
-	case key.Matches(msg, m.keys.NextAccount):
-		m.setFocus(m.focus + 1)
-	case key.Matches(msg, m.keys.PrevAccount):
-		m.setFocus(m.focus - 1)
-	case key.Matches(msg, m.keys.AllAccounts):
-		m.focus = -1
+	case key.Matches(msg, m.env.keys.NextAccount):
+		m.setFocus(m.panes.focus + 1)
+	case key.Matches(msg, m.env.keys.PrevAccount):
+		m.setFocus(m.panes.focus - 1)
+	case key.Matches(msg, m.env.keys.AllAccounts):
+		m.panes.focus = -1
 		m.rebuild()
-	case key.Matches(msg, m.keys.Refresh):
+	case key.Matches(msg, m.env.keys.Refresh):
 		return m.refresh(m.current())
-	case key.Matches(msg, m.keys.RefreshAll):
+	case key.Matches(msg, m.env.keys.RefreshAll):
 		var cmds []tea.Cmd
-		for i := range m.accts {
+		for i := range m.panes.accts {
 			cmds = append(cmds, m.refresh(i))
 		}
 		m.setStatus("refreshing all accounts", false)
 		return tea.Batch(cmds...)
-	case key.Matches(msg, m.keys.Details):
+	case key.Matches(msg, m.env.keys.Details):
 		if i := m.current(); i >= 0 {
-			m.detailsFor = i
-			m.mode = modeDetails
-			m.detailsStderr = m.accts[i].acct.Stderr()
+			m.details.account = i
+			m.frame.mode = modeDetails
+			m.details.stderr = m.panes.accts[i].acct.Stderr()
 		}
-	case key.Matches(msg, m.keys.Select):
+	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
-			if m.selected[r.ID] {
-				delete(m.selected, r.ID)
+			if m.triage.selected[r.ID] {
+				delete(m.triage.selected, r.ID)
 			} else {
-				m.selected[r.ID] = true
+				m.triage.selected[r.ID] = true
 			}
 			m.list, _ = m.list.update(tea.KeyMsg{Type: tea.KeyDown})
 		}
-	case key.Matches(msg, m.keys.ClearSelection):
-		m.selected = map[model.MessageID]bool{}
-	case key.Matches(msg, m.keys.Filter):
+	case key.Matches(msg, m.env.keys.ClearSelection):
+		m.triage.selected = map[model.MessageID]bool{}
+	case key.Matches(msg, m.env.keys.Filter):
 		var cmd tea.Cmd
 		m.filter, cmd = m.filter.open(false)
 		return cmd
-	case key.Matches(msg, m.keys.Search):
+	case key.Matches(msg, m.env.keys.Search):
 		var cmd tea.Cmd
 		m.filter, cmd = m.filter.open(true)
 		return cmd
@@ -123,11 +123,11 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 
 // handleActionKey runs the triage keys, in the list and in a message.
 func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
-	if !key.Matches(msg, m.keys.ToggleRead, m.keys.ToggleFlag, m.keys.Archive, m.keys.Trash, m.keys.Move, m.keys.Undo) {
+	if !key.Matches(msg, m.env.keys.ToggleRead, m.env.keys.ToggleFlag, m.env.keys.Archive, m.env.keys.Trash, m.env.keys.Move, m.env.keys.Undo) {
 		return nil // not an action: no need to look at the rows
 	}
 	rows := m.targets()
-	if m.mode == modeMessage {
+	if m.frame.mode == modeMessage {
 		if r, ok := m.inbox.Find(m.viewer.id); ok {
 			rows = []model.Row{r}
 		} else {
@@ -135,18 +135,18 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	}
 	switch {
-	case key.Matches(msg, m.keys.ToggleRead):
+	case key.Matches(msg, m.env.keys.ToggleRead):
 		// Absolute on the server: read if any is unread, else unread.
 		return m.act(model.Op{Action: model.ActSetSeen, Value: anyUnread(rows)}, rows)
-	case key.Matches(msg, m.keys.ToggleFlag):
+	case key.Matches(msg, m.env.keys.ToggleFlag):
 		return m.act(model.Op{Action: model.ActSetFlagged, Value: !allFlagged(rows)}, rows)
-	case key.Matches(msg, m.keys.Archive):
+	case key.Matches(msg, m.env.keys.Archive):
 		return m.leaveMessage(m.act(model.Op{Action: model.ActArchive}, rows))
-	case key.Matches(msg, m.keys.Trash):
+	case key.Matches(msg, m.env.keys.Trash):
 		return m.leaveMessage(m.act(model.Op{Action: model.ActTrash}, rows))
-	case key.Matches(msg, m.keys.Move):
+	case key.Matches(msg, m.env.keys.Move):
 		return m.startMove(rows)
-	case key.Matches(msg, m.keys.Undo):
+	case key.Matches(msg, m.env.keys.Undo):
 		return m.undo()
 	}
 	return nil
@@ -154,8 +154,8 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 
 // leaveMessage returns to the list after the open message went away.
 func (m *Model) leaveMessage(cmd tea.Cmd) tea.Cmd {
-	if cmd != nil && m.mode == modeMessage {
-		m.mode = modeList
+	if cmd != nil && m.frame.mode == modeMessage {
+		m.frame.mode = modeList
 	}
 	return cmd
 }
@@ -188,27 +188,27 @@ func (m *Model) startMove(rows []model.Row) tea.Cmd {
 	for _, r := range rows {
 		if i := m.index(r.ID.Account); i >= 0 && !seen[r.ID.Account] {
 			seen[r.ID.Account] = true
-			accts = append(accts, m.accts[i].acct)
+			accts = append(accts, m.panes.accts[i].acct)
 		}
 	}
-	m.pickRows = rows
-	m.picker = newPicker(m.styles, m.keys)
-	m.mode = modePicker
-	m.nextReq++
-	m.pickReq = m.nextReq
-	return foldersCmd(m.ctx, accts, m.pickReq, m.opts.CallTimeout)
+	m.env.nextReq++
+	m.pick = pickerBox{p: newPicker(m.env.styles, m.env.keys), rows: rows, req: m.env.nextReq}
+	m.frame.mode = modePicker
+	return foldersCmd(m.env.ctx, accts, m.pick.req, m.env.opts.CallTimeout)
 }
 
 func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
-	p, choice, cancelled, cmd := m.picker.update(msg)
-	m.picker = p
+	var choice string
+	var cancelled bool
+	var cmd tea.Cmd
+	m.pick, choice, cancelled, cmd = m.pick.update(msg)
 	switch {
 	case cancelled:
-		m.mode = modeList
+		m.frame.mode = modeList
 		m.setStatus("move cancelled", false)
 	case choice != "":
-		m.mode = modeList
-		return m.act(model.Op{Action: model.ActMove, To: choice}, m.pickRows)
+		m.frame.mode = modeList
+		return m.act(model.Op{Action: model.ActMove, To: choice}, m.pick.rows)
 	}
 	return cmd
 }
@@ -239,15 +239,15 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	if q == "" {
 		return nil
 	}
-	m.nextReq++
-	m.search = &searchState{req: m.nextReq, query: q}
+	m.env.nextReq++
+	m.search = &searchState{req: m.env.nextReq, query: q}
 	var cmds []tea.Cmd
-	for i, a := range m.accts {
-		if m.focus >= 0 && m.focus != i {
+	for i, a := range m.panes.accts {
+		if m.panes.focus >= 0 && m.panes.focus != i {
 			continue
 		}
 		m.search.pending++
-		cmds = append(cmds, searchCmd(m.ctx, a.acct, i, m.search.req, q, m.opts.PageSize, m.opts.CallTimeout))
+		cmds = append(cmds, searchCmd(m.env.ctx, a.acct, i, m.search.req, q, m.env.opts.PageSize, m.env.opts.CallTimeout))
 	}
 	m.setStatus(fmt.Sprintf("searching %d account(s) for %q…", m.search.pending, q), false)
 	return tea.Batch(cmds...)
@@ -258,12 +258,12 @@ func (m *Model) searched(msg searchedMsg) {
 	if s == nil || msg.req != s.req {
 		return
 	}
-	name := m.accts[msg.account].acct.Name()
+	name := m.panes.accts[msg.account].acct.Name()
 	if msg.err != nil {
 		s.failed = append(s.failed, name+": "+accounts.Brief(msg.err))
 	} else {
 		s.found += m.inbox.AddFound(name, msg.page.Messages)
-		m.triage.Reapply()
+		m.triage.t.Reapply()
 	}
 	s.pending--
 	m.rebuild()
@@ -280,7 +280,7 @@ func (m *Model) searched(msg searchedMsg) {
 
 // setFocus cycles through the accounts and "all" (-1).
 func (m *Model) setFocus(f int) {
-	n := len(m.accts)
+	n := len(m.panes.accts)
 	if n == 0 {
 		return
 	}
@@ -290,27 +290,27 @@ func (m *Model) setFocus(f int) {
 	case f < -1:
 		f = n - 1
 	}
-	m.focus = f
+	m.panes.focus = f
 	m.rebuild()
 }
 
 // current is the account an account-wide key acts on: the focused one,
 // else the selected row's.
 func (m *Model) current() int {
-	if m.focus >= 0 {
-		return m.focus
+	if m.panes.focus >= 0 {
+		return m.panes.focus
 	}
 	if r, ok := m.list.selected(); ok {
 		return m.index(r.ID.Account)
 	}
-	if len(m.accts) > 0 {
+	if len(m.panes.accts) > 0 {
 		return 0
 	}
 	return -1
 }
 
 func (m *Model) index(name string) int {
-	for i, a := range m.accts {
+	for i, a := range m.panes.accts {
 		if a.acct.Name() == name {
 			return i
 		}
@@ -327,12 +327,11 @@ func (m *Model) open() tea.Cmd {
 	if i < 0 {
 		return nil
 	}
-	m.nextReq++
-	m.openReq = m.nextReq
-	m.viewer = m.viewer.open(r.ID)
-	m.mode = modeMessage
-	cmd := openCmd(m.ctx, m.accts[i].acct, m.openReq, r.ID, m.opts.CallTimeout)
-	if !r.Seen && m.opts.MarkReadOnOpen {
+	m.env.nextReq++
+	m.viewer = m.viewer.open(r.ID, m.env.nextReq)
+	m.frame.mode = modeMessage
+	cmd := openCmd(m.env.ctx, m.panes.accts[i].acct, m.viewer.req, r.ID, m.env.opts.CallTimeout)
+	if !r.Seen && m.env.opts.MarkReadOnOpen {
 		// get_message never sets \Seen: marking read is its own intent.
 		return tea.Batch(cmd, m.act(model.Op{Action: model.ActSetSeen, Value: true}, []model.Row{r}))
 	}
@@ -341,10 +340,10 @@ func (m *Model) open() tea.Cmd {
 
 // load asks account i for its newest page.
 func (m *Model) load(i int) tea.Cmd {
-	a := m.accts[i]
-	m.nextReq++
-	a.req, a.loading = m.nextReq, true
-	return listCmd(m.ctx, a.acct, i, a.req, accounts.ListOptions{Limit: m.opts.PageSize}, false, m.opts.CallTimeout)
+	a := m.panes.accts[i]
+	m.env.nextReq++
+	a.req, a.loading = m.env.nextReq, true
+	return listCmd(m.env.ctx, a.acct, i, a.req, accounts.ListOptions{Limit: m.env.opts.PageSize}, false, m.env.opts.CallTimeout)
 }
 
 // pageIfAtEnd loads older messages when the cursor reaches the last row,
@@ -354,9 +353,9 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
-	for i, a := range m.accts {
+	for i, a := range m.panes.accts {
 		name := a.acct.Name()
-		if (m.focus >= 0 && m.focus != i) || a.paging || !m.inbox.More(name) || !a.health.Connected() {
+		if (m.panes.focus >= 0 && m.panes.focus != i) || a.paging || !m.inbox.More(name) || !a.health.Connected() {
 			continue
 		}
 		floor := m.inbox.PageFloor(name)
@@ -364,28 +363,28 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 			continue
 		}
 		a.paging = true
-		m.nextReq++
-		opts := accounts.ListOptions{Limit: m.opts.PageSize, BeforeUID: floor}
-		cmds = append(cmds, listCmd(m.ctx, a.acct, i, m.nextReq, opts, true, m.opts.CallTimeout))
+		m.env.nextReq++
+		opts := accounts.ListOptions{Limit: m.env.opts.PageSize, BeforeUID: floor}
+		cmds = append(cmds, listCmd(m.env.ctx, a.acct, i, m.env.nextReq, opts, true, m.env.opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
 }
 
 func (m *Model) refresh(i int) tea.Cmd {
-	if i < 0 || i >= len(m.accts) {
+	if i < 0 || i >= len(m.panes.accts) {
 		return nil
 	}
-	m.setStatus("refreshing "+m.accts[i].acct.Name()+"…", false)
-	return refreshCmd(m.ctx, m.accts[i].acct, i, m.opts.CallTimeout)
+	m.setStatus("refreshing "+m.panes.accts[i].acct.Name()+"…", false)
+	return refreshCmd(m.env.ctx, m.panes.accts[i].acct, i, m.env.opts.CallTimeout)
 }
 
 // handleConnEvent applies a status snapshot: badge, stale rows, and a
 // reload when an account comes back.
 func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
-	if msg.closed || msg.account >= len(m.accts) {
+	if msg.closed || msg.account >= len(m.panes.accts) {
 		return nil
 	}
-	a := m.accts[msg.account]
+	a := m.panes.accts[msg.account]
 	prev := a.health
 	a.health = msg.health
 	name := a.acct.Name()
@@ -397,11 +396,11 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	if msg.health.Connected() && !prev.Connected() && !a.loading && prev.State != accounts.StateIdle {
 		cmds = append(cmds, m.load(msg.account)) // back: fetch what was missed
 	}
-	if m.mode == modeDetails && m.detailsFor == msg.account {
-		m.detailsStderr = a.acct.Stderr() // read once per event, not once per frame
+	if m.frame.mode == modeDetails && m.details.account == msg.account {
+		m.details.stderr = a.acct.Stderr() // read once per event, not once per frame
 	}
 	m.rebuild()
-	return tea.Batch(append(cmds, waitStatus(m.ctx, msg.account, m.subs[msg.account]))...)
+	return tea.Batch(append(cmds, waitStatus(m.env.ctx, msg.account, m.panes.subs[msg.account]))...)
 }
 
 // handleAccountMsg applies a result of an account operation.
@@ -410,11 +409,9 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	case listedMsg:
 		return m.listed(msg)
 	case openedMsg:
-		if msg.req == m.openReq {
-			m.viewer = m.viewer.loaded(msg.body, msg.err)
-		}
+		m.viewer = m.viewer.opened(msg)
 	case refreshedMsg:
-		a := m.accts[msg.account]
+		a := m.panes.accts[msg.account]
 		if msg.err != nil {
 			m.setStatus(a.acct.Name()+": "+accounts.Reason(msg.err), true)
 			a.lastErr = accounts.Reason(msg.err)
@@ -425,28 +422,25 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	case appliedMsg:
 		return m.applied(msg)
 	case foldersMsg:
-		if msg.req == m.pickReq && m.mode == modePicker {
-			m.picker.loading, m.picker.all = false, msg.folders
-			if msg.err != nil {
-				m.picker.err = accounts.Reason(msg.err)
-			}
+		if m.frame.mode == modePicker {
+			m.pick = m.pick.folders(msg)
 		}
 	case searchedMsg:
 		m.searched(msg)
 	case autoRefreshMsg:
 		var cmds []tea.Cmd
-		for i, a := range m.accts {
+		for i, a := range m.panes.accts {
 			if !a.loading && !a.health.Down() {
 				cmds = append(cmds, m.load(i))
 			}
 		}
-		return tea.Batch(append(cmds, autoRefresh(m.opts.RefreshInterval))...)
+		return tea.Batch(append(cmds, autoRefresh(m.env.opts.RefreshInterval))...)
 	}
 	return nil
 }
 
 func (m *Model) listed(msg listedMsg) tea.Cmd {
-	a := m.accts[msg.account]
+	a := m.panes.accts[msg.account]
 	name := a.acct.Name()
 	if msg.older {
 		a.paging = false
@@ -466,7 +460,7 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 	} else if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
 		m.setStatus(fmt.Sprintf("%d new in %s", fresh, name), false)
 	}
-	m.triage.Reapply() // a page fetched before an action began must not undo it
+	m.triage.t.Reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
 	return nil
 }
@@ -474,8 +468,8 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 // rebuild refreshes the list's rows from the inbox, for the focus.
 func (m *Model) rebuild() {
 	rows := m.inbox.Rows()
-	if m.focus >= 0 && m.focus < len(m.accts) {
-		name := m.accts[m.focus].acct.Name()
+	if m.panes.focus >= 0 && m.panes.focus < len(m.panes.accts) {
+		name := m.panes.accts[m.panes.focus].acct.Name()
 		filtered := make([]model.Row, 0, len(rows))
 		for _, r := range rows {
 			if r.ID.Account == name {
@@ -485,11 +479,11 @@ func (m *Model) rebuild() {
 		rows = filtered
 	}
 	m.list = m.list.setRows(m.filter.apply(rows))
-	for _, a := range m.accts {
-		m.unread[a.acct.Name()] = m.inbox.Unread(a.acct.Name())
+	for _, a := range m.panes.accts {
+		m.panes.unread[a.acct.Name()] = m.inbox.Unread(a.acct.Name())
 	}
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = textsafe.Line(s), isErr
+	m.frame.status, m.frame.statusErr = textsafe.Line(s), isErr
 }

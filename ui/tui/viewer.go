@@ -19,6 +19,7 @@ type viewer struct {
 	vp      viewport.Model // scrolling; drawn by window, not by vp.View
 	lines   []string       // what vp holds, as laid out, one per line
 	id      model.MessageID
+	req     uint64 // the open request this view waits for
 	loading bool
 	err     string
 	body    model.Body
@@ -36,12 +37,22 @@ func (v viewer) setSize(w, h int) viewer {
 	return v
 }
 
-// open starts showing id while its body loads.
-func (v viewer) open(id model.MessageID) viewer {
-	v.id, v.loading, v.err, v.body = id, true, "", model.Body{}
+// open starts showing id while its body loads, waiting for the answer to
+// request req.
+func (v viewer) open(id model.MessageID, req uint64) viewer {
+	v.id, v.req, v.loading, v.err, v.body = id, req, true, "", model.Body{}
 	v = v.setText("")
 	v.vp.GotoTop()
 	return v
+}
+
+// opened shows the body the open request brought; an answer to an earlier
+// request (a message left before it loaded) is dropped.
+func (v viewer) opened(msg openedMsg) viewer {
+	if msg.req != v.req {
+		return v
+	}
+	return v.loaded(msg.body, msg.err)
 }
 
 func (v viewer) loaded(b model.Body, err error) viewer {
