@@ -20,16 +20,6 @@ type Account interface {
 	Triage
 }
 
-// acctState is the UI's view of one account.
-type acctState struct {
-	acct    Account
-	health  accounts.Health
-	req     uint64 // latest list request; older results are dropped
-	loading bool
-	paging  bool   // an older page is being fetched
-	lastErr string // last failed operation, for details
-}
-
 // Triage is what the UI needs of an account to change mail.
 type Triage interface {
 	Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error)

@@ -81,7 +81,7 @@ type frame struct {
 // accountPanes are the accounts, one pane each, and how the list shows
 // them.
 type accountPanes struct {
-	accts  []*acctState
+	accts  []*accountPane
 	subs   []<-chan accounts.Health // one health subscription per account
 	unsubs []func()
 	unread map[string]int // per account, counted on rebuild, not per frame
@@ -135,7 +135,7 @@ func New(opts Options) (*Model, error) {
 	var names []string
 	for _, a := range opts.Accounts {
 		names = append(names, a.Name())
-		m.panes.accts = append(m.panes.accts, &acctState{acct: a, health: a.Health()})
+		m.panes.accts = append(m.panes.accts, &accountPane{acct: a, health: a.Health()})
 	}
 	m.panes.focus, m.panes.unread = -1, map[string]int{}
 	m.panes.tags, m.panes.tagW = accountTags(names)

@@ -340,10 +340,10 @@ func (m *Model) open() tea.Cmd {
 
 // load asks account i for its newest page.
 func (m *Model) load(i int) tea.Cmd {
-	a := m.panes.accts[i]
 	m.env.nextReq++
-	a.req, a.loading = m.env.nextReq, true
-	return listCmd(m.env.ctx, a.acct, i, a.req, accounts.ListOptions{Limit: m.env.opts.PageSize}, false, m.env.opts.CallTimeout)
+	p := m.panes.accts[i]
+	*p = p.load(m.env.nextReq)
+	return listCmd(m.env.ctx, p.acct, i, p.req, accounts.ListOptions{Limit: m.env.opts.PageSize}, false, m.env.opts.CallTimeout)
 }
 
 // pageIfAtEnd loads older messages when the cursor reaches the last row,
@@ -355,7 +355,7 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range m.panes.accts {
 		name := a.acct.Name()
-		if (m.panes.focus >= 0 && m.panes.focus != i) || a.paging || !m.inbox.More(name) || !a.health.Connected() {
+		if (m.panes.focus >= 0 && m.panes.focus != i) || !a.wantsPage(m.inbox.More(name)) {
 			continue
 		}
 		floor := m.inbox.PageFloor(name)
@@ -385,16 +385,15 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 		return nil
 	}
 	a := m.panes.accts[msg.account]
-	prev := a.health
-	a.health = msg.health
-	name := a.acct.Name()
+	var back bool
+	*a, back = a.healthChanged(msg.health)
 	// Rows are stale while the account is known degraded, whether they
 	// came before this event or come after it (a page and a status event
 	// race to the UI): the mark never depends on their order.
-	m.inbox.SetStale(name, msg.health.Degraded())
+	m.inbox.SetStale(a.acct.Name(), msg.health.Degraded())
 	var cmds []tea.Cmd
-	if msg.health.Connected() && !prev.Connected() && !a.loading && prev.State != accounts.StateIdle {
-		cmds = append(cmds, m.load(msg.account)) // back: fetch what was missed
+	if back {
+		cmds = append(cmds, m.load(msg.account)) // fetch what was missed
 	}
 	if m.frame.mode == modeDetails && m.details.account == msg.account {
 		m.details.stderr = a.acct.Stderr() // read once per event, not once per frame
@@ -412,12 +411,13 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		m.viewer = m.viewer.opened(msg)
 	case refreshedMsg:
 		a := m.panes.accts[msg.account]
-		if msg.err != nil {
-			m.setStatus(a.acct.Name()+": "+accounts.Reason(msg.err), true)
-			a.lastErr = accounts.Reason(msg.err)
+		var line string
+		var failed bool
+		*a, line, failed = a.refreshed(msg.err)
+		m.setStatus(line, failed)
+		if failed {
 			return nil
 		}
-		m.setStatus(a.acct.Name()+" refreshed", false)
 		return m.load(msg.account)
 	case appliedMsg:
 		return m.applied(msg)
@@ -442,16 +442,11 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 func (m *Model) listed(msg listedMsg) tea.Cmd {
 	a := m.panes.accts[msg.account]
 	name := a.acct.Name()
-	if msg.older {
-		a.paging = false
-	} else {
-		if msg.req != a.req {
-			return nil // superseded
-		}
-		a.loading = false
+	var current bool
+	if *a, current = a.listed(msg); !current {
+		return nil // superseded
 	}
 	if msg.err != nil {
-		a.lastErr = accounts.Reason(msg.err)
 		m.setStatus(name+": "+a.lastErr, true)
 		return nil
 	}

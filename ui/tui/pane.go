@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"unibox/accounts"
+)
+
+// accountPane is one account as the UI follows it: its health, its list
+// requests and the last failure it reported. Its updates return the pane;
+// what they mean for the unified inbox the root applies.
+type accountPane struct {
+	acct    Account
+	health  accounts.Health
+	req     uint64 // latest list request; older results are dropped
+	loading bool
+	paging  bool   // an older page is being fetched
+	lastErr string // last failed operation, for details
+}
+
+// healthChanged takes a new health; back says the account has just come
+// back after being down or away, so what it missed must be fetched (not on
+// its first connect, whose first page is already on its way).
+func (p accountPane) healthChanged(h accounts.Health) (accountPane, bool) {
+	prev := p.health
+	p.health = h
+	back := h.Connected() && !prev.Connected() && !p.loading && prev.State != accounts.StateIdle
+	return p, back
+}
+
+// loading starts the newest-page request req.
+func (p accountPane) load(req uint64) accountPane {
+	p.req, p.loading = req, true
+	return p
+}
+
+// listed takes the answer to a list request; current is false for an
+// answer a later request superseded, which the inbox must not see.
+func (p accountPane) listed(msg listedMsg) (accountPane, bool) {
+	if msg.older {
+		p.paging = false
+	} else {
+		if msg.req != p.req {
+			return p, false
+		}
+		p.loading = false
+	}
+	if msg.err != nil {
+		p.lastErr = accounts.Reason(msg.err)
+	}
+	return p, true
+}
+
+// refreshed takes the answer to a refresh (one probe): the status line
+// says how it went; a refreshed account is listed again.
+func (p accountPane) refreshed(err error) (accountPane, string, bool) {
+	if err != nil {
+		p.lastErr = accounts.Reason(err)
+		return p, p.acct.Name() + ": " + p.lastErr, true
+	}
+	return p, p.acct.Name() + " refreshed", false
+}
+
+// wantsPage says whether the pane should fetch older messages now.
+func (p accountPane) wantsPage(more bool) bool {
+	return !p.paging && more && p.health.Connected()
+}
