@@ -26,33 +26,62 @@ type groupState struct {
 	notes   []string
 }
 
+// applier sends an intent's batch to an account; has says whether an
+// account is one of ours (its intents can begin).
+type applier struct {
+	has  func(account string) bool
+	send func(account string, intent int, op model.Op, folder string, uidValidity uint32, msgs []model.Message) tea.Cmd
+}
+
+// note is what a triage update asks the root to show and do.
+type note struct {
+	status string
+	bad    bool
+	reload []string // accounts to list again
+}
+
 // targets are the rows an action applies to: the selection, else the
 // row under the cursor.
-func (m *Model) targets() []model.Row {
-	if len(m.triage.selected) > 0 {
+func (t triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []model.Row {
+	if len(t.selected) > 0 {
 		var rows []model.Row
-		for _, r := range m.inbox.Rows() {
-			if m.triage.selected[r.ID] {
+		for _, r := range inbox.Rows() {
+			if t.selected[r.ID] {
 				rows = append(rows, r)
 			}
 		}
 		return rows
 	}
-	if r, ok := m.list.selected(); ok {
-		return []model.Row{r}
+	if onRow {
+		return []model.Row{cursor}
 	}
 	return nil
 }
 
-// act starts op on the targets: each account gets its own batch (one
-// intent, one call), applied at once on screen and settled when the
-// account answers.
-func (m *Model) act(op model.Op, rows []model.Row) tea.Cmd {
-	if len(rows) == 0 {
-		return nil
+// toggle selects or unselects one message.
+func (t triageBox) toggle(id model.MessageID) triageBox {
+	if t.selected[id] {
+		delete(t.selected, id)
+	} else {
+		t.selected[id] = true
 	}
-	group := m.triage.t.Group()
-	gs := &groupState{op: op, done: map[string]int{}, failed: map[string]int{}, open: map[string]int{}, why: map[string]string{}}
+	return t
+}
+
+// clear drops the selection.
+func (t triageBox) clear() triageBox {
+	t.selected = map[model.MessageID]bool{}
+	return t
+}
+
+// act starts op on rows: each account gets its own batch (one intent, one
+// call), applied at once on screen and settled when the account answers.
+func (t triageBox) act(op model.Op, rows []model.Row, apply applier) (triageBox, tea.Cmd, note) {
+	if len(rows) == 0 {
+		return t, nil, note{}
+	}
+	group := t.t.Group()
+	gs := newGroup(op, false, nil)
 	batches := map[string][]model.Message{}
 	for _, r := range rows {
 		if _, ok := batches[r.ID.Account]; !ok {
@@ -62,77 +91,71 @@ func (m *Model) act(op model.Op, rows []model.Row) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	for _, name := range gs.order {
-		i := m.index(name)
-		if i < 0 {
+		msgs := batches[name]
+		if !apply.has(name) {
 			continue
 		}
-		msgs := batches[name]
-		in := m.triage.t.Begin(group, name, msgs[0].ID.Folder, op, msgs)
-		m.triage.intentGroup[in.ID] = group
+		in := t.t.Begin(group, name, msgs[0].ID.Folder, op, msgs)
+		t.intentGroup[in.ID] = group
 		gs.pending++
-		cmds = append(cmds, applyCmd(m.env.ctx, m.panes.accts[i].acct, in.ID, op, in.Folder, msgs[0].ID.UIDValidity, msgs, m.env.opts.CallTimeout))
+		cmds = append(cmds, apply.send(name, in.ID, op, in.Folder, msgs[0].ID.UIDValidity, msgs))
 	}
-	m.triage.groups[group] = gs
+	t.groups[group] = gs
 	if op.Removes() {
-		m.triage.selected = map[model.MessageID]bool{}
+		t = t.clear()
 	}
-	m.rebuild()
-	m.setStatus(fmt.Sprintf("%s: %d message(s)…", op.Verb(), len(rows)), false)
-	return tea.Batch(cmds...)
+	return t, tea.Batch(cmds...), note{status: fmt.Sprintf("%s: %d message(s)…", op.Verb(), len(rows))}
 }
 
 // undo runs the plan that takes back the last action.
-func (m *Model) undo() tea.Cmd {
-	steps, cannot, err := m.triage.t.UndoPlan()
+func (t triageBox) undo(apply applier) (triageBox, tea.Cmd, note) {
+	steps, cannot, err := t.t.UndoPlan()
 	if err != nil {
-		m.setStatus("undo: "+err.Error(), true)
-		return nil
+		return t, nil, note{status: "undo: " + err.Error(), bad: true}
 	}
-	group := m.triage.t.Group()
-	gs := &groupState{undo: true, done: map[string]int{}, failed: map[string]int{}, open: map[string]int{}, why: map[string]string{}, notes: cannot}
+	group := t.t.Group()
+	gs := newGroup(model.Op{}, true, cannot)
 	var cmds []tea.Cmd
 	for _, s := range steps {
-		i := m.index(s.Account)
-		if i < 0 {
+		if !apply.has(s.Account) {
 			continue
 		}
-		in := m.triage.t.BeginUndo(group, s)
-		m.triage.intentGroup[in.ID] = group
+		in := t.t.BeginUndo(group, s)
+		t.intentGroup[in.ID] = group
 		gs.pending++
-		if gs.done[s.Account] == 0 && gs.failed[s.Account] == 0 && !slices.Contains(gs.order, s.Account) {
+		if !slices.Contains(gs.order, s.Account) {
 			gs.order = append(gs.order, s.Account)
 		}
-		cmds = append(cmds, applyCmd(m.env.ctx, m.panes.accts[i].acct, in.ID, s.Op, s.Folder, s.Msgs[0].ID.UIDValidity, s.Msgs, m.env.opts.CallTimeout))
+		cmds = append(cmds, apply.send(s.Account, in.ID, s.Op, s.Folder, s.Msgs[0].ID.UIDValidity, s.Msgs))
 	}
-	m.triage.groups[group] = gs
-	m.rebuild()
+	t.groups[group] = gs
 	if len(cmds) == 0 {
-		m.setStatus("cannot undo: "+joinNotes(cannot), true)
-		return nil
+		return t, nil, note{status: "cannot undo: " + joinNotes(cannot), bad: true}
 	}
-	m.setStatus("undoing…", false)
-	return tea.Batch(cmds...)
+	return t, tea.Batch(cmds...), note{status: "undoing…"}
 }
 
-// applied settles an intent; when its action is complete, the status line
-// reports the outcome per account.
-func (m *Model) applied(msg appliedMsg) tea.Cmd {
-	in := m.triage.t.Intent(msg.intent)
+// applied settles an intent; when its action is complete, the note
+// reports the outcome per account (and, after an undo, which accounts to
+// list again: moved-back messages got new uids).
+func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note) {
+	in := t.t.Intent(msg.intent)
 	if in == nil {
-		return nil
+		return t, note{}
 	}
-	gs := m.triage.groups[m.triage.intentGroup[msg.intent]]
+	group := t.intentGroup[msg.intent]
+	gs := t.groups[group]
+	var n note
 	if msg.err != nil {
-		m.triage.t.Fail(in.ID, accounts.Reason(msg.err))
+		t.t.Fail(in.ID, accounts.Reason(msg.err))
 		if gs != nil {
 			gs.why[in.Account] = accounts.Brief(msg.err)
 		}
-	} else if err := m.triage.t.Settle(in.ID, msg.results); err != nil {
-		m.setStatus("internal: "+err.Error(), true)
+	} else if err := t.t.Settle(in.ID, msg.results); err != nil {
+		n = note{status: "internal: " + err.Error(), bad: true}
 	}
-	m.rebuild()
 	if gs == nil {
-		return nil
+		return t, n
 	}
 	done, failed, open := in.Counts()
 	gs.done[in.Account] += done
@@ -140,8 +163,8 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	gs.open[in.Account] += open
 	for _, it := range in.Items {
 		if it.State == model.ItemFailed && !in.Undo {
-			if _, ok := m.inbox.Find(it.Msg.ID); ok {
-				m.triage.selected[it.Msg.ID] = true // still there: selected, ready to try again
+			if _, ok := inbox.Find(it.Msg.ID); ok {
+				t.selected[it.Msg.ID] = true // still there: selected, ready to try again
 			}
 		}
 		if it.Err != "" && !it.Done && gs.why[in.Account] == "" {
@@ -153,27 +176,75 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 	}
 	gs.pending--
 	if gs.pending > 0 {
-		return nil
+		return t, n
 	}
-	group := m.triage.intentGroup[msg.intent]
-	delete(m.triage.groups, group)
-	for id, g := range m.triage.intentGroup {
+	delete(t.groups, group)
+	for id, g := range t.intentGroup {
 		if g == group {
-			delete(m.triage.intentGroup, id)
+			delete(t.intentGroup, id)
 		}
 	}
-	text, bad := outcomeLine(gs)
-	m.setStatus(text, bad)
-	var cmds []tea.Cmd
+	n.status, n.bad = outcomeLine(gs)
 	if gs.undo {
-		// Moved-back messages got new uids: reload those accounts.
 		for _, name := range gs.order {
-			if i := m.index(name); i >= 0 && gs.done[name] > 0 {
-				cmds = append(cmds, m.load(i))
+			if gs.done[name] > 0 {
+				n.reload = append(n.reload, name)
 			}
 		}
 	}
+	return t, n
+}
+
+func newGroup(op model.Op, undo bool, notes []string) *groupState {
+	return &groupState{op: op, undo: undo, done: map[string]int{}, failed: map[string]int{}, open: map[string]int{}, why: map[string]string{}, notes: notes}
+}
+
+// act, undo and applied route to the triage box and show what it says.
+func (m *Model) act(op model.Op, rows []model.Row) tea.Cmd {
+	var cmd tea.Cmd
+	var n note
+	m.triage, cmd, n = m.triage.act(op, rows, m.applier())
+	return m.report(cmd, n)
+}
+
+func (m *Model) undo() tea.Cmd {
+	var cmd tea.Cmd
+	var n note
+	m.triage, cmd, n = m.triage.undo(m.applier())
+	return m.report(cmd, n)
+}
+
+func (m *Model) applied(msg appliedMsg) tea.Cmd {
+	var n note
+	m.triage, n = m.triage.applied(msg, m.inbox)
+	return m.report(nil, n)
+}
+
+// report redraws the rows after a triage update, shows its note and lists
+// again the accounts it names.
+func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
+	m.rebuild()
+	if n.status != "" {
+		m.setStatus(n.status, n.bad)
+	}
+	cmds := []tea.Cmd{cmd}
+	for _, name := range n.reload {
+		if i := m.index(name); i >= 0 {
+			cmds = append(cmds, m.load(i))
+		}
+	}
 	return tea.Batch(cmds...)
+}
+
+// applier sends batches to the accounts, within the UI's lifetime and
+// the call timeout.
+func (m *Model) applier() applier {
+	return applier{
+		has: func(account string) bool { return m.index(account) >= 0 },
+		send: func(account string, intent int, op model.Op, folder string, uv uint32, msgs []model.Message) tea.Cmd {
+			return applyCmd(m.env.ctx, m.panes.accts[m.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout)
+		},
+	}
 }
 
 // outcomeLine: "archived 12: Work 8, Personal 4; Yahoo: cooling down, 3

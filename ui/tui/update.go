@@ -70,7 +70,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 			m.filter = m.filter.clear()
 			m.rebuild()
 		} else if len(m.triage.selected) > 0 {
-			m.triage.selected = map[model.MessageID]bool{}
+			m.triage = m.triage.clear()
 		}
 	case key.Matches(msg, m.env.keys.Quit):
 		return tea.Quit
@@ -100,15 +100,11 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
-			if m.triage.selected[r.ID] {
-				delete(m.triage.selected, r.ID)
-			} else {
-				m.triage.selected[r.ID] = true
-			}
+			m.triage = m.triage.toggle(r.ID)
 			m.list, _ = m.list.update(tea.KeyMsg{Type: tea.KeyDown})
 		}
 	case key.Matches(msg, m.env.keys.ClearSelection):
-		m.triage.selected = map[model.MessageID]bool{}
+		m.triage = m.triage.clear()
 	case key.Matches(msg, m.env.keys.Filter):
 		var cmd tea.Cmd
 		m.filter, cmd = m.filter.open(false)
@@ -126,7 +122,8 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 	if !key.Matches(msg, m.env.keys.ToggleRead, m.env.keys.ToggleFlag, m.env.keys.Archive, m.env.keys.Trash, m.env.keys.Move, m.env.keys.Undo) {
 		return nil // not an action: no need to look at the rows
 	}
-	rows := m.targets()
+	cursor, onRow := m.list.selected()
+	rows := m.triage.targets(m.inbox, cursor, onRow)
 	if m.frame.mode == modeMessage {
 		if r, ok := m.inbox.Find(m.viewer.id); ok {
 			rows = []model.Row{r}
