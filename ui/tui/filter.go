@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts"
 	"unibox/model"
 )
 
@@ -64,11 +66,45 @@ func (f filterBox) apply(rows []model.Row) []model.Row {
 	return out
 }
 
-// searchState follows a server-side search across accounts.
-type searchState struct {
-	req     uint64
+// searchBox follows a server-side search across accounts: a new search
+// replaces the one in flight, whose late answers are dropped.
+type searchBox struct {
+	req     uint64 // 0: no search in flight
 	query   string
 	pending int
 	found   int
 	failed  []string
+}
+
+// start begins the search req for query over n accounts.
+func (s searchBox) start(req uint64, query string, n int) searchBox {
+	return searchBox{req: req, query: query, pending: n}
+}
+
+// searched takes one account's answer; add puts what it found into the
+// inbox and says how many rows were new.
+func (s searchBox) searched(msg searchedMsg, account string, add func([]model.Message) int) searchBox {
+	if s.req == 0 || msg.req != s.req {
+		return s
+	}
+	if msg.err != nil {
+		s.failed = append(s.failed, account+": "+accounts.Brief(msg.err))
+	} else {
+		s.found += add(msg.page.Messages)
+	}
+	s.pending--
+	return s
+}
+
+// finished: every account has answered the search in flight.
+func (s searchBox) finished() bool { return s.req != 0 && s.pending <= 0 }
+
+// outcome is the status line of a finished search, with shown rows on
+// screen; bad when some account could not search.
+func (s searchBox) outcome(shown int) (string, bool) {
+	line := fmt.Sprintf("search %q: %d more found on the servers, %d shown", s.query, s.found, shown)
+	if len(s.failed) > 0 {
+		line += "; not searched: " + strings.Join(s.failed, ", ")
+	}
+	return line, len(s.failed) > 0
 }

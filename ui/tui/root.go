@@ -48,7 +48,7 @@ type Model struct {
 	list    listModel
 	viewer  viewer
 	filter  filterBox
-	search  *searchState // a server-side search in flight
+	search  searchBox
 	triage  triageBox
 	pick    pickerBox
 	details detailsBox

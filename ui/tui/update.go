@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -237,42 +236,29 @@ func (m *Model) startSearch(q string) tea.Cmd {
 		return nil
 	}
 	m.env.nextReq++
-	m.search = &searchState{req: m.env.nextReq, query: q}
 	var cmds []tea.Cmd
 	for i, a := range m.panes.accts {
-		if m.panes.focus >= 0 && m.panes.focus != i {
-			continue
+		if m.panes.focus < 0 || m.panes.focus == i {
+			cmds = append(cmds, searchCmd(m.env.ctx, a.acct, i, m.env.nextReq, q, m.env.opts.PageSize, m.env.opts.CallTimeout))
 		}
-		m.search.pending++
-		cmds = append(cmds, searchCmd(m.env.ctx, a.acct, i, m.search.req, q, m.env.opts.PageSize, m.env.opts.CallTimeout))
 	}
-	m.setStatus(fmt.Sprintf("searching %d account(s) for %q…", m.search.pending, q), false)
+	m.search = m.search.start(m.env.nextReq, q, len(cmds))
+	m.setStatus(fmt.Sprintf("searching %d account(s) for %q…", len(cmds), q), false)
 	return tea.Batch(cmds...)
 }
 
 func (m *Model) searched(msg searchedMsg) {
-	s := m.search
-	if s == nil || msg.req != s.req {
-		return
-	}
 	name := m.panes.accts[msg.account].acct.Name()
-	if msg.err != nil {
-		s.failed = append(s.failed, name+": "+accounts.Brief(msg.err))
-	} else {
-		s.found += m.inbox.AddFound(name, msg.page.Messages)
+	m.search = m.search.searched(msg, name, func(msgs []model.Message) int {
+		n := m.inbox.AddFound(name, msgs)
 		m.triage.t.Reapply()
-	}
-	s.pending--
+		return n
+	})
 	m.rebuild()
-	if s.pending > 0 {
-		return
+	if m.search.finished() {
+		m.setStatus(m.search.outcome(len(m.list.rows)))
+		m.search = searchBox{}
 	}
-	text := fmt.Sprintf("search %q: %d more found on the servers, %d shown", s.query, s.found, len(m.list.rows))
-	if len(s.failed) > 0 {
-		text += "; not searched: " + strings.Join(s.failed, ", ")
-	}
-	m.setStatus(text, len(s.failed) > 0)
-	m.search = nil
 }
 
 // setFocus cycles through the accounts and "all" (-1).
