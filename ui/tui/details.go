@@ -9,9 +9,24 @@ import (
 	"unibox/model/textsafe"
 )
 
-// details is the account detail view: the one place a user learns why an
+// detailsBox is the account details view's account and its stderr tail,
+// read on events, not once per frame.
+type detailsBox struct {
+	account int
+	stderr  string
+}
+
+// show reads the pane's stderr tail for the details: on opening, on a
+// refresh and on each of its events, never once per frame.
+func (d detailsBox) show(p *accountPane) detailsBox {
+	d.stderr = p.acct.Stderr()
+	return d
+}
+
+// view is the account detail view: the one place a user learns why an
 // account is down (state, since, last error and class, counts, stderr).
-func detailsView(s Styles, name string, h accounts.Health, stderr, lastErr string, width, height int, now time.Time) string {
+func (d detailsBox) view(s Styles, p *accountPane, width, height int, now time.Time) string {
+	name, h, stderr, lastErr := p.acct.Name(), p.health, d.stderr, p.lastErr
 	var b strings.Builder
 	line := func(label, value string) {
 		b.WriteString(s.Label.Render(fmt.Sprintf("%-13s", label)))

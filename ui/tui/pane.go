@@ -4,6 +4,18 @@ import (
 	"unibox/accounts"
 )
 
+// accountPanes are the accounts, one pane each, and how the list shows
+// them.
+type accountPanes struct {
+	accts  []*accountPane
+	subs   []<-chan accounts.Health // one health subscription per account
+	unsubs []func()
+	unread map[string]int // per account, counted on rebuild, not per frame
+	tags   map[string]string
+	tagW   int
+	focus  int // account index, or -1 for all accounts
+}
+
 // accountPane is one account as the UI follows it: its health, its list
 // requests and the last failure it reported. Its updates return the pane;
 // what they mean for the unified inbox the root applies.

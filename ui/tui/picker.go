@@ -9,8 +9,16 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
+	"unibox/model"
 	"unibox/model/textsafe"
 )
+
+// pickerBox is the folder picker of a move, and what the move applies to.
+type pickerBox struct {
+	p    picker
+	rows []model.Row
+	req  uint64
+}
 
 // picker chooses a folder for a move: type to narrow, j/k or arrows to
 // move, enter to pick, esc to cancel.

@@ -9,7 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -76,40 +75,6 @@ type frame struct {
 	statusErr bool
 	help      help.Model
 	helpPage  int // the page of the full help on screen (see helpPages)
-}
-
-// accountPanes are the accounts, one pane each, and how the list shows
-// them.
-type accountPanes struct {
-	accts  []*accountPane
-	subs   []<-chan accounts.Health // one health subscription per account
-	unsubs []func()
-	unread map[string]int // per account, counted on rebuild, not per frame
-	tags   map[string]string
-	tagW   int
-	focus  int // account index, or -1 for all accounts
-}
-
-// triageBox is the selection and the actions in flight.
-type triageBox struct {
-	t           *model.Triage
-	selected    map[model.MessageID]bool
-	groups      map[int]*groupState // user actions still waiting for answers
-	intentGroup map[int]int         // intent → its user action
-}
-
-// pickerBox is the folder picker of a move, and what the move applies to.
-type pickerBox struct {
-	p    picker
-	rows []model.Row
-	req  uint64
-}
-
-// detailsBox is the account details view's account and its stderr tail,
-// read on events, not once per frame.
-type detailsBox struct {
-	account int
-	stderr  string
 }
 
 // New builds the model and subscribes to every account's status. Call

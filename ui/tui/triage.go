@@ -12,6 +12,14 @@ import (
 	"unibox/model"
 )
 
+// triageBox is the selection and the actions in flight.
+type triageBox struct {
+	t           *model.Triage
+	selected    map[model.MessageID]bool
+	groups      map[int]*groupState // user actions still waiting for answers
+	intentGroup map[int]int         // intent → its user action
+}
+
 // groupState follows one user action across its per-account intents, so
 // the status line can report the outcome per account once all are back.
 type groupState struct {

@@ -47,7 +47,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, m.env.keys.Back, m.env.keys.Quit, m.env.keys.Details):
 			m.frame.mode = modeList
 		case key.Matches(msg, m.env.keys.Refresh):
-			m.details.stderr = m.panes.accts[m.details.account].acct.Stderr()
+			m.details = m.details.show(m.panes.accts[m.details.account])
 			return m.refresh(m.details.account)
 		}
 		return nil
@@ -93,9 +93,8 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.keys.Details):
 		if i := m.current(); i >= 0 {
-			m.details.account = i
+			m.details = detailsBox{account: i}.show(m.panes.accts[i])
 			m.frame.mode = modeDetails
-			m.details.stderr = m.panes.accts[i].acct.Stderr()
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
@@ -379,7 +378,7 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 		cmds = append(cmds, m.load(msg.account)) // fetch what was missed
 	}
 	if m.frame.mode == modeDetails && m.details.account == msg.account {
-		m.details.stderr = a.acct.Stderr() // read once per event, not once per frame
+		m.details = m.details.show(a) // read once per event, not once per frame
 	}
 	m.rebuild()
 	return tea.Batch(append(cmds, waitStatus(m.env.ctx, msg.account, m.panes.subs[msg.account]))...)
