@@ -37,6 +37,21 @@ const (
 	modePicker
 )
 
+// String names the view, for test failures and traces.
+func (m mode) String() string {
+	switch m {
+	case modeList:
+		return "list"
+	case modeMessage:
+		return "message"
+	case modeDetails:
+		return "details"
+	case modePicker:
+		return "picker"
+	}
+	return "unknown"
+}
+
 // Model is the root model: it holds the components and routes keys and
 // messages to them; each component owns its state.
 type Model struct {
@@ -183,3 +198,6 @@ func accountTags(names []string) (map[string]string, int) {
 	}
 	return tags, min(max(w, 3), 10)
 }
+
+// setMode is the one place the body changes view.
+func (m *Model) setMode(md mode) { m.frame.mode = md }

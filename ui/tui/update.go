@@ -33,7 +33,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch m.frame.mode {
 	case modeMessage:
 		if key.Matches(msg, m.env.keys.Back, m.env.keys.Quit) {
-			m.frame.mode = modeList
+			m.setMode(modeList)
 			return nil
 		}
 		if cmd := m.handleActionKey(msg); cmd != nil {
@@ -45,7 +45,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case modeDetails:
 		switch {
 		case key.Matches(msg, m.env.keys.Back, m.env.keys.Quit, m.env.keys.Details):
-			m.frame.mode = modeList
+			m.setMode(modeList)
 		case key.Matches(msg, m.env.keys.Refresh):
 			m.details = m.details.show(m.panes.accts[m.details.account])
 			return m.refresh(m.details.account)
@@ -94,7 +94,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.keys.Details):
 		if i := m.current(); i >= 0 {
 			m.details = detailsBox{account: i}.show(m.panes.accts[i])
-			m.frame.mode = modeDetails
+			m.setMode(modeDetails)
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
@@ -150,7 +150,7 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 // leaveMessage returns to the list after the open message went away.
 func (m *Model) leaveMessage(cmd tea.Cmd) tea.Cmd {
 	if cmd != nil && m.frame.mode == modeMessage {
-		m.frame.mode = modeList
+		m.setMode(modeList)
 	}
 	return cmd
 }
@@ -188,7 +188,7 @@ func (m *Model) startMove(rows []model.Row) tea.Cmd {
 	}
 	m.env.nextReq++
 	m.pick = pickerBox{p: newPicker(m.env.styles, m.env.keys), rows: rows, req: m.env.nextReq}
-	m.frame.mode = modePicker
+	m.setMode(modePicker)
 	return foldersCmd(m.env.ctx, accts, m.pick.req, m.env.opts.CallTimeout)
 }
 
@@ -199,10 +199,10 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
 	m.pick, choice, cancelled, cmd = m.pick.update(msg)
 	switch {
 	case cancelled:
-		m.frame.mode = modeList
+		m.setMode(modeList)
 		m.setStatus("move cancelled", false)
 	case choice != "":
-		m.frame.mode = modeList
+		m.setMode(modeList)
 		return m.act(model.Op{Action: model.ActMove, To: choice}, m.pick.rows)
 	}
 	return cmd
@@ -311,7 +311,7 @@ func (m *Model) open() tea.Cmd {
 	}
 	m.env.nextReq++
 	m.viewer = m.viewer.open(r.ID, m.env.nextReq)
-	m.frame.mode = modeMessage
+	m.setMode(modeMessage)
 	cmd := openCmd(m.env.ctx, m.panes.accts[i].acct, m.viewer.req, r.ID, m.env.opts.CallTimeout)
 	if !r.Seen && m.env.opts.MarkReadOnOpen {
 		// get_message never sets \Seen: marking read is its own intent.
