@@ -9,7 +9,7 @@ import (
 // Keys that belong to one kind of account only; on the other kind they
 // are errors, not silently ignored settings.
 var (
-	imapOnly = []string{"host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext"}
+	imapOnly = []string{"host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext", "tls_ca_file"}
 	mcpOnly  = []string{"command", "env", "cwd", "profile", "secret_env", "tools", "provision"}
 )
 
@@ -134,6 +134,7 @@ func imapAccount(t *table, a *Account) {
 		t.is.warn(t.line("tls_skip_verify"), t.at("tls_skip_verify"),
 			"the server's certificate is not checked: anyone on the network path can read your mail and password; use this only for testing")
 	}
+	tlsCAFile(t, a)
 	if b, ok := t.boolean("allow_plaintext"); ok && b {
 		a.AllowPlaintext = true
 		t.is.warn(t.line("allow_plaintext"), t.at("allow_plaintext"),

@@ -60,6 +60,8 @@ type Account struct {
 	TrashFolder    string
 	TLSSkipVerify  bool
 	AllowPlaintext bool
+	TLSCAFile      string // tls_ca_file, resolved
+	TLSCAPEM       string // its PEM certificates, read at load
 
 	// MCP.
 	Command   []string          // program and arguments

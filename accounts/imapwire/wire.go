@@ -16,13 +16,16 @@ type ErrorInfo struct {
 func (e *ErrorInfo) SetError(info ErrorInfo) { *e = info }
 
 type AddAccountIn struct {
-	Account        string `json:"account" jsonschema:"name the other tools use for this account"`
-	Host           string `json:"host"`
-	Port           int    `json:"port"`
-	Security       string `json:"security" jsonschema:"tls, starttls or none"`
-	Username       string `json:"username"`
-	Password       string `json:"password"`
-	TLSSkipVerify  bool   `json:"tls_skip_verify,omitempty" jsonschema:"accept any certificate (testing only)"`
+	Account       string `json:"account" jsonschema:"name the other tools use for this account"`
+	Host          string `json:"host"`
+	Port          int    `json:"port"`
+	Security      string `json:"security" jsonschema:"tls, starttls or none"`
+	Username      string `json:"username"`
+	Password      string `json:"password"`
+	TLSSkipVerify bool   `json:"tls_skip_verify,omitempty" jsonschema:"accept any certificate (testing only)"`
+	// TLSCAPEM are PEM CA certificates trusted for this account in
+	// addition to the system roots (config tls_ca_file).
+	TLSCAPEM       string `json:"tls_ca_pem,omitempty" jsonschema:"PEM CA certificates trusted in addition to the system roots"`
 	AllowPlaintext bool   `json:"allow_plaintext,omitempty" jsonschema:"allow security none to a non-loopback host"`
 	ArchiveFolder  string `json:"archive_folder,omitempty" jsonschema:"override the archive folder found by special-use"`
 	TrashFolder    string `json:"trash_folder,omitempty" jsonschema:"override the trash folder found by special-use"`

@@ -3,6 +3,7 @@ package serveimap
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"mime"
@@ -28,6 +29,9 @@ import (
 type account struct {
 	srv *Server
 	cfg imapwire.AddAccountIn
+	// roots are the CAs this account trusts: the system roots plus its
+	// tls_ca_file, or nil for the server's default.
+	roots *x509.CertPool
 
 	mu      sync.Mutex // serialises all IMAP use
 	c       *imapclient.Client
@@ -78,7 +82,7 @@ func (a *account) dial(ctx context.Context) (*imapclient.Client, error) {
 		WordDecoder: &mime.WordDecoder{CharsetReader: charset.Reader},
 		DebugWriter: o.DebugWriter,
 		TLSConfig: &tls.Config{ServerName: strings.Trim(cfg.Host, "[]"), InsecureSkipVerify: cfg.TLSSkipVerify,
-			RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
+			RootCAs: a.rootCAs(), MinVersion: tls.VersionTLS12},
 	}
 	var c *imapclient.Client
 	// The greeting, STARTTLS and LOGIN each get the command deadline.
@@ -114,6 +118,9 @@ func (a *account) dial(ctx context.Context) (*imapclient.Client, error) {
 		}
 		if timedOut.Load() {
 			return nil, withClass(conn.ClassTimeout, fmt.Errorf("log in to %s: %w", addr, errTimeout))
+		}
+		if isCertErr(err) {
+			return nil, withClass(conn.ClassConfig, fmt.Errorf("the certificate of %s is not trusted (%w); if the server uses its own CA, set tls_ca_file to its PEM file", cfg.Host, err))
 		}
 		return nil, withClass(classOf(err, "login"), fmt.Errorf("log in to %s as %s: %w", addr, cfg.Username, err))
 	}
@@ -266,3 +273,29 @@ func neverWritten(err error) bool {
 func capable(c *imapclient.Client, cp imap.Cap) bool { return c.Caps().Has(cp) }
 
 var errNoAccount = errors.New("account not provisioned in this provider")
+
+// rootCAs is the trust for this account's TLS: its own CAs, else the
+// server's option (tests), else nil (the system roots).
+func (a *account) rootCAs() *x509.CertPool {
+	if a.roots != nil {
+		return a.roots
+	}
+	return a.srv.opts.RootCAs
+}
+
+// trust builds the roots of an account whose add_account carries PEM CA
+// certificates: the system roots and those. PEM without a certificate is
+// a config error, caught before any dial.
+func trust(pemCerts string) (*x509.CertPool, error) {
+	if pemCerts == "" {
+		return nil, nil
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM([]byte(pemCerts)) {
+		return nil, withClass(conn.ClassConfig, errors.New("tls_ca_pem holds no PEM certificate"))
+	}
+	return pool, nil
+}

@@ -78,10 +78,7 @@ func classOf(err error, during string) conn.ErrorClass {
 		}
 		return conn.ClassTool
 	}
-	var cve *tls.CertificateVerificationError
-	var uae x509.UnknownAuthorityError
-	var hne x509.HostnameError
-	if errors.As(err, &cve) || errors.As(err, &uae) || errors.As(err, &hne) {
+	if isCertErr(err) {
 		return conn.ClassConfig
 	}
 	var ne net.Error
@@ -106,4 +103,14 @@ func isDrop(err error) bool {
 	}
 	msg := err.Error()
 	return strings.Contains(msg, "unexpected EOF") || strings.Contains(msg, "connection reset")
+}
+
+// isCertErr reports a server certificate that does not verify: unknown
+// authority, wrong host name, expired. No retry fixes it; the config must.
+func isCertErr(err error) bool {
+	var cve *tls.CertificateVerificationError
+	var uae x509.UnknownAuthorityError
+	var hne x509.HostnameError
+	var cie x509.CertificateInvalidError
+	return errors.As(err, &cve) || errors.As(err, &uae) || errors.As(err, &hne) || errors.As(err, &cie)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/emersion/go-imap/v2"
@@ -54,8 +55,9 @@ func specialUse(d *imap.ListData) string {
 }
 
 // specialFolder finds the folder for kind ("archive", "trash"): the
-// account's override, else the server's special-use attribute, else the
-// first conventional name that exists.
+// account's override, else the server's special-use attribute (for the
+// archive, \Archive, else \All), else the first conventional name that
+// exists.
 func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind string) (string, error) {
 	switch {
 	case kind == "archive" && a.cfg.ArchiveFolder != "":
@@ -74,6 +76,16 @@ func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind 
 			exists[strings.ToLower(d.Mailbox)] = true
 			if k := specialUse(d); k != "" && a.special[k] == "" {
 				a.special[k] = d.Mailbox
+			}
+		}
+		// Gmail has no \Archive: archiving is leaving the inbox, and the
+		// mail stays in \All ("[Gmail]/All Mail", or its localized name).
+		if a.special["archive"] == "" {
+			for _, d := range list {
+				if slices.Contains(d.Attrs, imap.MailboxAttrAll) {
+					a.special["archive"] = d.Mailbox
+					break
+				}
 			}
 		}
 		for k, names := range fallbackNames {

@@ -21,7 +21,11 @@ func (s *Server) addAccount(ctx context.Context, in imapwire.AddAccountIn) (imap
 	if in.Account == "" || in.Host == "" || in.Port <= 0 || in.Port > 65535 || in.Username == "" {
 		return imapwire.AddAccountOut{}, "", withClass(conn.ClassConfig, errors.New("add_account needs account, host, port (1-65535) and username"))
 	}
-	a := &account{srv: s, cfg: in}
+	roots, err := trust(in.TLSCAPEM)
+	if err != nil {
+		return imapwire.AddAccountOut{}, "", err
+	}
+	a := &account{srv: s, cfg: in, roots: roots}
 	a.mu.Lock()
 	c, err := a.dial(ctx)
 	if err != nil {

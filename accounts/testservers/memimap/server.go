@@ -6,6 +6,7 @@ package memimap
 
 import (
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,8 @@ type Options struct {
 	NoUIDPlus    bool      // do not advertise UIDPLUS
 	NoSpecialUse bool      // do not advertise SPECIAL-USE
 	DebugWriter  io.Writer // wire log; must be goroutine-safe
+	// TLS, when set, serves implicit TLS (port-993 style) with it.
+	TLS *tls.Config
 	// Faults, when set, lets a test make the server misbehave.
 	Faults *Faults
 }
@@ -177,6 +180,9 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("memimap: listen: %w", err)
 	}
 	s.addr = ln.Addr().String()
+	if opts.TLS != nil {
+		ln = tls.NewListener(ln, opts.TLS)
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
