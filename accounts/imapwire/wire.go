@@ -21,7 +21,9 @@ type AddAccountIn struct {
 	Port          int    `json:"port"`
 	Security      string `json:"security" jsonschema:"tls, starttls or none"`
 	Username      string `json:"username"`
-	Password      string `json:"password"`
+	Password      string `json:"password" jsonschema:"the password, or with auth oauth2 the access token"`
+	Auth          string `json:"auth,omitempty" jsonschema:"password (default) or oauth2"`
+	SASL          string `json:"sasl,omitempty" jsonschema:"with auth oauth2: xoauth2 or oauthbearer (default: oauthbearer when offered)"`
 	TLSSkipVerify bool   `json:"tls_skip_verify,omitempty" jsonschema:"accept any certificate (testing only)"`
 	// TLSCAPEM are PEM CA certificates trusted for this account in
 	// addition to the system roots (config tls_ca_file).

@@ -105,7 +105,7 @@ func (a *account) dial(ctx context.Context) (*imapclient.Client, error) {
 	}
 	if err == nil {
 		timer.Reset(o.CommandTimeout)
-		err = c.Login(cfg.Username, cfg.Password).Wait()
+		err = login(c, cfg)
 	}
 	if err == nil {
 		timer.Reset(o.CommandTimeout)

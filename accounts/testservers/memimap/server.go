@@ -28,6 +28,9 @@ type Options struct {
 	DebugWriter  io.Writer // wire log; must be goroutine-safe
 	// TLS, when set, serves implicit TLS (port-993 style) with it.
 	TLS *tls.Config
+	// Tokens, when set, offers OAuth2 logins (AUTH=XOAUTH2 and
+	// AUTH=OAUTHBEARER) and says whether token is valid for user.
+	Tokens func(user, token string) bool
 	// Faults, when set, lets a test make the server misbehave.
 	Faults *Faults
 }
@@ -150,7 +153,8 @@ type Server struct {
 }
 
 type user struct {
-	u *imapmemserver.User
+	u        *imapmemserver.User
+	password string // for a login by token, which imapmemserver cannot check
 	// folders maps every mailbox name to its special-use attribute ("" for none).
 	folders map[string]imap.MailboxAttr
 }
@@ -233,7 +237,7 @@ func (s *Server) newSession(c *imapserver.Conn) (imapserver.Session, *imapserver
 // (name → attribute, e.g. "Archive": imap.MailboxAttrArchive).
 func (s *Server) AddUser(name, password string, folders map[string]imap.MailboxAttr) error {
 	u := imapmemserver.NewUser(name, password)
-	st := &user{u: u, folders: map[string]imap.MailboxAttr{"INBOX": ""}}
+	st := &user{u: u, password: password, folders: map[string]imap.MailboxAttr{"INBOX": ""}}
 	if err := u.Create("INBOX", nil); err != nil {
 		return err
 	}

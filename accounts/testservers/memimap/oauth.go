@@ -1,0 +1,100 @@
+package memimap
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-sasl"
+)
+
+// AuthenticateMechanisms offers OAuth2 logins when Options.Tokens is set
+// (passwords keep going through LOGIN).
+func (s *session) AuthenticateMechanisms() []string {
+	if s.srv.opts.Tokens == nil {
+		return nil
+	}
+	return []string{"XOAUTH2", sasl.OAuthBearer}
+}
+
+// Authenticate serves XOAUTH2 and OAUTHBEARER as Gmail and Dovecot do: a
+// refused token is first answered with a JSON error challenge, and only
+// the client's reply to it (0x01) ends the exchange with NO.
+func (s *session) Authenticate(mech string) (sasl.Server, error) {
+	if s.srv.opts.Tokens == nil {
+		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "SASL mechanism not supported"}
+	}
+	switch mech {
+	case sasl.OAuthBearer:
+		return refusedAsNO{sasl.NewOAuthBearerServer(func(o sasl.OAuthBearerOptions) *sasl.OAuthBearerError {
+			if err := s.loginByToken(o.Username, o.Token); err != nil {
+				return &sasl.OAuthBearerError{Status: "invalid_token", Schemes: "bearer"}
+			}
+			return nil
+		})}, nil
+	case "XOAUTH2":
+		return &xoauth2Server{s: s}, nil
+	}
+	return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "SASL mechanism not supported"}
+}
+
+// authFailed is how Dovecot and Gmail end a refused login.
+var authFailed = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthenticationFailed, Text: "Authentication failed"}
+
+// refusedAsNO ends go-sasl's refusals with NO [AUTHENTICATIONFAILED], as
+// a real server does (imapserver would say NO [SERVERBUG] to a plain
+// error).
+type refusedAsNO struct{ sasl.Server }
+
+func (r refusedAsNO) Next(resp []byte) ([]byte, bool, error) {
+	ch, done, err := r.Server.Next(resp)
+	var ie *imap.Error
+	if err != nil && !errors.As(err, &ie) {
+		err = authFailed
+	}
+	return ch, done, err
+}
+
+// loginByToken logs the session in as user when the test's Tokens accepts
+// token.
+func (s *session) loginByToken(user, token string) error {
+	if !s.srv.opts.Tokens(user, token) {
+		return errors.New("invalid token")
+	}
+	s.srv.mu.Lock()
+	u := s.srv.users[user]
+	s.srv.mu.Unlock()
+	if u == nil {
+		return errors.New("no such user")
+	}
+	return s.Login(user, u.password)
+}
+
+// xoauth2Server is Google's XOAUTH2: "user=U\x01auth=Bearer T\x01\x01".
+type xoauth2Server struct {
+	s      *session
+	failed bool
+}
+
+func (x *xoauth2Server) Next(resp []byte) ([]byte, bool, error) {
+	if x.failed { // the client answered the error challenge
+		return nil, true, authFailed
+	}
+	if resp == nil {
+		return []byte{}, false, nil // ask for the initial response
+	}
+	var user, token string
+	for _, f := range bytes.Split(resp, []byte{1}) {
+		if v, ok := bytes.CutPrefix(f, []byte("user=")); ok {
+			user = string(v)
+		}
+		if v, ok := bytes.CutPrefix(f, []byte("auth=Bearer ")); ok {
+			token = string(v)
+		}
+	}
+	if err := x.s.loginByToken(user, token); err != nil {
+		x.failed = true
+		return []byte(`{"status":"401","schemes":"bearer","scope":"https://mail.google.com/"}`), false, nil
+	}
+	return nil, true, nil
+}
