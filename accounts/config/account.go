@@ -9,7 +9,7 @@ import (
 // Keys that belong to one kind of account only; on the other kind they
 // are errors, not silently ignored settings.
 var (
-	imapOnly = []string{"host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext", "tls_ca_file"}
+	imapOnly = []string{"host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext", "tls_ca_file", "auth", "token_cmd", "sasl"}
 	mcpOnly  = []string{"command", "env", "cwd", "profile", "secret_env", "tools", "provision"}
 )
 
@@ -124,9 +124,7 @@ func imapAccount(t *table, a *Account) {
 		}
 		a.Username = s
 	}
-	if !t.has("password_cmd") && !t.has("password_env") {
-		t.errorf("password_cmd", "missing: set password_cmd (a command that prints the password) or password_env (an environment variable holding it)")
-	}
+	authKeys(t, a)
 	a.ArchiveFolder = folder(t, "archive_folder")
 	a.TrashFolder = folder(t, "trash_folder")
 	if b, ok := t.boolean("tls_skip_verify"); ok && b {

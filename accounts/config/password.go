@@ -31,6 +31,12 @@ const (
 // The error never contains the command's output, which is the secret.
 func (a Account) Password(ctx context.Context) (string, error) {
 	switch {
+	case a.TokenCmd != "":
+		tok, err := runSecretCmd(ctx, a.TokenCmd, a.hideEnv, "access token")
+		if err != nil {
+			return "", fmt.Errorf("account %q: token_cmd: %w", a.Name, err)
+		}
+		return tok, nil
 	case a.PasswordEnv != "":
 		v, set := os.LookupEnv(a.PasswordEnv)
 		if !set {
@@ -41,7 +47,7 @@ func (a Account) Password(ctx context.Context) (string, error) {
 		}
 		return v, nil
 	case a.PasswordCmd != "":
-		p, err := runPasswordCmd(ctx, a.PasswordCmd, a.hideEnv)
+		p, err := runSecretCmd(ctx, a.PasswordCmd, a.hideEnv, "password")
 		if err != nil {
 			return "", fmt.Errorf("account %q: password_cmd: %w", a.Name, err)
 		}
@@ -50,9 +56,10 @@ func (a Account) Password(ctx context.Context) (string, error) {
 	return "", fmt.Errorf("account %q: no password_cmd or password_env configured", a.Name)
 }
 
-// runPasswordCmd runs cmd with /bin/sh -c and returns the first line of
-// its stdout, without the trailing CR/LF.
-func runPasswordCmd(ctx context.Context, cmdline string, hide []string) (string, error) {
+// runSecretCmd runs cmd with /bin/sh -c and returns the first line of
+// its stdout, without the trailing CR/LF: a password_cmd or a token_cmd
+// (what names the secret in errors).
+func runSecretCmd(ctx context.Context, cmdline string, hide []string, what string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -94,7 +101,7 @@ func runPasswordCmd(ctx context.Context, cmdline string, hide []string) (string,
 		}
 		return "", fmt.Errorf("cannot run /bin/sh: %w", runErr)
 	}
-	return "", fmt.Errorf("printed no password on its first line%s", hint)
+	return "", fmt.Errorf("printed no %s on its first line%s", what, hint)
 }
 
 // lastLine is the last non-blank stderr line, made safe for an error

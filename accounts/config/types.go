@@ -8,7 +8,10 @@ import (
 // Account kinds and IMAP security modes, as written in the file.
 const (
 	KindIMAP = "imap" // served by unibox's own IMAP provider (the default)
-	KindMCP  = "mcp"  // a third-party MCP mail server
+	// How an IMAP account logs in.
+	AuthPassword = "password" // LOGIN with password_cmd or password_env
+	AuthOAuth2   = "oauth2"   // SASL XOAUTH2 / OAUTHBEARER with token_cmd
+	KindMCP      = "mcp"      // a third-party MCP mail server
 
 	SecurityTLS      = "tls" // the default
 	SecuritySTARTTLS = "starttls"
@@ -60,6 +63,9 @@ type Account struct {
 	TrashFolder    string
 	TLSSkipVerify  bool
 	AllowPlaintext bool
+	Auth           string // AuthPassword (default) or AuthOAuth2
+	TokenCmd       string // with AuthOAuth2: prints an access token; run like password_cmd
+	SASL           string // with AuthOAuth2: "xoauth2", "oauthbearer" or "" (the server's)
 	TLSCAFile      string // tls_ca_file, resolved
 	TLSCAPEM       string // its PEM certificates, read at load
 

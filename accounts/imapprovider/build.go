@@ -37,6 +37,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		Account: ac.Name, Host: ac.Host, Port: ac.Port, Security: ac.Security, Username: ac.Username,
 		TLSSkipVerify: ac.TLSSkipVerify, AllowPlaintext: ac.AllowPlaintext,
 		ArchiveFolder: ac.ArchiveFolder, TrashFolder: ac.TrashFolder, TLSCAPEM: ac.TLSCAPEM,
+		Auth: ac.Auth, SASL: ac.SASL,
 	}
 	return &provider.Spec{
 		Kind:     config.KindIMAP,

@@ -1,0 +1,46 @@
+package config
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+const imapHead = "[[account]]\nname = \"work\"\nhost = \"imap.example.com\"\nusername = \"me\"\n"
+
+// auth = "oauth2" takes its access token from token_cmd; the keys of one
+// way to log in are errors on the other, with the file and line.
+func TestAuthKeys(t *testing.T) {
+	c, err := Parse("t.toml", []byte(imapHead+"auth = \"oauth2\"\ntoken_cmd = \"printf 'tok-123\\\\n'\"\nsasl = \"xoauth2\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := c.Accounts[0]
+	if a.Auth != AuthOAuth2 || a.SASL != "xoauth2" || a.TokenCmd == "" {
+		t.Fatalf("%+v", a)
+	}
+	if tok, err := a.Password(context.Background()); err != nil || tok != "tok-123" {
+		t.Fatalf("token %q, %v", tok, err)
+	}
+	broken := a
+	broken.TokenCmd = "true"
+	if _, err := broken.Password(context.Background()); err == nil || !strings.Contains(err.Error(), "token_cmd: printed no access token") {
+		t.Fatalf("empty token_cmd output: %v", err)
+	}
+	for _, tt := range []struct{ name, keys, want string }{
+		{"unknown auth", "auth = \"kerberos\"\npassword_env = \"PW\"", `t.toml:5: account[0].auth: "kerberos" is not one of password, oauth2`},
+		{"oauth2 without token_cmd", "auth = \"oauth2\"", `account[0].token_cmd: missing: auth = "oauth2" needs token_cmd`},
+		{"oauth2 with a password", "auth = \"oauth2\"\ntoken_cmd = \"t\"\npassword_env = \"PW\"", `t.toml:7: account[0].password_env: not with auth = "oauth2"`},
+		{"token_cmd with a password", "password_env = \"PW\"\ntoken_cmd = \"t\"", `t.toml:6: account[0].token_cmd: only with auth = "oauth2"`},
+		{"sasl with a password", "password_env = \"PW\"\nsasl = \"xoauth2\"", `t.toml:6: account[0].sasl: only with auth = "oauth2"`},
+		{"unknown sasl", "auth = \"oauth2\"\ntoken_cmd = \"t\"\nsasl = \"plain\"", `t.toml:7: account[0].sasl: "plain" is not one of xoauth2, oauthbearer`},
+		{"empty token_cmd", "auth = \"oauth2\"\ntoken_cmd = \" \"", `t.toml:6: account[0].token_cmd: must not be empty`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.toml", []byte(imapHead+tt.keys+"\n"))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
