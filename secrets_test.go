@@ -27,9 +27,11 @@ const (
 	canaryEnv = "canary-env-7731"
 	canaryCmd = "canary-cmd-8842"
 	canaryMCP = "canary-mcp-9953"
+	canaryTok = "canary-tok-1064" // an OAuth2 access token the server takes
+	canaryBad = "canary-bad-2175" // one it refuses
 )
 
-var canaries = []string{canaryEnv, canaryCmd, canaryMCP}
+var canaries = []string{canaryEnv, canaryCmd, canaryMCP, canaryTok, canaryBad}
 
 // fakeMCPMain is a third-party MCP mail server that reads its password
 // from its environment and is careless with it: it prints it to stderr
@@ -52,12 +54,12 @@ func fakeMCPMain() int {
 
 // secretsConfig: one account per secret source, all at once.
 func secretsConfig(t *testing.T) string {
-	srv, err := memimap.Start(memimap.Options{})
+	srv, err := memimap.Start(memimap.Options{Tokens: func(user, token string) bool { return token == canaryTok }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	for _, u := range [][2]string{{"envuser", canaryEnv}, {"cmduser", canaryCmd}} {
+	for _, u := range [][2]string{{"envuser", canaryEnv}, {"cmduser", canaryCmd}, {"tokuser", "unused-pw"}} {
 		if err := srv.AddUser(u[0], u[1], map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive}); err != nil {
 			t.Fatal(err)
 		}
@@ -83,13 +85,31 @@ username = "cmduser"
 password_cmd = "printf %%s %[2]s"
 
 [[account]]
+name = "TokAcct"
+host = "127.0.0.1"
+port = %[1]d
+security = "none"
+username = "tokuser"
+auth = "oauth2"
+token_cmd = "printf %%s %[4]s"
+
+[[account]]
+name = "BadTokAcct"
+host = "127.0.0.1"
+port = %[1]d
+security = "none"
+username = "tokuser"
+auth = "oauth2"
+token_cmd = "printf %%s %[5]s"
+
+[[account]]
 name = "MCPAcct"
 kind = "mcp"
 profile = "mcp-mail-server"
 command = [%[3]q, "fake-mcp"]
 password_env = "UNIBOX_CANARY_MCP"
 secret_env = "EMAIL_PASS"
-`, srv.Port(), canaryCmd, exe)
+`, srv.Port(), canaryCmd, exe, canaryTok, canaryBad)
 	path := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -106,8 +126,9 @@ func noCanary(t *testing.T, where, s string) {
 	}
 }
 
-// TestSecretsStayPut: three secrets fed through password_env, password_cmd
-// and a kind = "mcp" account's environment at once. None appears in any
+// TestSecretsStayPut: secrets fed through password_env, password_cmd, a
+// kind = "mcp" account's environment and token_cmd (an access token the
+// server takes, and one it refuses) at once. None appears in any
 // child's argv, in a serve-imap child's environment, in another account's
 // child environment, in the TUI, `list --json`, `unibox mcp`, error texts
 // or the providers' stderr tails. (unibox writes no log file.)
@@ -126,6 +147,10 @@ func TestSecretsStayPut(t *testing.T) {
 		_, err := a.List(context.Background(), accounts.ListOptions{})
 		if err != nil {
 			noCanary(t, a.Name()+" error text", err.Error())
+		}
+		// The token accounts really log in by token, or are refused.
+		if a.Name() == "TokAcct" && err != nil || a.Name() == "BadTokAcct" && conn.ClassOf(err) != conn.ClassAuth {
+			t.Fatalf("%s: %v", a.Name(), err)
 		}
 	}
 	// Every child is running now: look at each from the outside.
