@@ -2,6 +2,9 @@ package accounts
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +49,45 @@ func TestOAuth2TokenCmdEndToEnd(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), tt.token) || strings.Contains(a.Health().LastError, tt.token) || strings.Contains(a.Stderr(), tt.token) {
 				t.Fatal("the token leaked into an error or the stderr tail")
+			}
+		})
+	}
+}
+
+// A refused token fetches one fresh token and tries once more: a helper
+// whose cached token expired logs in on the second; a token refused twice
+// is auth_failed after exactly two runs of token_cmd, never a loop.
+func TestOAuth2RefusedTokenRetriedOnce(t *testing.T) {
+	mem := imaptest.NewMem(t, memimap.Options{Tokens: func(user, token string) bool { return token == "fresh" }})
+	user, _ := mem.NewUser(t)
+	for _, tt := range []struct {
+		name   string
+		second string // what token_cmd prints from its second run on
+		ok     bool
+	}{{"expired, then fresh", "fresh", true}, {"refused twice", "stale", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			runs := filepath.Join(t.TempDir(), "runs")
+			cmd := fmt.Sprintf(`echo run >> %[1]s; if [ "$(wc -l < %[1]s)" -gt 1 ]; then printf %[2]s; else printf stale; fi`, runs, tt.second)
+			cfg := &config.Config{Accounts: []config.Account{{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
+				Security: "none", Username: user, Auth: config.AuthOAuth2, TokenCmd: cmd}}}
+			cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
+			set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer set.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			_, err = set.Accounts[0].List(ctx, ListOptions{})
+			if tt.ok != (err == nil) {
+				t.Fatalf("list: %v", err)
+			}
+			if !tt.ok && set.Accounts[0].Health().State != StateAuthFailed {
+				t.Fatalf("state %s, want auth_failed", set.Accounts[0].Health().State)
+			}
+			b, _ := os.ReadFile(runs)
+			if n := strings.Count(string(b), "run"); n != 2 {
+				t.Fatalf("token_cmd ran %d times, want 2", n)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts/config"
 	"unibox/accounts/imapwire"
 	"unibox/conn"
 )
@@ -24,19 +25,29 @@ func Classify(res *mcp.CallToolResult) conn.ErrorClass {
 }
 
 // Provision returns the adapter's afterConnect hook: add_account with the
-// password fetched afresh (password_cmd runs on every connect) and sent
-// only over the pipe.
-func Provision(cfg imapwire.AddAccountIn, password func(ctx context.Context) (string, error)) func(ctx context.Context, c conn.Caller) error {
-	return func(ctx context.Context, c conn.Caller) error {
+// secret fetched afresh (password_cmd or token_cmd runs on every connect)
+// and sent only over the pipe. The auth carve-out (a refused login is
+// never retried) has one exception, for tokens: an access token may have
+// expired between the helper's cache and the server, so a refused token
+// fetches one fresh token and tries once more; a second refusal stands.
+func Provision(cfg imapwire.AddAccountIn, secret func(ctx context.Context) (string, error)) func(ctx context.Context, c conn.Caller) error {
+	provision := func(ctx context.Context, c conn.Caller) error {
 		in := cfg
-		if password != nil {
-			p, err := password(ctx)
+		if secret != nil {
+			p, err := secret(ctx)
 			if err != nil {
 				return &conn.Error{Account: cfg.Account, Op: "password", Class: conn.ClassConfig, Err: err}
 			}
 			in.Password = p
 		}
 		_, err := c.CallTool(ctx, "add_account", in)
+		return err
+	}
+	return func(ctx context.Context, c conn.Caller) error {
+		err := provision(ctx, c)
+		if cfg.Auth == config.AuthOAuth2 && conn.ClassOf(err) == conn.ClassAuth {
+			err = provision(ctx, c)
+		}
 		return err
 	}
 }
