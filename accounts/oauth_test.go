@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -90,5 +91,51 @@ func TestOAuth2RefusedTokenRetriedOnce(t *testing.T) {
 				t.Fatalf("token_cmd ran %d times, want 2", n)
 			}
 		})
+	}
+}
+
+// serve-imap re-dials by itself with the token it was provisioned with; an
+// hour later the server refuses that token. The refusal comes back as
+// class auth, the app provisions a fresh token, and the call succeeds:
+// token_cmd ran once more, the account stays connected.
+func TestOAuth2TokenExpiresMidSession(t *testing.T) {
+	var accepted atomic.Value
+	accepted.Store("t1")
+	mem := imaptest.NewMem(t, memimap.Options{Tokens: func(user, token string) bool { return token == accepted.Load().(string) }})
+	user, _ := mem.NewUser(t)
+	dir := t.TempDir()
+	tokenFile, runs := filepath.Join(dir, "token"), filepath.Join(dir, "runs")
+	if err := os.WriteFile(tokenFile, []byte("t1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
+		Security: "none", Username: user, Auth: config.AuthOAuth2, TokenCmd: fmt.Sprintf("echo run >> %s; cat %s", runs, tokenFile)}}}
+	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
+	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	a := set.Accounts[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := a.List(ctx, ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The token expires, the helper has a new one, the server hangs up.
+	accepted.Store("t2")
+	if err := os.WriteFile(tokenFile, []byte("t2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mem.Proxy().Drop()
+	if _, err := a.List(ctx, ListOptions{}); err != nil {
+		t.Fatalf("after the token expired: %v", err)
+	}
+	if st := a.Health().State; st != StateConnected {
+		t.Fatalf("state %s", st)
+	}
+	b, _ := os.ReadFile(runs)
+	if n := strings.Count(string(b), "run"); n != 2 {
+		t.Fatalf("token_cmd ran %d times, want 2", n)
 	}
 }

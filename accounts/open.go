@@ -101,7 +101,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		return nil, err
 	}
 	adapter := conn.New(conn.Options{
-		Account: ac.Name, Dial: spec.Dial, AfterConnect: spec.AfterConnect, Classify: spec.Classify,
+		Account: ac.Name, Dial: spec.Dial, AfterConnect: spec.AfterConnect, ReprovisionOnAuth: spec.ReprovisionOnAuth, Classify: spec.Classify,
 		ClassifyConnect: spec.ClassifyConnect, Probe: spec.Probe, Redact: spec.Redact,
 		Dials: cfg.Resilience.Dials(), Trace: o.Trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})

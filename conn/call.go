@@ -50,6 +50,14 @@ func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, e
 		if res.IsError {
 			ce := a.resultError(req.Tool, res)
 			switch {
+			case ce.Class == ClassAuth && a.opts.ReprovisionOnAuth && !reprovisioned:
+				// An expired token: provision a fresh one, retry once (the
+				// refused login ran nothing).
+				reprovisioned = true
+				if err := a.reprovision(ctx, g); err != nil {
+					return nil, err
+				}
+				continue
 			case ce.Class == ClassAuth:
 				a.mu.Lock()
 				a.failed(g, ce)

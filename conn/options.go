@@ -106,6 +106,12 @@ type Options struct {
 	// provider's add_account: a fresh child knows no account). Its failure
 	// is a failed connect.
 	AfterConnect func(ctx context.Context, c Caller) error
+	// ReprovisionOnAuth is the one exception to the auth carve-out, for
+	// credentials that expire (OAuth2 access tokens): a call or probe the
+	// provider refuses as auth runs AfterConnect again, which fetches a
+	// fresh secret, and is tried once more. A refusal there stands:
+	// auth_failed, never a loop.
+	ReprovisionOnAuth bool
 	// Classify classifies IsError results; nil treats all as ClassTool.
 	Classify Classifier
 	// ClassifyConnect may refine the class of a failed connect from the

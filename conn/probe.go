@@ -93,7 +93,8 @@ func (a *Adapter) healthCheck(g *generation) error {
 // still proves the child alive; not_provisioned re-provisions first.
 func (a *Adapter) probeOnce(ctx context.Context, g *generation) error {
 	err := a.rawProbe(ctx, g)
-	if ClassOf(err) == ClassNotProvisioned && a.opts.AfterConnect != nil {
+	c := ClassOf(err)
+	if (c == ClassNotProvisioned || c == ClassAuth && a.opts.ReprovisionOnAuth) && a.opts.AfterConnect != nil {
 		if perr := a.opts.AfterConnect(ctx, sessionCaller{a, g}); perr != nil {
 			return a.fail("provision", a.connectClass(perr), fmt.Errorf("re-provision: %w", perr))
 		}

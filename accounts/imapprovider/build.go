@@ -54,9 +54,13 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 			}
 			return p, err
 		}),
-		Classify: Classify,
-		Probe:    Probe(ac.Name),
-		Redact:   secrets.Redact,
+		// serve-imap re-dials by itself with the token it was given; an
+		// hour later that token has expired, and only the app can fetch
+		// another.
+		ReprovisionOnAuth: ac.Auth == config.AuthOAuth2,
+		Classify:          Classify,
+		Probe:             Probe(ac.Name),
+		Redact:            secrets.Redact,
 	}, nil
 }
 

@@ -18,9 +18,12 @@ type Spec struct {
 	Dial conn.Dial
 	// AfterConnect provisions every new session before any call (nil: no
 	// provisioning).
-	AfterConnect    func(ctx context.Context, c conn.Caller) error
-	Classify        conn.Classifier
-	ClassifyConnect func(err error, stderr string) conn.ErrorClass // nil: conn's default
+	AfterConnect func(ctx context.Context, c conn.Caller) error
+	// ReprovisionOnAuth: the account's secret expires (an OAuth2 access
+	// token), so a refused call provisions a fresh one and is retried once.
+	ReprovisionOnAuth bool
+	Classify          conn.Classifier
+	ClassifyConnect   func(err error, stderr string) conn.ErrorClass // nil: conn's default
 	// Probe is the server's health check; nil lets the adapter ping.
 	Probe func(ctx context.Context, c conn.Caller) error
 	// Redact scrubs this account's secrets from any text.
