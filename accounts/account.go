@@ -23,6 +23,7 @@ type Account struct {
 	adapter *conn.Adapter
 	ops     provider.Provider
 	redact  func(string) string // scrubs this account's secrets from text
+	notes   func() []string     // what the details should say once; may be nil
 }
 
 // Redact scrubs the account's secrets from text meant for output.

@@ -39,6 +39,7 @@ type Health struct {
 	Dials      int    // children started
 	Generation uint64
 	Latency    time.Duration // of the last successful probe or call
+	Notes      []string      // things the account's details say once
 }
 
 // State is an account's connection state, by its public name.
@@ -82,12 +83,16 @@ func HealthOf(st conn.Status) Health {
 func health(a *Account, st conn.Status, err error, now time.Time) Health {
 	redact := func(s string) string { return s }
 	name := st.Account
+	var notes []string
 	if a != nil {
 		redact, name = a.Redact, a.Name()
+		if a.notes != nil {
+			notes = a.notes()
+		}
 	}
 	h := Health{Name: name, State: State(st.State.String()), ErrorClass: conn.ClassNone.String(), OK: err == nil,
 		Since: st.Since, LastError: redact(st.LastError), LastClass: st.Class.String(), Attempt: st.Attempt,
-		Connects: st.Connects, Dials: st.Dials, Generation: st.Generation, Latency: st.Latency}
+		Connects: st.Connects, Dials: st.Dials, Generation: st.Generation, Latency: st.Latency, Notes: notes}
 	if err != nil {
 		h.ErrorClass = conn.ClassOf(err).String()
 		if errors.Is(err, context.DeadlineExceeded) {

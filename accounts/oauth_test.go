@@ -3,9 +3,12 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -137,5 +140,49 @@ func TestOAuth2TokenExpiresMidSession(t *testing.T) {
 	b, _ := os.ReadFile(runs)
 	if n := strings.Count(string(b), "run"); n != 2 {
 		t.Fatalf("token_cmd ran %d times, want 2", n)
+	}
+}
+
+// The built-in refresh end to end: the app exchanges the refresh token at
+// a local token endpoint, serve-imap logs in with the access token, and the
+// account's details carry the note about a rotated refresh token.
+func TestOAuth2BuiltInRefreshEndToEnd(t *testing.T) {
+	var mu sync.Mutex
+	issued := map[string]bool{}
+	endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		mu.Lock()
+		defer mu.Unlock()
+		if r.PostForm.Get("refresh_token") != "rt-1" {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":"invalid_grant"}`)
+			return
+		}
+		tok := fmt.Sprintf("access-%d", len(issued)+1)
+		issued[tok] = true
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600,"refresh_token":"rt-2"}`, tok)
+	}))
+	defer endpoint.Close()
+	mem := imaptest.NewMem(t, memimap.Options{Tokens: func(user, token string) bool { mu.Lock(); defer mu.Unlock(); return issued[token] }})
+	user, _ := mem.NewUser(t)
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Outlook", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
+		Security: "none", Username: user, Auth: config.AuthOAuth2,
+		OAuth2: &config.OAuth2Refresh{TokenURL: endpoint.URL, ClientID: "unibox", RefreshTokenCmd: "printf rt-1"}}}}
+	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
+	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	a := set.Accounts[0]
+	if _, err := a.List(ctx, ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h := a.Health()
+	if len(h.Notes) != 1 || !strings.Contains(h.Notes[0], "refresh_token_store_cmd") {
+		t.Fatalf("notes %q", h.Notes)
 	}
 }

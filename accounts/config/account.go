@@ -9,8 +9,9 @@ import (
 // Keys that belong to one kind of account only; on the other kind they
 // are errors, not silently ignored settings.
 var (
-	imapOnly = []string{"host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext", "tls_ca_file", "auth", "token_cmd", "sasl"}
-	mcpOnly  = []string{"command", "env", "cwd", "profile", "secret_env", "tools", "provision"}
+	imapOnly = []string{"host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext", "tls_ca_file", "auth", "token_cmd", "sasl",
+		"oauth2_token_url", "oauth2_client_id", "oauth2_client_secret_cmd", "oauth2_scopes", "refresh_token_cmd", "refresh_token_store_cmd"}
+	mcpOnly = []string{"command", "env", "cwd", "profile", "secret_env", "tools", "provision"}
 )
 
 var (

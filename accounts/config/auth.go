@@ -1,6 +1,9 @@
 package config
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // authKeys reads how an IMAP account logs in: auth = "password" (LOGIN
 // with password_cmd or password_env) or "oauth2" (SASL with an access
@@ -30,8 +33,9 @@ func authKeys(t *table, a *Account) {
 			t.errorf("sasl", "%q is not one of xoauth2, oauthbearer (leave it out to take OAUTHBEARER when the server offers it, else XOAUTH2)", s)
 		}
 	}
+	refresh := refreshKeys(t)
 	if a.Auth == AuthPassword {
-		for _, k := range []string{"token_cmd", "sasl"} {
+		for _, k := range append([]string{"token_cmd", "sasl"}, oauth2Keys...) {
 			if t.has(k) {
 				t.errorf(k, "only with auth = \"oauth2\"; this account logs in with a password")
 			}
@@ -46,7 +50,53 @@ func authKeys(t *table, a *Account) {
 			t.errorf(k, "not with auth = \"oauth2\": the access token comes from token_cmd")
 		}
 	}
-	if !t.has("token_cmd") {
-		t.errorf("token_cmd", "missing: auth = \"oauth2\" needs token_cmd, a command that prints an access token (e.g. oama access you@gmail.com)")
+	switch {
+	case t.has("token_cmd") && refresh != nil:
+		t.errorf("token_cmd", "set token_cmd or the built-in refresh (oauth2_token_url, oauth2_client_id, refresh_token_cmd), not both")
+	case t.has("token_cmd"):
+	case refresh != nil:
+		a.OAuth2 = refresh
+		for _, k := range []string{"oauth2_token_url", "oauth2_client_id", "refresh_token_cmd"} {
+			if !t.has(k) {
+				t.errorf(k, "missing: the built-in refresh needs oauth2_token_url, oauth2_client_id and refresh_token_cmd")
+			}
+		}
+	default:
+		t.errorf("token_cmd", "missing: auth = \"oauth2\" needs token_cmd, a command that prints an access token (e.g. oama access you@gmail.com), or the built-in refresh (oauth2_token_url, oauth2_client_id, refresh_token_cmd)")
 	}
+}
+
+// oauth2Keys are the built-in refresh's keys.
+var oauth2Keys = []string{"oauth2_token_url", "oauth2_client_id", "oauth2_client_secret_cmd", "oauth2_scopes", "refresh_token_cmd", "refresh_token_store_cmd"}
+
+// refreshKeys reads the built-in refresh's keys; nil when none is set.
+func refreshKeys(t *table) *OAuth2Refresh {
+	r := &OAuth2Refresh{}
+	set := false
+	for _, k := range []struct {
+		key string
+		dst *string
+	}{{"oauth2_token_url", &r.TokenURL}, {"oauth2_client_id", &r.ClientID}, {"oauth2_client_secret_cmd", &r.ClientSecretCmd},
+		{"refresh_token_cmd", &r.RefreshTokenCmd}, {"refresh_token_store_cmd", &r.RefreshTokenStoreCmd}} {
+		if s, ok := t.str(k.key); ok {
+			set = true
+			if strings.TrimSpace(s) == "" {
+				t.errorf(k.key, "must not be empty")
+			}
+			*k.dst = s
+		}
+	}
+	if l, ok := t.strList("oauth2_scopes"); ok {
+		set = true
+		r.Scopes = l
+	}
+	if r.TokenURL != "" {
+		if u, err := url.Parse(r.TokenURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			t.errorf("oauth2_token_url", "%q is not an http(s) URL", r.TokenURL)
+		}
+	}
+	if !set {
+		return nil
+	}
+	return r
 }

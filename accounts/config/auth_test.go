@@ -44,3 +44,34 @@ func TestAuthKeys(t *testing.T) {
 		})
 	}
 }
+
+// The built-in refresh: its keys, and what is missing or mixed.
+func TestRefreshKeys(t *testing.T) {
+	c, err := Parse("t.toml", []byte(imapHead+`auth = "oauth2"
+oauth2_token_url = "https://login.example.com/token"
+oauth2_client_id = "cid"
+oauth2_scopes = ["imap", "offline_access"]
+refresh_token_cmd = "pass rt"
+refresh_token_store_cmd = "store rt"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Accounts[0].OAuth2
+	if r == nil || r.TokenURL != "https://login.example.com/token" || r.ClientID != "cid" || len(r.Scopes) != 2 || r.RefreshTokenStoreCmd != "store rt" {
+		t.Fatalf("%+v", r)
+	}
+	for _, tt := range []struct{ name, keys, want string }{
+		{"missing client id", "auth = \"oauth2\"\noauth2_token_url = \"https://x/t\"\nrefresh_token_cmd = \"r\"", `account[0].oauth2_client_id: missing: the built-in refresh needs`},
+		{"both ways", "auth = \"oauth2\"\ntoken_cmd = \"t\"\noauth2_token_url = \"https://x/t\"", `account[0].token_cmd: set token_cmd or the built-in refresh`},
+		{"with a password", "password_env = \"PW\"\nrefresh_token_cmd = \"r\"", `t.toml:6: account[0].refresh_token_cmd: only with auth = "oauth2"`},
+		{"not a URL", "auth = \"oauth2\"\noauth2_token_url = \"login.example.com\"\noauth2_client_id = \"c\"\nrefresh_token_cmd = \"r\"", `t.toml:6: account[0].oauth2_token_url: "login.example.com" is not an http(s) URL`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.toml", []byte(imapHead+tt.keys+"\n"))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -63,11 +63,12 @@ type Account struct {
 	TrashFolder    string
 	TLSSkipVerify  bool
 	AllowPlaintext bool
-	Auth           string // AuthPassword (default) or AuthOAuth2
-	TokenCmd       string // with AuthOAuth2: prints an access token; run like password_cmd
-	SASL           string // with AuthOAuth2: "xoauth2", "oauthbearer" or "" (the server's)
-	TLSCAFile      string // tls_ca_file, resolved
-	TLSCAPEM       string // its PEM certificates, read at load
+	Auth           string         // AuthPassword (default) or AuthOAuth2
+	TokenCmd       string         // with AuthOAuth2: prints an access token; run like password_cmd
+	SASL           string         // with AuthOAuth2: "xoauth2", "oauthbearer" or "" (the server's)
+	OAuth2         *OAuth2Refresh // with AuthOAuth2 and no TokenCmd: the built-in refresh
+	TLSCAFile      string         // tls_ca_file, resolved
+	TLSCAPEM       string         // its PEM certificates, read at load
 
 	// MCP.
 	Command   []string          // program and arguments
@@ -81,6 +82,20 @@ type Account struct {
 	Line int // line of the account's [[account]] header
 
 	hideEnv []string // password_env names of every account: kept from password_cmd
+}
+
+// OAuth2Refresh is the built-in refresh: unibox exchanges the refresh
+// token that RefreshTokenCmd prints for access tokens at TokenURL, keeps
+// them in memory only and refreshes them before they expire.
+type OAuth2Refresh struct {
+	TokenURL        string
+	ClientID        string
+	ClientSecretCmd string // optional; public clients have none
+	Scopes          []string
+	RefreshTokenCmd string
+	// RefreshTokenStoreCmd, when set, receives a rotated refresh token on
+	// its stdin (never a file of ours).
+	RefreshTokenStoreCmd string
 }
 
 // ToolCall is one MCP tool invocation: an operation mapping or a

@@ -15,6 +15,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/imapwire"
+	"unibox/accounts/oauth"
 	"unibox/accounts/provider"
 	"unibox/accounts/secret"
 )
@@ -32,6 +33,11 @@ type Options struct {
 // every connect; nothing starts here.
 func Build(cfg *config.Config, ac config.Account, password provider.Password, o Options) (*provider.Spec, error) {
 	secrets := &secret.Box{}
+	var notes func() []string
+	if ac.OAuth2 != nil {
+		src := oauth.New(ac)
+		password, notes = src.Token, src.Notes
+	}
 	args := append(append([]string{}, o.Args...), "--command-timeout", cfg.Resilience.CommandTimeout().String())
 	in := imapwire.AddAccountIn{
 		Account: ac.Name, Host: ac.Host, Port: ac.Port, Security: ac.Security, Username: ac.Username,
@@ -61,6 +67,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		Classify:          Classify,
 		Probe:             Probe(ac.Name),
 		Redact:            secrets.Redact,
+		Notes:             notes,
 	}, nil
 }
 

@@ -2,11 +2,13 @@ package imapprovider
 
 import (
 	"context"
+	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts/config"
 	"unibox/accounts/imapwire"
+	"unibox/accounts/secret"
 	"unibox/conn"
 )
 
@@ -30,11 +32,15 @@ func Classify(res *mcp.CallToolResult) conn.ErrorClass {
 // never retried) has one exception, for tokens: an access token may have
 // expired between the helper's cache and the server, so a refused token
 // fetches one fresh token and tries once more; a second refusal stands.
-func Provision(cfg imapwire.AddAccountIn, secret func(ctx context.Context) (string, error)) func(ctx context.Context, c conn.Caller) error {
+func Provision(cfg imapwire.AddAccountIn, fetch func(ctx context.Context) (string, error)) func(ctx context.Context, c conn.Caller) error {
 	provision := func(ctx context.Context, c conn.Caller) error {
 		in := cfg
-		if secret != nil {
-			p, err := secret(ctx)
+		if fetch != nil {
+			p, err := fetch(ctx)
+			var ce *conn.Error
+			if errors.As(err, &ce) {
+				return err // already classed (the token endpoint)
+			}
 			if err != nil {
 				return &conn.Error{Account: cfg.Account, Op: "password", Class: conn.ClassConfig, Err: err}
 			}
@@ -46,7 +52,7 @@ func Provision(cfg imapwire.AddAccountIn, secret func(ctx context.Context) (stri
 	return func(ctx context.Context, c conn.Caller) error {
 		err := provision(ctx, c)
 		if cfg.Auth == config.AuthOAuth2 && conn.ClassOf(err) == conn.ClassAuth {
-			err = provision(ctx, c)
+			err = provision(secret.WithFresh(ctx), c)
 		}
 		return err
 	}

@@ -28,6 +28,9 @@ type Spec struct {
 	Probe func(ctx context.Context, c conn.Caller) error
 	// Redact scrubs this account's secrets from any text.
 	Redact func(string) string
+	// Notes are things the account's details should say once (a rotated
+	// refresh token that could not be stored); nil for none.
+	Notes func() []string
 }
 
 // Password fetches an account's secret afresh; it runs on every connect.

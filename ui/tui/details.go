@@ -61,6 +61,9 @@ func (d detailsBox) view(s Styles, p *accountPane, width, height int, now time.T
 	}
 	line("Connects:", fmt.Sprintf("%d (children started: %d, failures in a row: %d)", h.Connects, h.Dials, h.Attempt))
 	line("Generation:", fmt.Sprint(h.Generation))
+	for _, n := range h.Notes {
+		line("Note:", n)
+	}
 	if h.Latency > 0 {
 		line("Latency:", h.Latency.Round(time.Millisecond).String())
 	}
