@@ -9,7 +9,7 @@ import (
 // Keys that belong to one kind of account only; on the other kind they
 // are errors, not silently ignored settings.
 var (
-	imapOnly = []string{"host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext", "tls_ca_file", "auth", "token_cmd", "sasl",
+	imapOnly = []string{"provider", "host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext", "tls_ca_file", "auth", "token_cmd", "sasl",
 		"oauth2_token_url", "oauth2_client_id", "oauth2_client_secret_cmd", "oauth2_scopes", "refresh_token_cmd", "refresh_token_store_cmd"}
 	mcpOnly = []string{"command", "env", "cwd", "profile", "secret_env", "tools", "provision"}
 )
@@ -90,7 +90,11 @@ func foreign(t *table, keys []string, want, kind string) {
 }
 
 func imapAccount(t *table, a *Account) {
+	p := preset(t)
 	a.Security = SecurityTLS
+	if p != nil {
+		a.Security, a.Host = p.Security, p.Host
+	}
 	if s, ok := t.str("security"); ok {
 		switch s {
 		case SecurityTLS, SecuritySTARTTLS, SecurityNone:
@@ -99,7 +103,7 @@ func imapAccount(t *table, a *Account) {
 			t.errorf("security", "%q is not one of tls, starttls, none", s)
 		}
 	}
-	if s, ok := t.str("host"); !ok && !t.has("host") {
+	if s, ok := t.str("host"); !ok && !t.has("host") && !t.has("provider") {
 		t.errorf("host", "missing: the IMAP server's host name, like \"imap.example.com\"")
 	} else if ok {
 		if msg := badHost(s); msg != "" {
@@ -108,6 +112,9 @@ func imapAccount(t *table, a *Account) {
 		a.Host = s
 	}
 	a.Port = 993
+	if p != nil {
+		a.Port = p.Port
+	}
 	if a.Security != SecurityTLS {
 		a.Port = 143
 	}
@@ -125,7 +132,7 @@ func imapAccount(t *table, a *Account) {
 		}
 		a.Username = s
 	}
-	authKeys(t, a)
+	authKeys(t, a, p)
 	a.ArchiveFolder = folder(t, "archive_folder")
 	a.TrashFolder = folder(t, "trash_folder")
 	if b, ok := t.boolean("tls_skip_verify"); ok && b {

@@ -9,8 +9,11 @@ import (
 // with password_cmd or password_env) or "oauth2" (SASL with an access
 // token from token_cmd, run like password_cmd before every connect). Each
 // key belongs to one way; a key of the other is an error, not ignored.
-func authKeys(t *table, a *Account) {
+func authKeys(t *table, a *Account, p *Preset) {
 	a.Auth = AuthPassword
+	if p != nil && !t.has("password_cmd") && !t.has("password_env") {
+		a.Auth = p.Auth // an account with a password uses an app password
+	}
 	if s, ok := t.str("auth"); ok {
 		switch s {
 		case AuthPassword, AuthOAuth2:
@@ -34,6 +37,14 @@ func authKeys(t *table, a *Account) {
 		}
 	}
 	refresh := refreshKeys(t)
+	if refresh != nil && p != nil {
+		if refresh.TokenURL == "" {
+			refresh.TokenURL = p.TokenURL
+		}
+		if refresh.Scopes == nil {
+			refresh.Scopes = p.Scopes
+		}
+	}
 	if a.Auth == AuthPassword {
 		for _, k := range append([]string{"token_cmd", "sasl"}, oauth2Keys...) {
 			if t.has(k) {
@@ -57,7 +68,7 @@ func authKeys(t *table, a *Account) {
 	case refresh != nil:
 		a.OAuth2 = refresh
 		for _, k := range []string{"oauth2_token_url", "oauth2_client_id", "refresh_token_cmd"} {
-			if !t.has(k) {
+			if !t.has(k) && !(k == "oauth2_token_url" && refresh.TokenURL != "") {
 				t.errorf(k, "missing: the built-in refresh needs oauth2_token_url, oauth2_client_id and refresh_token_cmd")
 			}
 		}

@@ -75,3 +75,34 @@ refresh_token_store_cmd = "store rt"
 		})
 	}
 }
+
+// provider fills in host, port, security, auth and the token endpoint;
+// the account's own keys win; a password means an app password.
+func TestPresets(t *testing.T) {
+	parse := func(keys string) Account {
+		t.Helper()
+		c, err := Parse("t.toml", []byte("[[account]]\nname = \"g\"\nusername = \"me@gmail.com\"\n"+keys+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Accounts[0]
+	}
+	g := parse("provider = \"gmail\"\noauth2_client_id = \"cid\"\nrefresh_token_cmd = \"r\"")
+	if g.Host != "imap.gmail.com" || g.Port != 993 || g.Security != SecurityTLS || g.Auth != AuthOAuth2 ||
+		g.OAuth2 == nil || g.OAuth2.TokenURL != "https://oauth2.googleapis.com/token" || len(g.OAuth2.Scopes) != 1 {
+		t.Fatalf("gmail preset: %+v %+v", g, g.OAuth2)
+	}
+	if a := parse("provider = \"gmail\"\npassword_cmd = \"pass gmail-app\""); a.Auth != AuthPassword || a.PasswordCmd == "" {
+		t.Fatalf("an app password: %+v", a)
+	}
+	if a := parse("provider = \"outlook\"\nhost = \"imap-mail.outlook.com\"\ntoken_cmd = \"t\""); a.Host != "imap-mail.outlook.com" || a.Auth != AuthOAuth2 {
+		t.Fatalf("an explicit host wins: %+v", a)
+	}
+	if a := parse("provider = \"fastmail\"\npassword_env = \"PW\""); a.Host != "imap.fastmail.com" || a.Auth != AuthPassword {
+		t.Fatalf("fastmail: %+v", a)
+	}
+	_, err := Parse("t.toml", []byte("[[account]]\nname = \"g\"\nusername = \"u\"\nprovider = \"hotmail\"\npassword_env = \"PW\"\n"))
+	if err == nil || !strings.Contains(err.Error(), `t.toml:4: account[0].provider: "hotmail" is not one of fastmail, gmail, icloud, outlook, yahoo`) {
+		t.Fatalf("unknown provider: %v", err)
+	}
+}
