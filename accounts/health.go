@@ -54,6 +54,7 @@ const (
 	StateReconnecting State = "reconnecting"
 	StateCoolingDown  State = "cooling_down"
 	StateAuthFailed   State = "auth_failed"
+	StateNoSecret     State = "no_secret"
 	StateClosed       State = "closed"
 )
 
@@ -119,7 +120,7 @@ func (h Health) Degraded() bool { return !h.Connected() && !h.Starting() }
 // Down: the account is known not to answer.
 func (h Health) Down() bool {
 	switch h.State {
-	case StateCoolingDown, StateAuthFailed, StateDisconnected, StateClosed:
+	case StateCoolingDown, StateAuthFailed, StateNoSecret, StateDisconnected, StateClosed:
 		return true
 	}
 	return false
@@ -127,6 +128,10 @@ func (h Health) Down() bool {
 
 // AuthFailed: the credentials were refused; nothing dials until refresh.
 func (h Health) AuthFailed() bool { return h.State == StateAuthFailed }
+
+// NoSecret: its password or token could not be had (an unset variable, a
+// failing command); nothing dials until refresh fetches it again.
+func (h Health) NoSecret() bool { return h.State == StateNoSecret }
 
 // CoolingDown: calls fail at once until CooldownUntil.
 func (h Health) CoolingDown() bool { return h.State == StateCoolingDown }
@@ -152,6 +157,8 @@ func (h Health) Glyph() string {
 		return "⏸"
 	case StateAuthFailed:
 		return "✗"
+	case StateNoSecret:
+		return "◇"
 	case StateClosed:
 		return "■"
 	}
@@ -168,6 +175,8 @@ func (h Health) words(now time.Time, authFailed string) string {
 		return "cooling down " + Countdown(h.CooldownUntil.Sub(now))
 	case StateAuthFailed:
 		return authFailed
+	case StateNoSecret:
+		return "secret missing"
 	case "":
 		return "unknown"
 	}
@@ -181,6 +190,12 @@ func (h Health) Line() string {
 	switch {
 	case h.ErrorClass == conn.ClassAuth.String() || h.AuthFailed():
 		return h.Name + ": authentication failed"
+	case h.NoSecret():
+		why := h.Error
+		if why == "" {
+			why = h.LastError
+		}
+		return fmt.Sprintf("%s: secret missing (%s)", h.Name, why)
 	case h.CooldownSeconds > 0:
 		return fmt.Sprintf("%s unavailable (cooling down %ds)", h.Name, h.CooldownSeconds)
 	case h.ErrorClass == conn.ClassTimeout.String():

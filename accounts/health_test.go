@@ -24,6 +24,7 @@ func TestHealthStates(t *testing.T) {
 		{conn.StateReconnecting, StateReconnecting, false, false, true, false, false, "↻"},
 		{conn.StateCoolingDown, StateCoolingDown, false, false, true, true, false, "⏸"},
 		{conn.StateAuthFailed, StateAuthFailed, false, false, true, true, true, "✗"},
+		{conn.StateNoSecret, StateNoSecret, false, false, true, true, false, "◇"},
 		{conn.StateClosed, StateClosed, false, false, true, true, false, "■"},
 	}
 	for _, tt := range tests {

@@ -36,6 +36,10 @@ func (a *Adapter) session(ctx context.Context) (*generation, error) {
 			err := a.fail("connect", ClassAuth, fmt.Errorf("%w (press r to retry): %s", ErrAuthFailed, a.st.LastError))
 			a.mu.Unlock()
 			return nil, err
+		case StateNoSecret:
+			err := a.fail("connect", ClassConfig, fmt.Errorf("%w (press r to retry): %s", ErrNoSecret, a.st.LastError))
+			a.mu.Unlock()
+			return nil, err
 		case StateCoolingDown:
 			if left := a.st.CooldownUntil.Sub(a.clock.Now()); left > 0 && a.flight == nil {
 				err := &Error{Account: a.opts.Account, Op: "connect", Class: a.st.Class, Left: left,
@@ -67,7 +71,7 @@ func (a *Adapter) startFlight() *flight {
 	f := &flight{done: make(chan struct{})}
 	a.flight = f
 	next := StateReconnecting
-	if a.st.Connects == 0 && a.st.State != StateCoolingDown && a.st.State != StateAuthFailed {
+	if a.st.Connects == 0 && a.st.State != StateCoolingDown && a.st.State != StateAuthFailed && a.st.State != StateNoSecret {
 		next = StateConnecting
 	}
 	a.setState(next, a.st.Class, nil, nil)
@@ -350,6 +354,11 @@ func (a *Adapter) failed(g *generation, err error) {
 	if class == ClassAuth {
 		a.teardown(g, true)
 		a.setState(StateAuthFailed, ClassAuth, err, nil)
+		return
+	}
+	if errors.Is(err, ErrNoSecret) {
+		a.teardown(g, true)
+		a.setState(StateNoSecret, ClassConfig, err, nil)
 		return
 	}
 	if class == ClassDrop || class == ClassProtocol {

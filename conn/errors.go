@@ -24,6 +24,9 @@ var (
 	ErrCoolingDown = errors.New("cooling down")
 	// ErrAuthFailed: the credentials were refused; nothing is dialled until Refresh.
 	ErrAuthFailed = errors.New("authentication failed")
+	// ErrNoSecret: the account's secret could not be had; a provider wraps
+	// it around the reason, and nothing is dialled until Refresh.
+	ErrNoSecret = errors.New("no secret")
 	// ErrClosed: the adapter was closed.
 	ErrClosed = errors.New("adapter closed")
 	// ErrNoEnv: a child command was given no explicit environment.
@@ -193,3 +196,14 @@ func classifyTransport(err error) ErrorClass {
 	}
 	return ClassDrop
 }
+
+// NoSecret marks err (an unset variable, a failing password_cmd) as a
+// secret that could not be had, without changing its text: the adapter
+// then waits in StateNoSecret for a Refresh instead of cooling down.
+func NoSecret(err error) error { return noSecret{err} }
+
+type noSecret struct{ err error }
+
+func (n noSecret) Error() string        { return n.err.Error() }
+func (n noSecret) Unwrap() error        { return n.err }
+func (n noSecret) Is(target error) bool { return target == ErrNoSecret }

@@ -23,6 +23,10 @@ const (
 	StateCoolingDown
 	// StateAuthFailed: the credentials were refused. No dials until Refresh or Close.
 	StateAuthFailed
+	// StateNoSecret: the account's secret (password, token) could not be
+	// had: an unset variable, a failing command. Not the server's fault,
+	// so no countdown: no dials until Refresh, which fetches it again.
+	StateNoSecret
 	// StateClosed: terminal. Nothing leaves it.
 	StateClosed
 )
@@ -35,6 +39,7 @@ var stateNames = [...]string{
 	StateReconnecting: "reconnecting",
 	StateCoolingDown:  "cooling_down",
 	StateAuthFailed:   "auth_failed",
+	StateNoSecret:     "no_secret",
 	StateClosed:       "closed",
 }
 

@@ -42,7 +42,7 @@ func Provision(cfg imapwire.AddAccountIn, fetch func(ctx context.Context) (strin
 				return err // already classed (the token endpoint)
 			}
 			if err != nil {
-				return &conn.Error{Account: cfg.Account, Op: "password", Class: conn.ClassConfig, Err: err}
+				return &conn.Error{Account: cfg.Account, Op: "password", Class: conn.ClassConfig, Err: conn.NoSecret(err)}
 			}
 			in.Password = p
 		}

@@ -73,7 +73,7 @@ func (c *child) env(ctx context.Context) ([]string, error) {
 			// The password source is broken: no server can fix that, so it is
 			// a configuration error (no quick retries), not a dead child.
 			return nil, &conn.Error{Account: c.account, Op: "password", Class: conn.ClassConfig,
-				Err: fmt.Errorf("fetch the password for %s: %w", c.secretEnv, err)}
+				Err: conn.NoSecret(fmt.Errorf("fetch the password for %s: %w", c.secretEnv, err))}
 		}
 		c.secrets.Add(secret)
 		vars[c.secretEnv] = secret

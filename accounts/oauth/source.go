@@ -78,12 +78,12 @@ func (s *Source) Notes() []string {
 func (s *Source) start(ctx context.Context) error {
 	rt, err := s.acct.RunSecretCmd(ctx, "refresh_token_cmd", s.r.RefreshTokenCmd)
 	if err != nil {
-		return &conn.Error{Account: s.acct.Name, Op: "token", Class: conn.ClassConfig, Err: err}
+		return &conn.Error{Account: s.acct.Name, Op: "token", Class: conn.ClassConfig, Err: conn.NoSecret(err)}
 	}
 	var clientSecret string
 	if s.r.ClientSecretCmd != "" {
 		if clientSecret, err = s.acct.RunSecretCmd(ctx, "oauth2_client_secret_cmd", s.r.ClientSecretCmd); err != nil {
-			return &conn.Error{Account: s.acct.Name, Op: "token", Class: conn.ClassConfig, Err: err}
+			return &conn.Error{Account: s.acct.Name, Op: "token", Class: conn.ClassConfig, Err: conn.NoSecret(err)}
 		}
 	}
 	cfg := &oauth2.Config{ClientID: s.r.ClientID, ClientSecret: clientSecret, Scopes: s.r.Scopes,

@@ -40,6 +40,9 @@ func (d detailsBox) view(s Styles, p *accountPane, width, height int, now time.T
 	if h.CoolingDown() {
 		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press r to try now)")
 	}
+	if h.NoSecret() {
+		line("Next probe:", "none until you press r (the password or token is fetched again)")
+	}
 	if h.AuthFailed() {
 		line("Next probe:", "none until you press r (credentials were refused)")
 	}
