@@ -76,7 +76,8 @@ func login(c *imapclient.Client, cfg imapwire.AddAccountIn) error {
 	o := &oauthClient{mech: mech, user: cfg.Username, token: cfg.Password}
 	if err := c.Authenticate(o); err != nil {
 		if o.refusal != "" {
-			return fmt.Errorf("%s refused the token (%s): %w", mech, o.refusal, err)
+			// Say what to do next: the token is the app's to renew.
+			return fmt.Errorf("%s refused the token (%s): %w; the access token is expired or revoked: check token_cmd, or authorise unibox again for the refresh token", mech, o.refusal, err)
 		}
 		return fmt.Errorf("%s: %w", mech, err)
 	}
