@@ -19,18 +19,11 @@ import (
 func TestUnsetPasswordEnvIsNoSecret(t *testing.T) {
 	mem := imaptest.NewMem(t, memimap.Options{})
 	user, pass := mem.NewUser(t)
-	cfg := &config.Config{Accounts: []config.Account{{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
-		Security: "none", Username: user, PasswordEnv: "UNIBOX_NOSECRET_PW"}}}
-	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
-	a := set.Accounts[0]
+	a := openAccount(t, config.Account{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
+		Security: "none", Username: user, PasswordEnv: "UNIBOX_NOSECRET_PW"}, Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	_, err = a.List(ctx, ListOptions{})
+	_, err := a.List(ctx, ListOptions{})
 	h := Describe(a, err, time.Now())
 	if !errors.Is(err, conn.ErrNoSecret) || !h.NoSecret() || h.CooldownSeconds != 0 || !strings.Contains(h.Line(), "UNIBOX_NOSECRET_PW") {
 		t.Fatalf("err %v, state %s, cooldown %d, line %q", err, h.State, h.CooldownSeconds, h.Line())

@@ -30,18 +30,11 @@ func TestOAuth2TokenCmdEndToEnd(t *testing.T) {
 		ok          bool
 	}{{"valid token", "tok-" + user, true}, {"refused token", "stale-token-5678", false}} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := &config.Config{Accounts: []config.Account{{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
-				Security: "none", Username: user, Auth: config.AuthOAuth2, TokenCmd: "printf '%s\\n' " + tt.token}}}
-			cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-			set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer set.Close()
+			a := openAccount(t, config.Account{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
+				Security: "none", Username: user, Auth: config.AuthOAuth2, TokenCmd: "printf '%s\\n' " + tt.token}, Options{})
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			a := set.Accounts[0]
-			_, err = a.List(ctx, ListOptions{})
+			_, err := a.List(ctx, ListOptions{})
 			if tt.ok {
 				if err != nil {
 					t.Fatal(err)
@@ -72,22 +65,16 @@ func TestOAuth2RefusedTokenRetriedOnce(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			runs := filepath.Join(t.TempDir(), "runs")
 			cmd := fmt.Sprintf(`echo run >> %[1]s; if [ "$(wc -l < %[1]s)" -gt 1 ]; then printf %[2]s; else printf stale; fi`, runs, tt.second)
-			cfg := &config.Config{Accounts: []config.Account{{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
-				Security: "none", Username: user, Auth: config.AuthOAuth2, TokenCmd: cmd}}}
-			cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-			set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer set.Close()
+			a := openAccount(t, config.Account{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
+				Security: "none", Username: user, Auth: config.AuthOAuth2, TokenCmd: cmd}, Options{})
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			_, err = set.Accounts[0].List(ctx, ListOptions{})
+			_, err := a.List(ctx, ListOptions{})
 			if tt.ok != (err == nil) {
 				t.Fatalf("list: %v", err)
 			}
-			if !tt.ok && set.Accounts[0].Health().State != StateAuthFailed {
-				t.Fatalf("state %s, want auth_failed", set.Accounts[0].Health().State)
+			if !tt.ok && a.Health().State != StateAuthFailed {
+				t.Fatalf("state %s, want auth_failed", a.Health().State)
 			}
 			b, _ := os.ReadFile(runs)
 			if n := strings.Count(string(b), "run"); n != 2 {
@@ -111,15 +98,8 @@ func TestOAuth2TokenExpiresMidSession(t *testing.T) {
 	if err := os.WriteFile(tokenFile, []byte("t1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := &config.Config{Accounts: []config.Account{{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
-		Security: "none", Username: user, Auth: config.AuthOAuth2, TokenCmd: fmt.Sprintf("echo run >> %s; cat %s", runs, tokenFile)}}}
-	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
-	a := set.Accounts[0]
+	a := openAccount(t, config.Account{Name: "Mail", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
+		Security: "none", Username: user, Auth: config.AuthOAuth2, TokenCmd: fmt.Sprintf("echo run >> %s; cat %s", runs, tokenFile)}, Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if _, err := a.List(ctx, ListOptions{}); err != nil {
@@ -166,18 +146,11 @@ func TestOAuth2BuiltInRefreshEndToEnd(t *testing.T) {
 	defer endpoint.Close()
 	mem := imaptest.NewMem(t, memimap.Options{Tokens: func(user, token string) bool { mu.Lock(); defer mu.Unlock(); return issued[token] }})
 	user, _ := mem.NewUser(t)
-	cfg := &config.Config{Accounts: []config.Account{{Name: "Outlook", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
+	a := openAccount(t, config.Account{Name: "Outlook", Kind: "imap", Host: mem.Host(), Port: mem.Port(),
 		Security: "none", Username: user, Auth: config.AuthOAuth2,
-		OAuth2: &config.OAuth2Refresh{TokenURL: endpoint.URL, ClientID: "unibox", RefreshTokenCmd: "printf rt-1"}}}}
-	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
+		OAuth2: &config.OAuth2Refresh{TokenURL: endpoint.URL, ClientID: "unibox", RefreshTokenCmd: "printf rt-1"}}, Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	a := set.Accounts[0]
 	if _, err := a.List(ctx, ListOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -185,4 +158,21 @@ func TestOAuth2BuiltInRefreshEndToEnd(t *testing.T) {
 	if len(h.Notes) != 1 || !strings.Contains(h.Notes[0], "refresh_token_store_cmd") {
 		t.Fatalf("notes %q", h.Notes)
 	}
+}
+
+// openAccount opens ac alone, its serve-imap children being this test
+// binary, with no probe timer; o (optional) adds to the options.
+func openAccount(t *testing.T, ac config.Account, o Options) *Account {
+	t.Helper()
+	cfg := &config.Config{Accounts: []config.Account{ac}}
+	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
+	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
+	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
+	o.Exe, o.ExeArgs, o.ChildEnv = testExe(t), []string{}, []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}
+	set, err := Open(cfg, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(set.Close)
+	return set.Accounts[0]
 }

@@ -25,22 +25,14 @@ func TestTLSCAFileEndToEnd(t *testing.T) {
 		ok   bool
 	}{{"trusted", ca.PEM, true}, {"untrusted", "", false}} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := &config.Config{Accounts: []config.Account{{Name: "Self", Kind: "imap", Host: "127.0.0.1", Port: mem.Port(),
-				Security: "tls", Username: user, TLSCAPEM: tt.pem}}}
-			cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-			cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
-			cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
-			set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+			a := openAccount(t, config.Account{Name: "Self", Kind: "imap", Host: "127.0.0.1", Port: mem.Port(),
+				Security: "tls", Username: user, TLSCAPEM: tt.pem}, Options{
 				Password: func(config.Account) func(context.Context) (string, error) {
 					return func(context.Context) (string, error) { return pass, nil }
 				}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer set.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			_, err = set.Accounts[0].List(ctx, ListOptions{})
+			_, err := a.List(ctx, ListOptions{})
 			if tt.ok {
 				if err != nil {
 					t.Fatalf("with the CA: %v", err)
