@@ -114,15 +114,18 @@ func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty s
 	if len(l.rows) == 0 {
 		return l.styles.Dim.Render(textsafe.Fit(empty, l.width)) + strings.Repeat("\n", max(0, l.height-1))
 	}
-	// The marks are four one-column characters and "•".
-	tags = tagCells(tags, layoutColumns(l.width-textsafe.Width("•")-5, tagW).tag)
+	// The marks are four one-column characters and the unread slot, as
+	// wide as "•" (two columns on an ambiguous-wide terminal): the same on
+	// every row, so every row has the same columns, computed once.
+	c := layoutColumns(l.width-markW()-1, tagW)
+	tags = tagCells(tags, c.tag)
 	var b strings.Builder
 	end := min(len(l.rows), l.offset+l.height)
 	for i := l.offset; i < end; i++ {
 		if i > l.offset {
 			b.WriteByte('\n')
 		}
-		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, sel[l.rows[i].ID], now, tags[l.rows[i].ID.Account], tagW))
+		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, sel[l.rows[i].ID], now, tags[l.rows[i].ID.Account], c))
 	}
 	for i := end - l.offset; i < l.height; i++ {
 		b.WriteByte('\n')
@@ -133,7 +136,7 @@ func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty s
 // renderRow: cursor, marks (* selected, N fresh, • unread, ! flagged,
 // ~ stale), account tag, sender, subject, relative date. Every string from
 // a server is sanitised and measured by display width.
-func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, tag string, tagW int) string {
+func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, tag string, c columns) string {
 	mark := func(on bool, c string) string {
 		if on {
 			return c
@@ -148,9 +151,9 @@ func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, 
 	if r.Fresh {
 		unread = "N"
 	}
+	unread = textsafe.Fit(unread, textsafe.Width("•"))
 	marks := cur + mark(selected, "*") + unread + mark(r.Flagged, "!") + mark(r.Stale, "~")
 	date := relDate(r.Date, now, l.dateFormat)
-	c := layoutColumns(l.width-textsafe.Width(marks)-1, tagW)
 	line := marks + " " + textsafe.Fit(tag, c.tag) + " " +
 		textsafe.Fit(sender(r.From), c.sender) + " " +
 		textsafe.Fit(textsafe.Line(r.Subject), c.subject) + " " +
@@ -169,6 +172,9 @@ func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, 
 	}
 	return st.Render(line)
 }
+
+// markW is the width of a row's marks.
+func markW() int { return 4 + textsafe.Width("•") }
 
 // Column widths of a row after its marks. The date keeps its 7 columns
 // at every width; below 80 columns the sender, then the account tag give
