@@ -8,7 +8,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/imapwire"
-	"unibox/accounts/secret"
+	"unibox/accounts/provider"
 	"unibox/conn"
 )
 
@@ -52,7 +52,7 @@ func Provision(cfg imapwire.AddAccountIn, fetch func(ctx context.Context) (strin
 	return func(ctx context.Context, c conn.Caller) error {
 		err := provision(ctx, c)
 		if cfg.Auth == config.AuthOAuth2 && conn.ClassOf(err) == conn.ClassAuth {
-			err = provision(secret.WithFresh(ctx), c)
+			err = provision(provider.WithFresh(ctx), c)
 		}
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"unibox/accounts/config"
+	"unibox/accounts/provider"
 	"unibox/accounts/secret"
 	"unibox/conn"
 )
@@ -42,7 +43,7 @@ func New(acct config.Account) *Source {
 }
 
 // Token returns a valid access token: the cached one, or a fresh one when
-// it is near expiry or ctx asks for a fresh secret (secret.WithFresh: the
+// it is near expiry or ctx asks for a fresh secret (provider.WithFresh: the
 // server just refused the cached one). Errors are classed: a refused
 // refresh token is auth (re-authorise), an unreachable endpoint
 // unavailable, a bad client or command config.
@@ -54,7 +55,7 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
-	if secret.WantsFresh(ctx) {
+	if provider.WantsFresh(ctx) {
 		// A source holding only the refresh token must refresh.
 		s.cache = s.cfg.TokenSource(s.bctx, &oauth2.Token{RefreshToken: s.rt})
 	}

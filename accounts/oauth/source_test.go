@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"unibox/accounts/config"
-	"unibox/accounts/secret"
+	"unibox/accounts/provider"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/conn"
 )
@@ -82,7 +82,7 @@ func TestSourceRefreshesAndCaches(t *testing.T) {
 	if tok, _ := s.Token(ctx); tok != "access-1" || e.count() != 1 {
 		t.Fatalf("a valid token was not reused: %q after %d requests", tok, e.count())
 	}
-	if tok, _ := s.Token(secret.WithFresh(ctx)); tok != "access-2" {
+	if tok, _ := s.Token(provider.WithFresh(ctx)); tok != "access-2" {
 		t.Fatalf("a fresh token was asked for, got %q", tok)
 	}
 	req := e.requests[0]
@@ -111,7 +111,7 @@ func TestSourceRotation(t *testing.T) {
 	defer srv2.Close()
 	s2 := New(account(t, srv2.URL, "rt-1", nil))
 	for range 2 {
-		if _, err := s2.Token(secret.WithFresh(context.Background())); err != nil {
+		if _, err := s2.Token(provider.WithFresh(context.Background())); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -33,5 +33,14 @@ type Spec struct {
 	Notes func() []string
 }
 
-// Password fetches an account's secret afresh; it runs on every connect.
+// Password fetches an account's secret; it runs on every connect.
 type Password func(ctx context.Context) (string, error)
+
+type freshKey struct{}
+
+// WithFresh asks a Password called with ctx for a fresh secret, not a
+// cached one: the server has just refused the cached token.
+func WithFresh(ctx context.Context) context.Context { return context.WithValue(ctx, freshKey{}, true) }
+
+// WantsFresh reports WithFresh.
+func WantsFresh(ctx context.Context) bool { v, _ := ctx.Value(freshKey{}).(bool); return v }

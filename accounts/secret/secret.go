@@ -6,7 +6,6 @@
 package secret
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -56,12 +55,3 @@ func (b *Box) Redact(text string) string {
 	defer b.mu.Unlock()
 	return Redact(text, b.s...)
 }
-
-type freshKey struct{}
-
-// WithFresh asks the secret fetched under ctx to be a fresh one, not a
-// cached one: the server has just refused the cached token.
-func WithFresh(ctx context.Context) context.Context { return context.WithValue(ctx, freshKey{}, true) }
-
-// WantsFresh reports WithFresh.
-func WantsFresh(ctx context.Context) bool { v, _ := ctx.Value(freshKey{}).(bool); return v }
