@@ -28,12 +28,14 @@ type Source struct {
 	acct config.Account
 	r    config.OAuth2Refresh
 
-	mu    sync.Mutex
-	cfg   *oauth2.Config
-	bctx  context.Context    // carries the HTTP client of every refresh
-	cache oauth2.TokenSource // reuses the access token until near expiry
-	rt    string             // the refresh token in use
-	notes []string
+	mu  sync.Mutex // one refresh at a time
+	cfg *oauth2.Config
+	hc  *http.Client
+	tok *oauth2.Token // the access token in use, until near expiry
+	rt  string        // the refresh token in use
+
+	notesMu sync.Mutex // apart: reading the notes never waits on a refresh
+	notes   []string
 }
 
 // New is the source of acct, which must have the built-in refresh. Nothing
@@ -55,27 +57,31 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
-	if provider.WantsFresh(ctx) {
-		// A source holding only the refresh token must refresh.
-		s.cache = s.cfg.TokenSource(s.bctx, &oauth2.Token{RefreshToken: s.rt})
+	if s.tok.Valid() && !provider.WantsFresh(ctx) {
+		return s.tok.AccessToken, nil
 	}
-	tok, err := s.cache.Token()
+	// A source made per refresh, on the caller's context, so its deadline
+	// bounds the request (x/oauth2 keeps the context a source was made
+	// with); holding only the refresh token, it must refresh.
+	hctx := context.WithValue(ctx, oauth2.HTTPClient, s.hc)
+	tok, err := s.cfg.TokenSource(hctx, &oauth2.Token{RefreshToken: s.rt}).Token()
 	if err != nil {
 		return "", s.classify(err)
 	}
+	s.tok = tok
 	s.rotated(ctx, tok.RefreshToken)
 	return tok.AccessToken, nil
 }
 
 // Notes are what the account's details should say once.
 func (s *Source) Notes() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.notesMu.Lock()
+	defer s.notesMu.Unlock()
 	return append([]string(nil), s.notes...)
 }
 
-// start reads the refresh token (and client secret) and builds the token
-// sources.
+// start reads the refresh token (and client secret) and builds the
+// client.
 func (s *Source) start(ctx context.Context) error {
 	rt, err := s.acct.RunSecretCmd(ctx, "refresh_token_cmd", s.r.RefreshTokenCmd)
 	if err != nil {
@@ -93,9 +99,8 @@ func (s *Source) start(ctx context.Context) error {
 		Endpoint: oauth2.Endpoint{TokenURL: s.r.TokenURL, AuthStyle: oauth2.AuthStyleInParams}}
 	// x/oauth2 sends no scope when refreshing; Microsoft wants one. The
 	// HTTPClient context value is its hook for the transport.
-	hc := &http.Client{Transport: scopeOnRefresh{scopes: s.r.Scopes, next: http.DefaultTransport}}
-	s.cfg, s.bctx, s.rt = cfg, context.WithValue(context.Background(), oauth2.HTTPClient, hc), rt
-	s.cache = cfg.TokenSource(s.bctx, &oauth2.Token{RefreshToken: rt})
+	s.hc = &http.Client{Transport: scopeOnRefresh{scopes: s.r.Scopes, next: http.DefaultTransport}}
+	s.cfg, s.rt = cfg, rt
 	return nil
 }
 
@@ -116,6 +121,8 @@ func (s *Source) rotated(ctx context.Context, rt string) {
 }
 
 func (s *Source) note(n string) {
+	s.notesMu.Lock()
+	defer s.notesMu.Unlock()
 	for _, x := range s.notes {
 		if x == n {
 			return

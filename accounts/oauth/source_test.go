@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"unibox/accounts/config"
 	"unibox/accounts/provider"
@@ -142,5 +143,34 @@ func TestSourceErrors(t *testing.T) {
 	}
 	if _, err := New(account(t, srv.URL, "", func(r *config.OAuth2Refresh) { r.RefreshTokenCmd = "false" })).Token(context.Background()); conn.ClassOf(err) != conn.ClassConfig || !strings.Contains(err.Error(), "refresh_token_cmd") {
 		t.Fatalf("failing refresh_token_cmd: %s: %v", conn.ClassOf(err), err)
+	}
+}
+
+// A token endpoint that never answers costs the caller its own deadline,
+// not forever, and the account's notes stay readable meanwhile.
+func TestSourceSilentEndpoint(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	defer srv.Close()
+	defer close(release)
+	s := New(account(t, srv.URL, "rt-1", nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { _, err := s.Token(ctx); done <- err }()
+	notes := make(chan []string, 1)
+	go func() { notes <- s.Notes() }()
+	select {
+	case <-notes:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Notes waited on a refresh")
+	}
+	select {
+	case err := <-done:
+		if c := conn.ClassOf(err); c != conn.ClassTimeout && c != conn.ClassUnavailable {
+			t.Fatalf("silent endpoint: %s: %v", c, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Token outlived its caller's deadline")
 	}
 }
