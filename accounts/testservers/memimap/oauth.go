@@ -61,9 +61,7 @@ func (s *session) loginByToken(user, token string) error {
 	if !s.srv.opts.Tokens(user, token) {
 		return errors.New("invalid token")
 	}
-	s.srv.mu.Lock()
-	u := s.srv.users[user]
-	s.srv.mu.Unlock()
+	u := s.srv.lookup(user)
 	if u == nil {
 		return errors.New("no such user")
 	}

@@ -349,7 +349,8 @@ func (s *Server) forget(c *imapserver.Conn) {
 	s.mu.Unlock()
 }
 
-func (s *Server) folders(name string) *user {
+// lookup is the user named name, or nil.
+func (s *Server) lookup(name string) *user {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.users[name]
