@@ -69,13 +69,9 @@ func runSecretCmd(ctx context.Context, cmdline string, hide []string, what strin
 	var stdout headBuffer
 	var stderr tailBuffer
 	stdout.max, stderr.max = stdoutLimit, stderrLimit
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", cmdline)
-	cmd.Stdin = nil // the null device, never the terminal
-	cmd.Env = envWithout(os.Environ(), hide)
+	cmd := shellCmd(ctx, cmdline, hide)
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	cmd.WaitDelay = pipeGrace // a daemonised grandchild holding a pipe cannot hang us
-	killGroupOnCancel(cmd)
 	runErr := cmd.Run()
 
 	password, _, _ := bytes.Cut(stdout.b, []byte("\n"))
@@ -102,6 +98,18 @@ func runSecretCmd(ctx context.Context, cmdline string, hide []string, what strin
 		return "", fmt.Errorf("cannot run /bin/sh: %w", runErr)
 	}
 	return "", fmt.Errorf("printed no %s on its first line%s", what, hint)
+}
+
+// shellCmd is a secret command as every one runs: /bin/sh -c, the
+// user's environment without other accounts' secrets, stdin the null
+// device (never the terminal), killed with its process group when ctx
+// ends.
+func shellCmd(ctx context.Context, cmdline string, hide []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", cmdline)
+	cmd.Env = envWithout(os.Environ(), hide)
+	cmd.WaitDelay = pipeGrace // a daemonised grandchild holding a pipe cannot hang us
+	killGroupOnCancel(cmd)
+	return cmd
 }
 
 // lastLine is the last non-blank stderr line, made safe for an error

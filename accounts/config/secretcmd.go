@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 )
@@ -30,12 +29,9 @@ func (a Account) StoreSecret(ctx context.Context, key, cmdline, secretValue stri
 	defer cancel()
 	var stderr tailBuffer
 	stderr.max = stderrLimit
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", cmdline)
+	cmd := shellCmd(ctx, cmdline, a.hideEnv)
 	cmd.Stdin = strings.NewReader(secretValue + "\n")
-	cmd.Env = envWithout(os.Environ(), a.hideEnv)
 	cmd.Stderr = &stderr
-	cmd.WaitDelay = pipeGrace
-	killGroupOnCancel(cmd)
 	err := cmd.Run()
 	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
 		return nil
