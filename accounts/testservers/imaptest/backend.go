@@ -90,6 +90,14 @@ var dovecotMu sync.Mutex
 // (and fails it under CI, where .ci/run must have started one).
 func NewDovecot(t testing.TB, users ...string) *Dovecot {
 	t.Helper()
+	addr := dovecotAddr(t)
+	return &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: users}
+}
+
+// dovecotAddr is the shared instance's address; without one the test is
+// skipped, or fails under CI.
+func dovecotAddr(t testing.TB) string {
+	t.Helper()
 	addr := os.Getenv("UNIBOX_DOVECOT_ADDR")
 	if addr == "" {
 		if os.Getenv("CI") == "true" {
@@ -97,7 +105,7 @@ func NewDovecot(t testing.TB, users ...string) *Dovecot {
 		}
 		t.Skip("no Dovecot: run `bash .ci/dovecot.sh start DIR` and export UNIBOX_DOVECOT_ADDR to run these")
 	}
-	return &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: users}
+	return addr
 }
 
 func (d *Dovecot) Name() string  { return "dovecot" }

@@ -1,0 +1,189 @@
+package imaptest
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Issuer is an OAuth2 authorisation server for tests, on loopback: it
+// mints access tokens (GET /mint?user=U prints one, so a token_cmd can be
+// `curl -sf URL/mint?user=U`) and answers RFC 7662 introspection (POST
+// /introspect token=T) the way Dovecot's oauth2 passdb asks. A test
+// revokes or expires tokens, or takes the whole endpoint down.
+type Issuer struct {
+	srv *http.Server
+	ln  net.Listener
+	url string
+
+	mu      sync.Mutex
+	tokens  map[string]*issued
+	minted  int
+	checked int
+}
+
+type issued struct {
+	user string
+	dead bool
+}
+
+// NewIssuer starts an issuer; it stops with the test.
+func NewIssuer(t testing.TB) *Issuer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	is := &Issuer{ln: ln, url: "http://" + ln.Addr().String(), tokens: map[string]*issued{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /mint", is.mint)
+	mux.HandleFunc("POST /introspect", is.introspect)
+	is.srv = &http.Server{Handler: mux}
+	go func() { _ = is.srv.Serve(ln) }()
+	t.Cleanup(is.Down)
+	return is
+}
+
+// URL is the issuer's base URL; IntrospectURL is the endpoint Dovecot asks.
+func (is *Issuer) URL() string           { return is.url }
+func (is *Issuer) IntrospectURL() string { return is.url + "/introspect" }
+
+// MintCmd is a token_cmd that fetches a fresh token for user.
+func (is *Issuer) MintCmd(user string) string {
+	return "curl -sf '" + is.url + "/mint?user=" + user + "'"
+}
+
+// Mint issues a token for user.
+func (is *Issuer) Mint(user string) string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	tok := "at-" + hex.EncodeToString(b)
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	is.tokens[tok] = &issued{user: user}
+	is.minted++
+	return tok
+}
+
+// ExpireAll makes every token issued so far invalid, as an hour passing
+// would; tokens minted afterwards are valid.
+func (is *Issuer) ExpireAll() {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	for _, tk := range is.tokens {
+		tk.dead = true
+	}
+}
+
+// Minted and Checked count tokens issued and introspection requests.
+func (is *Issuer) Minted() int  { is.mu.Lock(); defer is.mu.Unlock(); return is.minted }
+func (is *Issuer) Checked() int { is.mu.Lock(); defer is.mu.Unlock(); return is.checked }
+
+// Down closes the endpoint: introspection requests are refused at the
+// TCP level from then on.
+func (is *Issuer) Down() { _ = is.srv.Close() }
+
+func (is *Issuer) mint(w http.ResponseWriter, r *http.Request) {
+	user := r.URL.Query().Get("user")
+	if user == "" {
+		http.Error(w, "user missing", http.StatusBadRequest)
+		return
+	}
+	_, _ = w.Write([]byte(is.Mint(user) + "\n"))
+}
+
+func (is *Issuer) introspect(w http.ResponseWriter, r *http.Request) {
+	_ = r.ParseForm()
+	is.mu.Lock()
+	is.checked++
+	tk := is.tokens[r.PostForm.Get("token")]
+	answer := map[string]any{"active": false}
+	if tk != nil && !tk.dead {
+		answer = map[string]any{"active": true, "username": tk.user}
+	}
+	is.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(answer)
+}
+
+// DovecotOAuth2 is a private Dovecot instance for one test whose oauth2
+// passdb asks an Issuer (see .ci/dovecot.sh, UNIBOX_DOVECOT_OAUTH2_URL),
+// reached through a proxy. Its users are .ci/dovecot.sh's (alice, ...).
+type DovecotOAuth2 struct {
+	*Dovecot
+	Issuer *Issuer
+	dir    string
+}
+
+// NewDovecotOAuth2 starts the issuer and the instance. It runs where the
+// shared Dovecot runs (UNIBOX_DOVECOT_ADDR set, so dovecot is installed and
+// we are root) and skips otherwise, failing under CI like NewDovecot.
+func NewDovecotOAuth2(t testing.TB) *DovecotOAuth2 {
+	t.Helper()
+	dovecotAddr(t) // skip or fail exactly as the shared instance's tests do
+	script, err := findScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	is := NewIssuer(t)
+	dir := t.TempDir()
+	cmd := exec.Command("bash", script, "start", dir)
+	cmd.Env = append(os.Environ(), "UNIBOX_DOVECOT_OAUTH2_URL="+is.IntrospectURL())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("dovecot.sh start: %v\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("bash", script, "stop", dir).CombinedOutput(); err != nil {
+			t.Errorf("dovecot.sh stop: %v\n%s", err, out)
+		}
+	})
+	var addr string
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "UNIBOX_DOVECOT_ADDR="); ok {
+			addr = v
+		}
+	}
+	if addr == "" {
+		t.Fatalf("dovecot.sh start printed no address:\n%s", out)
+	}
+	return &DovecotOAuth2{Dovecot: &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: []string{"alice"}}, Issuer: is, dir: dir}
+}
+
+// Log is the instance's dovecot.log so far (logins name their mechanism).
+func (d *DovecotOAuth2) Log() string {
+	b, _ := os.ReadFile(filepath.Join(d.dir, "dovecot.log"))
+	return string(b)
+}
+
+// findScript finds .ci/dovecot.sh above the test's working directory.
+func findScript() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, ".ci", "dovecot.sh")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no .ci/dovecot.sh above the working directory")
+		}
+		dir = parent
+	}
+}
