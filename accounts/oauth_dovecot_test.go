@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,7 +56,7 @@ func TestDovecotOAuth2Mechanisms(t *testing.T) {
 	} {
 		t.Run("sasl="+tt.sasl, func(t *testing.T) {
 			before := strings.Count(d.Log(), tt.logged)
-			a, _ := oauthAccount(t, d, tt.sasl, d.Issuer.MintCmd("alice"))
+			a, _ := oauthAccount(t, d, tt.sasl, d.Issuer.MintCmd("alice", 0))
 			page, err := a.List(listCtx(t), ListOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -94,19 +95,20 @@ func TestDovecotOAuth2RevokedToken(t *testing.T) {
 	}
 }
 
-// serve-imap holds the token it was provisioned with; the token expires,
-// the server hangs up, serve-imap re-dials and is refused. The refusal
-// reaches the app as class auth, token_cmd runs again, and the call that
-// met the hang-up succeeds.
+// serve-imap holds the token it was provisioned with, good for 2 s; it
+// expires, then the server hangs up and serve-imap re-dials and is
+// refused. The refusal reaches the app as class auth, token_cmd runs
+// again, and the call that met the hang-up succeeds. A new child (after a
+// crash) runs token_cmd again before it connects.
 func TestDovecotOAuth2TokenExpiresThenHangUp(t *testing.T) {
 	d := imaptest.NewDovecotOAuth2(t)
-	a, runs := oauthAccount(t, d, "xoauth2", d.Issuer.MintCmd("alice"))
+	a, runs := oauthAccount(t, d, "xoauth2", d.Issuer.MintCmd("alice", 2*time.Second))
 	ctx := listCtx(t)
 	if _, err := a.List(ctx, ListOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	d.Issuer.ExpireAll()
-	d.Proxy().Drop()
+	<-d.Issuer.LastExpired()
+	d.Kick(t, "alice")
 	d.Seed(t, "alice", "INBOX", []byte("From: b@example.org\r\nSubject: after the hang-up\r\n\r\nhi\r\n"))
 	page, err := a.List(ctx, ListOptions{})
 	if err != nil {
@@ -117,6 +119,15 @@ func TestDovecotOAuth2TokenExpiresThenHangUp(t *testing.T) {
 	}
 	if n := tokenRuns(t, runs); n != 2 {
 		t.Fatalf("token_cmd ran %d times, want 2", n)
+	}
+	for _, pid := range imaptest.ChildPIDs() {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	if _, err := a.List(ctx, ListOptions{}); err != nil {
+		t.Fatalf("after the child was killed: %v", err)
+	}
+	if n, connects := tokenRuns(t, runs), a.Status().Connects; n != 3 || connects != 2 {
+		t.Fatalf("token_cmd ran %d times over %d connects, want 3 over 2", n, connects)
 	}
 }
 

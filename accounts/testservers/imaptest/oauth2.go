@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -14,11 +15,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Issuer is an OAuth2 authorisation server for tests, on loopback: it
-// mints access tokens (GET /mint?user=U prints one, so a token_cmd can be
-// `curl -sf URL/mint?user=U`) and answers RFC 7662 introspection (POST
+// mints access tokens (GET /mint?user=U[&ttl=2s] prints one, so a
+// token_cmd can be `curl -sf URL/mint?user=U`) and answers RFC 7662 introspection (POST
 // /introspect token=T) the way Dovecot's oauth2 passdb asks. A test
 // revokes or expires tokens, or takes the whole endpoint down.
 type Issuer struct {
@@ -30,11 +32,17 @@ type Issuer struct {
 	tokens  map[string]*issued
 	minted  int
 	checked int
+	last    *issued
 }
 
 type issued struct {
-	user string
-	dead bool
+	user    string
+	dead    bool
+	expires time.Time // zero: never
+}
+
+func (tk *issued) valid(now time.Time) bool {
+	return !tk.dead && (tk.expires.IsZero() || now.Before(tk.expires))
 }
 
 // NewIssuer starts an issuer; it stops with the test.
@@ -58,21 +66,43 @@ func NewIssuer(t testing.TB) *Issuer {
 func (is *Issuer) URL() string           { return is.url }
 func (is *Issuer) IntrospectURL() string { return is.url + "/introspect" }
 
-// MintCmd is a token_cmd that fetches a fresh token for user.
-func (is *Issuer) MintCmd(user string) string {
-	return "curl -sf '" + is.url + "/mint?user=" + user + "'"
+// MintCmd is a token_cmd that fetches a fresh token for user, valid for
+// ttl (0: until ExpireAll).
+func (is *Issuer) MintCmd(user string, ttl time.Duration) string {
+	return fmt.Sprintf("curl -sf '%s/mint?user=%s&ttl=%s'", is.url, user, ttl)
 }
 
-// Mint issues a token for user.
-func (is *Issuer) Mint(user string) string {
+// Mint issues a token for user, valid until ExpireAll.
+func (is *Issuer) Mint(user string) string { return is.MintFor(user, 0) }
+
+// MintFor issues a token for user that expires after ttl (0: never).
+func (is *Issuer) MintFor(user string, ttl time.Duration) string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)
 	tok := "at-" + hex.EncodeToString(b)
+	tk := &issued{user: user}
+	if ttl > 0 {
+		tk.expires = time.Now().Add(ttl)
+	}
 	is.mu.Lock()
 	defer is.mu.Unlock()
-	is.tokens[tok] = &issued{user: user}
+	is.tokens[tok] = tk
 	is.minted++
+	is.last = tk
 	return tok
+}
+
+// LastExpired is closed once the newest token minted so far has expired
+// (never for one without a lifetime).
+func (is *Issuer) LastExpired() <-chan time.Time {
+	is.mu.Lock()
+	tk := is.last
+	is.mu.Unlock()
+	if tk == nil || tk.expires.IsZero() {
+		return nil
+	}
+	// The timer fires at the expiry; a token is invalid from that instant.
+	return time.After(time.Until(tk.expires))
 }
 
 // ExpireAll makes every token issued so far invalid, as an hour passing
@@ -95,11 +125,12 @@ func (is *Issuer) Down() { _ = is.srv.Close() }
 
 func (is *Issuer) mint(w http.ResponseWriter, r *http.Request) {
 	user := r.URL.Query().Get("user")
-	if user == "" {
-		http.Error(w, "user missing", http.StatusBadRequest)
+	ttl, err := time.ParseDuration(r.URL.Query().Get("ttl"))
+	if user == "" || err != nil {
+		http.Error(w, "user or ttl missing", http.StatusBadRequest)
 		return
 	}
-	_, _ = w.Write([]byte(is.Mint(user) + "\n"))
+	_, _ = w.Write([]byte(is.MintFor(user, ttl) + "\n"))
 }
 
 func (is *Issuer) introspect(w http.ResponseWriter, r *http.Request) {
@@ -108,7 +139,7 @@ func (is *Issuer) introspect(w http.ResponseWriter, r *http.Request) {
 	is.checked++
 	tk := is.tokens[r.PostForm.Get("token")]
 	answer := map[string]any{"active": false}
-	if tk != nil && !tk.dead {
+	if tk != nil && tk.valid(time.Now()) {
 		answer = map[string]any{"active": true, "username": tk.user}
 	}
 	is.mu.Unlock()
@@ -161,6 +192,19 @@ func NewDovecotOAuth2(t testing.TB) *DovecotOAuth2 {
 		t.Fatalf("dovecot.sh start printed no address:\n%s", out)
 	}
 	return &DovecotOAuth2{Dovecot: &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: []string{"alice"}}, Issuer: is, dir: dir}
+}
+
+// Kick makes the server hang up on every session of user (doveadm kick:
+// "* BYE", then EOF), as a server restarting or timing a session out does.
+func (d *DovecotOAuth2) Kick(t testing.TB, user string) {
+	t.Helper()
+	script, err := findScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("bash", script, "kick", d.dir, user).CombinedOutput(); err != nil {
+		t.Fatalf("dovecot.sh kick %s: %v\n%s", user, err, out)
+	}
 }
 
 // Log is the instance's dovecot.log so far (logins name their mechanism).
