@@ -68,8 +68,8 @@ func (o Op) Inverse(prev Message) (Op, bool) {
 	return Op{}, false
 }
 
-// apply changes m as the op would.
-func (o Op) apply(m *Message) {
+// Apply changes m as the op would (flags; a removal changes nothing in m).
+func (o Op) Apply(m *Message) {
 	switch o.Action {
 	case ActSetSeen:
 		m.Seen = o.Value

@@ -55,7 +55,7 @@ func (t *Triage) Begin(group int, account, folder string, op Op, msgs []Message)
 		if op.Removes() {
 			t.inbox.Remove(m.ID)
 		} else {
-			t.inbox.Update(m.ID, op.apply)
+			t.inbox.Update(m.ID, op.Apply)
 		}
 	}
 	t.intents[in.ID] = in
@@ -118,7 +118,7 @@ func (t *Triage) settleItem(in *Intent, i int, r ItemResult) error {
 		case in.Op.Removes():
 			t.inbox.Remove(it.Msg.ID) // a listing may have brought it back meanwhile
 		default:
-			t.inbox.Update(it.Msg.ID, in.Op.apply)
+			t.inbox.Update(it.Msg.ID, in.Op.Apply)
 		}
 	case ResultGone:
 		// Not there any more: for a removal that is the goal; for a flag
@@ -211,7 +211,7 @@ func (t *Triage) Reapply() {
 			if in.Op.Removes() {
 				t.inbox.Remove(it.Msg.ID)
 			} else {
-				t.inbox.Update(it.Msg.ID, in.Op.apply)
+				t.inbox.Update(it.Msg.ID, in.Op.Apply)
 			}
 		}
 	}

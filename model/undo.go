@@ -75,7 +75,7 @@ func (t *Triage) BeginUndo(group int, s UndoStep) *Intent {
 		if s.Op.Removes() {
 			t.inbox.Insert(s.Restore[i])
 		} else {
-			t.inbox.Update(m.ID, s.Op.apply)
+			t.inbox.Update(m.ID, s.Op.Apply)
 		}
 	}
 	t.intents[in.ID] = in

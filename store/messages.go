@@ -1,0 +1,216 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"unibox/model"
+)
+
+// Key names an account's mailbox by what identifies it: a renamed account,
+// or one pointed at another server or user, is another mailbox.
+type Key struct {
+	Name string
+	Host string // the IMAP host, or the MCP server's command line
+	User string
+}
+
+// Folder is what the store knows of one folder.
+type Folder struct {
+	Name        string
+	UIDValidity uint32
+	UIDNext     uint32
+	Total       uint32
+	More        bool      // older messages exist than those stored
+	SyncedAt    time.Time // of the last listing that touched it
+}
+
+// Snapshot is a page of stored rows of one folder.
+type Snapshot struct {
+	Folder
+	Messages []model.Message // newest (highest uid) first
+}
+
+// Listing is one page a server gave: the newest page of a folder
+// (BeforeUID 0), or the page below BeforeUID.
+type Listing struct {
+	Folder      string
+	UIDValidity uint32
+	UIDNext     uint32 // 0 when the provider does not say
+	Total       uint32
+	Messages    []model.Message
+	More        bool // older messages exist beyond this page
+	BeforeUID   uint32
+	At          time.Time
+}
+
+// ErrNotStored is a folder or account the store has nothing of.
+var ErrNotStored = errors.New("not in the local store")
+
+// Save records a listing. The page is the truth for the uid range it
+// covers (from its lowest uid up to BeforeUID, or to the top; down to
+// 1 when nothing is older): stored rows in that range that it does not
+// hold were expunged or moved by another client and are dropped. A
+// changed UIDVALIDITY drops the whole folder first, since its uids now
+// name other messages.
+func (s *Store) Save(ctx context.Context, k Key, l Listing) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		acct, err := accountID(tx, k, true)
+		if err != nil {
+			return err
+		}
+		at := l.At.UnixMilli()
+		prev, err := folderRow(tx, acct, l.Folder)
+		switch {
+		case errors.Is(err, ErrNotStored):
+		case err != nil:
+			return err
+		case prev.UIDValidity != l.UIDValidity:
+			if _, err := tx.Exec(`DELETE FROM folder WHERE account_id = ? AND name = ?`, acct, l.Folder); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(`INSERT INTO folder (account_id, name, uidvalidity, uidnext, total, synced_at) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (account_id, name) DO UPDATE SET uidnext = max(uidnext, excluded.uidnext), total = excluded.total, synced_at = excluded.synced_at`,
+			acct, l.Folder, l.UIDValidity, l.UIDNext, l.Total, at); err != nil {
+			return err
+		}
+		low, high := coveredRange(l)
+		if err := dropMissing(tx, acct, l, low, high); err != nil {
+			return err
+		}
+		for _, m := range l.Messages {
+			if err := upsert(tx, acct, l.Folder, m); err != nil {
+				return err
+			}
+		}
+		// more: the page's own answer, unless rows stored by an earlier
+		// older page continue below it.
+		if _, err := tx.Exec(`UPDATE folder SET more = ? WHERE account_id = ? AND name = ?
+			AND NOT EXISTS (SELECT 1 FROM message WHERE account_id = ? AND folder = ? AND uid < ?)`,
+			l.More, acct, l.Folder, acct, l.Folder, low); err != nil {
+			return err
+		}
+		_, err = tx.Exec(`UPDATE account SET synced_at = ? WHERE id = ?`, at, acct)
+		return err
+	})
+}
+
+// coveredRange is the uid range [low, high) a listing speaks for.
+func coveredRange(l Listing) (low, high uint32) {
+	high = l.BeforeUID
+	if high == 0 {
+		high = ^uint32(0)
+	}
+	low = 1
+	if l.More {
+		low = high
+		for _, m := range l.Messages {
+			low = min(low, m.ID.UID)
+		}
+	}
+	return low, high
+}
+
+func dropMissing(tx *sql.Tx, acct int64, l Listing, low, high uint32) error {
+	keep := make([]uint32, 0, len(l.Messages))
+	for _, m := range l.Messages {
+		keep = append(keep, m.ID.UID)
+	}
+	list, err := json.Marshal(keep)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(`DELETE FROM message WHERE account_id = ? AND folder = ? AND uid >= ? AND uid < ?
+		AND uid NOT IN (SELECT value FROM json_each(?))`, acct, l.Folder, low, high, string(list))
+	return err
+}
+
+func upsert(tx *sql.Tx, acct int64, folder string, m model.Message) error {
+	to, err := json.Marshal(m.To)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(`INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
+			seen, flagged, answered, size, attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (account_id, folder, uid) DO UPDATE SET message_id = excluded.message_id, from_name = excluded.from_name,
+			from_addr = excluded.from_addr, recipients = excluded.recipients, subject = excluded.subject, date = excluded.date,
+			seen = excluded.seen, flagged = excluded.flagged, answered = excluded.answered, size = excluded.size,
+			attachments = excluded.attachments`,
+		acct, folder, m.ID.UID, m.MessageID, m.From.Name, m.From.Address, string(to), m.Subject, unixMilli(m.Date),
+		m.Seen, m.Flagged, m.Answered, m.Size, m.HasAttachments)
+	return err
+}
+
+// Newest is the newest limit stored rows of folder.
+func (s *Store) Newest(ctx context.Context, k Key, folder string, limit int) (Snapshot, error) {
+	return s.page(ctx, k, folder, 0, limit)
+}
+
+// Older is the limit stored rows of folder below beforeUID.
+func (s *Store) Older(ctx context.Context, k Key, folder string, beforeUID uint32, limit int) (Snapshot, error) {
+	return s.page(ctx, k, folder, beforeUID, limit)
+}
+
+func (s *Store) page(ctx context.Context, k Key, folder string, before uint32, limit int) (Snapshot, error) {
+	if before == 0 {
+		before = ^uint32(0)
+	}
+	var snap Snapshot
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		acct, err := accountID(tx, k, false)
+		if err != nil {
+			return err
+		}
+		if snap.Folder, err = folderRow(tx, acct, folder); err != nil {
+			return err
+		}
+		rows, err := tx.Query(`SELECT uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, size, attachments
+			FROM message WHERE account_id = ? AND folder = ? AND uid < ? ORDER BY uid DESC LIMIT ?`, acct, folder, before, limit+1)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			m, err := scanMessage(rows, k.Name, snap.Folder)
+			if err != nil {
+				return err
+			}
+			snap.Messages = append(snap.Messages, m)
+		}
+		return rows.Err()
+	})
+	if len(snap.Messages) > limit {
+		snap.Messages, snap.More = snap.Messages[:limit], true
+	}
+	return snap, err
+}
+
+func scanMessage(rows *sql.Rows, account string, f Folder) (model.Message, error) {
+	var m model.Message
+	var to string
+	var date int64
+	if err := rows.Scan(&m.ID.UID, &m.MessageID, &m.From.Name, &m.From.Address, &to, &m.Subject, &date,
+		&m.Seen, &m.Flagged, &m.Answered, &m.Size, &m.HasAttachments); err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal([]byte(to), &m.To); err != nil {
+		return m, fmt.Errorf("stored recipients of uid %d: %w", m.ID.UID, err)
+	}
+	m.ID.Account, m.ID.Folder, m.ID.UIDValidity = account, f.Name, f.UIDValidity
+	if date != 0 {
+		m.Date = time.UnixMilli(date).UTC()
+	}
+	return m, nil
+}
+
+func unixMilli(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}

@@ -1,0 +1,207 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// applicationID marks a file as unibox's ("unbx"): a SQLite file of
+// another program at our path is set aside, never written into.
+const applicationID = 0x756e6278
+
+// busyTimeout is how long a statement waits for another process's write
+// lock before failing. Writes here are short (one listing is one
+// transaction of a page of rows), so only a wedged process reaches it.
+const busyTimeout = 10 * time.Second
+
+// Store is the local store. Its methods are safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string // "" for an in-memory store
+	// Warning is set when Open had to set a file aside: say it once.
+	Warning string
+}
+
+var memories atomic.Int64
+
+// OpenMemory is a store that lives in memory only (the demo, tests): the
+// same schema and code, no file.
+func OpenMemory() (*Store, error) {
+	name := fmt.Sprintf("file:unibox-mem-%d?mode=memory&cache=shared", memories.Add(1))
+	s, err := open(name, "")
+	if err != nil {
+		return nil, fmt.Errorf("open the in-memory store: %w", err)
+	}
+	return s, nil
+}
+
+// Open opens the store at path, creating it (folder 0700, file 0600). A
+// file that is not a store of this unibox (corrupt, truncated, another
+// program's, a schema we do not know) is renamed aside and a new one made,
+// with Warning saying so: the store is a cache, so this loses nothing
+// that the next listing cannot bring back.
+func Open(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("local store: %w", err)
+	}
+	// SQLite would create the file with the umask's mode; its -wal and
+	// -shm files copy the main file's mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("local store: %w", err)
+	}
+	f.Close()
+	s, err := open(fileDSN(path), path)
+	if err == nil {
+		return s, nil
+	}
+	if !setAside(err) {
+		return nil, fmt.Errorf("local store %s: %w", path, err)
+	}
+	aside, rerr := moveAside(path)
+	if rerr != nil {
+		return nil, fmt.Errorf("local store %s is unusable (%v) and could not be set aside: %w", path, err, rerr)
+	}
+	s, err2 := Open(path)
+	if err2 != nil {
+		return nil, err2
+	}
+	s.Warning = fmt.Sprintf("local store %s was unusable (%v): set aside as %s, starting a new one", path, err, filepath.Base(aside))
+	return s, nil
+}
+
+func fileDSN(path string) string {
+	q := url.Values{}
+	q.Set("_txlock", "immediate")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// errUnknownFile is a SQLite file that is not (or no longer) ours.
+var errUnknownFile = errors.New("not a unibox store")
+
+func open(dsn, path string) (*Store, error) {
+	if path == "" {
+		dsn += "&_txlock=immediate&_pragma=foreign_keys(ON)"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	// One connection: SQLite has one writer per file anyway, and
+	// statements of one process then never wait on each other's locks.
+	db.SetMaxOpenConns(1)
+	db.SetConnMaxIdleTime(0)
+	db.SetConnMaxLifetime(0)
+	s := &Store{db: db, path: path}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// migrate brings the file to schemaVersion inside one write transaction
+// (another process may be doing the same: the version is read under the
+// lock).
+func (s *Store) migrate() error {
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version, app, tables int
+	if err := tx.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if err := tx.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
+		return err
+	}
+	if err := tx.QueryRow("SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
+		return err
+	}
+	switch {
+	case tables > 0 && app != applicationID:
+		return fmt.Errorf("%w: application id %#x", errUnknownFile, app)
+	case version > schemaVersion:
+		return fmt.Errorf("%w: schema version %d is newer than this unibox's %d", errUnknownFile, version, schemaVersion)
+	case version == schemaVersion:
+		return s.check(tx)
+	}
+	for v := version; v < schemaVersion; v++ {
+		if _, err := tx.Exec(migrations[v]); err != nil {
+			return fmt.Errorf("schema version %d: %w", v+1, err)
+		}
+	}
+	if _, err := tx.Exec(fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, schemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// check reads every table once, cheaply, so a file damaged where it
+// matters is found at open, not in the middle of a listing.
+func (s *Store) check(tx *sql.Tx) error {
+	var problem string
+	if err := tx.QueryRow("PRAGMA quick_check(1)").Scan(&problem); err != nil {
+		return err
+	}
+	if problem != "ok" {
+		return fmt.Errorf("%w: %s", errCorrupt, problem)
+	}
+	return nil
+}
+
+var errCorrupt = errors.New("database disk image is malformed")
+
+// setAside reports whether err means the file is not a usable store
+// (rather than, say, a full disk or a permission problem, which renaming
+// would not fix).
+func setAside(err error) bool {
+	if errors.Is(err, errUnknownFile) || errors.Is(err, errCorrupt) {
+		return true
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return true
+		}
+	}
+	return false
+}
+
+// moveAside renames path (and its -wal and -shm files) to a name with the
+// time, so nothing is deleted.
+func moveAside(path string) (string, error) {
+	aside := fmt.Sprintf("%s.broken-%s", path, time.Now().UTC().Format("20060102T150405.000"))
+	if err := os.Rename(path, aside); err != nil {
+		return "", err
+	}
+	for _, ext := range []string{"-wal", "-shm"} {
+		if err := os.Rename(path+ext, aside+ext); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+	}
+	return aside, nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the store's file ("" in memory).
+func (s *Store) Path() string { return s.path }

@@ -1,0 +1,56 @@
+package store
+
+// migrations are the schema's versions: migrations[i] takes the file from
+// user_version i to i+1. A file whose version is newer than ours was made
+// by a newer unibox: it is set aside, not downgraded.
+var migrations = []string{
+	// 1: accounts keyed by what identifies a mailbox, not by the name
+	// alone, so a renamed or repointed account never shows another's mail.
+	`CREATE TABLE account (
+		id        INTEGER PRIMARY KEY,
+		name      TEXT NOT NULL,
+		host      TEXT NOT NULL,
+		user      TEXT NOT NULL,
+		synced_at INTEGER NOT NULL DEFAULT 0, -- unix ms of the last listing
+		UNIQUE (name, host, user)
+	);
+	CREATE TABLE folder (
+		account_id  INTEGER NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+		name        TEXT NOT NULL,
+		uidvalidity INTEGER NOT NULL,
+		uidnext     INTEGER NOT NULL DEFAULT 0,
+		total       INTEGER NOT NULL DEFAULT 0,
+		more        INTEGER NOT NULL DEFAULT 0, -- older messages than the stored ones exist
+		synced_at   INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (account_id, name)
+	) WITHOUT ROWID;
+	CREATE TABLE message (
+		account_id  INTEGER NOT NULL,
+		folder      TEXT NOT NULL,
+		uid         INTEGER NOT NULL,
+		message_id  TEXT NOT NULL,
+		from_name   TEXT NOT NULL,
+		from_addr   TEXT NOT NULL,
+		recipients  TEXT NOT NULL, -- JSON [{"name","address"}]
+		subject     TEXT NOT NULL,
+		date        INTEGER NOT NULL, -- unix ms; 0 when the message has none
+		seen        INTEGER NOT NULL,
+		flagged     INTEGER NOT NULL,
+		answered    INTEGER NOT NULL,
+		size        INTEGER NOT NULL,
+		attachments INTEGER NOT NULL,
+		PRIMARY KEY (account_id, folder, uid),
+		FOREIGN KEY (account_id, folder) REFERENCES folder (account_id, name) ON DELETE CASCADE
+	) WITHOUT ROWID;
+	CREATE TABLE body (
+		account_id INTEGER NOT NULL,
+		folder     TEXT NOT NULL,
+		uid        INTEGER NOT NULL,
+		body       BLOB NOT NULL, -- JSON of model.Body without its envelope
+		PRIMARY KEY (account_id, folder, uid),
+		FOREIGN KEY (account_id, folder, uid) REFERENCES message (account_id, folder, uid) ON DELETE CASCADE
+	) WITHOUT ROWID;`,
+}
+
+// schemaVersion is the version this unibox writes.
+var schemaVersion = len(migrations)

@@ -1,0 +1,92 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// write runs f in one write transaction (BEGIN IMMEDIATE: the write lock
+// is taken up front, so two processes never deadlock upgrading a read).
+func (s *Store) write(ctx context.Context, f func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.fail(err)
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return s.fail(err)
+	}
+	return s.fail(tx.Commit())
+}
+
+// read runs f in a read-only transaction: one consistent snapshot, which
+// WAL lets writers of other processes go on beside.
+func (s *Store) read(ctx context.Context, f func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return s.fail(err)
+	}
+	defer tx.Rollback()
+	return s.fail(f(tx))
+}
+
+func (s *Store) fail(err error) error {
+	if err == nil || errors.Is(err, ErrNotStored) {
+		return err
+	}
+	where := s.path
+	if where == "" {
+		where = "in memory"
+	}
+	return fmt.Errorf("local store (%s): %w", where, err)
+}
+
+// accountID finds k's row, making it when create is set.
+func accountID(tx *sql.Tx, k Key, create bool) (int64, error) {
+	var id int64
+	err := tx.QueryRow(`SELECT id FROM account WHERE name = ? AND host = ? AND user = ?`, k.Name, k.Host, k.User).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		if !create {
+			return 0, ErrNotStored
+		}
+		err = tx.QueryRow(`INSERT INTO account (name, host, user) VALUES (?, ?, ?) RETURNING id`, k.Name, k.Host, k.User).Scan(&id)
+	}
+	return id, err
+}
+
+func folderRow(tx *sql.Tx, acct int64, name string) (Folder, error) {
+	f := Folder{Name: name}
+	var synced int64
+	err := tx.QueryRow(`SELECT uidvalidity, uidnext, total, more, synced_at FROM folder WHERE account_id = ? AND name = ?`, acct, name).
+		Scan(&f.UIDValidity, &f.UIDNext, &f.Total, &f.More, &synced)
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, ErrNotStored
+	}
+	f.SyncedAt = fromMilli(synced)
+	return f, err
+}
+
+func fromMilli(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
+
+// SyncedAt is when k last had a listing stored (zero: never).
+func (s *Store) SyncedAt(ctx context.Context, k Key) (time.Time, error) {
+	var at time.Time
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var ms int64
+		err := tx.QueryRow(`SELECT synced_at FROM account WHERE name = ? AND host = ? AND user = ?`, k.Name, k.Host, k.User).Scan(&ms)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotStored
+		}
+		at = fromMilli(ms)
+		return err
+	})
+	return at, err
+}
