@@ -58,11 +58,12 @@ func goldenConfig(t *testing.T) string {
 		account("Locked", `password_cmd = "echo not-the-password"`))
 }
 
-// What changes from run to run: the test server's port, and how long a
-// probe took (when it took any time).
+// What changes from run to run: the test server's port, how long a
+// probe took (when it took any time), and when a listing was made.
 var (
 	ports   = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 	latency = regexp.MustCompile(`"latency_ms": [1-9]\d*`)
+	synced  = regexp.MustCompile(`"synced_at": "[^"]+"`)
 )
 
 // checkGolden compares got, with ports and latencies blanked, byte for byte with
@@ -71,6 +72,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	got = ports.ReplaceAll(got, []byte("127.0.0.1:PORT"))
 	got = latency.ReplaceAll(got, []byte(`"latency_ms": MEASURED`))
+	got = synced.ReplaceAll(got, []byte(`"synced_at": "WHEN"`))
 	path := filepath.Join("testdata", name+".golden")
 	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {

@@ -31,8 +31,17 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "fake-mcp" {
 		os.Exit(fakeMCPMain())
 	}
+	// Nothing a test runs remembers mail in the user's own cache: each
+	// test that writes a config gets its own store (writeConfig), and
+	// this is the fallback for the rest.
+	cache, err := os.MkdirTemp("", "unibox-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
 	// teatest's own SIGINT goroutine is the only allowed leftover.
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"))
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"),
+		goleak.Cleanup(func(int) { os.RemoveAll(cache) }))
 }
 
 // threeAccounts writes a config: Work healthy (an in-process server with

@@ -24,6 +24,7 @@ type Account struct {
 	ops     provider.Provider
 	redact  func(string) string // scrubs this account's secrets from text
 	notes   func() []string     // what the details should say once; may be nil
+	cache   cache               // its part of the local store
 }
 
 // Redact scrubs the account's secrets from text meant for output.
@@ -58,6 +59,9 @@ func (a *Account) Close() error { return a.adapter.Close() }
 // List returns a page of a folder, newest first.
 func (a *Account) List(ctx context.Context, opts ListOptions) (Page, error) {
 	p, err := a.ops.List(ctx, a.adapter, opts)
+	if err == nil {
+		a.cache.saveListing(opts, p)
+	}
 	return p, a.scrub(err)
 }
 

@@ -90,6 +90,7 @@ func health(a *Account, st conn.Status, err error, now time.Time) Health {
 		if a.notes != nil {
 			notes = a.notes()
 		}
+		notes = append(notes, a.cache.notes()...)
 	}
 	h := Health{Name: name, State: State(st.State.String()), ErrorClass: conn.ClassNone.String(), OK: err == nil,
 		Since: st.Since, LastError: redact(st.LastError), LastClass: st.Class.String(), Attempt: st.Attempt,

@@ -14,6 +14,7 @@ import (
 	"unibox/accounts/mcpprovider"
 	"unibox/accounts/provider"
 	"unibox/conn"
+	"unibox/store"
 )
 
 // Options say how to start providers.
@@ -30,6 +31,8 @@ type Options struct {
 	Password func(config.Account) func(context.Context) (string, error)
 	// Trace sees every status transition of every account (logging).
 	Trace func(conn.Status)
+	// Store is the local store every listing goes into (nil: none).
+	Store *store.Store
 }
 
 // Set is every configured account.
@@ -105,7 +108,8 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		ClassifyConnect: spec.ClassifyConnect, Probe: spec.Probe, Redact: spec.Redact,
 		Dials: cfg.Resilience.Dials(), Trace: o.Trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
-	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, notes: spec.Notes}, nil
+	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, notes: spec.Notes,
+		cache: cache{st: o.Store, key: storeKey(ac)}}, nil
 }
 
 // Find returns the account named name.

@@ -15,10 +15,13 @@ import (
 // outcome is unknown (the connection dropped after sending) is settled by
 // reading (is the uid still in its folder? is the flag set? is the
 // Message-ID in the destination?), and only what is provably not done is
-// sent once more. An error means nothing was sent (the account is cooling
+// sent once more. The local store shows the action at once and takes it
+// back for what was not done. An error means nothing was sent (the account is cooling
 // down, refused the call, ...): every message is untouched.
 func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {
+	prior := a.cache.applyOptimistic(op, msgs)
 	res, err := a.apply(ctx, op, folder, uidValidity, msgs)
+	a.cache.settle(prior, res, err)
 	return a.scrubResults(res), a.scrub(err)
 }
 

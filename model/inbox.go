@@ -8,7 +8,9 @@ import (
 // Row is one message in the unified list.
 type Row struct {
 	Message
-	// Stale: its account is not connected, so the row may be out of date.
+	// Stale: its account is not connected, or the row comes from the
+	// local store and no listing has confirmed it yet: it may be out of
+	// date.
 	// Rows of a degraded account stay visible, marked, instead of vanishing.
 	Stale bool
 	// Fresh: arrived unread on a refresh after the first load.
@@ -27,7 +29,8 @@ type Inbox struct {
 type accountRows struct {
 	rows   []Row // newest first
 	stale  bool
-	loaded bool   // a first page has arrived
+	cached bool   // the rows come from the local store, not yet confirmed by a listing
+	loaded bool   // a first page has arrived (from the server or the store)
 	more   bool   // older messages exist beyond the loaded ones
 	floor  uint32 // lowest uid loaded by listing: where the next older page starts
 }
@@ -76,7 +79,7 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 		}
 	}
 	keptOlder := false
-	if len(msgs) > 0 {
+	if len(msgs) > 0 && !a.cached { // stored rows are not kept unconfirmed
 		page := msgs[0].ID
 		for _, r := range a.rows {
 			if r.ID.Folder == page.Folder && r.ID.UIDValidity == page.UIDValidity && r.ID.UID < minUID {
@@ -90,9 +93,31 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 		a.more = more
 		a.floor = minUID
 	}
-	a.rows, a.loaded = rows, true
+	a.rows, a.loaded, a.cached = rows, true, false
 	in.dirty = true
 	return fresh
+}
+
+// Restore shows an account's stored rows before its server has answered.
+// They are stale until the first listing replaces them, and what that
+// listing brings unread counts as fresh: new since unibox last ran. A
+// listing that came first wins: Restore then does nothing and says so.
+func (in *Inbox) Restore(account string, msgs []Message, more bool) bool {
+	a := in.acct(account)
+	if a.loaded {
+		return false
+	}
+	rows := make([]Row, 0, len(msgs))
+	for _, m := range msgs {
+		rows = append(rows, Row{Message: m})
+		if a.floor == 0 || m.ID.UID < a.floor {
+			a.floor = m.ID.UID
+		}
+	}
+	sortRows(rows)
+	a.rows, a.more, a.loaded, a.cached = rows, more, true, true
+	in.dirty = true
+	return true
 }
 
 // AppendOlder adds an older page (paging down past the loaded rows).
@@ -203,7 +228,7 @@ func (in *Inbox) merge() []Row {
 		}
 		a := in.accounts[in.order[best]]
 		r := a.rows[heads[best]]
-		r.Stale = a.stale
+		r.Stale = a.stale || a.cached
 		out = append(out, r)
 		heads[best]++
 	}

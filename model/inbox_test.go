@@ -105,3 +105,34 @@ func TestMatch(t *testing.T) {
 		}
 	}
 }
+
+// Rows restored from the local store show at once, stale until the first
+// listing replaces them; what that listing brings unread is fresh (new
+// since last time); a restore that arrives after the listing is ignored.
+func TestInboxRestoreFromStore(t *testing.T) {
+	in := NewInbox([]string{"A", "B"})
+	stored := []Message{msg("A", 3, time.Hour, true), msg("A", 2, 2*time.Hour, false), msg("A", 1, 3*time.Hour, true)}
+	if !in.Restore("A", stored, true) {
+		t.Fatal("restore refused before any listing")
+	}
+	for _, r := range in.Rows() {
+		if !r.Stale {
+			t.Fatalf("restored row %d not stale", r.ID.UID)
+		}
+	}
+	if in.More("A") != true || in.PageFloor("A") != 1 {
+		t.Fatalf("more %v floor %d", in.More("A"), in.PageFloor("A"))
+	}
+	// The server: uid 1 was expunged elsewhere, uid 4 arrived unread.
+	fresh := in.Replace("A", []Message{msg("A", 4, time.Minute, false), msg("A", 3, time.Hour, true), msg("A", 2, 2*time.Hour, false)}, false)
+	if fresh != 1 {
+		t.Fatalf("fresh %d, want 1 (uid 4)", fresh)
+	}
+	got := in.Rows()
+	if len(got) != 3 || got[0].ID.UID != 4 || !got[0].Fresh || got[0].Stale || got[2].ID.UID != 2 {
+		t.Fatalf("after the listing: %+v", got)
+	}
+	if in.Restore("A", stored, true) {
+		t.Fatal("a restore after the listing replaced its rows")
+	}
+}

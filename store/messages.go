@@ -46,6 +46,9 @@ type Listing struct {
 	More        bool // older messages exist beyond this page
 	BeforeUID   uint32
 	At          time.Time
+	// Inbox: the listing named no folder, so Folder is the account's
+	// inbox, which Newest and Older read when they are given "".
+	Inbox bool
 }
 
 // ErrNotStored is a folder or account the store has nothing of.
@@ -94,6 +97,11 @@ func (s *Store) Save(ctx context.Context, k Key, l Listing) error {
 			AND NOT EXISTS (SELECT 1 FROM message WHERE account_id = ? AND folder = ? AND uid < ?)`,
 			l.More, acct, l.Folder, acct, l.Folder, low); err != nil {
 			return err
+		}
+		if l.Inbox {
+			if _, err := tx.Exec(`UPDATE account SET inbox = ? WHERE id = ?`, l.Folder, acct); err != nil {
+				return err
+			}
 		}
 		_, err = tx.Exec(`UPDATE account SET synced_at = ? WHERE id = ?`, at, acct)
 		return err
@@ -146,7 +154,7 @@ func upsert(tx *sql.Tx, acct int64, folder string, m model.Message) error {
 	return err
 }
 
-// Newest is the newest limit stored rows of folder.
+// Newest is the newest limit stored rows of folder ("": the inbox).
 func (s *Store) Newest(ctx context.Context, k Key, folder string, limit int) (Snapshot, error) {
 	return s.page(ctx, k, folder, 0, limit)
 }
@@ -165,6 +173,11 @@ func (s *Store) page(ctx context.Context, k Key, folder string, before uint32, l
 		acct, err := accountID(tx, k, false)
 		if err != nil {
 			return err
+		}
+		if folder == "" {
+			if err := tx.QueryRow(`SELECT inbox FROM account WHERE id = ?`, acct).Scan(&folder); err != nil {
+				return err
+			}
 		}
 		if snap.Folder, err = folderRow(tx, acct, folder); err != nil {
 			return err

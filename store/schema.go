@@ -12,6 +12,7 @@ var migrations = []string{
 		host      TEXT NOT NULL,
 		user      TEXT NOT NULL,
 		synced_at INTEGER NOT NULL DEFAULT 0, -- unix ms of the last listing
+		inbox     TEXT NOT NULL DEFAULT '',   -- the folder a listing without one named
 		UNIQUE (name, host, user)
 	);
 	CREATE TABLE folder (

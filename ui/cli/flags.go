@@ -50,8 +50,8 @@ func (f *faceFlags) parse(args []string, valid func() bool) bool {
 
 // open opens the config (or the demo) and picks the named accounts (all
 // when none are named); a name matching no account is a usage error.
-func (f *faceFlags) open() (*launch.Env, []*accounts.Account, int) {
-	env, code := launch.OpenFace(f.path, f.demo, f.stderr)
+func (f *faceFlags) open(mode launch.StoreMode) (*launch.Env, []*accounts.Account, int) {
+	env, code := launch.OpenFaceWith(f.path, f.demo, mode, f.stderr)
 	if env == nil {
 		return nil, nil, code
 	}

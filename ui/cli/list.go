@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,15 +24,22 @@ type AccountJSON struct {
 	ErrorClass      string `json:"error_class"`
 	CooldownSeconds int    `json:"cooldown_seconds"`
 	Count           int    `json:"count"`
+	// SyncedAt is when the account's rows were last confirmed by its
+	// server (RFC 3339; empty: never).
+	SyncedAt string `json:"synced_at"`
 }
 
 // MessageJSON is one message in `list --json` (public names): the shared
-// record, with the uid and uidvalidity scripts use to go to the server.
+// record, with the uid and uidvalidity scripts use to go to the server,
+// and how fresh it is: stale rows come from the local store, not from a
+// listing made now (the account did not answer, or --cached).
 type MessageJSON struct {
 	jsonview.MessageRef
 	UID         uint32 `json:"uid"`
 	UIDValidity uint32 `json:"uidvalidity"`
 	jsonview.Envelope
+	Stale    bool   `json:"stale"`
+	SyncedAt string `json:"synced_at"`
 }
 
 type ListJSON struct {
@@ -39,25 +47,46 @@ type ListJSON struct {
 	Messages []MessageJSON `json:"messages"`
 }
 
+// listed is one account's part of a listing: its page, from the server
+// now or from the store.
+type listed struct {
+	health   accounts.Health
+	page     accounts.Page
+	has      bool // page holds the account's rows (answered now, or stored)
+	stale    bool // they come from the store
+	ok       bool // the rows were had as asked: from the server, or with --cached from the store
+	syncedAt time.Time
+}
+
 // List is `unibox list`: the unified inbox once, then exit. Each
 // account has its own deadline: a hung one is reported as timed out while
-// the others answer at their own speed.
+// the others answer at their own speed, and the rows it had last time
+// come from the local store, marked stale. With --cached nothing dials:
+// every row comes from the store.
 func List(args []string, stdout, stderr io.Writer) int {
-	f := newFaceFlags("list", "usage: unibox list [--json] [--account NAME]... [--limit N] [--unread] [--timeout 10s]", stderr)
+	f := newFaceFlags("list", "usage: unibox list [--json] [--account NAME]... [--limit N] [--unread] [--cached] [--timeout 10s]", stderr)
 	limit := f.fs.Int("limit", 50, "messages per account")
 	unread := f.fs.Bool("unread", false, "only unread messages")
+	cached := f.fs.Bool("cached", false, "print what the local store holds, without connecting")
 	if !f.parse(args, func() bool { return *limit > 0 }) {
 		return launch.ExitUsage
 	}
-	env, accts, code := f.open()
+	mode := launch.StoreOpen
+	if *cached {
+		mode = launch.StoreExisting
+	}
+	env, accts, code := f.open(mode)
 	if env == nil {
 		return code
 	}
 	defer env.Close()
-	results := accounts.Fanout(context.Background(), accts, f.timeout, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
-		return a.List(ctx, accounts.ListOptions{Limit: *limit, UnreadOnly: *unread})
-	})
-	out, ok := listOutput(results)
+	var all []listed
+	if *cached {
+		all = fromStore(accts, *limit, *unread)
+	} else {
+		all = fromServers(accts, f.timeout, *limit, *unread)
+	}
+	out, ok := listOutput(all)
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -68,7 +97,48 @@ func List(args []string, stdout, stderr io.Writer) int {
 	} else {
 		printList(stdout, out)
 	}
-	return exitCode(ok, len(results))
+	return exitCode(ok, len(all))
+}
+
+// fromServers lists every account at once; one that does not answer
+// shows its stored rows, stale.
+func fromServers(accts []*accounts.Account, timeout time.Duration, limit int, unread bool) []listed {
+	results := accounts.Fanout(context.Background(), accts, timeout, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
+		return a.List(ctx, accounts.ListOptions{Limit: limit, UnreadOnly: unread})
+	})
+	out := make([]listed, len(results))
+	for i, r := range results {
+		out[i] = listed{health: accounts.Settled(r), page: r.Value, has: r.Err == nil, ok: r.Err == nil, syncedAt: r.At}
+		if r.Err != nil {
+			out[i].page, out[i].syncedAt, out[i].has = stored(r.Account, limit, unread)
+			out[i].stale = out[i].has
+		}
+	}
+	return out
+}
+
+// fromStore is every account as the store has it (nothing dials).
+func fromStore(accts []*accounts.Account, limit int, unread bool) []listed {
+	out := make([]listed, len(accts))
+	for i, a := range accts {
+		out[i] = listed{health: a.Health()}
+		out[i].page, out[i].syncedAt, out[i].has = stored(a, limit, unread)
+		out[i].stale, out[i].ok = out[i].has, out[i].has
+	}
+	return out
+}
+
+// stored is a's newest stored page (unread rows only with unread); ok is
+// false when the store has nothing of a.
+func stored(a *accounts.Account, limit int, unread bool) (accounts.Page, time.Time, bool) {
+	p, at, err := a.Cached(context.Background(), "", limit)
+	if err != nil {
+		return accounts.Page{}, time.Time{}, false
+	}
+	if unread {
+		p.Messages = slices.DeleteFunc(p.Messages, func(m model.Message) bool { return m.Seen })
+	}
+	return p, at, true
 }
 
 // pick selects the named accounts (all when none are named).
@@ -101,28 +171,35 @@ func exitCode(ok, total int) int {
 	return launch.ExitPartial
 }
 
-// listOutput merges the pages newest first and describes every account.
-func listOutput(results []accounts.Result[accounts.Page]) (ListJSON, int) {
+// listOutput merges the pages newest first and describes every account;
+// ok counts the accounts whose rows were had as asked.
+func listOutput(all []listed) (ListJSON, int) {
 	var names []string
-	for _, r := range results {
-		names = append(names, r.Account.Name())
+	for _, l := range all {
+		names = append(names, l.health.Name)
 	}
 	inbox := model.NewInbox(names)
 	out := ListJSON{Accounts: []AccountJSON{}, Messages: []MessageJSON{}}
+	fresh := map[string]listed{}
 	ok := 0
-	for _, r := range results {
-		aj := describe(accounts.Settled(r))
-		if r.Err == nil {
+	for _, l := range all {
+		aj := describe(l.health)
+		aj.SyncedAt = jsonview.Date(l.syncedAt)
+		if l.ok {
 			ok++
-			aj.Count = len(r.Value.Messages)
-			inbox.Replace(r.Account.Name(), r.Value.Messages, r.Value.More)
 		}
+		if l.has {
+			aj.Count = len(l.page.Messages)
+			inbox.Replace(l.health.Name, l.page.Messages, l.page.More)
+			inbox.SetStale(l.health.Name, l.stale)
+		}
+		fresh[l.health.Name] = l
 		out.Accounts = append(out.Accounts, aj)
 	}
 	for _, row := range inbox.Rows() {
 		m := row.Message
 		out.Messages = append(out.Messages, MessageJSON{MessageRef: jsonview.Ref(m), UID: m.ID.UID, UIDValidity: m.ID.UIDValidity,
-			Envelope: jsonview.Describe(m)})
+			Envelope: jsonview.Describe(m), Stale: row.Stale, SyncedAt: jsonview.Date(fresh[m.ID.Account].syncedAt)})
 	}
 	return out, ok
 }

@@ -30,7 +30,7 @@ func Status(args []string, stdout, stderr io.Writer) int {
 	if !f.parse(args, nil) {
 		return launch.ExitUsage
 	}
-	env, accts, code := f.open()
+	env, accts, code := f.open(launch.StoreOpen)
 	if env == nil {
 		return code
 	}

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
+	"unibox/store"
 )
 
 // Exit codes of every face.
@@ -22,26 +24,75 @@ const (
 	ExitPartial = 3 // some accounts failed: partial results were printed
 )
 
-// Env is everything a face runs on: the config, its accounts and, with
-// --demo, the demo servers.
+// Env is everything a face runs on: the config, its accounts, the local
+// store they remember their mail in and, with --demo, the demo servers.
 type Env struct {
 	Config *config.Config
 	Set    *accounts.Set
+	Store  *store.Store // nil when it could not be opened (a warning said why)
 	demo   *demo.Demo
 }
 
-// Close closes every account (reaping its provider child) and the demo.
+// Close closes every account (reaping its provider child), the store and
+// the demo.
 func (e *Env) Close() {
 	e.Set.Close()
+	if e.Store != nil {
+		e.Store.Close()
+	}
 	if e.demo != nil {
 		e.demo.Close()
 	}
+}
+
+// StoreMode says how a face uses the local store.
+type StoreMode int
+
+const (
+	StoreOpen     StoreMode = iota // open it, creating it when missing
+	StoreExisting                  // open it only if it exists (list --cached)
+)
+
+// ErrNoStore is a face that reads only the store, with no store yet.
+var ErrNoStore = errors.New("no local store yet")
+
+// openStore opens the store the accounts remember their mail in: in
+// memory for the demo (it writes nothing to disk), else the user's cache
+// file. A store that cannot be opened costs only the memory of mail: the
+// face goes on without it, with a warning.
+func openStore(useDemo bool, mode StoreMode, stderr io.Writer) (*store.Store, error) {
+	if useDemo {
+		return store.OpenMemory()
+	}
+	path, err := store.DefaultPath()
+	if err == nil && mode == StoreExisting {
+		if _, serr := os.Stat(path); errors.Is(serr, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s: run unibox or unibox list once while online", ErrNoStore, path)
+		}
+	}
+	var st *store.Store
+	if err == nil {
+		st, err = store.Open(path)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "unibox: warning: mail is not remembered this time:", err)
+		return nil, nil
+	}
+	if st.Warning != "" {
+		fmt.Fprintln(stderr, "unibox: warning:", st.Warning)
+	}
+	return st, nil
 }
 
 // Open loads the config at path (default: config.DefaultPath) or starts
 // the demo, and opens the accounts; nothing connects yet. A missing config
 // file returns nil, nil after printing how to start.
 func Open(path string, useDemo bool, stderr io.Writer) (*Env, error) {
+	return OpenWith(path, useDemo, StoreOpen, stderr)
+}
+
+// OpenWith is Open with a say in how the store is opened.
+func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env, error) {
 	e := &Env{}
 	opts := accounts.Options{}
 	if useDemo {
@@ -68,21 +119,38 @@ func Open(path string, useDemo bool, stderr io.Writer) (*Env, error) {
 	for _, w := range e.Config.Warnings {
 		fmt.Fprintln(stderr, "unibox: warning:", w)
 	}
-	set, err := accounts.Open(e.Config, opts)
+	st, err := openStore(useDemo, mode, stderr)
+	if err == nil {
+		opts.Store = st
+		e.Set, err = accounts.Open(e.Config, opts)
+	}
 	if err != nil {
+		if st != nil {
+			st.Close()
+		}
 		if e.demo != nil {
 			e.demo.Close()
 		}
 		return nil, err
 	}
-	e.Set = set
+	e.Store = st
 	return e, nil
 }
 
 // OpenFace is Open for a script or agent face: a missing or bad config is
 // a usage error (ExitUsage), with the same messages as the TUI.
 func OpenFace(path string, useDemo bool, stderr io.Writer) (*Env, int) {
-	e, err := Open(path, useDemo, stderr)
+	return OpenFaceWith(path, useDemo, StoreOpen, stderr)
+}
+
+// OpenFaceWith is OpenFace with a say in how the store is opened; with
+// StoreExisting and no store yet, it says so and returns ExitNone.
+func OpenFaceWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env, int) {
+	e, err := OpenWith(path, useDemo, mode, stderr)
+	if errors.Is(err, ErrNoStore) {
+		fmt.Fprintln(stderr, "unibox:", err)
+		return nil, ExitNone
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox:", err)
 		return nil, ExitUsage

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 
 	"unibox/accounts"
 	"unibox/model"
@@ -18,6 +19,12 @@ type Account interface {
 	Refresh(ctx context.Context) error
 	Stderr() string
 	Triage
+}
+
+// Remembering is an account with a local store (accounts.Account): the
+// UI draws its stored rows before its server answers.
+type Remembering interface {
+	Cached(ctx context.Context, folder string, limit int) (accounts.Page, time.Time, error)
 }
 
 // Triage is what the UI needs of an account to change mail.

@@ -40,6 +40,15 @@ func listCmd(ctx context.Context, a Account, i int, req uint64, opts accounts.Li
 	}
 }
 
+// cachedCmd reads an account's stored newest page: no dial, no wait on
+// the network.
+func cachedCmd(ctx context.Context, a Remembering, i int, limit int) tea.Cmd {
+	return func() tea.Msg {
+		page, _, err := a.Cached(ctx, "", limit)
+		return cachedMsg{account: i, page: page, err: err}
+	}
+}
+
 func openCmd(ctx context.Context, a Account, req uint64, id model.MessageID, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)

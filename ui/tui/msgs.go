@@ -16,6 +16,13 @@ type statusMsg struct {
 }
 
 // listedMsg is a page of one account's inbox.
+// cachedMsg is an account's newest page as the local store has it.
+type cachedMsg struct {
+	account int
+	page    accounts.Page
+	err     error // store.ErrNotStored: nothing stored yet
+}
+
 type listedMsg struct {
 	account int
 	req     uint64

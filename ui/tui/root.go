@@ -138,14 +138,18 @@ func (m *Model) Close() {
 	m.panes.unsubs = nil
 }
 
-// Init subscribes to every account and asks each for its first page: the
-// accounts load side by side, each at its own speed.
+// Init subscribes to every account, draws what the local store remembers
+// of each, and asks each for its first page: the accounts load side by
+// side, each at its own speed, over rows that are there from the start.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range m.panes.accts {
 		ch, unsub := a.acct.Watch()
 		m.panes.subs = append(m.panes.subs, ch)
 		m.panes.unsubs = append(m.panes.unsubs, unsub)
+		if r, ok := a.acct.(Remembering); ok {
+			cmds = append(cmds, cachedCmd(m.env.ctx, r, i, m.env.opts.PageSize))
+		}
 		cmds = append(cmds, waitStatus(m.env.ctx, i, ch), m.load(i))
 	}
 	if !m.env.opts.NoTick {
@@ -166,7 +170,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleKey(msg)
 	case statusMsg:
 		return m, m.handleConnEvent(msg)
-	case listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
+	case cachedMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()

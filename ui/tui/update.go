@@ -387,6 +387,12 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 // handleAccountMsg applies a result of an account operation.
 func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case cachedMsg:
+		if msg.err == nil && msg.account < len(m.panes.accts) &&
+			m.inbox.Restore(m.panes.accts[msg.account].acct.Name(), msg.page.Messages, msg.page.More) {
+			m.triage.t.Reapply()
+			m.rebuild()
+		}
 	case listedMsg:
 		return m.listed(msg)
 	case openedMsg:

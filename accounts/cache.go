@@ -1,0 +1,134 @@
+package accounts
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"unibox/accounts/config"
+	"unibox/model"
+	"unibox/store"
+)
+
+// cache is an account's part of the local store: every listing goes in,
+// every triage action is recorded there as it is on the screen, and a
+// face can read it without dialling. The providers stay stateless; the
+// app owns the store. A store that fails never fails the account: the
+// listing still answers, and the account's details say what went wrong.
+type cache struct {
+	st  *store.Store // nil: no store
+	key store.Key
+
+	mu      sync.Mutex
+	problem string // the last store error, shown in the details
+}
+
+// storeKey is what identifies ac's mailbox: name, server and user (for an
+// MCP account, the server's command line stands for the host).
+func storeKey(ac config.Account) store.Key {
+	host := ac.Host
+	if ac.Kind == config.KindMCP {
+		host = strings.Join(ac.Command, " ")
+	}
+	return store.Key{Name: ac.Name, Host: host, User: ac.Username}
+}
+
+func (c *cache) note(err error) {
+	if err == nil || errors.Is(err, store.ErrNotStored) {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.problem = err.Error()
+}
+
+// notes is what the details say of the store: its last failure, if any.
+func (c *cache) notes() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.problem == "" {
+		return nil
+	}
+	return []string{c.problem + " (the account works; its rows are not remembered)"}
+}
+
+// saveListing stores a page a server gave. A listing of unread messages
+// only speaks for nothing but those, so it is not stored.
+func (c *cache) saveListing(opts ListOptions, p Page) {
+	if c.st == nil || opts.UnreadOnly {
+		return
+	}
+	c.note(c.st.Save(context.Background(), c.key, store.Listing{Folder: p.Folder, UIDValidity: p.UIDValidity, Total: p.Total,
+		Messages: p.Messages, More: p.More, BeforeUID: opts.BeforeUID, At: time.Now(), Inbox: opts.Folder == ""}))
+}
+
+// Cached is the newest page of folder ("": the inbox) as the store has
+// it, and when the account last listed anything. It never dials;
+// store.ErrNotStored means the store has nothing of it yet.
+func (a *Account) Cached(ctx context.Context, folder string, limit int) (Page, time.Time, error) {
+	if a.cache.st == nil {
+		return Page{}, time.Time{}, store.ErrNotStored
+	}
+	snap, err := a.cache.st.Newest(ctx, a.cache.key, folder, limit)
+	if err != nil {
+		a.cache.note(err)
+		return Page{}, time.Time{}, err
+	}
+	at, err := a.cache.st.SyncedAt(ctx, a.cache.key)
+	a.cache.note(err)
+	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, at, err
+}
+
+// CachedOlder is the stored page of folder below beforeUID (paging down
+// while offline).
+func (a *Account) CachedOlder(ctx context.Context, folder string, beforeUID uint32, limit int) (Page, error) {
+	if a.cache.st == nil {
+		return Page{}, store.ErrNotStored
+	}
+	snap, err := a.cache.st.Older(ctx, a.cache.key, folder, beforeUID, limit)
+	a.cache.note(err)
+	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, err
+}
+
+// SyncedAt is when the account last had a listing stored (zero: never, or
+// no store).
+func (a *Account) SyncedAt(ctx context.Context) time.Time {
+	if a.cache.st == nil {
+		return time.Time{}
+	}
+	at, err := a.cache.st.SyncedAt(ctx, a.cache.key)
+	a.cache.note(err)
+	return at
+}
+
+// applyOptimistic records op on the stored rows before it is sent.
+func (c *cache) applyOptimistic(op model.Op, msgs []model.Message) []model.Message {
+	if c.st == nil {
+		return nil
+	}
+	prior, err := c.st.Apply(context.Background(), c.key, op, msgs)
+	c.note(err)
+	return prior
+}
+
+// settle puts back the stored rows of the messages the server did not
+// change (refused, or no answer: nothing may count as done that was not). Done, gone and unknown outcomes keep the optimistic state: the
+// next listing reads the server and corrects whatever is wrong.
+func (c *cache) settle(prior []model.Message, res []model.ItemResult, err error) {
+	if c.st == nil || len(prior) == 0 {
+		return
+	}
+	changed := map[uint32]bool{} // done, gone or unknown: maybe changed
+	for _, r := range res {
+		changed[r.UID] = r.Kind != model.ResultFailed
+	}
+	var back []model.Message
+	for _, m := range prior {
+		if err != nil || !changed[m.ID.UID] {
+			back = append(back, m)
+		}
+	}
+	c.note(c.st.Revert(context.Background(), c.key, back))
+}
