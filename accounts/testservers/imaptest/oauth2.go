@@ -1,18 +1,12 @@
 package imaptest
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -147,87 +141,17 @@ func (is *Issuer) introspect(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(answer)
 }
 
-// DovecotOAuth2 is a private Dovecot instance for one test whose oauth2
-// passdb asks an Issuer (see .ci/dovecot.sh, UNIBOX_DOVECOT_OAUTH2_URL),
-// reached through a proxy. Its users are .ci/dovecot.sh's (alice, ...).
+// DovecotOAuth2 is a private Dovecot whose oauth2 passdb asks an Issuer
+// (UNIBOX_DOVECOT_OAUTH2_URL in .ci/dovecot.sh).
 type DovecotOAuth2 struct {
-	*Dovecot
+	*PrivateDovecot
 	Issuer *Issuer
-	dir    string
 }
 
-// NewDovecotOAuth2 starts the issuer and the instance. It runs where the
-// shared Dovecot runs (UNIBOX_DOVECOT_ADDR set, so dovecot is installed and
-// we are root) and skips otherwise, failing under CI like NewDovecot.
+// NewDovecotOAuth2 starts the issuer and the instance.
 func NewDovecotOAuth2(t testing.TB) *DovecotOAuth2 {
 	t.Helper()
-	dovecotAddr(t) // skip or fail exactly as the shared instance's tests do
-	script, err := findScript()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dovecotAddr(t)
 	is := NewIssuer(t)
-	dir := t.TempDir()
-	cmd := exec.Command("bash", script, "start", dir)
-	cmd.Env = append(os.Environ(), "UNIBOX_DOVECOT_OAUTH2_URL="+is.IntrospectURL())
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("dovecot.sh start: %v\n%s", err, stderr.String())
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("bash", script, "stop", dir).CombinedOutput(); err != nil {
-			t.Errorf("dovecot.sh stop: %v\n%s", err, out)
-		}
-	})
-	var addr string
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "UNIBOX_DOVECOT_ADDR="); ok {
-			addr = v
-		}
-	}
-	if addr == "" {
-		t.Fatalf("dovecot.sh start printed no address:\n%s", out)
-	}
-	return &DovecotOAuth2{Dovecot: &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: []string{"alice"}}, Issuer: is, dir: dir}
-}
-
-// Kick makes the server hang up on every session of user (doveadm kick:
-// "* BYE", then EOF), as a server restarting or timing a session out does.
-func (d *DovecotOAuth2) Kick(t testing.TB, user string) {
-	t.Helper()
-	script, err := findScript()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("bash", script, "kick", d.dir, user).CombinedOutput(); err != nil {
-		t.Fatalf("dovecot.sh kick %s: %v\n%s", user, err, out)
-	}
-}
-
-// Log is the instance's dovecot.log so far (logins name their mechanism).
-func (d *DovecotOAuth2) Log() string {
-	b, _ := os.ReadFile(filepath.Join(d.dir, "dovecot.log"))
-	return string(b)
-}
-
-// findScript finds .ci/dovecot.sh above the test's working directory.
-func findScript() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, ".ci", "dovecot.sh")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no .ci/dovecot.sh above the working directory")
-		}
-		dir = parent
-	}
+	return &DovecotOAuth2{PrivateDovecot: StartDovecot(t, "UNIBOX_DOVECOT_OAUTH2_URL="+is.IntrospectURL()), Issuer: is}
 }

@@ -1,0 +1,98 @@
+package imaptest
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// PrivateDovecot is a Dovecot instance of one test's own (see
+// .ci/dovecot.sh), reached through a proxy, which the test may stop: a
+// server that is really gone, not just cut off. Its users are
+// .ci/dovecot.sh's (alice, ...).
+type PrivateDovecot struct {
+	*Dovecot
+	dir    string
+	script string
+}
+
+// StartDovecot starts a private instance, with env added to the script's
+// environment. It runs where the shared Dovecot runs (UNIBOX_DOVECOT_ADDR
+// set, so dovecot is installed and we are root), skips otherwise, and
+// fails under CI like NewDovecot.
+func StartDovecot(t testing.TB, env ...string) *PrivateDovecot {
+	t.Helper()
+	dovecotAddr(t) // skip or fail exactly as the shared instance's tests do
+	script, err := findScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &PrivateDovecot{dir: t.TempDir(), script: script}
+	cmd := exec.Command("bash", script, "start", d.dir)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("dovecot.sh start: %v\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() { d.Stop(t) })
+	var addr string
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "UNIBOX_DOVECOT_ADDR="); ok {
+			addr = v
+		}
+	}
+	if addr == "" {
+		t.Fatalf("dovecot.sh start printed no address:\n%s", out)
+	}
+	d.Dovecot = &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: []string{"alice"}}
+	return d
+}
+
+// Stop stops the instance (idempotent): its port refuses connections.
+func (d *PrivateDovecot) Stop(t testing.TB) {
+	t.Helper()
+	if out, err := exec.Command("bash", d.script, "stop", d.dir).CombinedOutput(); err != nil && !strings.Contains(string(out), "no running instance") {
+		t.Errorf("dovecot.sh stop: %v\n%s", err, out)
+	}
+}
+
+// Kick makes the server hang up on every session of user (doveadm kick:
+// "* BYE", then EOF), as a server restarting or timing a session out does.
+func (d *PrivateDovecot) Kick(t testing.TB, user string) {
+	t.Helper()
+	if out, err := exec.Command("bash", d.script, "kick", d.dir, user).CombinedOutput(); err != nil {
+		t.Fatalf("dovecot.sh kick %s: %v\n%s", user, err, out)
+	}
+}
+
+// Log is the instance's dovecot.log so far (logins name their mechanism).
+func (d *PrivateDovecot) Log() string {
+	b, _ := os.ReadFile(filepath.Join(d.dir, "dovecot.log"))
+	return string(b)
+}
+
+// findScript finds .ci/dovecot.sh above the test's working directory.
+func findScript() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, ".ci", "dovecot.sh")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no .ci/dovecot.sh above the working directory")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+	"unibox/store"
+	"unibox/ui/cli"
+	"unibox/ui/launch"
+)
+
+// oneAccountConfig is a config with one account, Work, on srv (user sam).
+func oneAccountConfig(t *testing.T, srv *memimap.Server) string {
+	t.Setenv("UNIBOX_TEST_PW", "pw")
+	return writeConfig(t, fmt.Sprintf(`
+[resilience]
+backoff_base = "1m"
+backoff_cap = "1m"
+
+[[account]]
+name = "Work"
+host = "127.0.0.1"
+port = %d
+security = "none"
+username = "sam"
+password_env = "UNIBOX_TEST_PW"
+`, srv.Port()))
+}
+
+// listJSON runs `unibox list --json args...` in process.
+func listJSON(t *testing.T, args ...string) (cli.ListJSON, int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"list", "--json", "--timeout", "3s"}, args...), &stdout, &stderr)
+	var out cli.ListJSON
+	if code != launch.ExitNone || stdout.Len() > 0 {
+		if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+			t.Fatalf("list %v: exit %d, %v\n%s\n%s", args, code, err, stdout.String(), stderr.String())
+		}
+	}
+	return out, code, stderr.String()
+}
+
+func listed(out cli.ListJSON) (subjects []string, stale []bool) {
+	for _, m := range out.Messages {
+		subjects = append(subjects, m.Subject)
+		stale = append(stale, m.Stale)
+	}
+	return subjects, stale
+}
+
+// otherClient is a phone or webmail: it changes the mailbox between two
+// runs of unibox.
+func otherClient(t *testing.T, srv *memimap.Server, f func(c *imapclient.Client)) {
+	t.Helper()
+	c, err := imapclient.DialInsecure(srv.Addr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("sam", "pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	f(c)
+}
+
+// The store between runs: `list --cached` says there is none yet; a
+// listing fills it; changes another client makes between runs reach it
+// with the next listing (not before: --cached never dials); with the
+// server gone, `list` prints the stored rows, stale.
+func TestListCachedAcrossRuns(t *testing.T) {
+	srv := samServer(t, "pw", nil)
+	for i, s := range []string{"one", "two", "three"} {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: s, Date: time.Now().Add(time.Duration(i-3) * time.Hour), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := oneAccountConfig(t, srv)
+
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"list", "--cached", "--config", path}, &stdout, &stderr); code != launch.ExitNone || !strings.Contains(stderr.String(), "no local store yet") {
+		t.Fatalf("--cached with no store: exit %d, stderr %q", code, stderr.String())
+	}
+	out, code, _ := listJSON(t, "--config", path)
+	if subj, stale := listed(out); code != launch.ExitOK || !slices.Equal(subj, []string{"three", "two", "one"}) || slices.Contains(stale, true) ||
+		out.Accounts[0].SyncedAt == "" || out.Messages[0].SyncedAt != out.Accounts[0].SyncedAt {
+		t.Fatalf("first listing: exit %d, %+v", code, out)
+	}
+
+	otherClient(t, srv, func(c *imapclient.Client) {
+		if err := c.Store(imap.SeqSetNum(1), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Store(imap.SeqSetNum(2), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Expunge().Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if _, err := srv.Append("sam", "INBOX", imaptest.Mail{From: "Bo <bo@example.com>", Subject: "four", Date: time.Now(), Body: "x"}.Bytes(), nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+
+	cached, code, _ := listJSON(t, "--cached", "--config", path)
+	if subj, stale := listed(cached); code != launch.ExitOK || !slices.Equal(subj, []string{"three", "two", "one"}) || slices.Contains(stale, false) {
+		t.Fatalf("--cached before the next listing: exit %d, %v %v", code, subj, stale)
+	}
+	out, _, _ = listJSON(t, "--config", path)
+	if subj, _ := listed(out); !slices.Equal(subj, []string{"four", "three", "one"}) || !out.Messages[2].Seen {
+		t.Fatalf("after another client: %+v", out.Messages)
+	}
+	cached, _, _ = listJSON(t, "--cached", "--config", path)
+	if subj, stale := listed(cached); !slices.Equal(subj, []string{"four", "three", "one"}) || !cached.Messages[2].Seen || slices.Contains(stale, false) {
+		t.Fatalf("--cached after the listing: %v %v", subj, stale)
+	}
+
+	srv.Close()
+	out, code, _ = listJSON(t, "--config", path)
+	if subj, stale := listed(out); code != launch.ExitNone || !slices.Equal(subj, []string{"four", "three", "one"}) || slices.Contains(stale, false) ||
+		out.Accounts[0].State == "connected" || out.Accounts[0].Count != 3 {
+		t.Fatalf("server gone: exit %d, %+v", code, out)
+	}
+}
+
+// Crash safety: unibox is SIGKILLed at 20 points spread over a listing
+// of 400 messages; after each, the store opens without being set aside,
+// and the listing after the last one leaves it matching the server.
+func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
+	srv := samServer(t, "pw", nil)
+	const n = 400
+	for i := range n {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("message %03d", i), Date: time.Now().Add(time.Duration(i-n) * time.Minute), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := oneAccountConfig(t, srv)
+	exe, _ := os.Executable()
+	unibox := func() *exec.Cmd {
+		cmd := exec.Command(exe, "list", "--config", path, "--limit", fmt.Sprint(n))
+		cmd.Env = []string{"UNIBOX_TEST_PW=pw", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "GORACE=atexit_sleep_ms=0"}
+		return cmd
+	}
+	start := time.Now()
+	if out, err := unibox().CombinedOutput(); err != nil {
+		t.Fatalf("a whole listing: %v\n%s", err, out)
+	}
+	whole := time.Since(start)
+	t.Logf("one listing of %d messages: %s", n, whole)
+	dbPath, _ := store.DefaultPath()
+	for i := range 20 {
+		cmd := unibox()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Fault injection, not synchronisation: kill points spread over
+		// one listing's length, from the start to just past its end.
+		time.Sleep(whole * time.Duration(i) / 18)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		st, err := store.Open(dbPath)
+		if err != nil || st.Warning != "" {
+			t.Fatalf("kill %d at %s of %s: open %v, warning %q", i, whole*time.Duration(i)/18, whole, err, st.Warning)
+		}
+		st.Close()
+	}
+	if out, err := unibox().CombinedOutput(); err != nil {
+		t.Fatalf("the listing after: %v\n%s", err, out)
+	}
+	cached, code, _ := listJSON(t, "--cached", "--config", path, "--limit", fmt.Sprint(n+10))
+	if code != launch.ExitOK || len(cached.Messages) != n || cached.Messages[0].Subject != fmt.Sprintf("message %03d", n-1) {
+		t.Fatalf("store after the kills: exit %d, %d rows", code, len(cached.Messages))
+	}
+}
+
+// Several unibox processes on one store at once: every listing answers,
+// none warns or says "database is locked".
+func TestConcurrentProcessesShareTheStore(t *testing.T) {
+	srv := samServer(t, "pw", nil)
+	for i := range 50 {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("m%d", i), Date: time.Now().Add(-time.Duration(i) * time.Minute), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := oneAccountConfig(t, srv)
+	if _, code, _ := listJSON(t, "--config", path); code != launch.ExitOK {
+		t.Fatalf("first listing: exit %d", code)
+	}
+	exe, _ := os.Executable()
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for i := range 4 {
+		args := []string{"list", "--config", path}
+		if i%2 == 1 {
+			args = append(args, "--cached")
+		}
+		wg.Go(func() {
+			for range 3 {
+				cmd := exec.Command(exe, args...)
+				cmd.Env = []string{"UNIBOX_TEST_PW=pw", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "GORACE=atexit_sleep_ms=0"}
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+					errs <- fmt.Sprintf("%v: %v: %s", args, cmd.ProcessState, stderr.String())
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// The demo remembers its mail in memory only: nothing is written under
+// the cache folder (or anywhere in HOME).
+func TestDemoWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", dir)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"list", "--demo", "--json"}, &stdout, &stderr); code != launch.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("the demo wrote %v", entries)
+	}
+}
