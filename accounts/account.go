@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"fmt"
 
 	"unibox/accounts/provider"
 	"unibox/conn"
@@ -71,10 +72,25 @@ func (a *Account) Search(ctx context.Context, folder, query string, limit int) (
 	return p, a.scrub(err)
 }
 
-// Get opens one message (never marking it read).
+// Get opens one message (never marking it read). When the account cannot
+// be reached, a body kept by cache_bodies is shown instead, saying so;
+// without one, the error says why there is none to show.
 func (a *Account) Get(ctx context.Context, id model.MessageID) (model.Body, error) {
 	b, err := a.ops.Get(ctx, a.adapter, id)
-	return b, a.scrub(err)
+	if err == nil {
+		a.cache.saveBody(b)
+		return b, nil
+	}
+	err = a.scrub(err)
+	if conn.ClassOf(err) == conn.ClassTool {
+		return b, err // the server answered: the message is not there
+	}
+	stored, why := a.cache.offlineBody(id)
+	if why != nil {
+		return b, fmt.Errorf("%w; %v", err, why)
+	}
+	stored.Problems = append(stored.Problems, fmt.Sprintf("shown from the local store: %s cannot be reached (%s)", a.name, Brief(err)))
+	return stored, nil
 }
 
 // Folders lists the account's folders.

@@ -18,8 +18,9 @@ import (
 // app owns the store. A store that fails never fails the account: the
 // listing still answers, and the account's details say what went wrong.
 type cache struct {
-	st  *store.Store // nil: no store
-	key store.Key
+	st     *store.Store // nil: no store
+	key    store.Key
+	bodies int64 // cap on stored bodies in bytes; 0: bodies are not stored
 
 	mu      sync.Mutex
 	problem string // the last store error, shown in the details
@@ -101,6 +102,31 @@ func (a *Account) SyncedAt(ctx context.Context) time.Time {
 	at, err := a.cache.st.SyncedAt(ctx, a.cache.key)
 	a.cache.note(err)
 	return at
+}
+
+// saveBody keeps an opened body for reading offline (cache_bodies).
+func (c *cache) saveBody(b model.Body) {
+	if c.st == nil || c.bodies == 0 {
+		return
+	}
+	c.note(c.st.SaveBody(context.Background(), c.key, b, c.bodies))
+}
+
+// offlineBody is id's stored body, for when its server cannot be
+// reached; the error says why there is none.
+func (c *cache) offlineBody(id model.MessageID) (model.Body, error) {
+	if c.st == nil {
+		return model.Body{}, errors.New("there is no local store")
+	}
+	if c.bodies == 0 {
+		return model.Body{}, errors.New("bodies are not stored (cache_bodies is off)")
+	}
+	b, err := c.st.Body(context.Background(), c.key, id)
+	if errors.Is(err, store.ErrNotStored) {
+		return b, errors.New("its body is not stored: it was not opened while online")
+	}
+	c.note(err)
+	return b, err
 }
 
 // applyOptimistic records op on the stored rows before it is sent.

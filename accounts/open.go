@@ -109,7 +109,15 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		Dials: cfg.Resilience.Dials(), Trace: o.Trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, notes: spec.Notes,
-		cache: cache{st: o.Store, key: storeKey(ac)}}, nil
+		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}}, nil
+}
+
+// bodyCap is the [store] cap on bodies in bytes, 0 when they are not kept.
+func bodyCap(s config.Store) int64 {
+	if !s.CacheBodies {
+		return 0
+	}
+	return int64(s.CacheBodiesMaxMB) << 20
 }
 
 // Find returns the account named name.

@@ -48,9 +48,12 @@ var migrations = []string{
 		folder     TEXT NOT NULL,
 		uid        INTEGER NOT NULL,
 		body       BLOB NOT NULL, -- JSON of model.Body without its envelope
+		size       INTEGER NOT NULL, -- of body, for the cap
+		stored_at  INTEGER NOT NULL, -- unix ms: the oldest go first
 		PRIMARY KEY (account_id, folder, uid),
 		FOREIGN KEY (account_id, folder, uid) REFERENCES message (account_id, folder, uid) ON DELETE CASCADE
-	) WITHOUT ROWID;`,
+	) WITHOUT ROWID;
+	CREATE INDEX body_age ON body (stored_at);`,
 }
 
 // schemaVersion is the version this unibox writes.

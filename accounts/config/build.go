@@ -22,6 +22,7 @@ func build(root *table) *Config {
 			PageSize:        DefaultPageSize,
 			AmbiguousWidth:  "auto",
 		},
+		Store:    Store{CacheBodiesMaxMB: DefaultCacheBodiesMaxMB},
 		Keys:     map[string][]string{},
 		keyLines: map[string]int{},
 	}
@@ -51,6 +52,9 @@ func build(root *table) *Config {
 	}
 	if t, ok := root.sub("ui"); ok {
 		cfg.UI = ui(t, cfg.UI)
+	}
+	if t, ok := root.sub("store"); ok {
+		cfg.Store = storeTable(t, cfg.Store)
 	}
 	if t, ok := root.sub("keys"); ok {
 		keys(t, cfg)

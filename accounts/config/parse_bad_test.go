@@ -135,6 +135,11 @@ command_timeout = "0s"
 			"t.toml:11: ui.theme: unknown key",
 			`t.toml:12: ui.ambiguous_width: "double" is not one of auto, narrow, wide`,
 		}},
+		{"store", "[[account]]\n" + imapOK + "[store]\ncache_bodies = \"yes\"\ncache_bodies_max_mb = 0\nbodies = 1\n", []string{
+			"t.toml:7: store.cache_bodies: must be true or false, not a string",
+			"t.toml:8: store.cache_bodies_max_mb: must be at least 1 (got 0)",
+			"t.toml:9: store.bodies: unknown key",
+		}},
 		{"keys", "[[account]]\n" + imapOK + "[keys]\narchive = []\ntrash = [\"d\", \"\"]\nquit = \"q\"\nup = [\"k\", 1]\n", []string{
 			"t.toml:7: keys.archive: empty",
 			"t.toml:8: keys.trash: contains an empty key name",

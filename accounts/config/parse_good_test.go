@@ -121,6 +121,16 @@ command_timeout = "25s"
 				t.Errorf("ui = %+v, want %+v", c.UI, want)
 			}
 		}},
+		{"store", "[[account]]\n" + imapOK + "[store]\ncache_bodies = true\ncache_bodies_max_mb = 64\n", func(t *testing.T, c *Config) {
+			if want := (Store{CacheBodies: true, CacheBodiesMaxMB: 64}); c.Store != want {
+				t.Errorf("store = %+v, want %+v", c.Store, want)
+			}
+		}},
+		{"store defaults", "[[account]]\n" + imapOK, func(t *testing.T, c *Config) {
+			if want := (Store{CacheBodies: false, CacheBodiesMaxMB: DefaultCacheBodiesMaxMB}); c.Store != want {
+				t.Errorf("store = %+v, want %+v", c.Store, want)
+			}
+		}},
 		{"keys", "[[account]]\n" + imapOK + "\n[keys]\narchive = [\"e\", \"A\"]\n# comment\n\"prev_account\" = [\"shift+tab\"]\nnot_an_action = [\"x\"]\n", func(t *testing.T, c *Config) {
 			want := map[string][]string{"archive": {"e", "A"}, "prev_account": {"shift+tab"}, "not_an_action": {"x"}}
 			if !reflect.DeepEqual(c.Keys, want) {

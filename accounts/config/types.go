@@ -31,6 +31,7 @@ type Config struct {
 	Accounts   []Account
 	Resilience Resilience
 	UI         UI
+	Store      Store
 	// Keys maps a UI action name to the keys that trigger it. Action names
 	// are not checked here (the UI owns them); KeyLine says where each one
 	// was written so the UI can report a bad name precisely.

@@ -1,0 +1,127 @@
+package accounts
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"unibox/accounts/config"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+	"unibox/model"
+	"unibox/store"
+)
+
+// storedAccount is one account on an in-process server behind a proxy,
+// remembering its mail in a store file of its own.
+func storedAccount(t *testing.T, cacheBodies bool) (*Account, *imaptest.Mem, *store.Store) {
+	t.Helper()
+	mem := imaptest.NewMem(t, memimap.Options{})
+	user, _ := mem.NewUser(t)
+	st, err := store.Open(filepath.Join(t.TempDir(), "store.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: mem.Host(), Port: mem.Port(), Security: "none", Username: user}}}
+	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
+	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
+	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
+	cfg.Store = config.Store{CacheBodies: cacheBodies, CacheBodiesMaxMB: 1}
+	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
+			return func(context.Context) (string, error) { return user + "-pw", nil }
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(set.Close)
+	for i, s := range []string{"older", "newer"} {
+		mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: s, Date: time.Now().Add(time.Duration(i) * time.Minute), Body: "the body of " + s}.Bytes())
+	}
+	return set.Accounts[0], mem, st
+}
+
+// Offline reading: with cache_bodies, a message opened while online opens
+// offline from the store, saying so; one never opened, or any message
+// without cache_bodies, fails with a message that says why.
+func TestOfflineBodies(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		cacheBodies bool
+		open        bool // opened while online
+		want        string
+	}{
+		{"stored", true, true, ""},
+		{"never opened", true, false, "not opened while online"},
+		{"cache_bodies off", false, true, "cache_bodies is off"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a, mem, _ := storedAccount(t, tt.cacheBodies)
+			ctx := context.Background()
+			page, err := a.List(ctx, ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := page.Messages[0].ID
+			if tt.open {
+				if _, err := a.Get(ctx, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mem.Srv.Refuse()
+			mem.Srv.DropAll()
+			mem.Proxy().Drop()
+			b, err := a.Get(ctx, id)
+			if tt.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("offline get: %v, want an error saying %q", err, tt.want)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(b.Text, "the body of newer") || len(b.Problems) == 0 ||
+				!strings.Contains(b.Problems[len(b.Problems)-1], "shown from the local store") {
+				t.Fatalf("offline get: %+v, %v", b, err)
+			}
+		})
+	}
+}
+
+// Triage against the store: an action shows in the store at once; a
+// refused one is taken back; a done one stays.
+func TestTriageOnTheStore(t *testing.T) {
+	a, mem, _ := storedAccount(t, false)
+	ctx := context.Background()
+	page, err := a.List(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := func() []model.Message {
+		p, _, err := a.Cached(ctx, "", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Messages
+	}
+	newer := page.Messages[0]
+	res, err := a.Apply(ctx, model.Op{Action: model.ActSetSeen, Value: true}, "INBOX", newer.ID.UIDValidity, []model.Message{newer})
+	if err != nil || res[0].Kind != model.ResultDone {
+		t.Fatal(res, err)
+	}
+	if got := stored(); !got[0].Seen {
+		t.Fatal("a done action is not in the store")
+	}
+	// The server is gone: the action fails before anything is sent and
+	// the stored row is back as it was.
+	mem.Srv.Refuse()
+	mem.Srv.DropAll()
+	mem.Proxy().Drop()
+	if _, err := a.Apply(ctx, model.Op{Action: model.ActArchive}, "INBOX", newer.ID.UIDValidity, []model.Message{newer}); err == nil {
+		t.Fatal("archive on a dead server succeeded")
+	}
+	if got := stored(); len(got) != 2 || got[0].ID != newer.ID || !got[0].Seen {
+		t.Fatalf("after a refused archive the store has %+v", got)
+	}
+}

@@ -1,0 +1,54 @@
+package store
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"unibox/model"
+)
+
+func body(m model.Message, text string) model.Body {
+	return model.Body{Message: m, Text: text, Headers: []model.Header{{Name: "Subject", Value: m.Subject}},
+		Attachments: []model.Attachment{{Name: "a.pdf", Type: "application/pdf", Size: 3}}, Problems: []string{"charset x-unknown read as UTF-8"}}
+}
+
+// A stored body reads back whole, under its envelope; it goes with its
+// message (expunged, or its folder refilled), and the cap drops the
+// bodies stored longest ago first.
+func TestBodies(t *testing.T) {
+	s := newStore(t)
+	in := msgs(7, 3, 2, 1)
+	if err := s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 7, Messages: in, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	const capBytes = 1000
+	for _, m := range in {
+		if err := s.SaveBody(ctx, work, body(m, strings.Repeat("x", 300)), capBytes); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Three bodies of ~450 bytes do not fit in 1000: the first stored (uid
+	// 3) went.
+	if _, err := s.Body(ctx, work, in[0].ID); err != ErrNotStored {
+		t.Fatalf("the oldest body under the cap: %v", err)
+	}
+	got, err := s.Body(ctx, work, in[1].ID)
+	if err != nil || got.Text != strings.Repeat("x", 300) || got.Subject != in[1].Subject || len(got.Attachments) != 1 || len(got.Problems) != 1 || got.ID != in[1].ID {
+		t.Fatalf("stored body: %+v %v", got, err)
+	}
+	// Of a message the store does not list (a search hit), nothing is kept.
+	if err := s.SaveBody(ctx, work, body(msg("Work", "INBOX", 7, 99), "y"), capBytes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Body(ctx, work, msg("Work", "INBOX", 7, 99).ID); err != ErrNotStored {
+		t.Fatalf("a body without its row: %v", err)
+	}
+	// Expunged elsewhere: the next listing drops the row and its body.
+	if err := s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 7, Messages: in[:1], At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Body(ctx, work, in[1].ID); err != ErrNotStored {
+		t.Fatalf("the body of an expunged message: %v", err)
+	}
+}
