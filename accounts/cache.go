@@ -93,6 +93,18 @@ func (a *Account) CachedOlder(ctx context.Context, folder string, beforeUID uint
 	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, err
 }
 
+// CachedMatch is the newest limit stored rows of folder ("": the inbox)
+// whose sender or subject holds text, as the list's filter matches: the
+// filter reaches beyond the loaded pages without dialling.
+func (a *Account) CachedMatch(ctx context.Context, folder, text string, limit int) (Page, error) {
+	if a.cache.st == nil {
+		return Page{}, store.ErrNotStored
+	}
+	snap, err := a.cache.st.Match(ctx, a.cache.key, folder, text, limit)
+	a.cache.note(err)
+	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, err
+}
+
 // SyncedAt is when the account last had a listing stored (zero: never, or
 // no store).
 func (a *Account) SyncedAt(ctx context.Context) time.Time {

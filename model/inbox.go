@@ -15,6 +15,9 @@ type Row struct {
 	Stale bool
 	// Fresh: arrived unread on a refresh after the first load.
 	Fresh bool
+	// unconfirmed: found in the local store (a filter beyond the loaded
+	// pages), not yet seen in a listing this session: shown stale.
+	unconfirmed bool
 }
 
 // Inbox is the unified inbox: each account's rows, merged newest first.
@@ -83,7 +86,7 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 		page := msgs[0].ID
 		for _, r := range a.rows {
 			if r.ID.Folder == page.Folder && r.ID.UIDValidity == page.UIDValidity && r.ID.UID < minUID {
-				rows = append(rows, Row{Message: r.Message, Fresh: r.Fresh && !r.Seen})
+				rows = append(rows, Row{Message: r.Message, Fresh: r.Fresh && !r.Seen, unconfirmed: r.unconfirmed})
 				keptOlder = true
 			}
 		}
@@ -127,6 +130,7 @@ func (in *Inbox) AppendOlder(account string, msgs []Message, more bool) {
 	for _, r := range a.rows {
 		seen[r.ID] = true
 	}
+	in.confirm(a, msgs)
 	for _, m := range msgs {
 		if !seen[m.ID] {
 			a.rows = append(a.rows, Row{Message: m, Stale: a.stale})
@@ -155,8 +159,46 @@ func (in *Inbox) AddFound(account string, msgs []Message) int {
 			n++
 		}
 	}
+	in.confirm(a, msgs)
 	sortRows(a.rows)
 	in.dirty = true
+	return n
+}
+
+// confirm takes the server's word for rows found in the store that msgs
+// (a listing or a server search) also holds: they are no longer stale.
+func (in *Inbox) confirm(a *accountRows, msgs []Message) {
+	listed := make(map[MessageID]*Message, len(msgs))
+	for i := range msgs {
+		listed[msgs[i].ID] = &msgs[i]
+	}
+	for i := range a.rows {
+		if r := &a.rows[i]; r.unconfirmed && listed[r.ID] != nil {
+			r.Message, r.unconfirmed = *listed[r.ID], false
+		}
+	}
+}
+
+// AddStored adds rows a filter found in the local store beyond the loaded
+// ones. No listing has confirmed them this session, so they show stale
+// until one does.
+func (in *Inbox) AddStored(account string, msgs []Message) int {
+	a := in.acct(account)
+	seen := make(map[MessageID]bool, len(a.rows))
+	for _, r := range a.rows {
+		seen[r.ID] = true
+	}
+	n := 0
+	for _, m := range msgs {
+		if !seen[m.ID] {
+			a.rows = append(a.rows, Row{Message: m, unconfirmed: true})
+			n++
+		}
+	}
+	if n > 0 {
+		sortRows(a.rows)
+		in.dirty = true
+	}
 	return n
 }
 
@@ -228,7 +270,7 @@ func (in *Inbox) merge() []Row {
 		}
 		a := in.accounts[in.order[best]]
 		r := a.rows[heads[best]]
-		r.Stale = a.stale || a.cached
+		r.Stale = a.stale || a.cached || r.unconfirmed
 		out = append(out, r)
 		heads[best]++
 	}
@@ -311,12 +353,16 @@ func sortRows(rows []Row) {
 
 // Match reports whether a row matches a filter text (sender or subject,
 // case-insensitive).
-func Match(r Row, text string) bool {
+func Match(r Row, text string) bool { return MatchFields(r.Subject, r.From.Name, r.From.Address, text) }
+
+// MatchFields is Match on the fields themselves: the local store filters
+// its rows with it, so a filter finds the same rows in memory and on disk.
+func MatchFields(subject, fromName, fromAddress, text string) bool {
 	if text == "" {
 		return true
 	}
 	t := strings.ToLower(text)
-	return strings.Contains(strings.ToLower(r.Subject), t) ||
-		strings.Contains(strings.ToLower(r.From.Name), t) ||
-		strings.Contains(strings.ToLower(r.From.Address), t)
+	return strings.Contains(strings.ToLower(subject), t) ||
+		strings.Contains(strings.ToLower(fromName), t) ||
+		strings.Contains(strings.ToLower(fromAddress), t)
 }

@@ -136,3 +136,35 @@ func TestInboxRestoreFromStore(t *testing.T) {
 		t.Fatal("a restore after the listing replaced its rows")
 	}
 }
+
+// Rows a filter found in the store are stale until the server shows them
+// (a search or an older page), and then they are confirmed in place:
+// never a second row.
+func TestInboxStoredRowsConfirmedWithoutDuplicates(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		confirm func(in *Inbox, m Message)
+	}{
+		{"server search", func(in *Inbox, m Message) { in.AddFound("A", []Message{m}) }},
+		{"older page", func(in *Inbox, m Message) { in.AppendOlder("A", []Message{m}, false) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := NewInbox([]string{"A"})
+			in.Replace("A", []Message{msg("A", 10, time.Hour, true)}, true)
+			old := msg("A", 2, 90*24*time.Hour, false)
+			if n := in.AddStored("A", []Message{old, msg("A", 10, time.Hour, true)}); n != 1 {
+				t.Fatalf("added %d, want 1 (uid 10 is loaded already)", n)
+			}
+			if r, _ := in.Find(old.ID); len(in.Rows()) != 2 || !in.Rows()[1].Stale || r.Seen {
+				t.Fatalf("stored row: %+v", in.Rows())
+			}
+			onServer := old
+			onServer.Seen = true // read elsewhere since it was stored
+			tt.confirm(in, onServer)
+			rows := in.Rows()
+			if len(rows) != 2 || rows[1].Stale || !rows[1].Seen {
+				t.Fatalf("after the server showed it: %+v", rows)
+			}
+		})
+	}
+}

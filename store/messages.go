@@ -168,6 +168,12 @@ func (s *Store) page(ctx context.Context, k Key, folder string, before uint32, l
 	if before == 0 {
 		before = ^uint32(0)
 	}
+	return s.query(ctx, k, folder, limit, `uid < ?`, before)
+}
+
+// query reads the newest limit rows of folder ("": the inbox) that meet
+// where (a condition on the message table with one argument).
+func (s *Store) query(ctx context.Context, k Key, folder string, limit int, where string, arg any) (Snapshot, error) {
 	var snap Snapshot
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		acct, err := accountID(tx, k, false)
@@ -183,7 +189,7 @@ func (s *Store) page(ctx context.Context, k Key, folder string, before uint32, l
 			return err
 		}
 		rows, err := tx.Query(`SELECT uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, size, attachments
-			FROM message WHERE account_id = ? AND folder = ? AND uid < ? ORDER BY uid DESC LIMIT ?`, acct, folder, before, limit+1)
+			FROM message WHERE account_id = ? AND folder = ? AND `+where+` ORDER BY uid DESC LIMIT ?`, acct, folder, arg, limit+1)
 		if err != nil {
 			return err
 		}

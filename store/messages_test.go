@@ -192,3 +192,24 @@ func TestApplyAndRevert(t *testing.T) {
 		t.Fatalf("after a late revert: %v uv %d", got, final.UIDValidity)
 	}
 }
+
+// The store's filter matches as the screen's does, Unicode case folding
+// included (SQLite's LIKE would not fold "Ä").
+func TestMatch(t *testing.T) {
+	s := newStore(t)
+	in := msgs(7, 4, 3, 2, 1)
+	in[0].Subject, in[1].From.Name, in[2].From.Address, in[3].Subject = "Ärger im Büro", "Zoë", "ops@Example.ORG", "nothing"
+	in[2].From.Name = ""
+	if err := s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 7, Messages: in, At: time.Now(), Inbox: true}); err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string][]uint32{"äRGER": {4}, "zoë": {3}, "OPS@example": {2}, "ann": {4, 3, 1}, "absent": nil} {
+		snap, err := s.Match(ctx, work, "", text, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := uidsOf(snap.Messages); !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", text, got, want)
+		}
+	}
+}

@@ -2,14 +2,17 @@ package teatest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
 	"unibox/store"
 	"unibox/ui/tui"
 )
@@ -18,17 +21,22 @@ import (
 // store file at path, through a real provider child.
 func openStored(t *testing.T, d imaptest.Backend, path string) (*accounts.Set, *store.Store) {
 	t.Helper()
+	return openStoredUser(t, d, path, "alice", "alice-pw")
+}
+
+func openStoredUser(t *testing.T, d imaptest.Backend, path, user, password string) (*accounts.Set, *store.Store) {
+	t.Helper()
 	st, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &config.Config{Accounts: []config.Account{{Name: "Home", Kind: "imap", Host: d.Host(), Port: d.Port(), Security: "none", Username: "alice"}}}
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Home", Kind: "imap", Host: d.Host(), Port: d.Port(), Security: "none", Username: user}}}
 	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
 	exe, _ := os.Executable()
 	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
 		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
-			return func(context.Context) (string, error) { return "alice-pw", nil }
+			return func(context.Context) (string, error) { return password, nil }
 		}})
 	if err != nil {
 		st.Close()
@@ -62,4 +70,43 @@ func TestOfflineStartFromStore(t *testing.T) {
 	defer set.Close()
 	tm, _ = run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.Now = nil })
 	waitFor(t, tm, "~ Home", "Boarding pass", "Dentist on Tuesday", "Photos from the trip", "Home ⏸ cooling down")
+}
+
+// The filter reaches into the store beyond the loaded pages: an old
+// message, stored by an earlier long listing but not on the first page,
+// appears while typing even with the server gone (so no page can bring
+// it), stale: no listing has confirmed it this session.
+func TestFilterReachesStoredRows(t *testing.T) {
+	mem := imaptest.NewMem(t, memimap.Options{})
+	mem.NewUser(t) // user1
+	for i := range 60 {
+		subject := fmt.Sprintf("weekly digest %02d", i)
+		if i == 0 {
+			subject = "Needle in the archive"
+		}
+		mem.Seed(t, "user1", "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: subject, Date: now.Add(time.Duration(i-60) * time.Hour), Body: "x"}.Bytes())
+	}
+	set, st := openStoredUser(t, mem, filepath.Join(t.TempDir(), "store.db"), "user1", "user1-pw")
+	defer st.Close()
+	defer set.Close()
+	if _, err := set.Accounts[0].List(context.Background(), accounts.ListOptions{Limit: 100}); err != nil {
+		t.Fatal(err) // as `unibox list --limit 100` would have stored it
+	}
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.PageSize = 20 })
+	waitFor(t, tm, "weekly digest 59", "Home ● connected")
+	mem.Srv.Refuse()
+	mem.Srv.DropAll()
+	mem.Proxy().Drop()
+	tm.Send(key("/"))
+	for _, r := range "needle" {
+		tm.Send(key(string(r)))
+	}
+	tm.Send(key("enter"))
+	waitFor(t, tm, `filter "needle": 1 shown`)
+	screen := final(t, tm)
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, "Needle in the archive") && !strings.Contains(line, "~ Home") {
+			t.Fatalf("the stored row is not marked stale:\n%s", screen)
+		}
+	}
 }

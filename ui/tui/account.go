@@ -25,6 +25,7 @@ type Account interface {
 // UI draws its stored rows before its server answers.
 type Remembering interface {
 	Cached(ctx context.Context, folder string, limit int) (accounts.Page, time.Time, error)
+	CachedMatch(ctx context.Context, folder, text string, limit int) (accounts.Page, error)
 }
 
 // Triage is what the UI needs of an account to change mail.

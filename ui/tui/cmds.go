@@ -49,6 +49,15 @@ func cachedCmd(ctx context.Context, a Remembering, i int, limit int) tea.Cmd {
 	}
 }
 
+// storedMatchCmd looks for the filter text among an account's stored
+// rows, beyond the loaded pages.
+func storedMatchCmd(ctx context.Context, a Remembering, i int, text string, limit int) tea.Cmd {
+	return func() tea.Msg {
+		page, err := a.CachedMatch(ctx, "", text, limit)
+		return storedMatchMsg{account: i, text: text, page: page, err: err}
+	}
+}
+
 func openCmd(ctx context.Context, a Account, req uint64, id model.MessageID, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)

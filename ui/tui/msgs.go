@@ -23,6 +23,15 @@ type cachedMsg struct {
 	err     error // store.ErrNotStored: nothing stored yet
 }
 
+// storedMatchMsg is what the local store holds of an account that
+// matches the filter text.
+type storedMatchMsg struct {
+	account int
+	text    string
+	page    accounts.Page
+	err     error
+}
+
 type listedMsg struct {
 	account int
 	req     uint64

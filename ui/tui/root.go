@@ -170,7 +170,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleKey(msg)
 	case statusMsg:
 		return m, m.handleConnEvent(msg)
-	case cachedMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
+	case cachedMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()

@@ -223,8 +223,12 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
+	before := m.filter.text()
 	m.filter.input, cmd = m.filter.input.Update(msg)
 	m.rebuild()
+	if text := m.filter.text(); text != before && text != "" && !m.filter.search {
+		return tea.Batch(cmd, m.matchStored(text))
+	}
 	return cmd
 }
 
@@ -388,11 +392,9 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case cachedMsg:
-		if msg.err == nil && msg.account < len(m.panes.accts) &&
-			m.inbox.Restore(m.panes.accts[msg.account].acct.Name(), msg.page.Messages, msg.page.More) {
-			m.triage.t.Reapply()
-			m.rebuild()
-		}
+		m.restored(msg)
+	case storedMatchMsg:
+		m.storedMatched(msg)
 	case listedMsg:
 		return m.listed(msg)
 	case openedMsg:
