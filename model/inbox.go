@@ -125,15 +125,27 @@ func (in *Inbox) Restore(account string, msgs []Message, more bool) bool {
 
 // AppendOlder adds an older page (paging down past the loaded rows).
 func (in *Inbox) AppendOlder(account string, msgs []Message, more bool) {
+	in.appendOlder(account, msgs, more, false)
+}
+
+// AppendStoredOlder adds an older page read from the local store (paging
+// down while the account is offline): stale until a listing confirms it.
+func (in *Inbox) AppendStoredOlder(account string, msgs []Message, more bool) {
+	in.appendOlder(account, msgs, more, true)
+}
+
+func (in *Inbox) appendOlder(account string, msgs []Message, more, stored bool) {
 	a := in.acct(account)
 	seen := make(map[MessageID]bool, len(a.rows))
 	for _, r := range a.rows {
 		seen[r.ID] = true
 	}
-	in.confirm(a, msgs)
+	if !stored {
+		in.confirm(a, msgs)
+	}
 	for _, m := range msgs {
 		if !seen[m.ID] {
-			a.rows = append(a.rows, Row{Message: m, Stale: a.stale})
+			a.rows = append(a.rows, Row{Message: m, Stale: a.stale, unconfirmed: stored})
 		}
 		if a.floor == 0 || m.ID.UID < a.floor {
 			a.floor = m.ID.UID

@@ -26,6 +26,7 @@ type Account interface {
 type Remembering interface {
 	Cached(ctx context.Context, folder string, limit int) (accounts.Page, time.Time, error)
 	CachedMatch(ctx context.Context, folder, text string, limit int) (accounts.Page, error)
+	CachedOlder(ctx context.Context, folder string, beforeUID uint32, limit int) (accounts.Page, error)
 }
 
 // Triage is what the UI needs of an account to change mail.

@@ -58,6 +58,14 @@ func storedMatchCmd(ctx context.Context, a Remembering, i int, text string, limi
 	}
 }
 
+// storedOlderCmd reads the stored page below floor (paging offline).
+func storedOlderCmd(ctx context.Context, a Remembering, i int, req uint64, floor uint32, limit int) tea.Cmd {
+	return func() tea.Msg {
+		page, err := a.CachedOlder(ctx, "", floor, limit)
+		return listedMsg{account: i, req: req, older: true, stored: true, page: page, err: err}
+	}
+}
+
 func openCmd(ctx context.Context, a Account, req uint64, id model.MessageID, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)

@@ -36,6 +36,7 @@ type listedMsg struct {
 	account int
 	req     uint64
 	older   bool // a page past the loaded rows (paging)
+	stored  bool // read from the local store (paging offline)
 	page    accounts.Page
 	err     error
 }

@@ -55,6 +55,9 @@ func (p accountPane) listed(msg listedMsg) (accountPane, bool) {
 		}
 		p.loading = false
 	}
+	if msg.stored && msg.err != nil {
+		return p, false // the store has nothing older: not a failure of the account
+	}
 	if msg.err != nil {
 		p.lastErr = accounts.Reason(msg.err)
 	}
@@ -74,4 +77,10 @@ func (p accountPane) refreshed(err error) (accountPane, string, bool) {
 // wantsPage says whether the pane should fetch older messages now.
 func (p accountPane) wantsPage(more bool) bool {
 	return !p.paging && more && p.health.Connected()
+}
+
+// wantsStoredPage says whether the pane should page from the local store:
+// its account is offline, and the store may hold older rows.
+func (p accountPane) wantsStoredPage(more bool) bool {
+	return !p.paging && more && p.health.Degraded()
 }

@@ -341,17 +341,23 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range m.panes.accts {
 		name := a.acct.Name()
-		if (m.panes.focus >= 0 && m.panes.focus != i) || !a.wantsPage(m.inbox.More(name)) {
+		floor := m.inbox.PageFloor(name)
+		if (m.panes.focus >= 0 && m.panes.focus != i) || floor <= 1 {
 			continue
 		}
-		floor := m.inbox.PageFloor(name)
-		if floor <= 1 {
+		r, remembers := a.acct.(Remembering)
+		switch more := m.inbox.More(name); {
+		case a.wantsPage(more):
+			opts := accounts.ListOptions{Limit: m.env.opts.PageSize, BeforeUID: floor}
+			m.env.nextReq++
+			cmds = append(cmds, listCmd(m.env.ctx, a.acct, i, m.env.nextReq, opts, true, m.env.opts.CallTimeout))
+		case remembers && a.wantsStoredPage(more):
+			m.env.nextReq++
+			cmds = append(cmds, storedOlderCmd(m.env.ctx, r, i, m.env.nextReq, floor, m.env.opts.PageSize))
+		default:
 			continue
 		}
 		a.paging = true
-		m.env.nextReq++
-		opts := accounts.ListOptions{Limit: m.env.opts.PageSize, BeforeUID: floor}
-		cmds = append(cmds, listCmd(m.env.ctx, a.acct, i, m.env.nextReq, opts, true, m.env.opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
 }
@@ -440,7 +446,9 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 		m.setStatus(name+": "+a.lastErr, true)
 		return nil
 	}
-	if msg.older {
+	if msg.older && msg.stored {
+		m.inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
+	} else if msg.older {
 		m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More)
 	} else if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
 		m.setStatus(fmt.Sprintf("%d new in %s", fresh, name), false)
