@@ -86,8 +86,13 @@ func (s *Store) Save(ctx context.Context, k Key, l Listing) error {
 		if err := dropMissing(tx, acct, l, low, high); err != nil {
 			return err
 		}
+		up, err := tx.Prepare(upsertSQL) // parsed once, not once per row
+		if err != nil {
+			return err
+		}
+		defer up.Close()
 		for _, m := range l.Messages {
-			if err := upsert(tx, acct, l.Folder, m); err != nil {
+			if err := upsert(up, acct, l.Folder, m); err != nil {
 				return err
 			}
 		}
@@ -138,20 +143,32 @@ func dropMissing(tx *sql.Tx, acct int64, l Listing, low, high uint32) error {
 	return err
 }
 
-func upsert(tx *sql.Tx, acct int64, folder string, m model.Message) error {
+const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
+		seen, flagged, answered, size, attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (account_id, folder, uid) DO UPDATE SET message_id = excluded.message_id, from_name = excluded.from_name,
+		from_addr = excluded.from_addr, recipients = excluded.recipients, subject = excluded.subject, date = excluded.date,
+		seen = excluded.seen, flagged = excluded.flagged, answered = excluded.answered, size = excluded.size,
+		attachments = excluded.attachments`
+
+// upsert writes one message row with up, upsertSQL prepared.
+func upsert(up *sql.Stmt, acct int64, folder string, m model.Message) error {
 	to, err := json.Marshal(m.To)
 	if err != nil {
 		return err
 	}
-	_, err = tx.Exec(`INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
-			seen, flagged, answered, size, attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (account_id, folder, uid) DO UPDATE SET message_id = excluded.message_id, from_name = excluded.from_name,
-			from_addr = excluded.from_addr, recipients = excluded.recipients, subject = excluded.subject, date = excluded.date,
-			seen = excluded.seen, flagged = excluded.flagged, answered = excluded.answered, size = excluded.size,
-			attachments = excluded.attachments`,
-		acct, folder, m.ID.UID, m.MessageID, m.From.Name, m.From.Address, string(to), m.Subject, unixMilli(m.Date),
+	_, err = up.Exec(acct, folder, m.ID.UID, m.MessageID, m.From.Name, m.From.Address, string(to), m.Subject, unixMilli(m.Date),
 		m.Seen, m.Flagged, m.Answered, m.Size, m.HasAttachments)
 	return err
+}
+
+// upsertOne writes one message row in tx.
+func upsertOne(tx *sql.Tx, acct int64, folder string, m model.Message) error {
+	up, err := tx.Prepare(upsertSQL)
+	if err != nil {
+		return err
+	}
+	defer up.Close()
+	return upsert(up, acct, folder, m)
 }
 
 // Newest is the newest limit stored rows of folder ("": the inbox).

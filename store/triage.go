@@ -33,7 +33,7 @@ func (s *Store) Apply(ctx context.Context, k Key, op model.Op, msgs []model.Mess
 				_, err = tx.Exec(`DELETE FROM message WHERE account_id = ? AND folder = ? AND uid = ?`, acct, m.ID.Folder, m.ID.UID)
 			} else {
 				op.Apply(&old)
-				err = upsert(tx, acct, m.ID.Folder, old)
+				err = upsertOne(tx, acct, m.ID.Folder, old)
 			}
 			if err != nil {
 				return err
@@ -66,7 +66,7 @@ func (s *Store) Revert(ctx context.Context, k Key, prior []model.Message) error 
 			if err != nil {
 				return err
 			}
-			if err := upsert(tx, acct, m.ID.Folder, m); err != nil {
+			if err := upsertOne(tx, acct, m.ID.Folder, m); err != nil {
 				return err
 			}
 		}

@@ -40,12 +40,20 @@ func listCmd(ctx context.Context, a Account, i int, req uint64, opts accounts.Li
 	}
 }
 
-// cachedCmd reads an account's stored newest page: no dial, no wait on
-// the network.
-func cachedCmd(ctx context.Context, a Remembering, i int, limit int) tea.Cmd {
+// restoreCmd reads every remembering account's stored newest page, one
+// after the other: a few milliseconds, bounded by restoreTimeout so a
+// store in trouble never holds up the connections that follow.
+func restoreCmd(ctx context.Context, accts map[int]Remembering, limit int) tea.Cmd {
 	return func() tea.Msg {
-		page, _, err := a.Cached(ctx, "", limit)
-		return cachedMsg{account: i, page: page, err: err}
+		rctx, cancel := context.WithTimeout(ctx, restoreTimeout)
+		defer cancel()
+		msg := restoredMsg{pages: map[int]accounts.Page{}}
+		for i, a := range accts {
+			if page, _, err := a.Cached(rctx, "", limit); err == nil {
+				msg.pages[i] = page
+			}
+		}
+		return msg
 	}
 }
 

@@ -15,13 +15,14 @@ type statusMsg struct {
 	closed  bool // the subscription ended
 }
 
-// listedMsg is a page of one account's inbox.
-// cachedMsg is an account's newest page as the local store has it.
-type cachedMsg struct {
-	account int
-	page    accounts.Page
-	err     error // store.ErrNotStored: nothing stored yet
+// restoredMsg is the accounts' newest pages as the local store has them,
+// by account index (an account with nothing stored is absent).
+type restoredMsg struct {
+	pages map[int]accounts.Page
 }
+
+// connectMsg starts the listings after the stored rows are drawn.
+type connectMsg struct{}
 
 // storedMatchMsg is what the local store holds of an account that
 // matches the filter text.
@@ -32,6 +33,7 @@ type storedMatchMsg struct {
 	err     error
 }
 
+// listedMsg is a page of one account's inbox.
 type listedMsg struct {
 	account int
 	req     uint64

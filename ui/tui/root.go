@@ -139,18 +139,26 @@ func (m *Model) Close() {
 }
 
 // Init subscribes to every account, draws what the local store remembers
-// of each, and asks each for its first page: the accounts load side by
-// side, each at its own speed, over rows that are there from the start.
+// of each, and then asks each for its first page: the accounts load side
+// by side, each at its own speed, over rows that are there from the start.
+// The store is read before any provider starts, because starting twenty
+// children takes both cores of a small machine for a while.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
+	remembering := map[int]Remembering{}
 	for i, a := range m.panes.accts {
 		ch, unsub := a.acct.Watch()
 		m.panes.subs = append(m.panes.subs, ch)
 		m.panes.unsubs = append(m.panes.unsubs, unsub)
+		cmds = append(cmds, waitStatus(m.env.ctx, i, ch))
 		if r, ok := a.acct.(Remembering); ok {
-			cmds = append(cmds, cachedCmd(m.env.ctx, r, i, m.env.opts.PageSize))
+			remembering[i] = r
+		} else {
+			cmds = append(cmds, m.load(i))
 		}
-		cmds = append(cmds, waitStatus(m.env.ctx, i, ch), m.load(i))
+	}
+	if len(remembering) > 0 {
+		cmds = append(cmds, restoreCmd(m.env.ctx, remembering, m.env.opts.PageSize))
 	}
 	if !m.env.opts.NoTick {
 		cmds = append(cmds, tick())
@@ -170,7 +178,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleKey(msg)
 	case statusMsg:
 		return m, m.handleConnEvent(msg)
-	case cachedMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
+	case restoredMsg, connectMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()

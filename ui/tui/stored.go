@@ -1,19 +1,50 @@
 package tui
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // The local store's part in the TUI: what it remembers is drawn before
 // any server answers, and the filter reaches into it beyond the loaded
 // pages. Its rows show stale until a listing confirms them.
 
-// restored draws an account's stored newest page, unless its server
-// answered first.
-func (m *Model) restored(msg cachedMsg) {
-	if msg.err == nil && msg.account < len(m.panes.accts) &&
-		m.inbox.Restore(m.panes.accts[msg.account].acct.Name(), msg.page.Messages, msg.page.More) {
+// restoreTimeout bounds the read of the store at launch.
+const restoreTimeout = time.Second
+
+// restored draws the accounts' stored newest pages, then starts the
+// listings of the accounts that remember (the others started in Init).
+func (m *Model) restored(msg restoredMsg) tea.Cmd {
+	changed := false
+	for i, page := range msg.pages {
+		if i < len(m.panes.accts) && m.inbox.Restore(m.panes.accts[i].acct.Name(), page.Messages, page.More) {
+			changed = true
+		}
+	}
+	if changed {
 		m.triage.t.Reapply()
 		m.rebuild()
 	}
+	// The listings start once this frame is on the screen: starting a
+	// provider per account takes the cores for a while, and the stored
+	// rows should not wait behind that.
+	return tea.Tick(firstFrame, func(time.Time) tea.Msg { return connectMsg{} })
+}
+
+// firstFrame is a little more than Bubble Tea's frame interval (60 fps).
+const firstFrame = 20 * time.Millisecond
+
+// connect starts the listings of the accounts that remember (the others
+// started in Init).
+func (m *Model) connect() tea.Cmd {
+	var cmds []tea.Cmd
+	for i, a := range m.panes.accts {
+		if _, ok := a.acct.(Remembering); ok {
+			cmds = append(cmds, m.load(i))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // storedMatched adds the stored rows that match the filter, while the

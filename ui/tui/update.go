@@ -397,8 +397,10 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 // handleAccountMsg applies a result of an account operation.
 func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case cachedMsg:
-		m.restored(msg)
+	case restoredMsg:
+		return m.restored(msg)
+	case connectMsg:
+		return m.connect()
 	case storedMatchMsg:
 		m.storedMatched(msg)
 	case listedMsg:
