@@ -66,6 +66,7 @@ func secretsConfig(t *testing.T) string {
 	}
 	t.Setenv("UNIBOX_CANARY_PW", canaryEnv)
 	t.Setenv("UNIBOX_CANARY_MCP", canaryMCP)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // its own local store, read below
 	exe, _ := os.Executable()
 	cfg := fmt.Sprintf(`
 [[account]]
@@ -210,12 +211,27 @@ func TestSecretsStayPut(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	run([]string{"list", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
 	noCanary(t, "list --json", stdout.String()+stderr.String())
+	// The local store that listing filled: the file, its WAL, anything
+	// beside them.
+	stored := 0
+	filepath.WalkDir(os.Getenv("XDG_CACHE_HOME"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			stored += len(b)
+			noCanary(t, "the local store file "+filepath.Base(p), string(b))
+		}
+		return nil
+	})
+	if stored == 0 {
+		t.Error("list --json stored nothing: the store check above checked nothing")
+	}
 	stdout.Reset()
 	run([]string{"status", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
 	noCanary(t, "status --json", stdout.String()+stderr.String())
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "mcp", "--config", path, "--timeout", "3s")
-	cmd.Env = []string{"UNIBOX_CANARY_PW=" + canaryEnv, "UNIBOX_CANARY_MCP=" + canaryMCP, "PATH=" + os.Getenv("PATH"), "GORACE=atexit_sleep_ms=0"}
+	cmd.Env = []string{"UNIBOX_CANARY_PW=" + canaryEnv, "UNIBOX_CANARY_MCP=" + canaryMCP, "PATH=" + os.Getenv("PATH"), "GORACE=atexit_sleep_ms=0",
+		"XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME")}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)

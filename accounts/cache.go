@@ -2,8 +2,11 @@ package accounts
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
-	"strings"
+	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -26,14 +29,22 @@ type cache struct {
 	problem string // the last store error, shown in the details
 }
 
-// storeKey is what identifies ac's mailbox: name, server and user (for an
-// MCP account, the server's command line stands for the host).
+// storeKey is what identifies ac's mailbox: name, server and user. An MCP
+// account has no host: its server's command line and environment stand
+// for it, hashed, because a careless config may hold a secret there and
+// the store must never.
 func storeKey(ac config.Account) store.Key {
-	host := ac.Host
-	if ac.Kind == config.KindMCP {
-		host = strings.Join(ac.Command, " ")
+	if ac.Kind != config.KindMCP {
+		return store.Key{Name: ac.Name, Host: ac.Host, User: ac.Username}
 	}
-	return store.Key{Name: ac.Name, Host: host, User: ac.Username}
+	h := sha256.New()
+	for _, arg := range ac.Command {
+		fmt.Fprintf(h, "%q ", arg)
+	}
+	for _, k := range slices.Sorted(maps.Keys(ac.Env)) {
+		fmt.Fprintf(h, "%q=%q ", k, ac.Env[k])
+	}
+	return store.Key{Name: ac.Name, Host: fmt.Sprintf("mcp:%x", h.Sum(nil)[:12])}
 }
 
 func (c *cache) note(err error) {

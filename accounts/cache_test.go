@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,5 +124,31 @@ func TestTriageOnTheStore(t *testing.T) {
 	}
 	if got := stored(); len(got) != 2 || got[0].ID != newer.ID || !got[0].Seen {
 		t.Fatalf("after a refused archive the store has %+v", got)
+	}
+}
+
+// Every kind of account is keyed by what identifies its mailbox: an MCP
+// account by its server's command line and environment, hashed (never a
+// word of them in the store).
+func TestStoreKey(t *testing.T) {
+	imapKey := storeKey(config.Account{Name: "Work", Kind: config.KindIMAP, Host: "imap.example.org", Port: 993, Username: "ann"})
+	if want := (store.Key{Name: "Work", Host: "imap.example.org", User: "ann"}); imapKey != want {
+		t.Errorf("imap: %+v, want %+v", imapKey, want)
+	}
+	mcp := func(env map[string]string, cmd ...string) store.Key {
+		return storeKey(config.Account{Name: "Mail", Kind: config.KindMCP, Command: cmd, Env: env})
+	}
+	a := mcp(map[string]string{"EMAIL_USER": "ann", "TOKEN": "s3cret"}, "npx", "mcp-mail-server")
+	if a != mcp(map[string]string{"TOKEN": "s3cret", "EMAIL_USER": "ann"}, "npx", "mcp-mail-server") {
+		t.Error("the same server keyed two ways")
+	}
+	for _, other := range []store.Key{mcp(map[string]string{"EMAIL_USER": "bob", "TOKEN": "s3cret"}, "npx", "mcp-mail-server"),
+		mcp(map[string]string{"EMAIL_USER": "ann", "TOKEN": "s3cret"}, "npx mcp-mail-server"), mcp(nil, "npx", "mcp-mail-server")} {
+		if other == a {
+			t.Errorf("two servers share the key %+v", a)
+		}
+	}
+	if strings.Contains(fmt.Sprint(a), "s3cret") || strings.Contains(fmt.Sprint(a), "ann") || !strings.HasPrefix(a.Host, "mcp:") {
+		t.Errorf("mcp key %+v", a)
 	}
 }
