@@ -17,7 +17,7 @@ import (
 
 // buildUnibox builds the real binary (without -race: the race runtime
 // sleeps a second in every process at exit).
-func buildUnibox(t *testing.T) string {
+func buildUnibox(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "unibox")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
