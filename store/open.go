@@ -84,7 +84,8 @@ func fileDSN(path string) string {
 	q := url.Values{}
 	q.Set("_txlock", "immediate")
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
+	// No journal_mode(WAL) here: it would rewrite the header of a file
+	// that is not ours before migrate has looked at it (see open).
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
@@ -111,7 +112,33 @@ func open(dsn, path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	// WAL only once the file is known to be ours (it persists in the
+	// file: a later connection finds it there).
+	if path != "" {
+		if err := walMode(db); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// walMode puts the file in WAL mode (a no-op once it is). The switch
+// upgrades a read lock to a write lock, which SQLite does not wait for
+// (busy_timeout does not apply: waiting there could deadlock), so a
+// process switching a new file while another one opens it gets
+// SQLITE_BUSY: it waits and retries, as busy_timeout would, holding no
+// lock meanwhile.
+func walMode(db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		_, err := db.Exec("PRAGMA journal_mode = WAL")
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // migrate brings the file to schemaVersion inside one write transaction
@@ -141,6 +168,10 @@ func (s *Store) migrate() error {
 		return fmt.Errorf("%w: schema version %d is newer than this unibox's %d", errUnknownFile, version, schemaVersion)
 	case version == schemaVersion:
 		return s.check(tx)
+	case version == 0 && tables > 0:
+		// migrations[0] starts from an empty file: these tables are not
+		// of any version we know.
+		return fmt.Errorf("%w: tables but no schema version", errUnknownFile)
 	}
 	for v := version; v < schemaVersion; v++ {
 		if _, err := tx.Exec(migrations[v]); err != nil {

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"unibox/model"
+)
+
+var (
+	firstNames = []string{"Ann", "Bob", "Chloé", "Dmitri", "Eve", "Farid", "Grace", "Hiroshi", "Ines", "Jonas", "Kalinda", "Lars", "Mei", "Noor", "Oskar", "Priya"}
+	lastNames  = []string{"Keller", "Smith", "Dubois", "Ivanov", "Nakamura", "Okafor", "García", "Lindqvist", "Chen", "Haddad"}
+	domains    = []string{"example.org", "mail.example.com", "lists.example.net", "corp.example", "university.example.edu"}
+	topics     = []string{"Quarterly report", "Invoice", "Meeting notes", "Re: travel plans for the conference", "Your order has shipped",
+		"Fwd: contract draft v3", "Build failed on main", "Weekly newsletter", "Lunch on Friday?", "Security alert for your account",
+		"Re: Re: budget approval", "Pull request review requested", "Reminder: dentist appointment", "Photos from the weekend"}
+)
+
+// benchMessage is a plausible envelope: senders, lists and subjects
+// repeat as in a real inbox, most mail is read, some flagged or answered,
+// some with attachments.
+func benchMessage(account string, uid uint32, newest time.Time) model.Message {
+	i := int(uid)
+	first, last := firstNames[i*7%len(firstNames)], lastNames[i*11%len(lastNames)]
+	domain := domains[i*3%len(domains)]
+	to := []model.Address{{Name: "Sam Doe", Address: "sam@example.org"}}
+	for r := range i % 3 {
+		to = append(to, model.Address{Name: firstNames[(i+r)%len(firstNames)], Address: fmt.Sprintf("%s@%s", firstNames[(i+r)%len(firstNames)], domain)})
+	}
+	return model.Message{
+		ID:             model.MessageID{Account: account, Folder: "INBOX", UIDValidity: 1700000000, UID: uid},
+		MessageID:      fmt.Sprintf("%08x.%d@%s", uid*2654435761, uid, domain),
+		From:           model.Address{Name: first + " " + last, Address: fmt.Sprintf("%s.%s@%s", first, last, domain)},
+		To:             to,
+		Subject:        fmt.Sprintf("%s (#%d)", topics[i*5%len(topics)], i%1000),
+		Date:           newest.Add(-time.Duration(100000-i) * 37 * time.Minute),
+		Seen:           i%10 != 0,
+		Flagged:        i%23 == 0,
+		Answered:       i%7 == 0,
+		Size:           uint32(2000 + i*7919%90000),
+		HasAttachments: i%9 == 0,
+	}
+}
+
+func benchKey(a int) Key {
+	return Key{Name: fmt.Sprintf("Account %02d", a), Host: fmt.Sprintf("imap%d.example.org", a), User: fmt.Sprintf("sam%d@example.org", a)}
+}
+
+// benchStore makes a store file of accounts × per messages, listed as a
+// client lists them (pages of 500, newest first), and closes it.
+func benchStore(b *testing.B, accounts, per int) string {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "unibox", "store.db")
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	newest := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	const page = 500
+	for a := range accounts {
+		k := benchKey(a)
+		for top := per; top > 0; top -= page {
+			l := Listing{Folder: "INBOX", UIDValidity: 1700000000, UIDNext: uint32(per + 1), Total: uint32(per),
+				More: top > page, At: newest, Inbox: true}
+			if top < per {
+				l.BeforeUID = uint32(top + 1)
+			}
+			for uid := top; uid > max(top-page, 0); uid-- {
+				l.Messages = append(l.Messages, benchMessage(k.Name, uint32(uid), newest))
+			}
+			if err := s.Save(ctx, k, l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// launch is what a face does with the store before any connection: open
+// it, read the newest page of each account's inbox, close it.
+func launch(b *testing.B, path string, accounts int) {
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if s.Warning != "" {
+		b.Fatal(s.Warning)
+	}
+	for a := range accounts {
+		snap, err := s.Newest(ctx, benchKey(a), "", 50)
+		if err != nil || len(snap.Messages) != 50 {
+			b.Fatalf("account %d: %d rows, %v", a, len(snap.Messages), err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// benchPer is per when benchmarking for figures, and a tenth of it in
+// -short runs.
+func benchPer(per int) int {
+	if testing.Short() {
+		return per / 10
+	}
+	return per
+}
+
+// BenchmarkLaunchFromStore: the store's part of a launch with 3 accounts
+// of 10,000 stored messages each.
+func BenchmarkLaunchFromStore(b *testing.B) {
+	path := benchStore(b, 3, benchPer(10000))
+	for b.Loop() {
+		launch(b, path, 3)
+	}
+}
+
+// BenchmarkLaunchFromStore20vs1: the same with 1 account and with 20 (of
+// 2,000 messages each): what each account adds to a launch.
+func BenchmarkLaunchFromStore20vs1(b *testing.B) {
+	for _, accounts := range []int{1, 20} {
+		b.Run(fmt.Sprintf("accounts=%d", accounts), func(b *testing.B) {
+			path := benchStore(b, accounts, benchPer(2000))
+			for b.Loop() {
+				launch(b, path, accounts)
+			}
+		})
+	}
+}
