@@ -58,12 +58,18 @@ func (c *cache) note(err error) {
 
 // notes is what the details say of the store: its last failure, if any.
 func (c *cache) notes() []string {
+	var out []string
+	if c.st != nil {
+		if p := c.st.Problem(); p != "" {
+			out = append(out, p)
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.problem == "" {
-		return nil
+	if c.problem != "" {
+		out = append(out, c.problem+" (the account works; its rows may not be remembered)")
 	}
-	return []string{c.problem + " (the account works; its rows are not remembered)"}
+	return out
 }
 
 // saveListing stores a page a server gave. A listing of unread messages

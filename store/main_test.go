@@ -1,6 +1,8 @@
 package store
 
 import (
+	"go.uber.org/goleak"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -22,7 +24,8 @@ func TestMain(m *testing.M) {
 	if role := os.Getenv(childEnv); role != "" {
 		os.Exit(runChild(role))
 	}
-	os.Exit(m.Run())
+	// No goroutine outlives a test (a pending VerifyAfter ends at Close).
+	goleak.VerifyTestMain(m)
 }
 
 // runChild is the whole life of a worker process: its errors go to stderr

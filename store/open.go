@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,10 +28,15 @@ const busyTimeout = 10 * time.Second
 
 // Store is the local store. Its methods are safe for concurrent use.
 type Store struct {
-	db   *sql.DB
 	path string // "" for an in-memory store
 	// Warning is set when Open had to set a file aside: say it once.
 	Warning string
+
+	mu      sync.RWMutex // db is swapped when a damaged file is set aside
+	db      *sql.DB
+	problem string // the last time the file was set aside while open
+	verify  context.CancelFunc
+	done    chan struct{}
 }
 
 var memories atomic.Int64
@@ -51,16 +58,9 @@ func OpenMemory() (*Store, error) {
 // with Warning saying so: the store is a cache, so this loses nothing
 // that the next listing cannot bring back.
 func Open(path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := create(path); err != nil {
 		return nil, fmt.Errorf("local store: %w", err)
 	}
-	// SQLite would create the file with the umask's mode; its -wal and
-	// -shm files copy the main file's mode.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("local store: %w", err)
-	}
-	f.Close()
 	s, err := open(fileDSN(path), path)
 	if err == nil {
 		return s, nil
@@ -78,6 +78,20 @@ func Open(path string) (*Store, error) {
 	}
 	s.Warning = fmt.Sprintf("local store %s was unusable (%v): set aside as %s, starting a new one", path, err, filepath.Base(aside))
 	return s, nil
+}
+
+// create makes the folder (0700) and the file (0600) if they are missing:
+// SQLite would create the file with the umask's mode, and its -wal and
+// -shm files copy the main file's mode.
+func create(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func fileDSN(path string) string {
@@ -167,7 +181,7 @@ func (s *Store) migrate() error {
 	case version > schemaVersion:
 		return fmt.Errorf("%w: schema version %d is newer than this unibox's %d", errUnknownFile, version, schemaVersion)
 	case version == schemaVersion:
-		return s.check(tx)
+		return nil
 	case version == 0 && tables > 0:
 		// migrations[0] starts from an empty file: these tables are not
 		// of any version we know.
@@ -184,15 +198,14 @@ func (s *Store) migrate() error {
 	return tx.Commit()
 }
 
-// check reads every table once, cheaply, so a file damaged where it
-// matters is found at open, not in the middle of a listing.
-func (s *Store) check(tx *sql.Tx) error {
+// check reads the whole file once (SQLite's quick_check).
+func check(tx *sql.Tx) error {
 	var problem string
 	if err := tx.QueryRow("PRAGMA quick_check(1)").Scan(&problem); err != nil {
 		return err
 	}
 	if problem != "ok" {
-		return fmt.Errorf("%w: %s", errCorrupt, problem)
+		return fmt.Errorf("%w: %s", errCorrupt, strings.Join(strings.Fields(problem), " "))
 	}
 	return nil
 }
@@ -231,8 +244,16 @@ func moveAside(path string) (string, error) {
 	return aside, nil
 }
 
-// Close closes the store.
-func (s *Store) Close() error { return s.db.Close() }
+// Close stops the verification (if one is pending) and closes the store.
+func (s *Store) Close() error {
+	if s.verify != nil {
+		s.verify()
+		<-s.done
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.db.Close()
+}
 
 // Path is the store's file ("" in memory).
 func (s *Store) Path() string { return s.path }

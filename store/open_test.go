@@ -69,6 +69,8 @@ func TestOpenSetsAsideWhatItCannotUse(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		make func(t *testing.T, path string)
+		// lazy (by name): Open cannot see the damage without reading every
+		// page; Verify (or the first statement that meets it) does.
 	}{
 		{"garbage", func(t *testing.T, path string) {
 			junk := make([]byte, 16<<10)
@@ -94,7 +96,7 @@ func TestOpenSetsAsideWhatItCannotUse(t *testing.T) {
 		}},
 		{"a page of the store overwritten", func(t *testing.T, path string) {
 			// The header and schema are fine: only reading the tables
-			// (Open's quick_check) finds the damage.
+			// finds the damage.
 			fillStore(t, path, 3000)
 			fi, err := os.Stat(path)
 			if err != nil {
@@ -145,12 +147,22 @@ func TestOpenSetsAsideWhatItCannotUse(t *testing.T) {
 				t.Fatalf("open: %v", err)
 			}
 			defer s.Close()
+			warning := s.Warning
+			if tt.name == "a page of the store overwritten" {
+				if warning != "" {
+					t.Fatalf("open read the whole file: %s", warning)
+				}
+				if err := s.Verify(ctx); err == nil {
+					t.Fatal("verify found no damage")
+				}
+				warning = s.Problem()
+			}
 			aside := setAsideFiles(t, dir)
 			if len(aside) != 1 {
 				t.Fatalf("set aside: %v, want one file", aside)
 			}
-			if s.Warning == "" || !strings.Contains(s.Warning, aside[0]) || strings.Count(s.Warning, "set aside") != 1 {
-				t.Fatalf("warning %q, want one naming %s", s.Warning, aside[0])
+			if warning == "" || !strings.Contains(warning, aside[0]) || strings.Count(warning, "set aside") != 1 {
+				t.Fatalf("warning %q, want one naming %s", warning, aside[0])
 			}
 			kept, err := os.ReadFile(filepath.Join(dir, aside[0]))
 			if err != nil {
@@ -159,7 +171,7 @@ func TestOpenSetsAsideWhatItCannotUse(t *testing.T) {
 			if !bytes.Equal(kept, original) {
 				t.Errorf("the file set aside is not the original as it was (%d bytes, was %d)", len(kept), len(original))
 			}
-			t.Log(s.Warning)
+			t.Log(warning)
 
 			// A working, empty store.
 			if _, err := s.Newest(ctx, work, "INBOX", 10); !errors.Is(err, ErrNotStored) {
@@ -324,4 +336,46 @@ func TestOpenMemoryStoresAreIndependent(t *testing.T) {
 	if made, _ := os.ReadDir(cwd); len(made) > 0 {
 		t.Fatalf("in-memory stores made files: %v", made)
 	}
+}
+
+// A store damaged where Open does not read is set aside by the background
+// verification, and the store goes on working on a new file.
+func TestVerifyAfterSetsADamagedFileAside(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "unibox")
+	path := filepath.Join(dir, "store.db")
+	fillStore(t, path, 3000)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := make([]byte, 4096)
+	rand.NewChaCha8([32]byte{3}).Read(junk)
+	if _, err := f.WriteAt(junk, fi.Size()/2/4096*4096); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	s, err := Open(path)
+	if err != nil || s.Warning != "" {
+		t.Fatalf("open: %v %q", err, s.Warning)
+	}
+	defer s.Close()
+	s.VerifyAfter(time.Millisecond)
+	deadline := time.Now().Add(10 * time.Second)
+	for s.Problem() == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("the background verification found nothing")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if aside := setAsideFiles(t, dir); len(aside) != 1 || !strings.Contains(s.Problem(), aside[0]) {
+		t.Fatalf("set aside %v; problem %q", aside, s.Problem())
+	}
+	if err := s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 7, Messages: msgs(7, 1), At: time.Now()}); err != nil {
+		t.Fatalf("after setting aside: %v", err)
+	}
+	integrityOK(t, s)
 }

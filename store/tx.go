@@ -11,26 +11,30 @@ import (
 // write runs f in one write transaction (BEGIN IMMEDIATE: the write lock
 // is taken up front, so two processes never deadlock upgrading a read).
 func (s *Store) write(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return s.fail(err)
-	}
-	defer tx.Rollback()
-	if err := f(tx); err != nil {
-		return s.fail(err)
-	}
-	return s.fail(tx.Commit())
+	return s.fail(s.use(func(db *sql.DB) error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := f(tx); err != nil {
+			return err
+		}
+		return tx.Commit()
+	}))
 }
 
 // read runs f in a read-only transaction: one consistent snapshot, which
 // WAL lets writers of other processes go on beside.
 func (s *Store) read(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return s.fail(err)
-	}
-	defer tx.Rollback()
-	return s.fail(f(tx))
+	return s.fail(s.use(func(db *sql.DB) error {
+		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		return f(tx)
+	}))
 }
 
 func (s *Store) fail(err error) error {

@@ -53,6 +53,10 @@ const (
 	StoreExisting                  // open it only if it exists (list --cached)
 )
 
+// verifyDelay is when the store's file is read whole for damage: after
+// the launch, in a face that runs that long.
+const verifyDelay = 30 * time.Second
+
 // ErrNoStore is a face that reads only the store, with no store yet.
 var ErrNoStore = errors.New("no local store yet")
 
@@ -81,6 +85,8 @@ func openStore(useDemo bool, mode StoreMode, stderr io.Writer) (*store.Store, er
 	if st.Warning != "" {
 		fmt.Fprintln(stderr, "unibox: warning:", st.Warning)
 	}
+	// Reading the whole file waits until the launch is over.
+	st.VerifyAfter(verifyDelay)
 	return st, nil
 }
 
