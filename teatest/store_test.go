@@ -70,6 +70,10 @@ func TestOfflineStartFromStore(t *testing.T) {
 	defer set.Close()
 	tm, _ = run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.Now = nil })
 	waitFor(t, tm, "~ Home", "Boarding pass", "Dentist on Tuesday", "Photos from the trip", "Home ⏸ cooling down")
+	// Its body was never stored (cache_bodies is off): the message view
+	// says so rather than only that the account is down.
+	tm.Send(key("enter"))
+	waitFor(t, tm, "cache_bodies is off")
 }
 
 // The filter reaches into the store beyond the loaded pages: an old

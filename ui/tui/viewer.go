@@ -83,7 +83,9 @@ func (v viewer) update(msg tea.Msg) (viewer, tea.Cmd) {
 
 func (v viewer) content() string {
 	if v.err != "" {
-		return v.styles.StatusError.Render("Could not open the message: " + textsafe.Line(v.err))
+		// Wrapped, not cut: the end says why there is nothing to show
+		// (offline, and the body is not stored).
+		return v.styles.StatusError.Width(max(v.vp.Width, 20)).Render("Could not open the message: " + textsafe.Line(v.err))
 	}
 	b := v.body
 	w := max(v.vp.Width, 20)
