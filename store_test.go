@@ -19,6 +19,7 @@ import (
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/store"
+	"unibox/ui/agent"
 	"unibox/ui/cli"
 	"unibox/ui/launch"
 )
@@ -245,5 +246,34 @@ func TestDemoWritesNothing(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("the demo wrote %v", entries)
+	}
+}
+
+// The agent face remembers too: an account that does not answer lists its
+// stored messages, each marked stale, with when they were confirmed.
+func TestAgentSeesStoredRowsOfADownAccount(t *testing.T) {
+	srv := samServer(t, "pw", nil)
+	for i, s := range []string{"one", "two"} {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: s, Date: time.Now().Add(time.Duration(i-3) * time.Hour), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := oneAccountConfig(t, srv)
+	if _, code, _ := listJSON(t, "--config", path); code != launch.ExitOK {
+		t.Fatalf("first listing: exit %d", code)
+	}
+	srv.Close()
+	cs := mcpSession(t, path)
+	var out agent.ListOut
+	text := callHub(t, cs, "list_messages", map[string]any{}, &out)
+	if len(out.Messages) != 2 || !out.Messages[0].Stale || out.Accounts[0].Answered || out.Accounts[0].SyncedAt == "" ||
+		!strings.Contains(text, "two | ") || !strings.Contains(text, "(stale)") {
+		t.Fatalf("list_messages with the account down:\n%s\n%+v", text, out)
+	}
+	var sum agent.SummaryOut
+	text = callHub(t, cs, "inbox_summary", map[string]any{}, &sum)
+	if !strings.Contains(text, "Work (stale: from the local store") || sum.Accounts[0].Messages != 2 {
+		t.Fatalf("inbox_summary with the account down:\n%s", text)
 	}
 }

@@ -75,8 +75,8 @@ func state(hl accounts.Health) AccountState {
 	return AccountState{AccountRef: jsonview.AccountRef{Name: hl.Name, State: string(hl.State)}, ErrorClass: hl.ErrorClass, Error: hl.Error, CooldownSeconds: hl.CooldownSeconds, Answered: hl.OK}
 }
 
-func toMessage(m model.Message) Message {
-	return Message{MessageRef: jsonview.Ref(m), Envelope: jsonview.Describe(m), HasAttachments: m.HasAttachments}
+func toMessage(r model.Row) Message {
+	return Message{MessageRef: jsonview.Ref(r.Message), Envelope: jsonview.Describe(r.Message), HasAttachments: r.HasAttachments, Stale: r.Stale}
 }
 
 // degraded lists the accounts that did not answer, one line each.

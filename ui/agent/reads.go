@@ -3,28 +3,73 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/jsonview"
 )
 
-func (h *Hub) fetch(ctx context.Context, accts []*accounts.Account, f func(context.Context, *accounts.Account) (accounts.Page, error)) ([]accounts.Health, *model.Inbox) {
+// fetched is what a read tool gathered: every account's health and when
+// its rows were confirmed, and the rows merged.
+type fetched struct {
+	hs     []accounts.Health
+	synced []time.Time
+	inbox  *model.Inbox
+}
+
+// fetch runs f on every account at once. An account that does not answer
+// shows its stored rows (stored, when not nil, reads them), stale.
+func (h *Hub) fetch(ctx context.Context, accts []*accounts.Account, f func(context.Context, *accounts.Account) (accounts.Page, error),
+	stored func(*accounts.Account) (accounts.Page, time.Time, error)) fetched {
 	res := accounts.Fanout(ctx, accts, h.timeout, f)
 	var names []string
 	for _, a := range accts {
 		names = append(names, a.Name())
 	}
-	inbox := model.NewInbox(names)
-	hs := make([]accounts.Health, len(res))
+	out := fetched{inbox: model.NewInbox(names), hs: make([]accounts.Health, len(res)), synced: make([]time.Time, len(res))}
 	for i, r := range res {
-		hs[i] = accounts.Settled(r)
-		if r.Err == nil {
-			inbox.Replace(r.Account.Name(), r.Value.Messages, r.Value.More)
+		out.hs[i] = accounts.Settled(r)
+		name := r.Account.Name()
+		switch {
+		case r.Err == nil:
+			out.inbox.Replace(name, r.Value.Messages, r.Value.More)
+			out.synced[i] = r.At
+		case stored != nil:
+			if p, at, err := stored(r.Account); err == nil {
+				out.inbox.Replace(name, p.Messages, p.More)
+				out.inbox.SetStale(name, true)
+				out.synced[i] = at
+			}
 		}
 	}
-	return hs, inbox
+	return out
+}
+
+// accountStates are the accounts' states, with when each was confirmed.
+func (f fetched) accountStates() []AccountState {
+	var out []AccountState
+	for i, hl := range f.hs {
+		s := state(hl)
+		s.SyncedAt = jsonview.Date(f.synced[i])
+		out = append(out, s)
+	}
+	return out
+}
+
+// fromStore reads an account's stored newest page of folder ("": the
+// inbox), unread rows only with unread.
+func fromStore(folder string, limit int, unread bool) func(*accounts.Account) (accounts.Page, time.Time, error) {
+	return func(a *accounts.Account) (accounts.Page, time.Time, error) {
+		p, at, err := a.Cached(context.Background(), folder, limit)
+		if unread {
+			p.Messages = slices.DeleteFunc(p.Messages, func(m model.Message) bool { return m.Seen })
+		}
+		return p, at, err
+	}
 }
 
 func (h *Hub) summary(ctx context.Context, _ *mcp.CallToolRequest, in SummaryIn) (*mcp.CallToolResult, SummaryOut, error) {
@@ -32,19 +77,21 @@ func (h *Hub) summary(ctx context.Context, _ *mcp.CallToolRequest, in SummaryIn)
 	if n <= 0 {
 		n = 5
 	}
-	hs, inbox := h.fetch(ctx, h.set.Accounts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
+	got := h.fetch(ctx, h.set.Accounts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
 		return a.List(ctx, accounts.ListOptions{Limit: max(50, n), UnreadOnly: in.UnreadOnly})
-	})
+	}, fromStore("", max(50, n), in.UnreadOnly))
+	hs, inbox := got.hs, got.inbox
 	out := SummaryOut{Degraded: degraded(hs)}
 	var lines []string
-	for _, hl := range hs {
-		s := AccountSummary{AccountState: state(hl), Newest: []Message{}, Unseen: []Message{}, Starred: []Message{}}
+	for i, as := range got.accountStates() {
+		hl := hs[i]
+		s := AccountSummary{AccountState: as, Newest: []Message{}, Unseen: []Message{}, Starred: []Message{}}
 		for _, r := range inbox.Rows() {
 			if r.ID.Account != hl.Name {
 				continue
 			}
 			s.Messages++
-			m := toMessage(r.Message)
+			m := toMessage(r)
 			if len(s.Newest) < n {
 				s.Newest = append(s.Newest, m)
 			}
@@ -62,8 +109,12 @@ func (h *Hub) summary(ctx context.Context, _ *mcp.CallToolRequest, in SummaryIn)
 			}
 		}
 		out.Accounts = append(out.Accounts, s)
-		if hl.OK {
+		if hl.OK || s.Messages > 0 {
 			line := fmt.Sprintf("%s: %d messages, %d unread, %d flagged", hl.Name, s.Messages, s.Unread, s.Flagged)
+			if !hl.OK {
+				line = fmt.Sprintf("%s (stale: from the local store, as of %s): %d messages, %d unread, %d flagged",
+					hl.Name, as.SyncedAt, s.Messages, s.Unread, s.Flagged)
+			}
 			for _, m := range s.Unseen {
 				line += fmt.Sprintf("\n  unread: %s: %s [%s]", m.From.Display(), m.Subject, m.ID)
 			}
@@ -84,10 +135,10 @@ func (h *Hub) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp
 	if limit <= 0 {
 		limit = 20
 	}
-	hs, inbox := h.fetch(ctx, accts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
+	got := h.fetch(ctx, accts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
 		return a.List(ctx, accounts.ListOptions{Folder: in.Folder, Limit: limit, UnreadOnly: in.UnreadOnly})
-	})
-	return h.page(hs, inbox, "")
+	}, fromStore(in.Folder, limit, in.UnreadOnly))
+	return h.page(got, "")
 }
 
 func (h *Hub) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, ListOut, error) {
@@ -102,29 +153,35 @@ func (h *Hub) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (
 	if limit <= 0 {
 		limit = 20
 	}
-	hs, inbox := h.fetch(ctx, accts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
+	got := h.fetch(ctx, accts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
 		return a.Search(ctx, in.Folder, in.Query, limit)
-	})
-	return h.page(hs, inbox, fmt.Sprintf(" matching %q", in.Query))
+	}, nil)
+	return h.page(got, fmt.Sprintf(" matching %q", in.Query))
 }
 
-func (h *Hub) page(hs []accounts.Health, inbox *model.Inbox, what string) (*mcp.CallToolResult, ListOut, error) {
-	out := ListOut{Messages: []Message{}}
-	for _, hl := range hs {
-		out.Accounts = append(out.Accounts, state(hl))
-	}
+func (h *Hub) page(got fetched, what string) (*mcp.CallToolResult, ListOut, error) {
+	out := ListOut{Messages: []Message{}, Accounts: got.accountStates()}
 	var lines []string
-	for _, r := range inbox.Rows() {
-		m := toMessage(r.Message)
+	stale := 0
+	for _, r := range got.inbox.Rows() {
+		m := toMessage(r)
 		out.Messages = append(out.Messages, m)
 		mark := " "
 		if !m.Seen {
 			mark = "*"
 		}
-		lines = append(lines, fmt.Sprintf("%s %s %s | %s | %s", mark, m.Date, m.From.Display(), m.Subject, m.ID))
+		line := fmt.Sprintf("%s %s %s | %s | %s", mark, m.Date, m.From.Display(), m.Subject, m.ID)
+		if m.Stale {
+			line += " (stale)"
+			stale++
+		}
+		lines = append(lines, line)
 	}
-	deg := degraded(hs)
-	head := fmt.Sprintf("%d messages%s from %d of %d accounts", len(out.Messages), what, len(hs)-len(deg), len(hs))
+	deg := degraded(got.hs)
+	head := fmt.Sprintf("%d messages%s from %d of %d accounts", len(out.Messages), what, len(got.hs)-len(deg), len(got.hs))
+	if stale > 0 {
+		head += fmt.Sprintf(" (%d stale: from the local store, their account did not answer)", stale)
+	}
 	return text(deg, append([]string{head}, lines...)...), out, nil
 }
 
@@ -143,7 +200,7 @@ func (h *Hub) get(ctx context.Context, _ *mcp.CallToolRequest, in GetIn) (*mcp.C
 	if err != nil {
 		return nil, GetOut{}, fmt.Errorf("%s: %s", a.Name(), a.Redact(accounts.Reason(err)))
 	}
-	out := GetOut{Message: toMessage(b.Message), To: b.To, Body: b.Text, Attachments: []Attachment{}}
+	out := GetOut{Message: toMessage(model.Row{Message: b.Message}), To: b.To, Body: b.Text, Attachments: []Attachment{}}
 	if out.To == nil {
 		out.To = []model.Address{}
 	}
@@ -163,7 +220,9 @@ func (h *Hub) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*
 		hl.ErrorClass, hl.Error = hl.LastClass, hl.LastError
 		hl.OK = hl.Connected() || hl.State == accounts.StateIdle
 		hs = append(hs, hl)
-		out.Accounts = append(out.Accounts, state(hl))
+		s := state(hl)
+		s.SyncedAt = jsonview.Date(a.SyncedAt(ctx))
+		out.Accounts = append(out.Accounts, s)
 	}
 	var lines []string
 	for _, s := range out.Accounts {

@@ -13,7 +13,8 @@ type AccountState struct {
 	ErrorClass      string `json:"error_class" jsonschema:"none, drop, timeout, auth, throttled, not_provisioned, tool, config, protocol, unavailable"`
 	Error           string `json:"error,omitempty"`
 	CooldownSeconds int    `json:"cooldown_seconds,omitempty"`
-	Answered        bool   `json:"answered" jsonschema:"this account's data is in the result"`
+	Answered        bool   `json:"answered" jsonschema:"the account answered now; if not, its messages in the result (if any) come from the local store, stale"`
+	SyncedAt        string `json:"synced_at" jsonschema:"when the account's server last confirmed its messages (RFC 3339); empty: never"`
 }
 
 // Message is a message summary addressed by the shared id.
@@ -21,6 +22,7 @@ type Message struct {
 	jsonview.MessageRef
 	jsonview.Envelope
 	HasAttachments bool `json:"has_attachments"`
+	Stale          bool `json:"stale" jsonschema:"from the local store: its account did not answer now, so it may be out of date"`
 }
 
 type SummaryIn struct {
