@@ -32,7 +32,7 @@ type Inbox struct {
 type accountRows struct {
 	rows   []Row // newest first
 	stale  bool
-	cached bool   // the rows come from the local store, not yet confirmed by a listing
+	cached bool   // restored from the local store: no newest page has come yet
 	loaded bool   // a first page has arrived (from the server or the store)
 	more   bool   // older messages exist beyond the loaded ones
 	floor  uint32 // lowest uid loaded by listing: where the next older page starts
@@ -82,10 +82,12 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 		}
 	}
 	keptOlder := false
-	if len(msgs) > 0 && !a.cached { // stored rows are not kept unconfirmed
+	if len(msgs) > 0 {
 		page := msgs[0].ID
 		for _, r := range a.rows {
-			if r.ID.Folder == page.Folder && r.ID.UIDValidity == page.UIDValidity && r.ID.UID < minUID {
+			// The first listing after a restore keeps, below it, only
+			// what the server has confirmed (older pages it gave).
+			if r.ID.Folder == page.Folder && r.ID.UIDValidity == page.UIDValidity && r.ID.UID < minUID && !(a.cached && r.unconfirmed) {
 				rows = append(rows, Row{Message: r.Message, Fresh: r.Fresh && !r.Seen, unconfirmed: r.unconfirmed})
 				keptOlder = true
 			}
@@ -94,7 +96,10 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 	sortRows(rows)
 	if !keptOlder {
 		a.more = more
-		a.floor = minUID
+	}
+	a.floor = minUID // the lowest of the rows kept: where paging goes on
+	for _, r := range rows {
+		a.floor = min(a.floor, r.ID.UID)
 	}
 	a.rows, a.loaded, a.cached = rows, true, false
 	in.dirty = true
@@ -112,7 +117,7 @@ func (in *Inbox) Restore(account string, msgs []Message, more bool) bool {
 	}
 	rows := make([]Row, 0, len(msgs))
 	for _, m := range msgs {
-		rows = append(rows, Row{Message: m})
+		rows = append(rows, Row{Message: m, unconfirmed: true})
 		if a.floor == 0 || m.ID.UID < a.floor {
 			a.floor = m.ID.UID
 		}
@@ -123,25 +128,26 @@ func (in *Inbox) Restore(account string, msgs []Message, more bool) bool {
 	return true
 }
 
-// AppendOlder adds an older page (paging down past the loaded rows).
-func (in *Inbox) AppendOlder(account string, msgs []Message, more bool) {
-	in.appendOlder(account, msgs, more, false)
-}
-
-// AppendStoredOlder adds an older page read from the local store (paging
-// down while the account is offline): stale until a listing confirms it.
-func (in *Inbox) AppendStoredOlder(account string, msgs []Message, more bool) {
-	in.appendOlder(account, msgs, more, true)
-}
-
-func (in *Inbox) appendOlder(account string, msgs []Message, more, stored bool) {
+// AppendOlder adds an older page (paging down past the loaded rows), the
+// server's answer for the uids below before: stored rows it confirms lose
+// their stale mark, stored rows in its range it lacks are gone.
+func (in *Inbox) AppendOlder(account string, msgs []Message, more bool, before uint32) {
 	a := in.acct(account)
+	in.confirm(a, msgs)
+	in.dropUnlisted(a, msgs, more, before)
+	in.appendOlder(a, msgs, more, false)
+}
+
+// AppendStoredOlder adds an older page read from the local store: stale
+// until a listing confirms it.
+func (in *Inbox) AppendStoredOlder(account string, msgs []Message, more bool) {
+	in.appendOlder(in.acct(account), msgs, more, true)
+}
+
+func (in *Inbox) appendOlder(a *accountRows, msgs []Message, more, stored bool) {
 	seen := make(map[MessageID]bool, len(a.rows))
 	for _, r := range a.rows {
 		seen[r.ID] = true
-	}
-	if !stored {
-		in.confirm(a, msgs)
 	}
 	for _, m := range msgs {
 		if !seen[m.ID] {
@@ -154,6 +160,33 @@ func (in *Inbox) appendOlder(account string, msgs []Message, more, stored bool) 
 	sortRows(a.rows)
 	a.more = more
 	in.dirty = true
+}
+
+// dropUnlisted removes the stored, unconfirmed rows in the uid range a
+// server's older page speaks for (from its lowest uid, or 1 when nothing
+// is older, up to the before it was asked below) that the page does not
+// hold: they were expunged or moved since the store saw them.
+func (in *Inbox) dropUnlisted(a *accountRows, msgs []Message, more bool, before uint32) {
+	listed := make(map[MessageID]bool, len(msgs))
+	low := uint32(1)
+	if more {
+		low = before
+	}
+	for _, m := range msgs {
+		listed[m.ID] = true
+		if more {
+			low = min(low, m.ID.UID)
+		}
+	}
+	kept := a.rows[:0]
+	for _, r := range a.rows {
+		if r.unconfirmed && !listed[r.ID] && r.ID.UID >= low && r.ID.UID < before {
+			in.dirty = true
+			continue
+		}
+		kept = append(kept, r)
+	}
+	a.rows = kept
 }
 
 // AddFound adds messages a server-side search found beyond the loaded
@@ -282,7 +315,7 @@ func (in *Inbox) merge() []Row {
 		}
 		a := in.accounts[in.order[best]]
 		r := a.rows[heads[best]]
-		r.Stale = a.stale || a.cached || r.unconfirmed
+		r.Stale = a.stale || r.unconfirmed
 		out = append(out, r)
 		heads[best]++
 	}

@@ -52,7 +52,7 @@ func TestInboxStaleRowsStayVisible(t *testing.T) {
 func TestInboxFreshOnRefreshKeepsOlderPages(t *testing.T) {
 	in := NewInbox([]string{"Work"})
 	in.Replace("Work", []Message{msg("Work", 10, time.Hour, true), msg("Work", 9, 2*time.Hour, true)}, true)
-	in.AppendOlder("Work", []Message{msg("Work", 8, 3*time.Hour, true)}, false)
+	in.AppendOlder("Work", []Message{msg("Work", 8, 3*time.Hour, true)}, false, 9)
 	// New mail arrives: the newest page now starts at uid 11.
 	n := in.Replace("Work", []Message{msg("Work", 11, 0, false), msg("Work", 10, time.Hour, true)}, true)
 	if n != 1 {
@@ -146,7 +146,7 @@ func TestInboxStoredRowsConfirmedWithoutDuplicates(t *testing.T) {
 		confirm func(in *Inbox, m Message)
 	}{
 		{"server search", func(in *Inbox, m Message) { in.AddFound("A", []Message{m}) }},
-		{"older page", func(in *Inbox, m Message) { in.AppendOlder("A", []Message{m}, false) }},
+		{"older page", func(in *Inbox, m Message) { in.AppendOlder("A", []Message{m}, false, 10) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in := NewInbox([]string{"A"})
@@ -166,5 +166,43 @@ func TestInboxStoredRowsConfirmedWithoutDuplicates(t *testing.T) {
 				t.Fatalf("after the server showed it: %+v", rows)
 			}
 		})
+	}
+}
+
+// A server's older page speaks for its uid range: stored rows in it that
+// it lacks are gone (expunged since), stored rows below it stay stale.
+func TestInboxServerPageDropsWhatTheStoreStillHad(t *testing.T) {
+	in := NewInbox([]string{"A"})
+	in.Replace("A", []Message{msg("A", 10, time.Hour, true)}, true)
+	in.AppendStoredOlder("A", []Message{msg("A", 9, 2*time.Hour, true), msg("A", 8, 3*time.Hour, true), msg("A", 3, 9*time.Hour, true)}, true)
+	// The server, below 10: uid 9 and 7 (8 was expunged elsewhere), more below.
+	in.AppendOlder("A", []Message{msg("A", 9, 2*time.Hour, true), msg("A", 7, 4*time.Hour, true)}, true, 10)
+	var got []string
+	for _, r := range in.Rows() {
+		got = append(got, fmt.Sprintf("%d%v", r.ID.UID, map[bool]string{true: "~", false: ""}[r.Stale]))
+	}
+	if want := "[10 9 7 3~]"; fmt.Sprint(got) != want {
+		t.Fatalf("rows %v, want %s", got, want)
+	}
+}
+
+// Paging may outrun the first listing after a restore: the older rows the
+// server gave meanwhile stay when that listing comes; the stored rows it
+// has not confirmed go.
+func TestInboxFirstListingAfterRestoreKeepsServerPages(t *testing.T) {
+	in := NewInbox([]string{"A"})
+	in.Restore("A", []Message{msg("A", 20, time.Hour, true), msg("A", 19, 2*time.Hour, true)}, true)
+	in.AppendStoredOlder("A", []Message{msg("A", 18, 3*time.Hour, true), msg("A", 5, 9*time.Hour, true)}, true)
+	in.AppendOlder("A", []Message{msg("A", 18, 3*time.Hour, true), msg("A", 17, 4*time.Hour, true)}, true, 19)
+	in.Replace("A", []Message{msg("A", 21, 0, false), msg("A", 20, time.Hour, true), msg("A", 19, 2*time.Hour, true)}, true)
+	var got []string
+	for _, r := range in.Rows() {
+		got = append(got, fmt.Sprintf("%d%v", r.ID.UID, map[bool]string{true: "~", false: ""}[r.Stale]))
+	}
+	if want := "[21 20 19 18 17]"; fmt.Sprint(got) != want {
+		t.Fatalf("rows %v, want %s", got, want)
+	}
+	if in.PageFloor("A") != 17 || !in.More("A") {
+		t.Fatalf("paging goes on below %d (more %v), want 17", in.PageFloor("A"), in.More("A"))
 	}
 }

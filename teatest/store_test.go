@@ -2,12 +2,16 @@ package teatest
 
 import (
 	"context"
+
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts"
 	"unibox/accounts/config"
@@ -142,5 +146,57 @@ func TestOfflinePagingFromStore(t *testing.T) {
 		if strings.Contains(line, "weekly digest 0") && !strings.Contains(line, "~ Home") {
 			t.Fatalf("a row paged from the store is not stale: %q", line)
 		}
+	}
+}
+
+// Online, paging reads the store and the server both: the server's page
+// confirms the stored rows in place (no stale mark left, no row twice),
+// and a message expunged elsewhere since it was stored is gone.
+func TestOnlinePagingConfirmsStoredRows(t *testing.T) {
+	mem := imaptest.NewMem(t, memimap.Options{})
+	mem.NewUser(t) // user1
+	uids := map[string]uint32{}
+	for i := range 30 {
+		s := fmt.Sprintf("weekly digest %02d", i)
+		uids[s] = mem.Seed(t, "user1", "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: s, Date: now.Add(time.Duration(i-30) * time.Hour), Body: "x"}.Bytes())
+	}
+	set, st := openStoredUser(t, mem, filepath.Join(t.TempDir(), "store.db"), "user1", "user1-pw")
+	defer st.Close()
+	defer set.Close()
+	if _, err := set.Accounts[0].List(context.Background(), accounts.ListOptions{Limit: 100}); err != nil {
+		t.Fatal(err)
+	}
+	otherClientExpunges(t, mem, uids["weekly digest 03"])
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.PageSize, o.Now = 15, nil })
+	waitFor(t, tm, "•   Home Ann                weekly digest 29") // listed: no stale mark
+	tm.Send(key("G"))
+	waitFor(t, tm, "weekly digest 14")
+	tm.Send(key("G"))
+	waitFor(t, tm, "•   Home Ann                weekly digest 00")
+	screen := final(t, tm)
+	if strings.Contains(screen, "~ Home") || strings.Contains(screen, "weekly digest 03") || strings.Count(screen, "weekly digest 04") != 1 {
+		t.Fatalf("after paging online:\n%s", screen)
+	}
+}
+
+// otherClientExpunges removes uid from user1's INBOX as another client.
+func otherClientExpunges(t *testing.T, mem *imaptest.Mem, uid uint32) {
+	t.Helper()
+	c, err := imapclient.DialInsecure(mem.Srv.Addr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("user1", "user1-pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Store(imap.UIDSetNum(imap.UID(uid)), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Expunge().Close(); err != nil {
+		t.Fatal(err)
 	}
 }

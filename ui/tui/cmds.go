@@ -36,7 +36,7 @@ func listCmd(ctx context.Context, a Account, i int, req uint64, opts accounts.Li
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		page, err := a.List(cctx, opts)
-		return listedMsg{account: i, req: req, older: older, page: page, err: err}
+		return listedMsg{account: i, req: req, older: older, before: opts.BeforeUID, page: page, err: err}
 	}
 }
 
@@ -66,11 +66,11 @@ func storedMatchCmd(ctx context.Context, a Remembering, i int, text string, limi
 	}
 }
 
-// storedOlderCmd reads the stored page below floor (paging offline).
+// storedOlderCmd reads the stored page below floor.
 func storedOlderCmd(ctx context.Context, a Remembering, i int, req uint64, floor uint32, limit int) tea.Cmd {
 	return func() tea.Msg {
 		page, err := a.CachedOlder(ctx, "", floor, limit)
-		return listedMsg{account: i, req: req, older: true, stored: true, page: page, err: err}
+		return listedMsg{account: i, req: req, older: true, stored: true, before: floor, page: page, err: err}
 	}
 }
 

@@ -24,7 +24,7 @@ type accountPane struct {
 	health  accounts.Health
 	req     uint64 // latest list request; older results are dropped
 	loading bool
-	paging  bool   // an older page is being fetched
+	paging  int    // older pages being fetched (from the server, the store)
 	lastErr string // last failed operation, for details
 }
 
@@ -48,7 +48,7 @@ func (p accountPane) load(req uint64) accountPane {
 // answer a later request superseded, which the inbox must not see.
 func (p accountPane) listed(msg listedMsg) (accountPane, bool) {
 	if msg.older {
-		p.paging = false
+		p.paging = max(p.paging-1, 0)
 	} else {
 		if msg.req != p.req {
 			return p, false
@@ -76,11 +76,11 @@ func (p accountPane) refreshed(err error) (accountPane, string, bool) {
 
 // wantsPage says whether the pane should fetch older messages now.
 func (p accountPane) wantsPage(more bool) bool {
-	return !p.paging && more && p.health.Connected()
+	return p.paging == 0 && more && p.health.Connected()
 }
 
 // wantsStoredPage says whether the pane should page from the local store:
 // its account is offline, and the store may hold older rows.
 func (p accountPane) wantsStoredPage(more bool) bool {
-	return !p.paging && more && p.health.Degraded()
+	return p.paging == 0 && more && p.health.Degraded()
 }

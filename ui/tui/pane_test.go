@@ -43,8 +43,8 @@ func TestPaneListed(t *testing.T) {
 	if !current || p.loading || p.lastErr != "boom" {
 		t.Fatalf("current %v, loading %v, lastErr %q", current, p.loading, p.lastErr)
 	}
-	p.paging = true
-	if p, current = p.listed(listedMsg{req: 3, older: true}); !current || p.paging {
+	p.paging = 1
+	if p, current = p.listed(listedMsg{req: 3, older: true}); !current || p.paging != 0 {
 		t.Fatalf("an older page: current %v, paging %v", current, p.paging)
 	}
 }

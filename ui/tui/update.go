@@ -345,19 +345,23 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 		if (m.panes.focus >= 0 && m.panes.focus != i) || floor <= 1 {
 			continue
 		}
+		// The list is a window over the store: the page below comes from
+		// it at once (stale), and, online, from the server too, which
+		// confirms it in place.
 		r, remembers := a.acct.(Remembering)
-		switch more := m.inbox.More(name); {
-		case a.wantsPage(more):
+		more := m.inbox.More(name)
+		online, offline := a.wantsPage(more), remembers && a.wantsStoredPage(more)
+		if remembers && (online || offline) {
+			m.env.nextReq++
+			a.paging++
+			cmds = append(cmds, storedOlderCmd(m.env.ctx, r, i, m.env.nextReq, floor, m.env.opts.PageSize))
+		}
+		if online {
 			opts := accounts.ListOptions{Limit: m.env.opts.PageSize, BeforeUID: floor}
 			m.env.nextReq++
+			a.paging++
 			cmds = append(cmds, listCmd(m.env.ctx, a.acct, i, m.env.nextReq, opts, true, m.env.opts.CallTimeout))
-		case remembers && a.wantsStoredPage(more):
-			m.env.nextReq++
-			cmds = append(cmds, storedOlderCmd(m.env.ctx, r, i, m.env.nextReq, floor, m.env.opts.PageSize))
-		default:
-			continue
 		}
-		a.paging = true
 	}
 	return tea.Batch(cmds...)
 }
@@ -449,9 +453,12 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.older && msg.stored {
+		if m.inbox.PageFloor(name) < msg.before {
+			return nil // the server's page for it came first: it speaks
+		}
 		m.inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
 	} else if msg.older {
-		m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More)
+		m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
 	} else if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
 		m.setStatus(fmt.Sprintf("%d new in %s", fresh, name), false)
 	}
