@@ -37,7 +37,7 @@ type storedMatchMsg struct {
 type listedMsg struct {
 	account int
 	req     uint64
-	older   bool // a page past the loaded rows (paging)
+	older   bool   // a page past the loaded rows (paging)
 	stored  bool   // read from the local store
 	before  uint32 // an older page: the uid it was asked below
 	page    accounts.Page
