@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -13,6 +14,7 @@ import (
 	"unibox/accounts/imapprovider"
 	"unibox/accounts/mcpprovider"
 	"unibox/accounts/provider"
+	"unibox/accounts/wake"
 	"unibox/conn"
 	"unibox/store"
 )
@@ -38,6 +40,7 @@ type Options struct {
 // Set is every configured account.
 type Set struct {
 	Accounts []*Account
+	stopWake func() // ends the wake watcher and waits for it
 }
 
 // Open builds an Account per configured account. Nothing connects yet:
@@ -75,7 +78,26 @@ func Open(cfg *config.Config, o Options) (*Set, error) {
 		}
 		s.Accounts = append(s.Accounts, a)
 	}
+	s.watchWake()
 	return s, nil
+}
+
+// watchWake probes every account at once when the machine wakes from
+// sleep, unibox resumes from a stop, or the wall clock jumps (see
+// accounts/wake): connections that died meanwhile are found within a
+// probe's time, not at the next probe tick or call.
+func (s *Set) watchWake() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		wake.Watch(ctx, wake.DefaultInterval, wake.DefaultSlack, func(time.Duration) {
+			for _, a := range s.Accounts {
+				a.adapter.Wake()
+			}
+		})
+	}()
+	s.stopWake = func() { cancel(); <-done }
 }
 
 // builders make a provider.Spec per kind of account.
@@ -133,6 +155,9 @@ func (s *Set) Find(name string) *Account {
 // Close closes every account concurrently (a wedged child cannot hold up
 // the others) and waits for all children to be reaped.
 func (s *Set) Close() {
+	if s.stopWake != nil {
+		s.stopWake()
+	}
 	var wg sync.WaitGroup
 	for _, a := range s.Accounts {
 		wg.Go(func() { a.Close() })

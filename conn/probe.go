@@ -32,21 +32,29 @@ func (a *Adapter) probeTick() {
 			a.startFlight()
 		}
 	case StateConnected:
-		g := a.gen
 		// A negative age (a clock that went back) is not "just proved".
-		if age := a.clock.Now().Sub(a.lastOK); g == nil || a.probing || age >= 0 && age < a.dials.ProbeInterval {
+		if age := a.clock.Now().Sub(a.lastOK); age >= 0 && age < a.dials.ProbeInterval {
 			return
 		}
-		a.probing = true
-		a.wg.Add(1)
-		go func() {
-			defer a.wg.Done()
-			a.healthCheck(g)
-			a.mu.Lock()
-			a.probing = false
-			a.mu.Unlock()
-		}()
+		a.checkAsync(a.gen)
 	}
+}
+
+// checkAsync health-checks g in the background, one probe at a time.
+// Called with mu held.
+func (a *Adapter) checkAsync(g *generation) {
+	if g == nil || a.probing {
+		return
+	}
+	a.probing = true
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		a.healthCheck(g)
+		a.mu.Lock()
+		a.probing = false
+		a.mu.Unlock()
+	}()
 }
 
 // healthCheck probes g once and acts on the answer: a drop is a drop, a
@@ -182,5 +190,23 @@ func (a *Adapter) Refresh(ctx context.Context) error {
 		return f.err
 	case <-ctx.Done():
 		return a.callerGone(ctx, "refresh")
+	}
+}
+
+// Wake looks again at once after the machine slept or unibox was stopped
+// (see accounts/wake): a connected session is health-checked now (it may
+// have died unnoticed), and one that is down or cooling down is dialled now
+// (its cooldown timer froze with the clock). Refused credentials and a
+// missing secret stay as they are: waking changes neither.
+func (a *Adapter) Wake() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch a.st.State {
+	case StateConnected:
+		a.checkAsync(a.gen)
+	case StateDisconnected, StateCoolingDown:
+		if a.flight == nil {
+			a.startFlight()
+		}
 	}
 }
