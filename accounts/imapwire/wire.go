@@ -31,6 +31,9 @@ type AddAccountIn struct {
 	AllowPlaintext bool   `json:"allow_plaintext,omitempty" jsonschema:"allow security none to a non-loopback host"`
 	ArchiveFolder  string `json:"archive_folder,omitempty" jsonschema:"override the archive folder found by special-use"`
 	TrashFolder    string `json:"trash_folder,omitempty" jsonschema:"override the trash folder found by special-use"`
+	// Push: how a watched folder (resources/subscribe) is kept.
+	IdleRestartMS int64 `json:"idle_restart_ms,omitempty" jsonschema:"re-issue IDLE after this long, before the server's limit (default 28 minutes)"`
+	PollMS        int64 `json:"poll_ms,omitempty" jsonschema:"NOOP interval on a server without IDLE (default 30 s)"`
 }
 
 type AddAccountOut struct {
@@ -48,6 +51,7 @@ type CheckAccountOut struct {
 	Account     string `json:"account"`
 	LatencyMS   int64  `json:"latency_ms"`
 	Reconnected bool   `json:"reconnected" jsonschema:"the server had hung up and the connection was made anew"`
+	Push        string `json:"push,omitempty" jsonschema:"how the watched folders hear of changes: idle, polling (no IDLE), lost (reconnecting), or empty (none watched)"`
 }
 
 type Folder struct {

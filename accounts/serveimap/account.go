@@ -65,7 +65,11 @@ func isLoopback(host string) bool {
 }
 
 // dial opens and authenticates a fresh IMAP connection.
-func (a *account) dial(ctx context.Context) (*imapclient.Client, error) {
+func (a *account) dial(ctx context.Context) (*imapclient.Client, error) { return a.dialWith(ctx, nil) }
+
+// dialWith is dial with a handler of the server's unilateral data (a
+// watcher's IDLE connection).
+func (a *account) dialWith(ctx context.Context, unilateral *imapclient.UnilateralDataHandler) (*imapclient.Client, error) {
 	cfg := a.cfg
 	if err := checkPlaintext(cfg); err != nil {
 		return nil, err
@@ -79,8 +83,9 @@ func (a *account) dial(ctx context.Context) (*imapclient.Client, error) {
 		return nil, withClass(classOf(err, "dial"), fmt.Errorf("connect to %s: %w", addr, err))
 	}
 	copts := &imapclient.Options{
-		WordDecoder: &mime.WordDecoder{CharsetReader: charset.Reader},
-		DebugWriter: o.DebugWriter,
+		WordDecoder:           &mime.WordDecoder{CharsetReader: charset.Reader},
+		DebugWriter:           o.DebugWriter,
+		UnilateralDataHandler: unilateral,
 		TLSConfig: &tls.Config{ServerName: strings.Trim(cfg.Host, "[]"), InsecureSkipVerify: cfg.TLSSkipVerify,
 			RootCAs: a.rootCAs(), MinVersion: tls.VersionTLS12},
 	}

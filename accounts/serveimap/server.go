@@ -44,7 +44,9 @@ type Server struct {
 	opts     Options
 	mu       sync.Mutex
 	accounts map[string]*account
-	socks    sockets // every IMAP socket opened through opts.Dial
+	watchers map[string]*watcher // by push URI: folders under IDLE
+	ms       *mcp.Server         // the MCP server notifications go through
+	socks    sockets             // every IMAP socket opened through opts.Dial
 }
 
 // New makes a server with no accounts.
@@ -74,8 +76,9 @@ func New(opts Options) *Server {
 	return s
 }
 
-// Close logs every account out.
+// Close stops every watcher and logs every account out.
 func (s *Server) Close() {
+	s.stopWatching()
 	s.mu.Lock()
 	accts := s.accounts
 	s.accounts = map[string]*account{}
@@ -198,8 +201,14 @@ func (c *trackedConn) Close() error {
 // MCP builds the MCP server with every tool.
 func (s *Server) MCP() *mcp.Server {
 	ms := mcp.NewServer(&mcp.Implementation{Name: "unibox-imap", Version: "1"}, &mcp.ServerOptions{
-		Logger: s.opts.Logger,
+		Logger:             s.opts.Logger,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 	})
+	s.mu.Lock()
+	s.ms = ms
+	s.mu.Unlock()
+	s.addFolderResource(ms)
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	idem := &mcp.ToolAnnotations{IdempotentHint: true}
 	addTool(s, ms, &mcp.Tool{Name: "add_account", Annotations: idem,

@@ -76,6 +76,6 @@ func (s *Server) checkAccount(ctx context.Context, in imapwire.AccountIn) (imapw
 		return imapwire.CheckAccountOut{}, "", fmt.Errorf("check %s: %w", in.Account, err)
 	}
 	lat := time.Since(start)
-	return imapwire.CheckAccountOut{Account: in.Account, LatencyMS: lat.Milliseconds(), Reconnected: reconnected},
+	return imapwire.CheckAccountOut{Account: in.Account, LatencyMS: lat.Milliseconds(), Reconnected: reconnected, Push: s.pushState(in.Account)},
 		fmt.Sprintf("%s ok in %s", in.Account, lat.Round(time.Millisecond)), nil
 }

@@ -29,6 +29,9 @@ type Backend interface {
 	// Seed appends a raw message and returns its uid.
 	Seed(t testing.TB, user, folder string, raw []byte, flags ...imap.Flag) uint32
 	Proxy() *Proxy
+	// Client is another client of user's mailbox (a phone, webmail),
+	// logged in straight to the server, not through the proxy.
+	Client(t testing.TB, user string) *imapclient.Client
 }
 
 var specialFolders = map[string]imap.MailboxAttr{
@@ -65,6 +68,20 @@ func (m *Mem) NewUser(t testing.TB) (string, string) {
 	}
 	return name, name + "-pw"
 }
+// Client is another client of user's mailbox; it closes with the test.
+func (m *Mem) Client(t testing.TB, user string) *imapclient.Client {
+	t.Helper()
+	c, err := imapclient.DialInsecure(m.Srv.Addr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Login(user, user+"-pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func (m *Mem) Seed(t testing.TB, user, folder string, raw []byte, flags ...imap.Flag) uint32 {
 	uid, err := m.Srv.Append(user, folder, raw, flags, time.Now())
 	if err != nil {
@@ -145,6 +162,13 @@ func (d *Dovecot) NewUser(t testing.TB) (string, string) {
 		_ = c.Create(name, nil).Wait() // auto-created on first login anyway
 	}
 	return user, user + "-pw"
+}
+
+// Client is another client of user's mailbox; it closes with the test.
+func (d *Dovecot) Client(t testing.TB, user string) *imapclient.Client {
+	c := d.direct(t, user)
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 func (d *Dovecot) direct(t testing.TB, user string) *imapclient.Client {

@@ -13,6 +13,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -33,6 +34,9 @@ type Options struct {
 	Tokens func(user, token string) bool
 	// Faults, when set, lets a test make the server misbehave.
 	Faults *Faults
+	// IdleLimit, when set, hangs up on an IDLE that lasts longer, as a
+	// server enforcing its inactivity limit does (RFC 2177: 30 minutes).
+	IdleLimit time.Duration
 }
 
 // Faults are one-shot misbehaviours for tests.
@@ -145,6 +149,8 @@ type Server struct {
 	addr string
 	wg   sync.WaitGroup
 
+	idles atomic.Int64 // IDLE commands begun
+
 	mu      sync.Mutex
 	conns   map[*imapserver.Conn]struct{}
 	users   map[string]*user
@@ -158,6 +164,9 @@ type user struct {
 	// folders maps every mailbox name to its special-use attribute ("" for none).
 	folders map[string]imap.MailboxAttr
 }
+
+// Idles counts the IDLE commands begun on any connection.
+func (s *Server) Idles() int { return int(s.idles.Load()) }
 
 // Start listens on 127.0.0.1 with a free port.
 func Start(opts Options) (*Server, error) {

@@ -3,6 +3,7 @@ package memimap
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
@@ -27,6 +28,17 @@ func (m *moveSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest st
 	err := m.Session.(imapserver.SessionMove).Move(w, numSet, dest)
 	m.fault("MOVE")
 	return err
+}
+
+// Idle counts the IDLE commands, and hangs up on one that outlasts
+// Options.IdleLimit.
+func (s *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	s.srv.idles.Add(1)
+	if limit := s.srv.opts.IdleLimit; limit > 0 {
+		t := time.AfterFunc(limit, func() { _ = s.conn.NetConn().Close() })
+		defer t.Stop()
+	}
+	return s.Session.Idle(w, stop)
 }
 
 // fault hangs up after a command was carried out, if a test asked for it.

@@ -1,0 +1,158 @@
+package serveimap
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"unibox/accounts/imapwire"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+)
+
+// pushSession is a provider session for a fresh user of b whose client
+// hears notifications/resources/updated on the returned channel.
+func pushSession(t *testing.T, b imaptest.Backend, opts Options, in func(*imapwire.AddAccountIn)) (*mcp.ClientSession, string, <-chan string) {
+	t.Helper()
+	user, pass := b.NewUser(t)
+	s := New(opts)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pushed := make(chan string, 16)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			select {
+			case pushed <- req.Params.URI:
+			default:
+			}
+		},
+	}).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		s.Close()
+	})
+	add := accountIn(b, user, pass)
+	if in != nil {
+		in(&add)
+	}
+	mustOK(t, "add_account", call(t, cs, "add_account", add, nil))
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: imapwire.PushURI("work", "INBOX")}); err != nil {
+		t.Fatal(err)
+	}
+	return cs, user, pushed
+}
+
+// waitPush waits for a push state in check_account (the watcher is in
+// place server-side: Subscribe may return before it is).
+func waitPush(t *testing.T, cs *mcp.ClientSession, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var out imapwire.CheckAccountOut
+		mustOK(t, "check_account", call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, &out))
+		if out.Push == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("push is %q, want %q", out.Push, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func expectPush(t *testing.T, pushed <-chan string, what string) {
+	t.Helper()
+	select {
+	case uri := <-pushed:
+		if uri != imapwire.PushURI("work", "INBOX") {
+			t.Fatalf("%s: pushed %q", what, uri)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: no push", what)
+	}
+	// A burst may push more than once; the next expectation starts clean.
+	for {
+		select {
+		case <-pushed:
+		case <-time.After(50 * time.Millisecond):
+			return
+		}
+	}
+}
+
+// Another client appends, flags and expunges: each reaches the app as a
+// push for the folder. The watching connection is cut: it is made again
+// and pushes again.
+func TestPushFromIdle(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user, pushed := pushSession(t, b, Options{}, nil)
+		waitPush(t, cs, imapwire.PushIdle)
+		other := b.Client(t, user)
+		if _, err := other.Select("INBOX", nil).Wait(); err != nil {
+			t.Fatal(err)
+		}
+
+		uid := b.Seed(t, user, "INBOX", mail("pushed", "ann@example.org", 0))
+		expectPush(t, pushed, "append")
+		// The other client learns of the new message as a real one would
+		// (Dovecot ignores a UID STORE for a uid its session has not seen).
+		if err := other.Noop().Wait(); err != nil {
+			t.Fatal(err)
+		}
+		if err := other.Store(imap.UIDSetNum(imap.UID(uid)), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagFlagged}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+		expectPush(t, pushed, "flag")
+		if err := other.Store(imap.UIDSetNum(imap.UID(uid)), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := other.Expunge().Close(); err != nil {
+			t.Fatal(err)
+		}
+		expectPush(t, pushed, "expunge")
+
+		b.Proxy().Drop() // the watching connection too
+		waitPush(t, cs, imapwire.PushIdle)
+		b.Seed(t, user, "INBOX", mail("after the cut", "ann@example.org", 0))
+		expectPush(t, pushed, "append after the cut")
+	})
+}
+
+// A server that hangs up on IDLE a little after it began (its inactivity
+// limit, short here): with idle_restart below the limit the watcher
+// re-issues IDLE in time and never loses the connection; with it above,
+// the connection is lost and made again. Push works across both.
+func TestPushAcrossTheServersIdleLimit(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		restartMS int64
+		idles     int // IDLEs to wait for: past the 400 ms limit either way
+		redial    bool
+	}{{"restarted before the limit", 100, 5, false}, {"restarted after the limit", 60_000, 1, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := imaptest.NewMem(t, memimap.Options{IdleLimit: 400 * time.Millisecond})
+			cs, user, pushed := pushSession(t, b, Options{}, func(in *imapwire.AddAccountIn) { in.IdleRestartMS = tt.restartMS })
+			waitPush(t, cs, imapwire.PushIdle)
+			accepted := b.Proxy().Accepted()
+			for idles := b.Srv.Idles(); b.Srv.Idles() < idles+tt.idles; {
+				time.Sleep(20 * time.Millisecond)
+			}
+			waitPush(t, cs, imapwire.PushIdle)
+			b.Seed(t, user, "INBOX", mail("after the limit", "ann@example.org", 0))
+			expectPush(t, pushed, "append after the limit")
+			if redialled := b.Proxy().Accepted() > accepted; redialled != tt.redial {
+				t.Fatalf("watching connection made again: %v, want %v", redialled, tt.redial)
+			}
+		})
+	}
+}
