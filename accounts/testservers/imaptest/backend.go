@@ -68,6 +68,7 @@ func (m *Mem) NewUser(t testing.TB) (string, string) {
 	}
 	return name, name + "-pw"
 }
+
 // Client is another client of user's mailbox; it closes with the test.
 func (m *Mem) Client(t testing.TB, user string) *imapclient.Client {
 	t.Helper()
