@@ -26,7 +26,14 @@ type Account struct {
 	redact  func(string) string // scrubs this account's secrets from text
 	notes   func() []string     // what the details should say once; may be nil
 	cache   cache               // its part of the local store
+	pushes  chan struct{}       // the provider pushed a change (buffered 1: coalesced)
 }
+
+// Pushes delivers a value whenever the provider says the watched folder
+// changed (IMAP IDLE): new mail, a flag changed or a message expunged by
+// another client. Several pushes before a read coalesce into one; the
+// reader lists the folder to learn what changed.
+func (a *Account) Pushes() <-chan struct{} { return a.pushes }
 
 // Redact scrubs the account's secrets from text meant for output.
 func (a *Account) Redact(text string) string {

@@ -125,13 +125,20 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 	if err != nil {
 		return nil, err
 	}
+	pushes := make(chan struct{}, 1)
 	adapter := conn.New(conn.Options{
+		OnNotify: func(string) { // coalesced: a listing reads every change at once
+			select {
+			case pushes <- struct{}{}:
+			default:
+			}
+		},
 		Account: ac.Name, Dial: spec.Dial, AfterConnect: spec.AfterConnect, ReprovisionOnAuth: spec.ReprovisionOnAuth, Classify: spec.Classify,
 		ClassifyConnect: spec.ClassifyConnect, Probe: spec.Probe, Redact: spec.Redact,
 		Dials: cfg.Resilience.Dials(), Trace: o.Trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, notes: spec.Notes,
-		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}}, nil
+		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes}, nil
 }
 
 // bodyCap is the [store] cap on bodies in bytes, 0 when they are not kept.

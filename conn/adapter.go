@@ -94,15 +94,18 @@ func New(opts Options) *Adapter {
 		clock: clk,
 		backoff: Backoff{Base: d.BackoffBase, Factor: d.BackoffFactor, Cap: d.BackoffCap,
 			Jitter: d.BackoffJitter, Rand: opts.Rand},
-		client: mcp.NewClient(impl, &mcp.ClientOptions{
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		}),
 		stderr:      NewTail(16 << 10),
 		root:        root,
 		cancelRoot:  cancel,
 		subscribers: map[*subscriber]struct{}{},
 		gens:        map[uint64]*generation{},
 	}
+	a.client = mcp.NewClient(impl, &mcp.ClientOptions{
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			a.notified(req.Session, req.Params.URI)
+		},
+	})
 	a.st = Status{Account: opts.Account, State: StateIdle, Since: clk.Now()}
 	a.mu.Lock()
 	a.scheduleProbe()

@@ -229,6 +229,17 @@ type sessionCaller struct {
 	g *generation
 }
 
+func (c sessionCaller) Subscribe(ctx context.Context, uri string) error {
+	cctx, cancel := context.WithTimeout(ctx, c.a.dials.CallTimeout)
+	defer cancel()
+	stop := context.AfterFunc(c.g.ctx, cancel)
+	defer stop()
+	if err := c.g.cs.Subscribe(cctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+		return c.a.callError(ctx, cctx, c.g, "subscribe", err)
+	}
+	return nil
+}
+
 func (c sessionCaller) CallTool(ctx context.Context, tool string, args any) (*mcp.CallToolResult, error) {
 	cctx, cancel := context.WithTimeout(ctx, c.a.dials.CallTimeout)
 	defer cancel()

@@ -19,6 +19,9 @@ type Caller interface {
 	// CallTool calls a tool; an IsError result comes back as an *Error with
 	// the provider's classification.
 	CallTool(ctx context.Context, tool string, args any) (*mcp.CallToolResult, error)
+	// Subscribe asks the provider to push changes of a resource
+	// (resources/subscribe); they reach Options.OnNotify.
+	Subscribe(ctx context.Context, uri string) error
 }
 
 // Classifier tells what an IsError result from the provider means.
@@ -130,6 +133,11 @@ type Options struct {
 	// Trace, when set, is called synchronously with every published Status.
 	// It must not block; tests and loggers use it to see every transition.
 	Trace func(Status)
+	// OnNotify hears notifications/resources/updated from the provider,
+	// from the live session only: a superseded session's push is dropped,
+	// like its end. It runs on the session's reader: it must not block or
+	// call into the session.
+	OnNotify func(uri string)
 	// Client is the MCP client implementation info; nil uses "unibox".
 	Client *mcp.Implementation
 }

@@ -41,7 +41,19 @@ func errResult(class, msg string) *mcp.CallToolResult {
 // newProvider builds the fake provider: like the real IMAP one it keeps
 // accounts per process, so a fresh one must be provisioned again.
 func newProvider(k knobs) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "fake-provider", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "fake-provider", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { k.counted("subscribe"); return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	// Push: resources to subscribe to, and a tool that pushes one.
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "test://{name}", Name: "thing"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "thing"}}}, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "poke"}, func(ctx context.Context, _ *mcp.CallToolRequest, in nameIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "poked"}}}, nil,
+			s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://" + in.Account})
+	})
 	var provisioned atomic.Bool
 	mcp.AddTool(s, &mcp.Tool{Name: "add_account"}, func(ctx context.Context, _ *mcp.CallToolRequest, in nameIn) (*mcp.CallToolResult, any, error) {
 		k.counted("add")

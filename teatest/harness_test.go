@@ -16,7 +16,7 @@ import (
 var now = time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 
 // run starts the TUI headless at 80x24 (or w×h).
-func run(t *testing.T, accts []tui.Account, w, h int, mod func(*tui.Options)) (*teatest.TestModel, *tui.Model) {
+func run(t testing.TB, accts []tui.Account, w, h int, mod func(*tui.Options)) (*teatest.TestModel, *tui.Model) {
 	t.Helper()
 	o := tui.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true}
 	if mod != nil {
@@ -36,7 +36,7 @@ func run(t *testing.T, accts []tui.Account, w, h int, mod func(*tui.Options)) (*
 
 // waitFor waits until the output shows every one of ss. Output is consumed
 // as it is read, so things that appear together are waited for together.
-func waitFor(t *testing.T, tm *teatest.TestModel, ss ...string) {
+func waitFor(t testing.TB, tm *teatest.TestModel, ss ...string) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		for _, s := range ss {

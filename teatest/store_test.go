@@ -23,12 +23,12 @@ import (
 
 // openStored opens one account on d for alice, remembering its mail in the
 // store file at path, through a real provider child.
-func openStored(t *testing.T, d imaptest.Backend, path string) (*accounts.Set, *store.Store) {
+func openStored(t testing.TB, d imaptest.Backend, path string) (*accounts.Set, *store.Store) {
 	t.Helper()
 	return openStoredUser(t, d, path, "alice", "alice-pw")
 }
 
-func openStoredUser(t *testing.T, d imaptest.Backend, path, user, password string) (*accounts.Set, *store.Store) {
+func openStoredUser(t testing.TB, d imaptest.Backend, path, user, password string) (*accounts.Set, *store.Store) {
 	t.Helper()
 	st, err := store.Open(path)
 	if err != nil {

@@ -27,6 +27,11 @@ type Resilience struct {
 	ProbeMisses        int      // consecutive misses before the child is killed
 	TerminateAfter     Duration // grace period before a closing child is killed
 	IMAPCommandTimeout Duration // command_timeout; see CommandTimeout
+	// Push (IMAP IDLE): IDLE is re-issued every IdleRestart, before the
+	// server's limit (RFC 2177: 29 minutes); a server without IDLE gets a
+	// NOOP every PushPoll. Zero: the provider's defaults (28m, 30s).
+	IdleRestart Duration // idle_restart
+	PushPoll    Duration // push_poll
 }
 
 // Dials maps the section onto the adapter's dials; unset values stay zero
@@ -112,6 +117,8 @@ func resilience(t *table) Resilience {
 	atLeastOne("probe_misses", &r.ProbeMisses)
 	positive("terminate_after", &r.TerminateAfter)
 	positive("command_timeout", &r.IMAPCommandTimeout)
+	positive("idle_restart", &r.IdleRestart)
+	positive("push_poll", &r.PushPoll)
 	t.finish()
 	return r
 }

@@ -44,6 +44,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		TLSSkipVerify: ac.TLSSkipVerify, AllowPlaintext: ac.AllowPlaintext,
 		ArchiveFolder: ac.ArchiveFolder, TrashFolder: ac.TrashFolder, TLSCAPEM: ac.TLSCAPEM,
 		Auth: ac.Auth, SASL: ac.SASL,
+		IdleRestartMS: cfg.Resilience.IdleRestart.Milliseconds(), PollMS: cfg.Resilience.PushPoll.Milliseconds(),
 	}
 	return &provider.Spec{
 		Kind:     config.KindIMAP,

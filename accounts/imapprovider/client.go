@@ -54,7 +54,16 @@ func Provision(cfg imapwire.AddAccountIn, fetch func(ctx context.Context) (strin
 		if cfg.Auth == config.AuthOAuth2 && conn.ClassOf(err) == conn.ClassAuth {
 			err = provision(provider.WithFresh(ctx), c)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		// Push: the child watches the inbox for this session. A refusal
+		// costs only push (the periodic refresh remains, and check_account
+		// says so); a drop is the session's end, as for any call.
+		if err := c.Subscribe(ctx, imapwire.PushURI(cfg.Account, "INBOX")); conn.ClassOf(err) == conn.ClassDrop {
+			return err
+		}
+		return nil
 	}
 }
 

@@ -18,7 +18,8 @@ import (
 // no other command could run beside it. Whatever the server says while
 // idling (EXISTS, EXPUNGE, FETCH with new flags) is pushed to the app as
 // notifications/resources/updated for the folder's URI; the app then lists
-// the folder. IDLE is re-issued every idle_restart, before the server's
+// the folder; so is every (re)start of the watch, since what changed before
+// it was heard by no one. IDLE is re-issued every idle_restart, before the server's
 // limit (29 minutes by the RFC); a server without IDLE gets a NOOP every
 // poll_ms instead. A lost connection is made again with a growing pause,
 // and the watcher says meanwhile that push is lost, so check_account can
@@ -125,10 +126,16 @@ func (w *watcher) session(ctx context.Context) error {
 	case <-heard:
 	default:
 	}
+	// Whatever changed before this SELECT (the first one, or during a
+	// gap while the connection was lost) was heard by no one: one push
+	// now makes the app list the folder.
 	if !c.Caps().Has(imap.CapIdle) {
+		w.setState(imapwire.PushPolling, nil)
+		w.push(ctx)
 		return w.poll(ctx, a, c, heard)
 	}
 	w.setState(imapwire.PushIdle, nil)
+	w.push(ctx)
 	restart := time.Duration(a.cfg.IdleRestartMS) * time.Millisecond
 	if restart <= 0 {
 		restart = defaultIdleRestart
@@ -168,7 +175,6 @@ func (w *watcher) session(ctx context.Context) error {
 
 // poll is session's NOOP loop for a server without IDLE.
 func (w *watcher) poll(ctx context.Context, a *account, c *imapclient.Client, heard <-chan struct{}) error {
-	w.setState(imapwire.PushPolling, nil)
 	every := time.Duration(a.cfg.PollMS) * time.Millisecond
 	if every <= 0 {
 		every = defaultPoll

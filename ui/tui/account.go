@@ -29,6 +29,12 @@ type Remembering interface {
 	CachedOlder(ctx context.Context, folder string, beforeUID uint32, limit int) (accounts.Page, error)
 }
 
+// Pushing is an account whose provider pushes changes (IMAP IDLE): the UI
+// lists it again at once instead of at the next refresh.
+type Pushing interface {
+	Pushes() <-chan struct{}
+}
+
 // Triage is what the UI needs of an account to change mail.
 type Triage interface {
 	Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error)

@@ -31,6 +31,19 @@ func waitStatus(ctx context.Context, i int, ch <-chan accounts.Health) tea.Cmd {
 	}
 }
 
+// waitPush delivers the next push of one account; the model re-arms it
+// after every delivery.
+func waitPush(ctx context.Context, i int, ch <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-ch:
+			return pushedMsg{account: i}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
 func listCmd(ctx context.Context, a Account, i int, req uint64, opts accounts.ListOptions, older bool, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)

@@ -21,6 +21,9 @@ type restoredMsg struct {
 	pages map[int]accounts.Page
 }
 
+// pushedMsg: an account's provider says its inbox changed.
+type pushedMsg struct{ account int }
+
 // connectMsg starts the listings after the stored rows are drawn.
 type connectMsg struct{}
 

@@ -24,6 +24,7 @@ type accountPane struct {
 	health  accounts.Health
 	req     uint64 // latest list request; older results are dropped
 	loading bool
+	again   bool   // a push came during the listing: list once more after it
 	paging  int    // older pages being fetched (from the server, the store)
 	lastErr string // last failed operation, for details
 }

@@ -151,6 +151,9 @@ func (m *Model) Init() tea.Cmd {
 		m.panes.subs = append(m.panes.subs, ch)
 		m.panes.unsubs = append(m.panes.unsubs, unsub)
 		cmds = append(cmds, waitStatus(m.env.ctx, i, ch))
+		if p, ok := a.acct.(Pushing); ok {
+			cmds = append(cmds, waitPush(m.env.ctx, i, p.Pushes()))
+		}
 		if r, ok := a.acct.(Remembering); ok {
 			remembering[i] = r
 		} else {
@@ -178,7 +181,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleKey(msg)
 	case statusMsg:
 		return m, m.handleConnEvent(msg)
-	case restoredMsg, connectMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
+	case restoredMsg, connectMsg, pushedMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()

@@ -405,6 +405,8 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		return m.restored(msg)
 	case connectMsg:
 		return m.connect()
+	case pushedMsg:
+		return m.pushed(msg)
 	case storedMatchMsg:
 		m.storedMatched(msg)
 	case listedMsg:
@@ -441,12 +443,16 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) listed(msg listedMsg) tea.Cmd {
+func (m *Model) listed(msg listedMsg) (cmd tea.Cmd) {
 	a := m.panes.accts[msg.account]
 	name := a.acct.Name()
 	var current bool
 	if *a, current = a.listed(msg); !current {
 		return nil // superseded
+	}
+	if !msg.older && a.again {
+		a.again = false
+		defer func() { cmd = m.load(msg.account) }() // once this page is taken
 	}
 	if msg.err != nil {
 		m.setStatus(name+": "+a.lastErr, true)
