@@ -27,6 +27,7 @@ type Account struct {
 	notes   func() []string     // what the details should say once; may be nil
 	cache   cache               // its part of the local store
 	pushes  chan struct{}       // the provider pushed a change (buffered 1: coalesced)
+	push    *provider.PushState // how it hears of changes; nil: it cannot push
 }
 
 // Pushes delivers a value whenever the provider says the watched folder

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"unibox/accounts/imapwire"
+	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model/textsafe"
 )
@@ -40,6 +42,45 @@ type Health struct {
 	Generation uint64
 	Latency    time.Duration // of the last successful probe or call
 	Notes      []string      // things the account's details say once
+	// Push is how the account hears of changes: PushLive (pushed as they
+	// happen), PushPolling (not pushed now: they show at the next poll or
+	// refresh), or PushNone (its kind never pushes).
+	Push Push
+}
+
+// Push is how an account hears of changes made elsewhere.
+type Push string
+
+// The push states an account shows.
+const (
+	PushNone    Push = "none"    // a kind that never pushes: periodic refresh only
+	PushLive    Push = "live"    // IMAP IDLE is in place (or being set up)
+	PushPolling Push = "polling" // push lost, or the server lacks IDLE: polled
+)
+
+// Updates says in words how the account hears of changes made elsewhere,
+// for its details.
+func (h Health) Updates() string {
+	switch h.Push {
+	case PushLive:
+		return "pushed as they happen (IMAP IDLE)"
+	case PushPolling:
+		return "polled, not pushed: the watching connection is lost or the server has no IDLE"
+	}
+	return "by periodic refresh (this account's server cannot push)"
+}
+
+// pushOf reads a provider's report: a watching connection that is lost,
+// or a server without IDLE, means changes are polled, not pushed.
+func pushOf(state *provider.PushState) Push {
+	if state == nil {
+		return PushNone
+	}
+	switch state.Load() {
+	case imapwire.PushLost, imapwire.PushPolling:
+		return PushPolling
+	}
+	return PushLive
 }
 
 // State is an account's connection state, by its public name.
@@ -85,16 +126,18 @@ func health(a *Account, st conn.Status, err error, now time.Time) Health {
 	redact := func(s string) string { return s }
 	name := st.Account
 	var notes []string
+	push := PushNone
 	if a != nil {
 		redact, name = a.Redact, a.Name()
 		if a.notes != nil {
 			notes = a.notes()
 		}
+		push = pushOf(a.push)
 		notes = append(notes, a.cache.notes()...)
 	}
 	h := Health{Name: name, State: State(st.State.String()), ErrorClass: conn.ClassNone.String(), OK: err == nil,
 		Since: st.Since, LastError: redact(st.LastError), LastClass: st.Class.String(), Attempt: st.Attempt,
-		Connects: st.Connects, Dials: st.Dials, Generation: st.Generation, Latency: st.Latency, Notes: notes}
+		Connects: st.Connects, Dials: st.Dials, Generation: st.Generation, Latency: st.Latency, Notes: notes, Push: push}
 	if err != nil {
 		h.ErrorClass = conn.ClassOf(err).String()
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -139,7 +182,13 @@ func (h Health) CoolingDown() bool { return h.State == StateCoolingDown }
 
 // Label is the state's glyph and word, readable without colour; a
 // cooling-down account carries a live countdown ("⏸ cooling down 42s").
-func (h Health) Label(now time.Time) string { return h.Glyph() + " " + h.words(now, "auth failed") }
+func (h Health) Label(now time.Time) string {
+	l := h.Glyph() + " " + h.words(now, "auth failed")
+	if h.Connected() && h.Push == PushPolling {
+		l += " · polling" // connected, but changes are not pushed
+	}
+	return l
+}
 
 // Glyph is the state alone, for the most compact badges: the glyphs differ
 // per state (idle and connecting share one), so a badge still tells a dead
@@ -261,18 +310,26 @@ func (a *Account) Watch() (<-chan Health, func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(out)
+		send := func(h Health) {
+			select { // the only sender: drop the unread one, then send
+			case <-out:
+			default:
+			}
+			out <- h
+		}
 		for {
+			var pushed <-chan struct{} // nil (never) for a kind that cannot push
+			if a.push != nil {
+				pushed = a.push.Changed()
+			}
 			select {
 			case st, ok := <-in:
 				if !ok {
 					return
 				}
-				h := health(a, st, nil, time.Now())
-				select { // the only sender: drop the unread one, then send
-				case <-out:
-				default:
-				}
-				out <- h
+				send(health(a, st, nil, time.Now()))
+			case <-pushed: // push lost or back: the badge says so at once
+				send(a.Health())
 			case <-done:
 				return
 			}

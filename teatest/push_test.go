@@ -96,3 +96,25 @@ func BenchmarkPushToScreen(b *testing.B) {
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/push")
 }
+
+// Push is part of health: when the watching connection cannot be made
+// (the server refuses EXAMINE) the badge says "connected · polling" at
+// once, not at the next probe; when it can again, the mark goes.
+func TestPushLostShowsInTheBadge(t *testing.T) {
+	faults := &memimap.Faults{}
+	mem := imaptest.NewMem(t, memimap.Options{Faults: faults})
+	user, pass := mem.NewUser(t)
+	set, st := openStoredUser(t, mem, filepath.Join(t.TempDir(), "store.db"), user, pass)
+	defer st.Close()
+	defer set.Close()
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.Now, o.RefreshInterval = nil, 0 })
+	waitFor(t, tm, "Home ● connected")
+	faults.RefuseExamine(true)
+	mem.Proxy().Drop() // both connections: the main one comes back, the watch cannot
+	waitFor(t, tm, "Home ● connected · polling")
+	faults.RefuseExamine(false)
+	waitFor(t, tm, "Home ● connected ") // the watch is back (mark gone)
+	if screen := final(t, tm); strings.Contains(screen, "polling") {
+		t.Fatalf("still polling:\n%s", screen)
+	}
+}

@@ -39,6 +39,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		password, notes = src.Token, src.Notes
 	}
 	args := append(append([]string{}, o.Args...), "--command-timeout", cfg.Resilience.CommandTimeout().String())
+	push := &provider.PushState{}
 	in := imapwire.AddAccountIn{
 		Account: ac.Name, Host: ac.Host, Port: ac.Port, Security: ac.Security, Username: ac.Username,
 		TLSSkipVerify: ac.TLSSkipVerify, AllowPlaintext: ac.AllowPlaintext,
@@ -48,7 +49,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 	}
 	return &provider.Spec{
 		Kind:     config.KindIMAP,
-		Provider: imapProvider{account: ac.Name},
+		Provider: imapProvider{account: ac.Name, push: push},
 		Dial: func(ctx context.Context) (mcp.Transport, error) {
 			cmd := exec.Command(o.Exe, args...)
 			cmd.Env = childEnv(o.Env)
@@ -66,7 +67,8 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		// another.
 		ReprovisionOnAuth: ac.Auth == config.AuthOAuth2,
 		Classify:          Classify,
-		Probe:             Probe(ac.Name),
+		Probe:             Probe(ac.Name, push),
+		Push:              push,
 		Redact:            secrets.Redact,
 		Notes:             notes,
 	}, nil

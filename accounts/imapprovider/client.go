@@ -68,10 +68,15 @@ func Provision(cfg imapwire.AddAccountIn, fetch func(ctx context.Context) (strin
 }
 
 // Probe returns the adapter's health probe: check_account reaches the mail
-// server behind the child, so a dead IMAP connection is found too.
-func Probe(account string) func(ctx context.Context, c conn.Caller) error {
+// server behind the child, so a dead IMAP connection is found too, and
+// says how push is doing (recorded in push).
+func Probe(account string, push *provider.PushState) func(ctx context.Context, c conn.Caller) error {
 	return func(ctx context.Context, c conn.Caller) error {
-		_, err := c.CallTool(ctx, "check_account", imapwire.AccountIn{Account: account})
+		res, err := c.CallTool(ctx, "check_account", imapwire.AccountIn{Account: account})
+		var out imapwire.CheckAccountOut
+		if err == nil && push != nil && imapwire.Decode(res, &out) == nil {
+			push.Store(out.Push)
+		}
 		return err
 	}
 }

@@ -12,7 +12,10 @@ import (
 )
 
 // imapProvider speaks to `unibox serve-imap`.
-type imapProvider struct{ account string }
+type imapProvider struct {
+	account string
+	push    *provider.PushState // what the last listing said of push
+}
 
 func (p imapProvider) List(ctx context.Context, a *conn.Adapter, o provider.ListOptions) (provider.Page, error) {
 	var out imapwire.ListMessagesOut
@@ -35,7 +38,10 @@ func (p imapProvider) page(out imapwire.ListMessagesOut, limit int) provider.Pag
 	if limit <= 0 {
 		limit = 50
 	}
-	pg := provider.Page{Folder: out.Folder, UIDValidity: out.UIDValidity, Total: out.Total}
+	pg := provider.Page{Folder: out.Folder, UIDValidity: out.UIDValidity, Total: out.Total, Push: out.Push}
+	if p.push != nil && out.Push != "" {
+		p.push.Store(out.Push)
+	}
 	for _, m := range out.Messages {
 		pg.Messages = append(pg.Messages, toModel(p.account, out.Folder, m))
 	}

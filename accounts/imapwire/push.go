@@ -17,9 +17,10 @@ const PushScheme = "unibox-imap"
 
 // Push states, as check_account reports them.
 const (
-	PushIdle    = "idle"    // IDLE is in place
-	PushPolling = "polling" // the server has no IDLE: NOOP every poll_ms
-	PushLost    = "lost"    // the watching connection is down, being made again
+	PushStarting = "starting" // subscribed, the watching connection not yet up
+	PushIdle     = "idle"     // IDLE is in place
+	PushPolling  = "polling"  // the server has no IDLE: NOOP every poll_ms
+	PushLost     = "lost"     // the watching connection is down, being made again
 )
 
 // PushURI names account's folder: unibox-imap://ACCOUNT/FOLDER, each part

@@ -102,6 +102,7 @@ type ListMessagesOut struct {
 	UIDValidity uint32    `json:"uidvalidity"`
 	Total       uint32    `json:"total" jsonschema:"messages in the folder"`
 	Messages    []Message `json:"messages"`
+	Push        string    `json:"push,omitempty" jsonschema:"how the account's watched folders hear of changes (see check_account)"`
 }
 
 type GetMessageIn struct {

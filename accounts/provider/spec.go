@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sync"
 
 	"unibox/conn"
 )
@@ -31,6 +32,48 @@ type Spec struct {
 	// Notes are things the account's details should say once (a rotated
 	// refresh token that could not be stored); nil for none.
 	Notes func() []string
+	// Push is how the account hears of changes, as last reported (see
+	// Page.Push); nil for a kind that never pushes.
+	Push *PushState
+}
+
+// PushState is the last push state a provider reported; a change is
+// broadcast, so a badge follows it without waiting for a probe.
+type PushState struct {
+	mu      sync.Mutex
+	state   string
+	changed chan struct{} // closed (and replaced) on every change
+}
+
+// Store records a state.
+func (p *PushState) Store(state string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if state == p.state {
+		return
+	}
+	p.state = state
+	if p.changed != nil {
+		close(p.changed)
+		p.changed = nil
+	}
+}
+
+// Load is the last state recorded, "" before any.
+func (p *PushState) Load() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.state
+}
+
+// Changed is closed at the next change of state.
+func (p *PushState) Changed() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.changed == nil {
+		p.changed = make(chan struct{})
+	}
+	return p.changed
 }
 
 // Password fetches an account's secret; it runs on every connect.

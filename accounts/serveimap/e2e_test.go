@@ -43,7 +43,7 @@ func TestAdapterChildKilledMidList(t *testing.T) {
 	dir := t.TempDir()
 	in := accountIn(b, user, pass)
 	a := conn.New(conn.Options{Account: "work", Dial: childDial(exe, dir),
-		AfterConnect: imapprovider.Provision(in, nil), Classify: imapprovider.Classify, Probe: imapprovider.Probe("work"),
+		AfterConnect: imapprovider.Provision(in, nil), Classify: imapprovider.Classify, Probe: imapprovider.Probe("work", nil),
 		Dials: conn.Dials{TerminateAfter: 200 * time.Millisecond, ProbeInterval: -1}})
 	defer a.Close()
 	if err := os.WriteFile(filepath.Join(dir, "die-on-list"), nil, 0o600); err != nil {
@@ -77,7 +77,7 @@ func TestAdapterUpstreamDownBehindLiveChild(t *testing.T) {
 	// probe under way) before the test could look at the latest status.
 	trace := make(chan conn.Status, 1024)
 	a := conn.New(conn.Options{Account: "work", Dial: childDial(exe, dir),
-		AfterConnect: imapprovider.Provision(accountIn(b, user, pass), nil), Classify: imapprovider.Classify, Probe: imapprovider.Probe("work"),
+		AfterConnect: imapprovider.Provision(accountIn(b, user, pass), nil), Classify: imapprovider.Classify, Probe: imapprovider.Probe("work", nil),
 		Trace: func(st conn.Status) { trace <- st },
 		Dials: conn.Dials{TerminateAfter: 200 * time.Millisecond, ProbeInterval: -1,
 			BackoffBase: 50 * time.Millisecond, BackoffCap: 200 * time.Millisecond}})

@@ -156,6 +156,7 @@ func (s *Server) listMessages(ctx context.Context, in imapwire.ListMessagesIn) (
 	if err != nil {
 		return imapwire.ListMessagesOut{}, "", fmt.Errorf("list %s/%s: %w", in.Account, folder, err)
 	}
+	out.Push = s.pushState(in.Account)
 	return out, fmt.Sprintf("%d of %d messages in %s", len(out.Messages), out.Total, folder), nil
 }
 

@@ -87,7 +87,7 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watcher{srv: s, uri: req.Params.URI, account: account, folder: folder, cancel: cancel, done: make(chan struct{}), state: imapwire.PushLost}
+	w := &watcher{srv: s, uri: req.Params.URI, account: account, folder: folder, cancel: cancel, done: make(chan struct{}), state: imapwire.PushStarting}
 	s.watchers[w.uri] = w
 	go w.run(ctx)
 	s.opts.Logger.Info("watching", "uri", w.uri)
@@ -144,7 +144,7 @@ func (s *Server) pushState(account string) string {
 		}
 	}
 	s.mu.Unlock()
-	rank := map[string]int{"": 0, imapwire.PushIdle: 1, imapwire.PushPolling: 2, imapwire.PushLost: 3}
+	rank := map[string]int{"": 0, imapwire.PushIdle: 1, imapwire.PushStarting: 2, imapwire.PushPolling: 3, imapwire.PushLost: 4}
 	worst := ""
 	for _, w := range ws {
 		if st := w.pushState(); rank[st] > rank[worst] {

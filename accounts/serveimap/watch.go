@@ -72,6 +72,9 @@ func (w *watcher) run(ctx context.Context) {
 		}
 		w.setState(imapwire.PushLost, err)
 		w.srv.opts.Logger.Warn("push lost", "uri", w.uri, "error", w.lastErr)
+		// The app lists on a push, and the listing says push is lost: the
+		// badge tells the truth now, not at the next health probe.
+		w.push(ctx)
 		if time.Since(start) > watchBackoffCap {
 			pause = time.Second // it had been working: try again soon
 		}

@@ -36,6 +36,7 @@ func (d detailsBox) view(s Styles, p *accountPane, width, height int, now time.T
 	b.WriteString(s.Title.Render("Account " + textsafe.Line(name)))
 	b.WriteString("\n\n")
 	line("State:", h.Label(now))
+	line("Updates:", h.Updates())
 	line("Since:", h.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(h.Since))+" ago)")
 	if h.CoolingDown() {
 		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press r to try now)")

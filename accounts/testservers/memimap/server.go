@@ -45,6 +45,7 @@ type Faults struct {
 	dropAfter map[string]int
 	holds     map[string]*Hold
 	loginErr  []*imap.Error
+	noExamine bool // refuse EXAMINE (a read-only SELECT)
 	// OnDrop, when set, runs after a DropAfter fault hung up (a test can
 	// change the mailbox before the client looks again).
 	OnDrop func()
@@ -113,6 +114,23 @@ func (f *Faults) loginFault() error {
 // DropAfter makes the server carry out the next n commands named cmd
 // ("MOVE", "STORE", "COPY", "EXPUNGE") and then hang up before answering:
 // the client cannot know whether they happened.
+// RefuseExamine makes EXAMINE fail with NO until called with false (a
+// watching connection cannot start while a normal SELECT still works).
+func (f *Faults) RefuseExamine(refuse bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.noExamine = refuse
+}
+
+func (f *Faults) examineRefused() bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.noExamine
+}
+
 func (f *Faults) DropAfter(cmd string, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

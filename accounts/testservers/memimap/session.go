@@ -30,6 +30,14 @@ func (m *moveSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest st
 	return err
 }
 
+// Select refuses EXAMINE while Faults.RefuseExamine says so.
+func (s *session) Select(mailbox string, options *imap.SelectOptions) (*imap.SelectData, error) {
+	if options != nil && options.ReadOnly && s.srv.opts.Faults.examineRefused() {
+		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "EXAMINE refused by the test"}
+	}
+	return s.Session.Select(mailbox, options)
+}
+
 // Idle counts the IDLE commands, and hangs up on one that outlasts
 // Options.IdleLimit.
 func (s *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
