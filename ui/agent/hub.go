@@ -24,24 +24,46 @@ type Hub struct {
 	set     *accounts.Set
 	timeout time.Duration // per account, per tool call
 	now     func() time.Time
+	// Refresh is how often an account that cannot push is listed again
+	// for subscribers (ui.refresh_interval; 0: never).
+	Refresh time.Duration
+	ctx     context.Context // the watch for subscribers ends with it
+	cancel  context.CancelFunc
+	watch   *watcher
 }
 
 // New serves set; each account gets timeout per call (default 10 s).
+// Close ends what subscriptions started.
 func New(set *accounts.Set, timeout time.Duration) *Hub {
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
-	return &Hub{set: set, timeout: timeout, now: time.Now}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Hub{set: set, timeout: timeout, now: time.Now, Refresh: 60 * time.Second, ctx: ctx, cancel: cancel}
+}
+
+// Close stops watching accounts for subscribers and waits for it.
+func (h *Hub) Close() {
+	h.cancel()
+	if h.watch != nil {
+		h.watch.wg.Wait()
+	}
 }
 
 // Serve runs the hub over r/w (stdio) until the client goes away.
 func (h *Hub) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
+	defer h.Close()
 	return h.Server().Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
 }
 
-// Server builds the MCP server with every tool.
+// Server builds the MCP server with every tool and both resources.
 func (h *Hub) Server() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "unibox", Version: "1"}, nil)
+	h.watch = &watcher{hub: h, refresh: h.Refresh, ctx: h.ctx}
+	s := mcp.NewServer(&mcp.Implementation{Name: "unibox", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler: h.watch.subscribed, UnsubscribeHandler: h.watch.unsubscribed,
+	})
+	h.watch.server = s
+	h.addResources(s)
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	mcp.AddTool(s, &mcp.Tool{Name: "inbox_summary", Annotations: ro, Description: "Counts and highlights (newest, unread, flagged) per account. The text's first lines name every account that did not answer, and why."}, h.summary)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_messages", Annotations: ro, Description: "Messages of all accounts (or some), merged newest first, with each account's state."}, h.list)

@@ -33,7 +33,9 @@ func Run(args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	// stdout belongs to MCP: nothing else may write there.
-	if err := New(env.Set, *timeout).Serve(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+	hub := New(env.Set, *timeout)
+	hub.Refresh = env.Config.UI.RefreshInterval.Duration
+	if err := hub.Serve(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(stderr, "unibox mcp:", err)
 		return 1
 	}
