@@ -86,4 +86,3 @@ func awaitUpdate(t *testing.T, updated <-chan string, uri string, check func() b
 		}
 	}
 }
-
