@@ -23,7 +23,7 @@ func TestAgentSubscriptions(t *testing.T) {
 	path := oneAccountConfig(t, srv)
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "mcp", "--config", path, "--timeout", "2s")
-	cmd.Env = []string{"UNIBOX_TEST_PW=pw", "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME")}
+	cmd.Env = []string{"UNIBOX_TEST_PW=pw", "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")}
 	updated := make(chan string, 64)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updated <- req.Params.URI },

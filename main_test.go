@@ -47,6 +47,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Setenv("XDG_CACHE_HOME", cache)
+	os.Setenv("XDG_STATE_HOME", filepath.Join(cache, "state")) // account histories
 	// teatest's own SIGINT goroutine is the only allowed leftover.
 	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"),
 		goleak.Cleanup(func(int) { os.RemoveAll(cache) }))

@@ -19,7 +19,7 @@ import (
 func mcpSession(t *testing.T, config string) *mcp.ClientSession {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "mcp", "--config", config, "--timeout", "1500ms")
-	cmd.Env = []string{"UNIBOX_TEST_PW=canary-secret-31337", "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME")}
+	cmd.Env = []string{"UNIBOX_TEST_PW=canary-secret-31337", "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func BenchmarkPSS(b *testing.B) {
 // sums the PSS of it and its children.
 func pssAfterListing(b *testing.B, bin, config, cache string) float64 {
 	cmd := exec.Command(bin, "mcp", "--config", config)
-	cmd.Env = []string{"PW=pw", "XDG_CACHE_HOME=" + cache}
+	cmd.Env = []string{"PW=pw", "XDG_CACHE_HOME=" + cache, "XDG_STATE_HOME=" + cache}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		b.Fatal(err)

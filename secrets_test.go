@@ -67,6 +67,7 @@ func secretsConfig(t *testing.T) string {
 	t.Setenv("UNIBOX_CANARY_PW", canaryEnv)
 	t.Setenv("UNIBOX_CANARY_MCP", canaryMCP)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // its own local store, read below
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // its own account histories, read below
 	exe, _ := os.Executable()
 	cfg := fmt.Sprintf(`
 [[account]]
@@ -214,16 +215,19 @@ func TestSecretsStayPut(t *testing.T) {
 	// The local store that listing filled: the file, its WAL, anything
 	// beside them.
 	stored := 0
-	filepath.WalkDir(os.Getenv("XDG_CACHE_HOME"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			stored += len(b)
-			noCanary(t, "the local store file "+filepath.Base(p), string(b))
+	for _, dir := range []string{os.Getenv("XDG_CACHE_HOME"), os.Getenv("XDG_STATE_HOME")} {
+		stored = 0
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, _ := os.ReadFile(p)
+				stored += len(b)
+				noCanary(t, "the file "+filepath.Base(p)+" unibox wrote", string(b))
+			}
+			return nil
+		})
+		if stored == 0 {
+			t.Errorf("list --json wrote nothing under %s: the check above checked nothing", dir)
 		}
-		return nil
-	})
-	if stored == 0 {
-		t.Error("list --json stored nothing: the store check above checked nothing")
 	}
 	stdout.Reset()
 	run([]string{"status", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
@@ -231,7 +235,7 @@ func TestSecretsStayPut(t *testing.T) {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "mcp", "--config", path, "--timeout", "3s")
 	cmd.Env = []string{"UNIBOX_CANARY_PW=" + canaryEnv, "UNIBOX_CANARY_MCP=" + canaryMCP, "PATH=" + os.Getenv("PATH"), "GORACE=atexit_sleep_ms=0",
-		"XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME")}
+		"XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)

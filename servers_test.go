@@ -31,6 +31,7 @@ func writeConfig(t *testing.T, cfg string) string {
 	t.Helper()
 	// Its own local store: tests reuse account names, hosts and users.
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	path := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

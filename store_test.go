@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -158,7 +159,7 @@ func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
 	exe, _ := os.Executable()
 	unibox := func() *exec.Cmd {
 		cmd := exec.Command(exe, "list", "--config", path, "--limit", fmt.Sprint(n))
-		cmd.Env = []string{"UNIBOX_TEST_PW=pw", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "GORACE=atexit_sleep_ms=0"}
+		cmd.Env = []string{"UNIBOX_TEST_PW=pw", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME"), "GORACE=atexit_sleep_ms=0"}
 		return cmd
 	}
 	start := time.Now()
@@ -218,7 +219,7 @@ func TestConcurrentProcessesShareTheStore(t *testing.T) {
 		wg.Go(func() {
 			for range 3 {
 				cmd := exec.Command(exe, args...)
-				cmd.Env = []string{"UNIBOX_TEST_PW=pw", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "GORACE=atexit_sleep_ms=0"}
+				cmd.Env = []string{"UNIBOX_TEST_PW=pw", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME"), "GORACE=atexit_sleep_ms=0"}
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr
 				if err := cmd.Run(); err != nil || stderr.Len() > 0 {
@@ -239,7 +240,8 @@ func TestConcurrentProcessesShareTheStore(t *testing.T) {
 // the cache folder (or anywhere in HOME).
 func TestDemoWritesNothing(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("XDG_CACHE_HOME", dir)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"list", "--demo", "--json"}, &stdout, &stderr); code != launch.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())

@@ -42,7 +42,7 @@ password_env = "PW"
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "mcp", "--config", path)
-	cmd.Env = []string{"PW=pw", "XDG_CACHE_HOME=" + dir}
+	cmd.Env = []string{"PW=pw", "XDG_CACHE_HOME=" + dir, "XDG_STATE_HOME=" + dir}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)

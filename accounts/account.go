@@ -3,7 +3,10 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
+	"unibox/accounts/history"
 	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
@@ -28,6 +31,10 @@ type Account struct {
 	cache   cache               // its part of the local store
 	pushes  chan struct{}       // the provider pushed a change (buffered 1: coalesced)
 	push    *provider.PushState // how it hears of changes; nil: it cannot push
+	hist    *history.Log        // what it went through
+
+	histMu      sync.Mutex
+	lastListing string // what the last listing event said, to skip repeats
 }
 
 // Pushes delivers a value whenever the provider says the watched folder
@@ -67,11 +74,14 @@ func (a *Account) Close() error { return a.adapter.Close() }
 
 // List returns a page of a folder, newest first.
 func (a *Account) List(ctx context.Context, opts ListOptions) (Page, error) {
+	start := time.Now()
 	p, err := a.ops.List(ctx, a.adapter, opts)
 	if err == nil {
 		a.cache.saveListing(opts, p)
 	}
-	return p, a.scrub(err)
+	err = a.scrub(err)
+	a.listingEvent(opts, p, err, time.Since(start))
+	return p, err
 }
 
 // Search runs a server-side search.

@@ -134,6 +134,9 @@ func health(a *Account, st conn.Status, err error, now time.Time) Health {
 		}
 		push = pushOf(a.push)
 		notes = append(notes, a.cache.notes()...)
+		if p := a.hist.Problem(); p != "" {
+			notes = append(notes, p)
+		}
 	}
 	h := Health{Name: name, State: State(st.State.String()), ErrorClass: conn.ClassNone.String(), OK: err == nil,
 		Since: st.Since, LastError: redact(st.LastError), LastClass: st.Class.String(), Attempt: st.Attempt,

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts/config"
+	"unibox/accounts/history"
 	"unibox/accounts/imapprovider"
 	"unibox/accounts/mcpprovider"
 	"unibox/accounts/provider"
@@ -35,6 +36,8 @@ type Options struct {
 	Trace func(conn.Status)
 	// Store is the local store every listing goes into (nil: none).
 	Store *store.Store
+	// HistoryDir holds each account's history file ("": memory only).
+	HistoryDir string
 }
 
 // Set is every configured account.
@@ -125,9 +128,20 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 	if err != nil {
 		return nil, err
 	}
+	hist, err := openHistory(ac.Name, spec.Redact, o.HistoryDir)
+	if err != nil {
+		return nil, err
+	}
+	trace := func(st conn.Status) {
+		stateEvent(hist, st)
+		if o.Trace != nil {
+			o.Trace(st)
+		}
+	}
 	pushes := make(chan struct{}, 1)
 	adapter := conn.New(conn.Options{
-		OnNotify: func(string) { // coalesced: a listing reads every change at once
+		OnNotify: func(uri string) { // coalesced: a listing reads every change at once
+			pushEvent(hist, uri)
 			select {
 			case pushes <- struct{}{}:
 			default:
@@ -135,10 +149,22 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		},
 		Account: ac.Name, Dial: spec.Dial, AfterConnect: spec.AfterConnect, ReprovisionOnAuth: spec.ReprovisionOnAuth, Classify: spec.Classify,
 		ClassifyConnect: spec.ClassifyConnect, Probe: spec.Probe, Redact: spec.Redact,
-		Dials: cfg.Resilience.Dials(), Trace: o.Trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
+		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, notes: spec.Notes,
-		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push}, nil
+		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist}, nil
+}
+
+// openHistory is an account's history, with a file in dir unless dir is "".
+func openHistory(account string, scrub func(string) string, dir string) (*history.Log, error) {
+	if dir == "" {
+		return history.New(account, scrub, nil), nil
+	}
+	f, err := history.NewFile(dir, account, 0)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return history.New(account, scrub, f), nil
 }
 
 // bodyCap is the [store] cap on bodies in bytes, 0 when they are not kept.

@@ -22,7 +22,9 @@ func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidVali
 	prior := a.cache.applyOptimistic(op, msgs)
 	res, err := a.apply(ctx, op, folder, uidValidity, msgs)
 	a.cache.settle(prior, res, err)
-	return a.scrubResults(res), a.scrub(err)
+	res, err = a.scrubResults(res), a.scrub(err)
+	a.triageEvent(op, folder, res, err)
+	return res, err
 }
 
 func (a *Account) apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {

@@ -26,7 +26,8 @@ type StatusJSON struct {
 // Status is `unibox status`: a health probe per account (start the
 // provider, provision it, one cheap call that reaches the mail server).
 func Status(args []string, stdout, stderr io.Writer) int {
-	f := newFaceFlags("status", "usage: unibox status [--json] [--account NAME]... [--timeout 10s]", stderr)
+	f := newFaceFlags("status", "usage: unibox status [--json] [--history] [--account NAME]... [--timeout 10s]", stderr)
+	hist := f.fs.Bool("history", false, "print what each account went through (from its history file) instead of probing")
 	if !f.parse(args, nil) {
 		return launch.ExitUsage
 	}
@@ -35,6 +36,9 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer env.Close()
+	if *hist {
+		return printHistory(stdout, stderr, accts, f.json)
+	}
 	results := accounts.Fanout(context.Background(), accts, f.timeout, func(ctx context.Context, a *accounts.Account) (time.Duration, error) {
 		start := time.Now()
 		// Refresh connects (spawn + handshake + add_account) and probes.

@@ -13,6 +13,7 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
+	"unibox/accounts/history"
 	"unibox/store"
 )
 
@@ -126,6 +127,13 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 		fmt.Fprintln(stderr, "unibox: warning:", w)
 	}
 	st, err := openStore(useDemo, mode, stderr)
+	if !useDemo { // the demo writes nothing to disk
+		if dir, herr := history.DefaultDir(); herr == nil {
+			opts.HistoryDir = dir
+		} else {
+			fmt.Fprintln(stderr, "unibox: warning: no account history this time:", herr)
+		}
+	}
 	if err == nil {
 		opts.Store = st
 		e.Set, err = accounts.Open(e.Config, opts)

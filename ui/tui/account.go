@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"unibox/accounts"
+	"unibox/accounts/history"
 	"unibox/model"
 )
 
@@ -33,6 +34,12 @@ type Remembering interface {
 // lists it again at once instead of at the next refresh.
 type Pushing interface {
 	Pushes() <-chan struct{}
+}
+
+// Historied is an account that keeps a history (accounts.Account): its
+// details show the newest events.
+type Historied interface {
+	History(n int) []history.Event
 }
 
 // Triage is what the UI needs of an account to change mail.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"unibox/accounts"
+	"unibox/accounts/history"
 	"unibox/model/textsafe"
 )
 
@@ -14,12 +15,20 @@ import (
 type detailsBox struct {
 	account int
 	stderr  string
+	history []history.Event // newest last
 }
 
-// show reads the pane's stderr tail for the details: on opening, on a
-// refresh and on each of its events, never once per frame.
+// detailsHistory is how many of an account's events the details show.
+const detailsHistory = 8
+
+// show reads the pane's stderr tail and history for the details: on
+// opening, on a refresh and on each of its events, never once per frame.
 func (d detailsBox) show(p *accountPane) detailsBox {
 	d.stderr = p.acct.Stderr()
+	d.history = nil
+	if h, ok := p.acct.(Historied); ok {
+		d.history = h.History(detailsHistory)
+	}
 	return d
 }
 
@@ -70,6 +79,15 @@ func (d detailsBox) view(s Styles, p *accountPane, width, height int, now time.T
 	}
 	if h.Latency > 0 {
 		line("Latency:", h.Latency.Round(time.Millisecond).String())
+	}
+	if len(d.history) > 0 {
+		b.WriteString("\n")
+		b.WriteString(s.Label.Render("History:"))
+		b.WriteByte('\n')
+		for _, e := range d.history {
+			b.WriteString(textsafe.Fit(textsafe.Line(e.Time.Local().Format("15:04:05")+" "+e.Kind+" "+e.Text), width))
+			b.WriteByte('\n')
+		}
 	}
 	b.WriteString("\n")
 	b.WriteString(s.Label.Render("Provider stderr (tail):"))

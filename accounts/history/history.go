@@ -1,0 +1,106 @@
+// Package history is what an account went through, kept so that a user
+// can read it after the fact: state changes with their class and reason,
+// pushes, listings, triage outcomes. Each account keeps its newest events
+// in memory (the details view shows them) and appends every event as a
+// JSON line to $XDG_STATE_HOME/unibox/<account>.log, which `unibox status
+// --history` prints. Text is scrubbed of the account's secrets before it
+// is kept anywhere.
+package history
+
+import (
+	"encoding/json"
+	"os"
+	"sync"
+	"time"
+)
+
+// Event kinds.
+const (
+	KindState   = "state"   // a connection state change
+	KindListing = "listing" // a folder listed, or a listing that failed
+	KindPush    = "push"    // the provider said a folder changed
+	KindTriage  = "triage"  // an action's outcome
+)
+
+// Event is one line of an account's history.
+type Event struct {
+	Time    time.Time `json:"time"`
+	Account string    `json:"account"`
+	Kind    string    `json:"kind"`
+	State   string    `json:"state,omitempty"`
+	Class   string    `json:"class,omitempty"`
+	Text    string    `json:"text"`
+	PID     int       `json:"pid"` // the unibox process that wrote it
+}
+
+// RingSize is how many events an account keeps in memory.
+const RingSize = 200
+
+// Log is one account's history.
+type Log struct {
+	account string
+	scrub   func(string) string
+	file    *File // nil: memory only (--demo, tests)
+
+	mu   sync.Mutex
+	ring []Event // oldest first, at most RingSize
+	err  error   // the last failure to write the file, said once in the details
+}
+
+// New keeps account's history in memory, and in file unless it is nil;
+// scrub removes secrets from every text.
+func New(account string, scrub func(string) string, file *File) *Log {
+	if scrub == nil {
+		scrub = func(s string) string { return s }
+	}
+	return &Log{account: account, scrub: scrub, file: file}
+}
+
+// Add records an event now.
+func (l *Log) Add(kind, state, class, text string) {
+	if l == nil {
+		return
+	}
+	e := Event{Time: time.Now(), Account: l.account, Kind: kind, State: state, Class: class, Text: l.scrub(text), PID: os.Getpid()}
+	l.mu.Lock()
+	if len(l.ring) == RingSize {
+		copy(l.ring, l.ring[1:])
+		l.ring = l.ring[:RingSize-1]
+	}
+	l.ring = append(l.ring, e)
+	l.mu.Unlock()
+	if l.file == nil {
+		return
+	}
+	line, err := json.Marshal(e)
+	if err == nil {
+		err = l.file.Append(append(line, '\n'))
+	}
+	l.mu.Lock()
+	l.err = err
+	l.mu.Unlock()
+}
+
+// Recent is the newest n events, oldest first.
+func (l *Log) Recent(n int) []Event {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	from := max(0, len(l.ring)-n)
+	return append([]Event(nil), l.ring[from:]...)
+}
+
+// Problem is the last failure to write the history file ("" if none).
+func (l *Log) Problem() string {
+	if l == nil {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		return ""
+	}
+	return "history file: " + l.err.Error()
+}
