@@ -94,6 +94,16 @@ func ui(t *table, u UI) UI {
 			u.DateFormat = s
 		}
 	}
+	if list, ok := t.strList("notify_cmd"); ok {
+		switch {
+		case len(list) == 0 || list[0] == "":
+			t.errorf("notify_cmd", "needs a program, like [\"notify-send\", \"unibox\"]")
+		case slices.ContainsFunc(list, hasControl):
+			t.errorf("notify_cmd", "contains control characters")
+		default:
+			u.NotifyCmd = list
+		}
+	}
 	if s, ok := t.str("ambiguous_width"); ok {
 		switch s {
 		case "auto", "narrow", "wide":

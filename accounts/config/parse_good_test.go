@@ -21,7 +21,7 @@ func TestParseGood(t *testing.T) {
 				t.Errorf("account:\n got %+v\nwant %+v", c.Accounts, want)
 			}
 			wantUI := UI{RefreshInterval: Duration{60 * time.Second}, MarkReadOnOpen: true, PageSize: 50, AmbiguousWidth: "auto"}
-			if c.UI != wantUI {
+			if !reflect.DeepEqual(c.UI, wantUI) {
 				t.Errorf("ui = %+v, want %+v", c.UI, wantUI)
 			}
 			if c.Resilience != (Resilience{}) || len(c.Keys) != 0 || len(c.Warnings) != 0 || c.Path != "t.toml" {
@@ -115,9 +115,10 @@ command_timeout = "25s"
 				t.Errorf("resilience:\n got %+v\nwant %+v", c.Resilience, want)
 			}
 		}},
-		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\npage_size = 500\ndate_format = \"Jan 2 2006\"\nambiguous_width = \"wide\"\n", func(t *testing.T, c *Config) {
-			want := UI{RefreshInterval: Duration{0}, MarkReadOnOpen: false, PageSize: 500, DateFormat: "Jan 2 2006", AmbiguousWidth: "wide"}
-			if c.UI != want {
+		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\npage_size = 500\ndate_format = \"Jan 2 2006\"\nambiguous_width = \"wide\"\nnotify_cmd = [\"notify-send\", \"-a\", \"unibox\"]\n", func(t *testing.T, c *Config) {
+			want := UI{RefreshInterval: Duration{0}, MarkReadOnOpen: false, PageSize: 500, DateFormat: "Jan 2 2006", AmbiguousWidth: "wide",
+				NotifyCmd: []string{"notify-send", "-a", "unibox"}}
+			if !reflect.DeepEqual(c.UI, want) {
 				t.Errorf("ui = %+v, want %+v", c.UI, want)
 			}
 		}},

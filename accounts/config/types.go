@@ -116,6 +116,10 @@ type UI struct {
 	// AmbiguousWidth is how the terminal draws East Asian ambiguous-width
 	// characters: "auto" (ask it), "narrow" or "wide".
 	AmbiguousWidth string
+	// NotifyCmd runs when new unread mail arrives: a program and its
+	// arguments (no shell), to which the account, the sender and the
+	// subject are added. Empty: no notification.
+	NotifyCmd []string
 }
 
 // Duration is a time.Duration written in TOML as a string such as "20s"

@@ -21,6 +21,13 @@ type Options struct {
 	RefreshInterval time.Duration       // periodic refresh; 0 disables
 	DateFormat      string              // layout for dates older than a week
 	MarkReadOnOpen  bool
+	NotifyCmd       []string      // notify_cmd: run on new unread mail (see notifier)
+	NotifyWindow    time.Duration // at most one notify_cmd run per window (default 5 s)
+	// Title keeps the terminal title on the unread total. Off in headless
+	// tests: Bubble Tea v1.3.10 writes the title outside its renderer's
+	// lock, which races with a frame on an output that is not a file
+	// (teatest's); on a terminal each write is one locked File.Write.
+	Title bool
 	CallTimeout     time.Duration // bound on each account operation (default 60 s)
 	// Now is the clock (fixed in golden tests); nil uses time.Now.
 	Now func() time.Time
@@ -66,6 +73,7 @@ type Model struct {
 	triage  triageBox
 	pick    pickerBox
 	details detailsBox
+	notify  notifier
 }
 
 // env is what the components run with: the UI's lifetime, its options,
@@ -89,7 +97,8 @@ type frame struct {
 	status    string
 	statusErr bool
 	help      help.Model
-	helpPage  int // the page of the full help on screen (see helpPages)
+	helpPage  int    // the page of the full help on screen (see helpPages)
+	title     string // the terminal title last set
 }
 
 // New builds the model and subscribes to every account's status. Call
@@ -125,6 +134,10 @@ func New(opts Options) (*Model, error) {
 	m.filter = newFilterBox()
 	m.list = listModel{styles: m.env.styles, keys: keys, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.env.styles, opts.Now().Location())
+	m.notify = notifier{argv: opts.NotifyCmd, window: opts.NotifyWindow}
+	if m.notify.window <= 0 {
+		m.notify.window = defaultNotifyWindow
+	}
 	m.layout()
 	return m, nil
 }
@@ -170,8 +183,32 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update routes every message to its handler.
+// Update routes every message to its handler, then keeps the terminal
+// title on the unread total.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.route(msg)
+	if t := m.title(); m.env.opts.Title && t != m.frame.title {
+		m.frame.title = t
+		cmd = tea.Batch(cmd, tea.SetWindowTitle(t))
+	}
+	return m, cmd
+}
+
+// title is the terminal title: the unread total, a number only (never
+// mail text, which could carry an escape sequence into the title bar).
+func (m *Model) title() string {
+	total := 0
+	for _, n := range m.panes.unread {
+		total += n
+	}
+	if total == 0 {
+		return "unibox"
+	}
+	return fmt.Sprintf("unibox (%d unread)", total)
+}
+
+// route sends a message to its handler.
+func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.frame.width, m.frame.height = msg.Width, msg.Height
@@ -181,7 +218,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleKey(msg)
 	case statusMsg:
 		return m, m.handleConnEvent(msg)
-	case restoredMsg, connectMsg, pushedMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
+	case restoredMsg, connectMsg, pushedMsg, notifyFlushMsg, notifiedMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()

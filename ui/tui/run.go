@@ -60,7 +60,7 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 	m, err := New(Options{
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
-		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen,
+		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.Config.Path, err)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -405,6 +406,14 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		return m.restored(msg)
 	case connectMsg:
 		return m.connect()
+	case notifyFlushMsg:
+		var cmd tea.Cmd
+		m.notify, cmd = m.notify.flush(m.env.ctx, time.Now())
+		return cmd
+	case notifiedMsg:
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+		}
 	case pushedMsg:
 		return m.pushed(msg)
 	case storedMatchMsg:
@@ -443,17 +452,24 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) listed(msg listedMsg) (cmd tea.Cmd) {
+func (m *Model) listed(msg listedMsg) tea.Cmd {
 	a := m.panes.accts[msg.account]
-	name := a.acct.Name()
 	var current bool
 	if *a, current = a.listed(msg); !current {
 		return nil // superseded
 	}
-	if !msg.older && a.again {
+	var cmds []tea.Cmd
+	if !msg.older && a.again { // a push came during this listing
 		a.again = false
-		defer func() { cmd = m.load(msg.account) }() // once this page is taken
+		cmds = append(cmds, m.load(msg.account))
 	}
+	return tea.Batch(append(cmds, m.takePage(msg))...)
+}
+
+// takePage puts a listing into the inbox (or says why it failed).
+func (m *Model) takePage(msg listedMsg) tea.Cmd {
+	a := m.panes.accts[msg.account]
+	name := a.acct.Name()
 	if msg.err != nil {
 		m.setStatus(name+": "+a.lastErr, true)
 		return nil
@@ -470,7 +486,9 @@ func (m *Model) listed(msg listedMsg) (cmd tea.Cmd) {
 	}
 	m.triage.t.Reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
-	return nil
+	var cmd tea.Cmd
+	m.notify, cmd = m.notify.arrived(m.env.ctx, m.inbox.Rows(), time.Now())
+	return cmd
 }
 
 // rebuild refreshes the list's rows from the inbox, for the focus.

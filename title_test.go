@@ -1,0 +1,48 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The terminal title carries the unread total, and follows it: in a real
+// terminal (tmux reads the title the binary sets), marking a message read
+// or unread changes it by one. Nothing of the mail itself is in it.
+func TestTerminalTitleIsTheUnreadTotal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	s := startTmux(t, buildUnibox(t), []string{"--demo"}, nil, 100, 30)
+	s.waitFor("65 messages", 20*time.Second)
+	re := regexp.MustCompile(`^unibox \((\d+) unread\)$`)
+	unread := func() int {
+		var n int
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			title := strings.TrimSpace(s.tmux("display-message", "-p", "-t", "%t", "#{pane_title}"))
+			if m := re.FindStringSubmatch(title); m != nil {
+				n, _ = strconv.Atoi(m[1])
+				return n
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("title %q", title)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	before := unread()
+	s.keys("u") // toggle read on the first row
+	deadline := time.Now().Add(10 * time.Second)
+	for after := unread(); after == before; after = unread() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the title stayed at %d unread after u", before)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if after := unread(); after != before-1 && after != before+1 {
+		t.Fatalf("title went from %d to %d unread", before, after)
+	}
+}
