@@ -27,8 +27,8 @@ type Options struct {
 	// tests: Bubble Tea v1.3.10 writes the title outside its renderer's
 	// lock, which races with a frame on an output that is not a file
 	// (teatest's); on a terminal each write is one locked File.Write.
-	Title bool
-	CallTimeout     time.Duration // bound on each account operation (default 60 s)
+	Title       bool
+	CallTimeout time.Duration // bound on each account operation (default 60 s)
 	// Now is the clock (fixed in golden tests); nil uses time.Now.
 	Now func() time.Time
 	// NoTick stops the once-a-second redraw (golden tests).
