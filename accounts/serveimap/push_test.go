@@ -160,3 +160,16 @@ func TestPushAcrossTheServersIdleLimit(t *testing.T) {
 		})
 	}
 }
+
+// A server without IDLE: the watcher polls with NOOP every poll_ms, says
+// so (push polling), and still pushes what it hears.
+func TestPushByPolling(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	cs, user, pushed := pushSession(t, b, Options{NoIdle: true}, func(in *imapwire.AddAccountIn) { in.PollMS = 100 })
+	waitPush(t, cs, imapwire.PushPolling)
+	b.Seed(t, user, "INBOX", mail("polled", "ann@example.org", 0))
+	expectPush(t, pushed, "append, heard by NOOP")
+	if n := b.Srv.Idles(); n != 0 {
+		t.Fatalf("%d IDLEs on a server treated as without IDLE", n)
+	}
+}

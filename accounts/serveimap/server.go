@@ -37,6 +37,9 @@ type Options struct {
 	RootCAs     *x509.CertPool // extra trust for tests; nil uses the system roots
 	DebugWriter io.Writer      // IMAP wire log; must be goroutine-safe
 	Logger      *slog.Logger   // diagnostics (stderr in the child); never sees a password
+	// NoIdle watches folders as if no server had IDLE (NOOP polling):
+	// imapserver always offers IDLE, so tests of the polling path ask.
+	NoIdle bool
 }
 
 // Server holds the provisioned accounts of one provider process.

@@ -132,7 +132,7 @@ func (w *watcher) session(ctx context.Context) error {
 	// Whatever changed before this SELECT (the first one, or during a
 	// gap while the connection was lost) was heard by no one: one push
 	// now makes the app list the folder.
-	if !c.Caps().Has(imap.CapIdle) {
+	if !c.Caps().Has(imap.CapIdle) || w.srv.opts.NoIdle {
 		w.setState(imapwire.PushPolling, nil)
 		w.push(ctx)
 		return w.poll(ctx, a, c, heard)
