@@ -22,10 +22,11 @@ func (m *Model) restored(msg restoredMsg) tea.Cmd {
 			changed = true
 		}
 	}
-	if changed {
-		m.triage.t.Reapply()
-		m.rebuild()
+	if !changed {
+		return m.connect() // nothing to draw first: no reason to wait
 	}
+	m.triage.t.Reapply()
+	m.rebuild()
 	// The listings start once this frame is on the screen: starting a
 	// provider per account takes the cores for a while, and the stored
 	// rows should not wait behind that.
