@@ -222,6 +222,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Folders with special use, unread and total counts."}, s.listFolders)
 	addTool(s, ms, &mcp.Tool{Name: "list_messages", Annotations: readOnly,
 		Description: "Messages of a folder, newest first."}, s.listMessages)
+	addTool(s, ms, &mcp.Tool{Name: "sync_folder", Annotations: readOnly,
+		Description: "What changed in a folder since the client's sync state: new messages, flag changes, and (when the counts disagree) the uid set to learn expunges from."}, s.syncFolder)
 	addTool(s, ms, &mcp.Tool{Name: "get_message", Annotations: readOnly,
 		Description: "One message with headers, text body and attachments; never marks it read."}, s.getMessage)
 	addTool(s, ms, &mcp.Tool{Name: "search", Annotations: readOnly,

@@ -1,0 +1,60 @@
+package imapwire
+
+// sync_folder: what changed in a folder since the client's last sync, so
+// a refresh of an unchanged folder moves a few hundred bytes of IMAP, not
+// every envelope. The client holds the folder's sync state and every uid
+// below its UIDNext (the local store); the server answers with only the
+// changes and the new state. With CONDSTORE (RFC 7162) flag changes come
+// from CHANGEDSINCE; without it, the flags of every held uid come back for
+// the client to compare. Expunges are learnt by counting: the messages the
+// server has below the client's UIDNext against the uids the client holds
+// there; only when they disagree is the uid set (one UID SEARCH) sent.
+
+type SyncIn struct {
+	Account string `json:"account"`
+	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
+	// The client's state from the last sync; UIDValidity 0: none yet.
+	UIDValidity   uint32 `json:"uidvalidity,omitempty"`
+	UIDNext       uint32 `json:"uidnext,omitempty"`
+	HighestModSeq uint64 `json:"highestmodseq,omitempty"`
+	Held          uint32 `json:"held,omitempty" jsonschema:"how many uids below uidnext the client holds"`
+	// BeforeUID continues a page of new messages (see SyncOut.More).
+	BeforeUID uint32 `json:"before_uid,omitempty"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"new envelopes per call (default 50, max 500)"`
+}
+
+// FlagState is one message's flags.
+type FlagState struct {
+	UID      uint32 `json:"uid"`
+	Seen     bool   `json:"seen"`
+	Flagged  bool   `json:"flagged"`
+	Answered bool   `json:"answered"`
+}
+
+type SyncOut struct {
+	ErrorInfo
+	Folder string `json:"folder"`
+	// The new state, to keep for the next sync once every page is in.
+	UIDValidity   uint32 `json:"uidvalidity"`
+	UIDNext       uint32 `json:"uidnext"`
+	HighestModSeq uint64 `json:"highestmodseq,omitempty" jsonschema:"0: the server has no CONDSTORE"`
+	Total         uint32 `json:"total"`
+	// Reset: the client's state is void (UIDVALIDITY changed, or none):
+	// drop the folder's rows; New holds the newest page.
+	Reset bool `json:"reset,omitempty"`
+	// New: messages at or above the client's UIDNext, newest first; More:
+	// there are more of them below the last one (call again with
+	// before_uid).
+	New  []Message `json:"new"`
+	More bool      `json:"more,omitempty"`
+	// Flags: messages below the client's UIDNext whose flags may differ
+	// (CHANGEDSINCE), or all of them without CONDSTORE.
+	Flags []FlagState `json:"flags,omitempty"`
+	// Present: when the counts disagree (Checked), every uid below the
+	// client's UIDNext, as inclusive ranges: the ones the client holds and
+	// these lack are gone.
+	Checked bool        `json:"checked,omitempty"`
+	Present [][2]uint32 `json:"present,omitempty"`
+	// How the changes were found: "condstore" or "flags" (no CONDSTORE).
+	Method string `json:"method"`
+}

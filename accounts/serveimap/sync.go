@@ -1,0 +1,156 @@
+package serveimap
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/accounts/imapwire"
+)
+
+// syncFolder answers sync_folder (see imapwire.SyncIn): only what changed
+// since the client's state. An unchanged folder costs one SELECT: with
+// CONDSTORE the same UIDNEXT and HIGHESTMODSEQ and an equal count say
+// "nothing", and nothing else is sent.
+func (s *Server) syncFolder(ctx context.Context, in imapwire.SyncIn) (imapwire.SyncOut, string, error) {
+	a, err := s.account(in.Account)
+	if err != nil {
+		return imapwire.SyncOut{}, "", err
+	}
+	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
+	out := imapwire.SyncOut{Folder: folder, New: []imapwire.Message{}}
+	err = a.read(ctx, func(c *imapclient.Client) error {
+		out = imapwire.SyncOut{Folder: folder, New: []imapwire.Message{}} // a retry starts clean
+		condstore := c.Caps().Has(imap.CapCondStore)
+		var sel *imap.SelectData
+		if err := a.cmd(ctx, c, func() (err error) {
+			sel, err = c.Select(folder, &imap.SelectOptions{CondStore: condstore}).Wait()
+			return err
+		}); err != nil {
+			return fmt.Errorf("folder %q: %w", folder, err)
+		}
+		out.UIDValidity, out.UIDNext, out.HighestModSeq, out.Total = sel.UIDValidity, uint32(sel.UIDNext), sel.HighestModSeq, sel.NumMessages
+		out.Method = "flags"
+		if condstore && sel.HighestModSeq > 0 {
+			out.Method = "condstore"
+		}
+		if in.UIDValidity != sel.UIDValidity {
+			out.Reset = true
+			in.UIDNext, in.Held, in.HighestModSeq = 1, 0, 0
+		}
+		return s.syncChanges(ctx, a, c, in, limit, &out)
+	})
+	if err != nil {
+		return imapwire.SyncOut{}, "", fmt.Errorf("sync %s/%s: %w", in.Account, folder, err)
+	}
+	return out, fmt.Sprintf("%s: %d new, %d flag states, reset %v (%s)", folder, len(out.New), len(out.Flags), out.Reset, out.Method), nil
+}
+
+// syncChanges fills out with the new messages, the flag changes and, if
+// the counts disagree, the uid set below the client's UIDNext.
+func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Client, in imapwire.SyncIn, limit int, out *imapwire.SyncOut) error {
+	from := max(in.UIDNext, 1)
+	// New: uids at or above the client's UIDNext (below before_uid when
+	// paging), newest first.
+	var newUIDs []imap.UID
+	if from < out.UIDNext {
+		crit := &imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(from), Stop: 0}}}}
+		if in.BeforeUID > 0 {
+			crit.UID = []imap.UIDSet{{imap.UIDRange{Start: imap.UID(from), Stop: imap.UID(in.BeforeUID - 1)}}}
+		}
+		var data *imap.SearchData
+		if err := a.cmd(ctx, c, func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
+			return err
+		}
+		// "n:*" matches the highest uid even below n (RFC 3501): keep the
+		// ones really at or above from.
+		for _, u := range data.AllUIDs() {
+			if uint32(u) >= from {
+				newUIDs = append(newUIDs, u)
+			}
+		}
+	}
+	if len(newUIDs) > 0 {
+		set := newest(newUIDs, limit)
+		msgs, err := a.fetchSummaries(ctx, c, set, in.Account, out.Folder, out.UIDValidity)
+		if err != nil {
+			return err
+		}
+		out.New, out.More = msgs, len(newUIDs) > limit
+	}
+	if out.Reset || from <= 1 || in.BeforeUID > 0 {
+		return nil // nothing held below: no flags, no expunges to learn
+	}
+	held := imap.UIDSet{imap.UIDRange{Start: 1, Stop: imap.UID(from - 1)}}
+	// Flags that may have changed.
+	if out.Method == "condstore" && in.HighestModSeq > 0 {
+		if out.HighestModSeq != in.HighestModSeq {
+			if err := s.flagStates(ctx, a, c, held, in.HighestModSeq, out); err != nil {
+				return err
+			}
+		}
+	} else if err := s.flagStates(ctx, a, c, held, 0, out); err != nil {
+		return err
+	}
+	// Expunges: the server's messages below the client's UIDNext against
+	// the uids the client holds there. An expunge and an arrival together
+	// keep the folder's count, but not this one.
+	below := out.Total - uint32(len(newUIDs))
+	if below == in.Held {
+		return nil
+	}
+	var data *imap.SearchData
+	if err := a.cmd(ctx, c, func() (err error) {
+		data, err = c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{held}}, nil).Wait()
+		return err
+	}); err != nil {
+		return err
+	}
+	out.Checked, out.Present = true, ranges(data.AllUIDs())
+	return nil
+}
+
+// ranges packs uids (sorted or not) into inclusive ranges.
+func ranges(uids []imap.UID) [][2]uint32 {
+	slices.Sort(uids)
+	var out [][2]uint32
+	for _, u := range uids {
+		if n := len(out); n > 0 && out[n-1][1]+1 == uint32(u) {
+			out[n-1][1] = uint32(u)
+			continue
+		}
+		out = append(out, [2]uint32{uint32(u), uint32(u)})
+	}
+	return out
+}
+
+// flagStates fetches the flags of the held uids, those changed since
+// modseq when it is not 0.
+func (s *Server) flagStates(ctx context.Context, a *account, c *imapclient.Client, held imap.UIDSet, modseq uint64, out *imapwire.SyncOut) error {
+	opts := &imap.FetchOptions{UID: true, Flags: true, ChangedSince: modseq}
+	var bufs []*imapclient.FetchMessageBuffer
+	if err := a.cmd(ctx, c, func() (err error) { bufs, err = c.Fetch(held, opts).Collect(); return err }); err != nil {
+		return err
+	}
+	for _, b := range bufs {
+		if b.UID == 0 {
+			continue
+		}
+		f := imapwire.FlagState{UID: uint32(b.UID)}
+		for _, fl := range b.Flags {
+			switch fl {
+			case imap.FlagSeen:
+				f.Seen = true
+			case imap.FlagFlagged:
+				f.Flagged = true
+			case imap.FlagAnswered:
+				f.Answered = true
+			}
+		}
+		out.Flags = append(out.Flags, f)
+	}
+	return nil
+}

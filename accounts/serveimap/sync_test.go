@@ -1,0 +1,220 @@
+package serveimap
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"unibox/accounts/imapwire"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+)
+
+// syncClient is what the app keeps of a folder: the sync state and every
+// uid below UIDNext with its flags.
+type syncClient struct {
+	state imapwire.SyncIn
+	held  map[uint32]imapwire.FlagState
+	last  imapwire.SyncOut
+}
+
+// sync brings the client up to date, page by page, as the app would.
+func (sc *syncClient) sync(t *testing.T, cs *mcp.ClientSession, limit int) {
+	t.Helper()
+	in := sc.state
+	in.Account, in.Limit = "work", limit
+	for {
+		var out imapwire.SyncOut
+		mustOK(t, "sync_folder", call(t, cs, "sync_folder", in, &out))
+		if out.Reset && in.BeforeUID == 0 {
+			sc.held = map[uint32]imapwire.FlagState{}
+		}
+		lowest := uint32(0)
+		for _, m := range out.New {
+			sc.held[m.UID] = imapwire.FlagState{UID: m.UID, Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered}
+			if lowest == 0 || m.UID < lowest {
+				lowest = m.UID
+			}
+		}
+		for _, f := range out.Flags {
+			if _, ok := sc.held[f.UID]; ok {
+				sc.held[f.UID] = f
+			}
+		}
+		if out.Checked {
+			present := func(uid uint32) bool {
+				for _, r := range out.Present {
+					if uid >= r[0] && uid <= r[1] {
+						return true
+					}
+				}
+				return false
+			}
+			for uid := range sc.held {
+				if uid < max(sc.state.UIDNext, 1) && !present(uid) {
+					delete(sc.held, uid)
+				}
+			}
+		}
+		sc.last = out
+		if !out.More {
+			sc.state = imapwire.SyncIn{UIDValidity: out.UIDValidity, UIDNext: out.UIDNext, HighestModSeq: out.HighestModSeq, Held: uint32(len(sc.held))}
+			return
+		}
+		if out.Reset {
+			in.UIDValidity = out.UIDValidity // the next pages continue the reset
+		}
+		in.BeforeUID = lowest
+	}
+}
+
+// truth is the folder as another client sees it.
+func truth(t *testing.T, c *imapclient.Client) map[uint32]imapwire.FlagState {
+	t.Helper()
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	out := map[uint32]imapwire.FlagState{}
+	all := imap.SeqSet{}
+	all.AddRange(1, 0)
+	bufs, err := c.Fetch(all, &imap.FetchOptions{UID: true, Flags: true}).Collect()
+	if err != nil {
+		return out // an empty folder
+	}
+	for _, b := range bufs {
+		f := imapwire.FlagState{UID: uint32(b.UID)}
+		for _, fl := range b.Flags {
+			f.Seen = f.Seen || fl == imap.FlagSeen
+			f.Flagged = f.Flagged || fl == imap.FlagFlagged
+			f.Answered = f.Answered || fl == imap.FlagAnswered
+		}
+		out[f.UID] = f
+	}
+	return out
+}
+
+func mustMatch(t *testing.T, what string, sc *syncClient, want map[uint32]imapwire.FlagState) {
+	t.Helper()
+	if !maps.Equal(sc.held, want) {
+		t.Fatalf("%s: the client holds %v\nthe server has %v", what, slices.Sorted(maps.Keys(sc.held)), slices.Sorted(maps.Keys(want)))
+	}
+}
+
+// countingDial counts the bytes of every IMAP connection serve-imap opens.
+func countingDial(n *atomic.Int64) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := &net.Dialer{}
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countedConn{Conn: c, n: n}, nil
+	}
+}
+
+type countedConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countedConn) Read(p []byte) (int, error) {
+	k, err := c.Conn.Read(p)
+	c.n.Add(int64(k))
+	return k, err
+}
+
+func (c *countedConn) Write(p []byte) (int, error) {
+	k, err := c.Conn.Write(p)
+	c.n.Add(int64(k))
+	return k, err
+}
+
+// Sync moves only what changed: a first sync pages through the folder
+// newest first; an unchanged folder costs far fewer IMAP bytes than a
+// listing (with CONDSTORE, no FETCH at all); new mail, flag changes, an
+// expunge, and an expunge together with an arrival all end with the
+// client holding exactly what the server has.
+func TestSyncFolder(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		var bytes atomic.Int64
+		cs, user := provisioned(t, b, Options{Dial: countingDial(&bytes)})
+		for i := range 30 {
+			b.Seed(t, user, "INBOX", mail(fmt.Sprintf("message %02d", i), "ann@example.org", time.Duration(30-i)*time.Hour))
+		}
+		other := b.Client(t, user)
+		sc := &syncClient{held: map[uint32]imapwire.FlagState{}}
+		sc.sync(t, cs, 10)
+		mustMatch(t, "first sync", sc, truth(t, other))
+
+		before := bytes.Load()
+		sc.sync(t, cs, 10)
+		syncBytes := bytes.Load() - before
+		before = bytes.Load()
+		mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", Limit: 30}, nil))
+		listBytes := bytes.Load() - before
+		t.Logf("%s: unchanged folder of 30: sync %d bytes, listing %d bytes (%s)", b.Name(), syncBytes, listBytes, sc.last.Method)
+		if len(sc.last.New) != 0 || sc.last.Checked {
+			t.Fatalf("an unchanged folder sent changes: %+v", sc.last)
+		}
+		if sc.last.Method == "condstore" && (len(sc.last.Flags) != 0 || syncBytes*10 > listBytes) {
+			t.Fatalf("CONDSTORE sync of an unchanged folder: %d flag states, %d bytes against %d", len(sc.last.Flags), syncBytes, listBytes)
+		}
+
+		uids := slices.Sorted(maps.Keys(sc.held))
+		b.Seed(t, user, "INBOX", mail("new one", "bo@example.org", 0))
+		if _, err := other.Select("INBOX", nil).Wait(); err != nil {
+			t.Fatal(err)
+		}
+		store := func(uid uint32, f imap.Flag) {
+			if err := other.Store(imap.UIDSetNum(imap.UID(uid)), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{f}}, nil).Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		store(uids[3], imap.FlagFlagged)
+		store(uids[4], imap.FlagSeen)
+		store(uids[5], imap.FlagDeleted)
+		if err := other.Expunge().Close(); err != nil {
+			t.Fatal(err)
+		}
+		sc.sync(t, cs, 10)
+		mustMatch(t, "after new mail, flags and an expunge", sc, truth(t, other))
+
+		// An expunge and an arrival: the folder's count stays the same.
+		store(uids[6], imap.FlagDeleted)
+		if err := other.Expunge().Close(); err != nil {
+			t.Fatal(err)
+		}
+		b.Seed(t, user, "INBOX", mail("another", "cy@example.org", 0))
+		sc.sync(t, cs, 10)
+		mustMatch(t, "after an expunge and an arrival", sc, truth(t, other))
+	})
+}
+
+// A changed UIDVALIDITY voids the client's state: reset, and refilled.
+func TestSyncFolderUIDValidityChange(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	cs, user := provisioned(t, b, Options{})
+	for i := range 5 {
+		b.Seed(t, user, "INBOX", mail(fmt.Sprintf("old %d", i), "ann@example.org", time.Hour))
+	}
+	sc := &syncClient{held: map[uint32]imapwire.FlagState{}}
+	sc.sync(t, cs, 10)
+	if err := b.Srv.Recreate(user, "INBOX"); err != nil {
+		t.Fatal(err)
+	}
+	b.Seed(t, user, "INBOX", mail("after the recreate", "ann@example.org", 0))
+	sc.sync(t, cs, 10)
+	if !sc.last.Reset {
+		t.Fatal("a changed UIDVALIDITY did not reset")
+	}
+	mustMatch(t, "after the recreate", sc, truth(t, b.Client(t, user)))
+}
