@@ -67,7 +67,7 @@ func waitPush(t *testing.T, cs *mcp.ClientSession, want string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("push is %q, want %q", out.Push, want)
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // each check_account also makes the watch prove itself
 	}
 }
 
@@ -172,4 +172,24 @@ func TestPushByPolling(t *testing.T) {
 	if n := b.Srv.Idles(); n != 0 {
 		t.Fatalf("%d IDLEs on a server treated as without IDLE", n)
 	}
+}
+
+// check_account covers the IDLE connection: a watching connection that
+// went silent (a sleep, a NAT that forgot it) is found by the probe, not
+// at the next IDLE restart half an hour later; push says it is lost, and
+// comes back when the network does.
+func TestCheckAccountProvesTheIdleConnection(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	cs, user, pushed := pushSession(t, b, Options{CommandTimeout: time.Second}, nil)
+	waitPush(t, cs, imapwire.PushIdle)
+	restore := b.Proxy().Silence()
+	call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, nil) // fails: the network is silent
+	expectPush(t, pushed, "the lost watch")                             // the watch found out too, and said so
+	restore()
+	waitPush(t, cs, imapwire.PushIdle)
+	for len(pushed) > 0 {
+		<-pushed
+	}
+	b.Seed(t, user, "INBOX", mail("after the silence", "ann@example.org", 0))
+	expectPush(t, pushed, "append after the silence")
 }

@@ -87,7 +87,7 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watcher{srv: s, uri: req.Params.URI, account: account, folder: folder, cancel: cancel, done: make(chan struct{}), state: imapwire.PushStarting}
+	w := &watcher{srv: s, uri: req.Params.URI, account: account, folder: folder, cancel: cancel, done: make(chan struct{}), check: make(chan struct{}, 1), state: imapwire.PushStarting}
 	s.watchers[w.uri] = w
 	go w.run(ctx)
 	s.opts.Logger.Info("watching", "uri", w.uri)
@@ -131,6 +131,21 @@ func (s *Server) notify(ctx context.Context, uri string) error {
 		return fmt.Errorf("no MCP server to notify through")
 	}
 	return ms.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+}
+
+// checkWatchers asks every watcher of account to prove its connection
+// (check_account is the health probe: it covers the IDLE connection too).
+func (s *Server) checkWatchers(account string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range s.watchers {
+		if w.account == account {
+			select {
+			case w.check <- struct{}{}:
+			default:
+			}
+		}
+	}
 }
 
 // pushState is how account's watched folders hear of changes: the worst

@@ -63,6 +63,7 @@ func (s *Server) checkAccount(ctx context.Context, in imapwire.AccountIn) (imapw
 	if err != nil {
 		return imapwire.CheckAccountOut{}, "", err
 	}
+	s.checkWatchers(in.Account)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	start := time.Now()

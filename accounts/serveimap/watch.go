@@ -32,6 +32,7 @@ type watcher struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
+	check  chan struct{} // check_account asks: is the IDLE connection alive?
 
 	mu      sync.Mutex
 	state   string // imapwire.PushIdle, PushPolling or PushLost
@@ -144,8 +145,9 @@ func (w *watcher) session(ctx context.Context) error {
 		restart = defaultIdleRestart
 	}
 	for {
-		idle, err := c.Idle()
-		if err != nil {
+		var idle *imapclient.IdleCommand
+		// The server's "+" too must come within the command deadline.
+		if err := a.cmd(ctx, c, func() (err error) { idle, err = c.Idle(); return err }); err != nil {
 			return fmt.Errorf("idle: %w", err)
 		}
 		changed := false
@@ -154,13 +156,29 @@ func (w *watcher) session(ctx context.Context) error {
 		case <-heard:
 			changed = true
 		case <-timer.C:
+		case <-w.check: // ending IDLE is the round trip that proves the connection
 		case <-c.Closed():
 		case <-ctx.Done():
 		}
 		timer.Stop()
-		err = idle.Close()
-		if err == nil {
-			err = idle.Wait()
+		// DONE must be answered within the command deadline: a connection
+		// that died silently (a sleep, a NAT that forgot it) is found here.
+		err := a.cmd(ctx, c, func() error {
+			if err := idle.Close(); err != nil {
+				return err
+			}
+			return idle.Wait()
+		})
+		if err == nil && !changed {
+			// And a NOOP before the next IDLE: a server may hold back what
+			// changed between two IDLEs until a command answers (go-imap's
+			// own server does), and nothing but a change lists the folder.
+			err = a.cmd(ctx, c, func() error { return c.Noop().Wait() })
+		}
+		select {
+		case <-heard:
+			changed = true
+		default:
 		}
 		if changed {
 			w.push(ctx)

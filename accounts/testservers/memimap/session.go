@@ -46,6 +46,11 @@ func (s *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 		t := time.AfterFunc(limit, func() { _ = s.conn.NetConn().Close() })
 		defer t.Stop()
 	}
+	// What changed between the last command and this IDLE is sent now, as
+	// Dovecot does: go-imap's tracker would hold it until the next change.
+	if err := s.Session.Poll(w, true); err != nil {
+		return err
+	}
 	return s.Session.Idle(w, stop)
 }
 
