@@ -184,7 +184,7 @@ func TestCheckAccountProvesTheIdleConnection(t *testing.T) {
 	waitPush(t, cs, imapwire.PushIdle)
 	restore := b.Proxy().Silence()
 	call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, nil) // fails: the network is silent
-	expectPush(t, pushed, "the lost watch")                             // the watch found out too, and said so
+	expectPush(t, pushed, "the lost watch")                                // the watch found out too, and said so
 	restore()
 	waitPush(t, cs, imapwire.PushIdle)
 	for len(pushed) > 0 {
