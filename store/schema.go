@@ -23,6 +23,10 @@ var migrations = []string{
 		total       INTEGER NOT NULL DEFAULT 0,
 		more        INTEGER NOT NULL DEFAULT 0, -- older messages than the stored ones exist
 		synced_at   INTEGER NOT NULL DEFAULT 0,
+		-- Incremental sync (sync_folder): the state a sync continues from.
+		highestmodseq INTEGER NOT NULL DEFAULT 0,
+		complete      INTEGER NOT NULL DEFAULT 0, -- every uid below uidnext is stored
+		sync_floor    INTEGER NOT NULL DEFAULT 0, -- a first sync in progress: stored down to here
 		PRIMARY KEY (account_id, name)
 	) WITHOUT ROWID;
 	CREATE TABLE message (

@@ -184,3 +184,22 @@ func parseTime(s string) time.Time {
 	}
 	return t
 }
+
+// Sync asks the child what changed since req's state.
+func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.SyncRequest) (provider.SyncPage, error) {
+	var out imapwire.SyncOut
+	in := imapwire.SyncIn{Account: p.account, Folder: req.Folder, UIDValidity: req.UIDValidity, UIDNext: req.UIDNext,
+		HighestModSeq: req.HighestModSeq, Held: req.Held, BeforeUID: req.BeforeUID, Limit: req.Limit}
+	if _, err := provider.Call(ctx, a, "sync_folder", in, true, &out, imapwire.Decode); err != nil {
+		return provider.SyncPage{}, err
+	}
+	pg := provider.SyncPage{Folder: out.Folder, Reset: out.Reset, UIDValidity: out.UIDValidity, UIDNext: out.UIDNext,
+		HighestModSeq: out.HighestModSeq, Total: out.Total, More: out.More, Checked: out.Checked, Present: out.Present}
+	for _, m := range out.New {
+		pg.New = append(pg.New, toModel(p.account, out.Folder, m))
+	}
+	for _, f := range out.Flags {
+		pg.Flags = append(pg.Flags, provider.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered})
+	}
+	return pg, nil
+}

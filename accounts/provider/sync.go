@@ -1,0 +1,46 @@
+package provider
+
+import (
+	"context"
+
+	"unibox/conn"
+	"unibox/model"
+)
+
+// Syncer is a provider that can tell what changed in a folder since a
+// state (IMAP's sync_folder); the others are listed page by page.
+type Syncer interface {
+	Sync(ctx context.Context, a *conn.Adapter, req SyncRequest) (SyncPage, error)
+}
+
+// SyncRequest is the client's state (see imapwire.SyncIn).
+type SyncRequest struct {
+	Folder        string
+	UIDValidity   uint32
+	UIDNext       uint32
+	HighestModSeq uint64
+	Held          uint32
+	BeforeUID     uint32
+	Limit         int
+}
+
+// FlagState is one message's flags.
+type FlagState struct {
+	UID                     uint32
+	Seen, Flagged, Answered bool
+}
+
+// SyncPage is one answer (see imapwire.SyncOut).
+type SyncPage struct {
+	Folder        string
+	Reset         bool
+	UIDValidity   uint32
+	UIDNext       uint32
+	HighestModSeq uint64
+	Total         uint32
+	New           []model.Message // newest first
+	More          bool
+	Flags         []FlagState
+	Checked       bool
+	Present       [][2]uint32
+}

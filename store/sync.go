@@ -1,0 +1,198 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"unibox/model"
+)
+
+// Incremental sync keeps a folder whole in the store: every uid below the
+// folder's UIDNEXT, with its flags, and the state the next sync continues
+// from. A first sync fills it newest first, page by page; an interrupted
+// one resumes below the lowest uid it stored (Floor), never from the top.
+
+// SyncState is what the next sync of a folder starts from.
+type SyncState struct {
+	UIDValidity   uint32 // 0: never synced (or reset): a first sync
+	UIDNext       uint32
+	HighestModSeq uint64
+	Held          uint32 // stored uids below UIDNext
+	// A first sync in progress: it stored uids down to Floor, and began
+	// when the server's UIDNEXT was Top; it resumes below Floor, and ends
+	// with UIDNext = Top, so what arrived meanwhile comes with the next.
+	Floor, Top uint32
+}
+
+// FlagState is one message's flags as a sync reports them.
+type FlagState struct {
+	UID                     uint32
+	Seen, Flagged, Answered bool
+}
+
+// Changes is one answer of a sync, to apply at once.
+type Changes struct {
+	Folder        string
+	Reset         bool // the state was void (a first sync, or a new UIDVALIDITY)
+	UIDValidity   uint32
+	UIDNext       uint32
+	HighestModSeq uint64
+	Total         uint32
+	New           []model.Message
+	Flags         []FlagState
+	// Checked: Present lists every uid below the old UIDNext the server
+	// has (inclusive ranges); stored ones it lacks are gone.
+	Checked bool
+	Present [][2]uint32
+	// Done: the last page. Only then does the state advance, so a sync
+	// cut off after any page starts again from where it stood.
+	Done bool
+	At   time.Time
+}
+
+// SyncState reads a folder's state (zero when it was never synced).
+func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState, error) {
+	var st SyncState
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		acct, err := accountID(tx, k, false)
+		if err != nil {
+			return err
+		}
+		var complete bool
+		err = tx.QueryRow(`SELECT uidvalidity, uidnext, highestmodseq, complete, sync_floor FROM folder WHERE account_id = ? AND name = ?`, acct, folder).
+			Scan(&st.UIDValidity, &st.UIDNext, &st.HighestModSeq, &complete, &st.Floor)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotStored
+		}
+		if err != nil {
+			return err
+		}
+		switch {
+		case !complete && st.Floor == 0:
+			st = SyncState{} // listed, never synced: a first sync
+			return nil
+		case !complete:
+			st = SyncState{UIDValidity: st.UIDValidity, Floor: st.Floor, Top: st.UIDNext}
+			// Held: what is stored so far (progress; the server does not
+			// count with it while resuming).
+			return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ?`, acct, folder).Scan(&st.Held)
+		}
+		return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND uid < ?`, acct, folder, st.UIDNext).Scan(&st.Held)
+	})
+	if errors.Is(err, ErrNotStored) {
+		return SyncState{}, nil
+	}
+	return st, err
+}
+
+// ApplySync applies one answer of a sync in one transaction.
+func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		acct, err := accountID(tx, k, true)
+		if err != nil {
+			return err
+		}
+		prev, err := folderRow(tx, acct, c.Folder)
+		known := err == nil
+		if err != nil && !errors.Is(err, ErrNotStored) {
+			return err
+		}
+		// Rows of another UIDVALIDITY name other messages: they go. Rows
+		// of the same one (listed before the first sync) stay and are
+		// overwritten; the first incremental sync after it drops the ones
+		// the server no longer has (its count will not match).
+		var oldNext uint32
+		if known && prev.UIDValidity == c.UIDValidity {
+			oldNext = prev.UIDNext
+		} else if known {
+			if _, err := tx.Exec(`DELETE FROM folder WHERE account_id = ? AND name = ?`, acct, c.Folder); err != nil {
+				return err
+			}
+		}
+		at := c.At.UnixMilli()
+		if _, err := tx.Exec(`INSERT INTO folder (account_id, name, uidvalidity, uidnext, total, synced_at) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (account_id, name) DO UPDATE SET total = excluded.total, synced_at = excluded.synced_at`,
+			acct, c.Folder, c.UIDValidity, oldNext, c.Total, at); err != nil {
+			return err
+		}
+		up, err := tx.Prepare(upsertSQL)
+		if err != nil {
+			return err
+		}
+		defer up.Close()
+		floor := uint32(0)
+		for _, m := range c.New {
+			if err := upsert(up, acct, c.Folder, m); err != nil {
+				return err
+			}
+			if floor == 0 || m.ID.UID < floor {
+				floor = m.ID.UID
+			}
+		}
+		for _, f := range c.Flags {
+			if _, err := tx.Exec(`UPDATE message SET seen = ?, flagged = ?, answered = ? WHERE account_id = ? AND folder = ? AND uid = ?`,
+				f.Seen, f.Flagged, f.Answered, acct, c.Folder, f.UID); err != nil {
+				return err
+			}
+		}
+		if c.Checked {
+			if err := dropAbsent(tx, acct, c.Folder, oldNext, c.Present); err != nil {
+				return err
+			}
+		}
+		if c.Done {
+			_, err = tx.Exec(`UPDATE folder SET uidnext = ?, highestmodseq = ?, complete = 1, sync_floor = 0, more = 0 WHERE account_id = ? AND name = ?`,
+				c.UIDNext, c.HighestModSeq, acct, c.Folder)
+		} else if floor > 0 {
+			// A page of a first sync: where to resume, and (once) the top.
+			_, err = tx.Exec(`UPDATE folder SET sync_floor = ?, uidnext = CASE WHEN uidnext = 0 THEN ? ELSE uidnext END
+				WHERE account_id = ? AND name = ? AND complete = 0`, floor, c.UIDNext, acct, c.Folder)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(`UPDATE account SET synced_at = ? WHERE id = ?`, at, acct)
+		return err
+	})
+}
+
+// dropAbsent deletes the stored uids below next that no present range
+// holds.
+func dropAbsent(tx *sql.Tx, acct int64, folder string, next uint32, present [][2]uint32) error {
+	rows, err := tx.Query(`SELECT uid FROM message WHERE account_id = ? AND folder = ? AND uid < ?`, acct, folder, next)
+	if err != nil {
+		return err
+	}
+	var gone []uint32
+	for rows.Next() {
+		var uid uint32
+		if err := rows.Scan(&uid); err != nil {
+			rows.Close()
+			return err
+		}
+		if !inRanges(uid, present) {
+			gone = append(gone, uid)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, uid := range gone {
+		if _, err := tx.Exec(`DELETE FROM message WHERE account_id = ? AND folder = ? AND uid = ?`, acct, folder, uid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func inRanges(uid uint32, rs [][2]uint32) bool {
+	for _, r := range rs {
+		if uid >= r[0] && uid <= r[1] {
+			return true
+		}
+	}
+	return false
+}
