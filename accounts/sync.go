@@ -8,6 +8,7 @@ import (
 
 	"unibox/accounts/history"
 	"unibox/accounts/provider"
+	"unibox/conn"
 	"unibox/store"
 )
 
@@ -27,62 +28,62 @@ type SyncProgress struct{ Stored, Total uint32 }
 // time, each page stored before the next is asked, so a sync cut off
 // resumes where it stopped; progress hears each page.
 func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncProgress)) error {
+	for {
+		p, done, err := a.SyncStep(ctx, folder)
+		if err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(p)
+		}
+		if done {
+			return nil
+		}
+	}
+}
+
+// SyncStep is one page of Sync: a face that draws as it goes (the TUI)
+// takes a step, shows the stored rows and the progress, and takes the
+// next. done: the folder is up to date.
+func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
 	syncer, ok := a.ops.(provider.Syncer)
 	if !ok || a.cache.st == nil {
-		return ErrNoSync
+		return SyncProgress{}, false, ErrNoSync
 	}
 	if folder == "" {
 		folder = "INBOX"
 	}
 	st, err := a.cache.st.SyncState(ctx, a.cache.key, folder)
 	if err != nil {
-		return err
+		return SyncProgress{}, false, err
 	}
 	req := provider.SyncRequest{Folder: folder, UIDValidity: st.UIDValidity, UIDNext: st.UIDNext, HighestModSeq: st.HighestModSeq,
 		Held: st.Held, BeforeUID: st.Floor, Limit: syncPage}
-	// A first sync ends with the UIDNEXT and HIGHESTMODSEQ it began with,
-	// so what arrived or changed while it ran comes with the next sync. A
-	// resumed one no longer knows its modseq: 0 makes the next sync
-	// compare every flag once.
-	top := st.Top
-	modseq, firstPage := uint64(0), st.Floor == 0
-	stored := st.Held
 	start := time.Now()
-	for {
-		page, err := syncer.Sync(ctx, a.adapter, req)
-		if err != nil {
-			err = a.scrub(err)
-			a.hist.Add(history.KindListing, "", "", "sync failed: "+Reason(err))
-			return err
-		}
-		if top == 0 {
-			top = page.UIDNext
-		}
-		if firstPage {
-			modseq, firstPage = page.HighestModSeq, false
-		}
-		done := !page.More
-		next, seq := page.UIDNext, page.HighestModSeq
-		if req.UIDNext == 0 { // a first sync, or its resumption
-			next, seq = top, modseq
-		}
-		if err := a.cache.st.ApplySync(ctx, a.cache.key, changes(page, next, seq, done)); err != nil {
-			a.cache.note(err)
-			return err
-		}
-		stored += uint32(len(page.New))
-		if progress != nil {
-			progress(SyncProgress{Stored: min(stored, page.Total), Total: page.Total})
-		}
-		if done {
-			a.hist.Add(history.KindListing, "", "", fmt.Sprintf("synced %s: %d new, %d flag states in %s", folder, stored-st.Held, len(page.Flags), time.Since(start).Round(time.Millisecond)))
-			return nil
-		}
-		req.BeforeUID = lowest(page)
-		if page.Reset {
-			req.UIDValidity = page.UIDValidity // the next pages continue the first sync
-		}
+	page, err := syncer.Sync(ctx, a.adapter, req)
+	if err != nil {
+		err = a.scrub(err)
+		a.hist.Add(history.KindListing, "", conn.ClassOf(err).String(), "sync failed: "+Reason(err))
+		return SyncProgress{}, false, err
 	}
+	// A first sync (a reset, or one being resumed) ends with the UIDNEXT
+	// and HIGHESTMODSEQ it began with (kept in the store as its top), so
+	// what arrived or changed while it ran comes with the next sync.
+	next, modseq := page.UIDNext, page.HighestModSeq
+	if req.UIDNext == 0 && st.Top != 0 {
+		next, modseq = st.Top, st.TopModSeq
+	}
+	done := !page.More
+	if err := a.cache.st.ApplySync(ctx, a.cache.key, changes(page, next, modseq, done)); err != nil {
+		a.cache.note(err)
+		return SyncProgress{}, false, err
+	}
+	stored := st.Held + uint32(len(page.New))
+	if len(page.New) > 0 || len(page.Flags) > 0 || page.Checked {
+		a.hist.Add(history.KindListing, "", "", fmt.Sprintf("synced %s: %d new, %d flag states, %s in %s", folder, len(page.New), len(page.Flags),
+			map[bool]string{true: "expunges checked", false: "no expunge"}[page.Checked], time.Since(start).Round(time.Millisecond)))
+	}
+	return SyncProgress{Stored: min(stored, page.Total), Total: page.Total}, done, nil
 }
 
 // changes is a page as the store takes it.
@@ -93,14 +94,4 @@ func changes(p provider.SyncPage, next uint32, modseq uint64, done bool) store.C
 		c.Flags = append(c.Flags, store.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered})
 	}
 	return c
-}
-
-func lowest(p provider.SyncPage) uint32 {
-	var low uint32
-	for _, m := range p.New {
-		if low == 0 || m.ID.UID < low {
-			low = m.ID.UID
-		}
-	}
-	return low
 }

@@ -22,18 +22,25 @@ func TestPushReachesOnNotifyAcrossReconnects(t *testing.T) {
 		}
 		o.OnNotify = func(uri string) { pushed <- uri }
 	})
+	// Subscribe may return before the server has registered it (the
+	// 2026-07-28 protocol's listen stream), so poke until a push comes.
 	poke := func(what string) {
 		t.Helper()
-		if _, err := a.Call(t.Context(), Request{Tool: "poke", Args: nameIn{Account: "work"}}); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		select {
-		case uri := <-pushed:
-			if uri != "test://work" {
-				t.Fatalf("%s: pushed %q", what, uri)
+		deadline := time.After(5 * time.Second)
+		for {
+			if _, err := a.Call(t.Context(), Request{Tool: "poke", Args: nameIn{Account: "work"}}); err != nil {
+				t.Fatalf("%s: %v", what, err)
 			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: no push", what)
+			select {
+			case uri := <-pushed:
+				if uri != "test://work" {
+					t.Fatalf("%s: pushed %q", what, uri)
+				}
+				return
+			case <-time.After(20 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("%s: no push", what)
+			}
 		}
 	}
 	poke("first session")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"unibox/model"
@@ -24,6 +25,7 @@ type SyncState struct {
 	// when the server's UIDNEXT was Top; it resumes below Floor, and ends
 	// with UIDNext = Top, so what arrived meanwhile comes with the next.
 	Floor, Top uint32
+	TopModSeq  uint64 // the HIGHESTMODSEQ the first sync began with
 }
 
 // FlagState is one message's flags as a sync reports them.
@@ -74,7 +76,7 @@ func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState,
 			st = SyncState{} // listed, never synced: a first sync
 			return nil
 		case !complete:
-			st = SyncState{UIDValidity: st.UIDValidity, Floor: st.Floor, Top: st.UIDNext}
+			st = SyncState{UIDValidity: st.UIDValidity, Floor: st.Floor, Top: st.UIDNext, TopModSeq: st.HighestModSeq}
 			// Held: what is stored so far (progress; the server does not
 			// count with it while resuming).
 			return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ?`, acct, folder).Scan(&st.Held)
@@ -147,13 +149,19 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) error {
 				c.UIDNext, c.HighestModSeq, acct, c.Folder)
 		} else if floor > 0 {
 			// A page of a first sync: where to resume, and (once) the top.
-			_, err = tx.Exec(`UPDATE folder SET sync_floor = ?, uidnext = CASE WHEN uidnext = 0 THEN ? ELSE uidnext END
-				WHERE account_id = ? AND name = ? AND complete = 0`, floor, c.UIDNext, acct, c.Folder)
+			_, err = tx.Exec(`UPDATE folder SET sync_floor = ?, uidnext = CASE WHEN uidnext = 0 THEN ? ELSE uidnext END,
+				highestmodseq = CASE WHEN uidnext = 0 THEN ? ELSE highestmodseq END
+				WHERE account_id = ? AND name = ? AND complete = 0`, floor, c.UIDNext, c.HighestModSeq, acct, c.Folder)
 		}
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(`UPDATE account SET synced_at = ? WHERE id = ?`, at, acct)
+		// A synced INBOX is the inbox a launch restores, listed or not.
+		inbox := ""
+		if strings.EqualFold(c.Folder, "INBOX") {
+			inbox = c.Folder
+		}
+		_, err = tx.Exec(`UPDATE account SET synced_at = ?, inbox = CASE WHEN inbox = '' THEN ? ELSE inbox END WHERE id = ?`, at, inbox, acct)
 		return err
 	})
 }

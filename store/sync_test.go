@@ -22,7 +22,7 @@ func TestSyncStateAndChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, _ = s.SyncState(ctx, work, "INBOX")
-	if st != (SyncState{UIDValidity: 7, Floor: 6, Top: 11, Held: 5}) {
+	if st != (SyncState{UIDValidity: 7, Floor: 6, Top: 11, TopModSeq: 100, Held: 5}) {
 		t.Fatalf("after a first page: %+v (want to resume below 6, up to 11 then)", st)
 	}
 	last := page(5, 4, 3, 2, 1)

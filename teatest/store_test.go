@@ -200,3 +200,36 @@ func otherClientExpunges(t *testing.T, mem *imaptest.Mem, uid uint32) {
 		t.Fatal(err)
 	}
 }
+
+// The TUI syncs an IMAP account with a store instead of listing it: the
+// first sync runs page by page in the background until the store holds
+// the whole folder, while the newest rows are on screen from the first
+// page on.
+func TestFirstSyncFillsTheStore(t *testing.T) {
+	mem := imaptest.NewMem(t, memimap.Options{})
+	mem.NewUser(t) // user1
+	for i := range 450 {
+		mem.Seed(t, "user1", "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: fmt.Sprintf("message %03d", i), Date: now.Add(time.Duration(i-450) * time.Minute), Body: "x"}.Bytes())
+	}
+	set, st := openStoredUser(t, mem, filepath.Join(t.TempDir(), "store.db"), "user1", "user1-pw")
+	defer st.Close()
+	defer set.Close()
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.Now = nil })
+	waitFor(t, tm, "message 449", "Home ● connected")
+	key := store.Key{Name: "Home", Host: mem.Host(), User: "user1"}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sync, err := st.SyncState(context.Background(), key, "INBOX")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sync.UIDNext > 0 && sync.Held == 450 {
+			break // complete: every uid below UIDNEXT is stored
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the first sync did not complete: %+v", sync)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	waitFor(t, tm, "Home ● connected 50") // the badge no longer says syncing
+}

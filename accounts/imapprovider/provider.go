@@ -193,6 +193,9 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 	if _, err := provider.Call(ctx, a, "sync_folder", in, true, &out, imapwire.Decode); err != nil {
 		return provider.SyncPage{}, err
 	}
+	if p.push != nil && out.Push != "" {
+		p.push.Store(out.Push)
+	}
 	pg := provider.SyncPage{Folder: out.Folder, Reset: out.Reset, UIDValidity: out.UIDValidity, UIDNext: out.UIDNext,
 		HighestModSeq: out.HighestModSeq, Total: out.Total, More: out.More, Checked: out.Checked, Present: out.Present}
 	for _, m := range out.New {

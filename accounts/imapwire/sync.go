@@ -57,4 +57,5 @@ type SyncOut struct {
 	Present [][2]uint32 `json:"present,omitempty"`
 	// How the changes were found: "condstore" or "flags" (no CONDSTORE).
 	Method string `json:"method"`
+	Push   string `json:"push,omitempty" jsonschema:"how the account's watched folders hear of changes (see check_account)"`
 }

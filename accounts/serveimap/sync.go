@@ -46,6 +46,7 @@ func (s *Server) syncFolder(ctx context.Context, in imapwire.SyncIn) (imapwire.S
 	if err != nil {
 		return imapwire.SyncOut{}, "", fmt.Errorf("sync %s/%s: %w", in.Account, folder, err)
 	}
+	out.Push = s.pushState(in.Account)
 	return out, fmt.Sprintf("%s: %d new, %d flag states, reset %v (%s)", folder, len(out.New), len(out.Flags), out.Reset, out.Method), nil
 }
 

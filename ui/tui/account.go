@@ -42,6 +42,14 @@ type Historied interface {
 	History(n int) []history.Event
 }
 
+// Syncing is an account whose folder the store holds whole and brings up
+// to date a page at a time (an IMAP account with a store): the UI syncs it
+// instead of listing it, and reads its pages from the store.
+type Syncing interface {
+	Remembering
+	SyncStep(ctx context.Context, folder string) (accounts.SyncProgress, bool, error)
+}
+
 // Triage is what the UI needs of an account to change mail.
 type Triage interface {
 	Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error)

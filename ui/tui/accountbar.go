@@ -26,6 +26,7 @@ type badgeData struct {
 	health  accounts.Health
 	unread  int
 	focused bool
+	syncing string // "syncing 12k/100k" while a first sync fills the store
 }
 
 // view lays the bar out as plain text first (layoutBar) and styles it

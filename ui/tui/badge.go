@@ -98,6 +98,9 @@ type nameCut struct {
 func newBadgeParts(bd badgeData, now time.Time) *badgeParts {
 	p := &badgeParts{name: textsafe.Cell(bd.name), glyph: bd.health.Glyph(), label: bd.health.Label(now),
 		focused: bd.focused, degraded: bd.health.Degraded()}
+	if bd.syncing != "" && bd.health.Connected() {
+		p.label += " · " + bd.syncing
+	}
 	if bd.unread > 0 {
 		p.count = fmt.Sprintf(" %d", bd.unread)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -28,6 +29,25 @@ func waitStatus(ctx context.Context, i int, ch <-chan accounts.Health) tea.Cmd {
 		case <-ctx.Done():
 			return nil
 		}
+	}
+}
+
+// syncCmd takes one step of an account's sync and reads the newest page
+// from the store; an account that cannot sync is listed instead.
+func syncCmd(ctx context.Context, acct Account, a Syncing, i int, req uint64, limit int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		p, done, err := a.SyncStep(cctx, "")
+		if errors.Is(err, accounts.ErrNoSync) {
+			page, err := acct.List(cctx, accounts.ListOptions{Limit: limit})
+			return listedMsg{account: i, req: req, page: page, err: err}
+		}
+		msg := syncedMsg{listedMsg: listedMsg{account: i, req: req, err: err}, progress: p, done: done || err != nil}
+		if err == nil {
+			msg.page, _, msg.err = a.Cached(cctx, "", limit)
+		}
+		return msg
 	}
 }
 

@@ -17,6 +17,9 @@ func (m *Model) load(i int) tea.Cmd {
 	m.env.nextReq++
 	p := m.panes.accts[i]
 	*p = p.load(m.env.nextReq)
+	if s, ok := p.acct.(Syncing); ok {
+		return syncCmd(m.env.ctx, p.acct, s, i, p.req, m.env.opts.PageSize, m.env.opts.CallTimeout)
+	}
 	return listCmd(m.env.ctx, p.acct, i, p.req, accounts.ListOptions{Limit: m.env.opts.PageSize}, false, m.env.opts.CallTimeout)
 }
 
@@ -91,4 +94,31 @@ func (m *Model) takePage(msg listedMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.notify, cmd = m.notify.arrived(m.env.ctx, m.inbox.Rows(), time.Now())
 	return cmd
+}
+
+// synced takes one step of a sync: its page like a listing's, and, while
+// a first sync is still filling the store, the next step, with the
+// progress in the badge.
+func (m *Model) synced(msg syncedMsg) tea.Cmd {
+	a := m.panes.accts[msg.account]
+	if msg.req != a.req {
+		return nil // superseded
+	}
+	cmd := m.listed(msg.listedMsg)
+	if msg.err != nil || msg.done || a.req != msg.req { // done, failed, or a push started a new one
+		a.syncing = ""
+		return cmd
+	}
+	a.loading = true
+	a.syncing = fmt.Sprintf("syncing %s/%s", thousands(msg.progress.Stored), thousands(msg.progress.Total))
+	s := a.acct.(Syncing)
+	return tea.Batch(cmd, syncCmd(m.env.ctx, a.acct, s, msg.account, a.req, m.env.opts.PageSize, m.env.opts.CallTimeout))
+}
+
+// thousands is a count as a badge says it: 850, 12k, 100k.
+func thousands(n uint32) string {
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%dk", n/1000)
 }

@@ -24,6 +24,14 @@ type restoredMsg struct {
 // pushedMsg: an account's provider says its inbox changed.
 type pushedMsg struct{ account int }
 
+// syncedMsg is one step of an account's sync, and its newest page as the
+// store now has it.
+type syncedMsg struct {
+	listedMsg
+	progress accounts.SyncProgress
+	done     bool
+}
+
 // connectMsg starts the listings after the stored rows are drawn.
 type connectMsg struct{}
 

@@ -25,6 +25,7 @@ type accountPane struct {
 	req     uint64 // latest list request; older results are dropped
 	loading bool
 	again   bool   // a push came during the listing: list once more after it
+	syncing string // a first sync's progress for the badge, "" when none runs
 	paging  int    // older pages being fetched (from the server, the store)
 	lastErr string // last failed operation, for details
 }

@@ -373,6 +373,8 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		}
 	case pushedMsg:
 		return m.pushed(msg)
+	case syncedMsg:
+		return m.synced(msg)
 	case storedMatchMsg:
 		m.storedMatched(msg)
 	case listedMsg:

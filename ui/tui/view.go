@@ -61,7 +61,8 @@ func (m *Model) View() string {
 func (m *Model) bar(now time.Time) string {
 	badges := make([]badgeData, len(m.panes.accts))
 	for i, a := range m.panes.accts {
-		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: m.panes.unread[a.acct.Name()], focused: i == m.panes.focus}
+		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: m.panes.unread[a.acct.Name()], focused: i == m.panes.focus,
+			syncing: a.syncing}
 	}
 	return accountBar{styles: m.env.styles}.view(badges, m.frame.width, now)
 }
