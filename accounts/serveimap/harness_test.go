@@ -84,7 +84,7 @@ func forEachBackend(t *testing.T, f func(t *testing.T, b imaptest.Backend)) {
 }
 
 // provisioned returns a session with a fresh user of b added as "work".
-func provisioned(t *testing.T, b imaptest.Backend, opts Options) (*mcp.ClientSession, string) {
+func provisioned(t testing.TB, b imaptest.Backend, opts Options) (*mcp.ClientSession, string) {
 	t.Helper()
 	user, pass := b.NewUser(t)
 	cs := session(t, opts)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net"
+	"os"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -217,4 +218,61 @@ func TestSyncFolderUIDValidityChange(t *testing.T) {
 		t.Fatal("a changed UIDVALIDITY did not reset")
 	}
 	mustMatch(t, "after the recreate", sc, truth(t, b.Client(t, user)))
+}
+
+// BenchmarkSyncUnchanged: the IMAP bytes of syncing an unchanged folder
+// against listing every envelope of it, on Dovecot (CONDSTORE): 10,000
+// messages with UNIBOX_BENCH_FULL=1 (goal ≤ 1/50 of the bytes), 500 in
+// the smoke run.
+func BenchmarkSyncUnchanged(b *testing.B) {
+	n := 500
+	if os.Getenv("UNIBOX_BENCH_FULL") == "1" {
+		n = 10000
+	}
+	d := imaptest.StartDovecot(b)
+	user, pass := d.NewUser(b)
+	d.Deliver(b, user, n, func(i int) []byte {
+		return mail(fmt.Sprintf("message %05d about the quarterly plan", i), "Sender Name <sender@example.org>", time.Duration(n-i)*time.Minute)
+	})
+	var bytes atomic.Int64
+	cs := session(b, Options{Dial: countingDial(&bytes)})
+	mustOK(b, "add_account", call(b, cs, "add_account", accountIn(d, user, pass), nil))
+	// The first sync, to have a state (not measured).
+	var state imapwire.SyncIn
+	for before := uint32(0); ; {
+		var out imapwire.SyncOut
+		mustOK(b, "sync_folder", call(b, cs, "sync_folder", imapwire.SyncIn{Account: "work", BeforeUID: before, UIDValidity: state.UIDValidity, Limit: 1000}, &out))
+		state = imapwire.SyncIn{Account: "work", UIDValidity: out.UIDValidity, UIDNext: out.UIDNext, HighestModSeq: out.HighestModSeq, Held: uint32(n)}
+		if !out.More {
+			break
+		}
+		before = out.New[len(out.New)-1].UID
+	}
+	var syncBytes, listBytes int64
+	var syncTime, listTime time.Duration
+	for b.Loop() {
+		start, was := time.Now(), bytes.Load()
+		var out imapwire.SyncOut
+		mustOK(b, "sync_folder", call(b, cs, "sync_folder", state, &out))
+		if len(out.New) != 0 || len(out.Flags) != 0 || out.Checked || out.Method != "condstore" {
+			b.Fatalf("an unchanged folder: %+v", out)
+		}
+		syncTime += time.Since(start)
+		syncBytes += bytes.Load() - was
+		start, was = time.Now(), bytes.Load()
+		for before := uint32(0); ; {
+			var page imapwire.ListMessagesOut
+			mustOK(b, "list_messages", call(b, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", Limit: 1000, BeforeUID: before}, &page))
+			if len(page.Messages) < 1000 {
+				break
+			}
+			before = page.Messages[len(page.Messages)-1].UID
+		}
+		listTime += time.Since(start)
+		listBytes += bytes.Load() - was
+	}
+	b.ReportMetric(float64(syncBytes)/float64(b.N), "sync-bytes")
+	b.ReportMetric(float64(listBytes)/float64(b.N), "list-bytes")
+	b.ReportMetric(float64(syncTime.Microseconds())/1000/float64(b.N), "sync-ms")
+	b.ReportMetric(float64(listTime.Microseconds())/1000/float64(b.N), "list-ms")
 }
