@@ -105,12 +105,15 @@ func (m *Model) synced(msg syncedMsg) tea.Cmd {
 		return nil // superseded
 	}
 	cmd := m.listed(msg.listedMsg)
-	if msg.err != nil || msg.done || a.req != msg.req { // done, failed, or a push started a new one
+	if msg.err != nil || msg.done {
 		a.syncing = ""
 		return cmd
 	}
-	a.loading = true
 	a.syncing = fmt.Sprintf("syncing %s/%s", thousands(msg.progress.Stored), thousands(msg.progress.Total))
+	if a.req != msg.req {
+		return cmd // a push started a new step: that chain goes on
+	}
+	a.loading = true
 	s := a.acct.(Syncing)
 	return tea.Batch(cmd, syncCmd(m.env.ctx, a.acct, s, msg.account, a.req, m.env.opts.PageSize, m.env.opts.CallTimeout))
 }
