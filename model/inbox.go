@@ -145,14 +145,8 @@ func (in *Inbox) AppendStoredOlder(account string, msgs []Message, more bool) {
 }
 
 func (in *Inbox) appendOlder(a *accountRows, msgs []Message, more, stored bool) {
-	seen := make(map[MessageID]bool, len(a.rows))
-	for _, r := range a.rows {
-		seen[r.ID] = true
-	}
+	addUnseen(a, msgs, a.stale, stored)
 	for _, m := range msgs {
-		if !seen[m.ID] {
-			a.rows = append(a.rows, Row{Message: m, Stale: a.stale, unconfirmed: stored})
-		}
 		if a.floor == 0 || m.ID.UID < a.floor {
 			a.floor = m.ID.UID
 		}
@@ -193,6 +187,16 @@ func (in *Inbox) dropUnlisted(a *accountRows, msgs []Message, more bool, before 
 // rows; they show in the list but do not move where paging continues.
 func (in *Inbox) AddFound(account string, msgs []Message) int {
 	a := in.acct(account)
+	n := addUnseen(a, msgs, a.stale, false)
+	in.confirm(a, msgs)
+	sortRows(a.rows)
+	in.dirty = true
+	return n
+}
+
+// addUnseen appends a row for each message a holds none for, and says how
+// many; the caller sorts.
+func addUnseen(a *accountRows, msgs []Message, stale, unconfirmed bool) int {
 	seen := make(map[MessageID]bool, len(a.rows))
 	for _, r := range a.rows {
 		seen[r.ID] = true
@@ -200,13 +204,10 @@ func (in *Inbox) AddFound(account string, msgs []Message) int {
 	n := 0
 	for _, m := range msgs {
 		if !seen[m.ID] {
-			a.rows = append(a.rows, Row{Message: m, Stale: a.stale})
+			a.rows = append(a.rows, Row{Message: m, Stale: stale, unconfirmed: unconfirmed})
 			n++
 		}
 	}
-	in.confirm(a, msgs)
-	sortRows(a.rows)
-	in.dirty = true
 	return n
 }
 
@@ -229,17 +230,7 @@ func (in *Inbox) confirm(a *accountRows, msgs []Message) {
 // until one does.
 func (in *Inbox) AddStored(account string, msgs []Message) int {
 	a := in.acct(account)
-	seen := make(map[MessageID]bool, len(a.rows))
-	for _, r := range a.rows {
-		seen[r.ID] = true
-	}
-	n := 0
-	for _, m := range msgs {
-		if !seen[m.ID] {
-			a.rows = append(a.rows, Row{Message: m, unconfirmed: true})
-			n++
-		}
-	}
+	n := addUnseen(a, msgs, false, true)
 	if n > 0 {
 		sortRows(a.rows)
 		in.dirty = true

@@ -39,12 +39,9 @@ func (s *Store) recover(bad *sql.DB, cause error) {
 	}
 	bad.Close()
 	aside, err := moveAside(s.path)
-	if err == nil {
-		err = create(s.path)
-	}
 	var fresh *Store
 	if err == nil {
-		fresh, err = open(fileDSN(s.path), s.path)
+		fresh, err = Open(s.path)
 	}
 	if err != nil {
 		// Nothing better to do than to go on failing with a clear error.

@@ -21,7 +21,7 @@ func (s *Server) syncFolder(ctx context.Context, in imapwire.SyncIn) (imapwire.S
 		return imapwire.SyncOut{}, "", err
 	}
 	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
-	out := imapwire.SyncOut{Folder: folder, New: []imapwire.Message{}}
+	var out imapwire.SyncOut
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		out = imapwire.SyncOut{Folder: folder, New: []imapwire.Message{}} // a retry starts clean
 		condstore := c.Caps().Has(imap.CapCondStore)

@@ -22,7 +22,7 @@ import (
 type notifier struct {
 	argv    []string
 	window  time.Duration
-	told    map[model.MessageID]bool // fresh rows already notified
+	told    map[model.MessageID]bool // fresh rows already notified (only those still fresh)
 	last    time.Time                // the last run
 	pending []model.Message          // arrived since, waiting for the window
 	waiting bool                     // a flush is scheduled
@@ -47,15 +47,18 @@ func (n notifier) arrived(ctx context.Context, rows []model.Row, now time.Time) 
 	if len(n.argv) == 0 {
 		return n, nil
 	}
-	if n.told == nil {
-		n.told = map[model.MessageID]bool{}
-	}
+	// A row stops being fresh for good once read or gone, so only the
+	// fresh ones need remembering: the set stays as small as the list.
+	told := map[model.MessageID]bool{}
 	for _, r := range rows {
-		if r.Fresh && !r.Seen && !n.told[r.ID] {
-			n.told[r.ID] = true
-			n.pending = append(n.pending, r.Message)
+		if r.Fresh && !r.Seen {
+			if !n.told[r.ID] {
+				n.pending = append(n.pending, r.Message)
+			}
+			told[r.ID] = true
 		}
 	}
+	n.told = told
 	switch {
 	case len(n.pending) == 0 || n.waiting:
 		return n, nil
