@@ -94,9 +94,7 @@ func (a *Account) Cached(ctx context.Context, folder string, limit int) (Page, t
 		a.cache.note(err)
 		return Page{}, time.Time{}, err
 	}
-	at, err := a.cache.st.SyncedAt(ctx, a.cache.key)
-	a.cache.note(err)
-	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, at, err
+	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, snap.AccountSyncedAt, nil
 }
 
 // CachedOlder is the stored page of folder below beforeUID (paging down

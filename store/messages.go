@@ -33,6 +33,9 @@ type Folder struct {
 type Snapshot struct {
 	Folder
 	Messages []model.Message // newest (highest uid) first
+	// AccountSyncedAt is when the account last had a listing or sync
+	// stored (any folder).
+	AccountSyncedAt time.Time
 }
 
 // Listing is one page a server gave: the newest page of a folder
@@ -197,10 +200,14 @@ func (s *Store) query(ctx context.Context, k Key, folder string, limit int, wher
 		if err != nil {
 			return err
 		}
+		var inbox string
+		var synced int64
+		if err := tx.QueryRow(`SELECT inbox, synced_at FROM account WHERE id = ?`, acct).Scan(&inbox, &synced); err != nil {
+			return err
+		}
+		snap.AccountSyncedAt = fromMilli(synced)
 		if folder == "" {
-			if err := tx.QueryRow(`SELECT inbox FROM account WHERE id = ?`, acct).Scan(&folder); err != nil {
-				return err
-			}
+			folder = inbox
 		}
 		if snap.Folder, err = folderRow(tx, acct, folder); err != nil {
 			return err

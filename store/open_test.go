@@ -45,6 +45,28 @@ func fillStore(t *testing.T, path string, n int) {
 	}
 }
 
+// damageMiddlePage overwrites the 4 KiB page in the middle of path with
+// noise from seed: the header and schema stay sound.
+func damageMiddlePage(t *testing.T, path string, seed byte) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := make([]byte, 4096)
+	rand.NewChaCha8([32]byte{seed}).Read(junk)
+	if _, err := f.WriteAt(junk, fi.Size()/2/4096*4096); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // rawSQLite runs statements on path as any SQLite program would: not
 // through Open, no application id.
 func rawSQLite(t *testing.T, path string, stmts ...string) {
@@ -98,22 +120,7 @@ func TestOpenSetsAsideWhatItCannotUse(t *testing.T) {
 			// The header and schema are fine: only reading the tables
 			// finds the damage.
 			fillStore(t, path, 3000)
-			fi, err := os.Stat(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			junk := make([]byte, 4096)
-			rand.NewChaCha8([32]byte{2}).Read(junk)
-			if _, err := f.WriteAt(junk, fi.Size()/2/4096*4096); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Close(); err != nil {
-				t.Fatal(err)
-			}
+			damageMiddlePage(t, path, 2)
 		}},
 		{"another program's SQLite file", func(t *testing.T, path string) {
 			rawSQLite(t, path, `CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)`,
@@ -344,20 +351,7 @@ func TestVerifyAfterSetsADamagedFileAside(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "unibox")
 	path := filepath.Join(dir, "store.db")
 	fillStore(t, path, 3000)
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	junk := make([]byte, 4096)
-	rand.NewChaCha8([32]byte{3}).Read(junk)
-	if _, err := f.WriteAt(junk, fi.Size()/2/4096*4096); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	damageMiddlePage(t, path, 3)
 	s, err := Open(path)
 	if err != nil || s.Warning != "" {
 		t.Fatalf("open: %v %q", err, s.Warning)
