@@ -66,11 +66,12 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 		a.hist.Add(history.KindListing, "", conn.ClassOf(err).String(), "sync failed: "+Reason(err))
 		return SyncProgress{}, false, err
 	}
-	// A first sync (a reset, or one being resumed) ends with the UIDNEXT
-	// and HIGHESTMODSEQ it began with (kept in the store as its top), so
-	// what arrived or changed while it ran comes with the next sync.
+	// A sync in pages (a first sync, or more new mail than a page) ends
+	// with the UIDNEXT and HIGHESTMODSEQ it began with (kept in the store
+	// as its top), so what arrived or changed while it ran comes with the
+	// next sync.
 	next, modseq := page.UIDNext, page.HighestModSeq
-	if req.UIDNext == 0 && st.Top != 0 {
+	if st.Top != 0 {
 		next, modseq = st.Top, st.TopModSeq
 	}
 	done := !page.More

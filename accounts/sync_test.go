@@ -112,3 +112,34 @@ func TestSyncNeedsAStore(t *testing.T) {
 		t.Fatalf("sync without a store: %v", err)
 	}
 }
+
+// Back after a long absence: more new mail than a page. The sync brings it
+// in pages, newest first, and ends (it once asked for the same newest page
+// forever: a synced folder kept no place to go on from).
+func TestSyncNewMailOfManyPages(t *testing.T) {
+	a, mem, _ := storedAccount(t, false)
+	user := "user1"
+	if err := a.Sync(context.Background(), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 450 {
+		mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: fmt.Sprintf("n%03d", i), Date: time.Now(), Body: "x"}.Bytes())
+	}
+	var progress []SyncProgress
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err := a.Sync(ctx, "", func(p SyncProgress) {
+		if progress = append(progress, p); len(progress) > 5 {
+			cancel()
+		}
+	})
+	if err != nil || len(progress) != 3 {
+		t.Fatalf("450 new in pages of 200: %v after %d steps %+v", err, len(progress), progress)
+	}
+	if got, want := storedUIDs(t, a), serverUIDs(t, mem, user); !maps.Equal(got, want) {
+		t.Fatalf("after the new mail: %d stored, %d on the server", len(got), len(want))
+	}
+	if err := a.Sync(context.Background(), "", func(p SyncProgress) { progress = append(progress, p) }); err != nil || len(progress) != 4 {
+		t.Fatalf("a sync after it: %v, %d steps", err, len(progress))
+	}
+}

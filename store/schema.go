@@ -26,7 +26,7 @@ var migrations = []string{
 		-- Incremental sync (sync_folder): the state a sync continues from.
 		highestmodseq INTEGER NOT NULL DEFAULT 0,
 		complete      INTEGER NOT NULL DEFAULT 0, -- every uid below uidnext is stored
-		sync_floor    INTEGER NOT NULL DEFAULT 0, -- a first sync in progress: stored down to here
+		sync_floor    INTEGER NOT NULL DEFAULT 0, -- a sync in pages under way: stored down to here
 		PRIMARY KEY (account_id, name)
 	) WITHOUT ROWID;
 	CREATE TABLE message (
@@ -58,6 +58,15 @@ var migrations = []string{
 		FOREIGN KEY (account_id, folder, uid) REFERENCES message (account_id, folder, uid) ON DELETE CASCADE
 	) WITHOUT ROWID;
 	CREATE INDEX body_age ON body (stored_at);`,
+	// 2: any sync that takes more than one page (a first sync, or an
+	// incremental one after a long absence) keeps the top it began at in
+	// its own columns, so uidnext can stay what the folder holds whole
+	// below. Version 1 kept a first sync's top in uidnext (0 otherwise
+	// until it was done): it moves.
+	`ALTER TABLE folder ADD COLUMN sync_top INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE folder ADD COLUMN sync_top_modseq INTEGER NOT NULL DEFAULT 0;
+	UPDATE folder SET sync_top = uidnext, sync_top_modseq = highestmodseq, uidnext = 0, highestmodseq = 0
+		WHERE complete = 0 AND sync_floor > 0;`,
 }
 
 // schemaVersion is the version this unibox writes.

@@ -18,14 +18,15 @@ import (
 // SyncState is what the next sync of a folder starts from.
 type SyncState struct {
 	UIDValidity   uint32 // 0: never synced (or reset): a first sync
-	UIDNext       uint32
+	UIDNext       uint32 // every uid below it is stored (0: a first sync)
 	HighestModSeq uint64
 	Held          uint32 // stored uids below UIDNext
-	// A first sync in progress: it stored uids down to Floor, and began
-	// when the server's UIDNEXT was Top; it resumes below Floor, and ends
-	// with UIDNext = Top, so what arrived meanwhile comes with the next.
+	// A sync in pages under way (a first sync, or new mail of more than a
+	// page): it stored new uids down to Floor, and began when the
+	// server's UIDNEXT was Top; it resumes below Floor, and ends with
+	// UIDNext = Top, so what arrived meanwhile comes with the next.
 	Floor, Top uint32
-	TopModSeq  uint64 // the HIGHESTMODSEQ the first sync began with
+	TopModSeq  uint64 // the HIGHESTMODSEQ the paged sync began with
 }
 
 // FlagState is one message's flags as a sync reports them.
@@ -63,8 +64,9 @@ func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState,
 			return err
 		}
 		var complete bool
-		err = tx.QueryRow(`SELECT uidvalidity, uidnext, highestmodseq, complete, sync_floor FROM folder WHERE account_id = ? AND name = ?`, acct, folder).
-			Scan(&st.UIDValidity, &st.UIDNext, &st.HighestModSeq, &complete, &st.Floor)
+		err = tx.QueryRow(`SELECT uidvalidity, uidnext, highestmodseq, complete, sync_floor, sync_top, sync_top_modseq
+			FROM folder WHERE account_id = ? AND name = ?`, acct, folder).
+			Scan(&st.UIDValidity, &st.UIDNext, &st.HighestModSeq, &complete, &st.Floor, &st.Top, &st.TopModSeq)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotStored
 		}
@@ -76,7 +78,7 @@ func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState,
 			st = SyncState{} // listed, never synced: a first sync
 			return nil
 		case !complete:
-			st = SyncState{UIDValidity: st.UIDValidity, Floor: st.Floor, Top: st.UIDNext, TopModSeq: st.HighestModSeq}
+			st.UIDNext, st.HighestModSeq = 0, 0
 			// Held: what is stored so far (progress; the server does not
 			// count with it while resuming).
 			return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ?`, acct, folder).Scan(&st.Held)
@@ -145,13 +147,15 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) error {
 			}
 		}
 		if c.Done {
-			_, err = tx.Exec(`UPDATE folder SET uidnext = ?, highestmodseq = ?, complete = 1, sync_floor = 0, more = 0 WHERE account_id = ? AND name = ?`,
-				c.UIDNext, c.HighestModSeq, acct, c.Folder)
+			_, err = tx.Exec(`UPDATE folder SET uidnext = ?, highestmodseq = ?, complete = 1, sync_floor = 0, sync_top = 0, sync_top_modseq = 0, more = 0
+				WHERE account_id = ? AND name = ?`, c.UIDNext, c.HighestModSeq, acct, c.Folder)
 		} else if floor > 0 {
-			// A page of a first sync: where to resume, and (once) the top.
-			_, err = tx.Exec(`UPDATE folder SET sync_floor = ?, uidnext = CASE WHEN uidnext = 0 THEN ? ELSE uidnext END,
-				highestmodseq = CASE WHEN uidnext = 0 THEN ? ELSE highestmodseq END
-				WHERE account_id = ? AND name = ? AND complete = 0`, floor, c.UIDNext, c.HighestModSeq, acct, c.Folder)
+			// A page of a sync in pages: where to resume, and (on its
+			// first page) the top it ends at. uidnext stays: below it the
+			// folder is still held whole.
+			_, err = tx.Exec(`UPDATE folder SET sync_floor = ?, sync_top = CASE WHEN sync_floor = 0 THEN ? ELSE sync_top END,
+				sync_top_modseq = CASE WHEN sync_floor = 0 THEN ? ELSE sync_top_modseq END
+				WHERE account_id = ? AND name = ?`, floor, c.UIDNext, c.HighestModSeq, acct, c.Folder)
 		}
 		if err != nil {
 			return err

@@ -1,6 +1,9 @@
 package store
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -59,5 +62,68 @@ func TestSyncStateAndChanges(t *testing.T) {
 	snap, _ = s.Newest(ctx, work, "INBOX", 100)
 	if got := uidsOf(snap.Messages); !slices.Equal(got, []uint32{1}) || snap.UIDValidity != 8 {
 		t.Fatalf("after a new UIDVALIDITY: %v uv %d", got, snap.UIDValidity)
+	}
+}
+
+// More new mail than a page: the incremental sync goes on in pages, newest
+// first, each page stored; the folder stays whole below the old UIDNEXT
+// (flags and expunges were learnt on the first page), and once the last
+// page is in, the state advances to the top the sync began at.
+func TestSyncNewMailInPages(t *testing.T) {
+	s := newStore(t)
+	first := Changes{Folder: "INBOX", Reset: true, UIDValidity: 7, UIDNext: 11, HighestModSeq: 100, Total: 10, New: msgs(7, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), Done: true, At: time.Now()}
+	if err := s.ApplySync(ctx, work, first); err != nil {
+		t.Fatal(err)
+	}
+	// Uids 11..16 arrived; a page holds three.
+	if err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: 17, HighestModSeq: 110, Total: 16,
+		New: msgs(7, 16, 15, 14), Flags: []FlagState{{UID: 2, Seen: true}}, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := s.SyncState(ctx, work, "INBOX")
+	if st != (SyncState{UIDValidity: 7, UIDNext: 11, HighestModSeq: 100, Held: 10, Floor: 14, Top: 17, TopModSeq: 110}) {
+		t.Fatalf("after the first page of new mail: %+v (want to go on below 14 from 11, up to 17 then)", st)
+	}
+	// More arrives meanwhile (17); the second page says so in its UIDNEXT,
+	// but the sync still ends at its top (17 comes with the next sync).
+	if err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: st.Top, HighestModSeq: st.TopModSeq, Total: 17,
+		New: msgs(7, 13, 12), At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = s.SyncState(ctx, work, "INBOX"); st.Floor != 12 || st.Top != 17 || st.UIDNext != 11 {
+		t.Fatalf("after the second page: %+v", st)
+	}
+	if err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: st.Top, HighestModSeq: st.TopModSeq, Total: 17,
+		New: msgs(7, 11), Done: true, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = s.SyncState(ctx, work, "INBOX")
+	if st != (SyncState{UIDValidity: 7, UIDNext: 17, HighestModSeq: 110, Held: 16}) {
+		t.Fatalf("after the last page: %+v", st)
+	}
+}
+
+// A version 1 file with a first sync under way kept its top in uidnext:
+// the migration moves it, so the sync resumes as it would have.
+func TestMigrationKeepsAFirstSyncUnderWay(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "unibox")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "store.db")
+	rawSQLite(t, path, migrations[0], fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = 1", applicationID),
+		`INSERT INTO account (id, name, host, user) VALUES (1, 'Work', 'imap.example.org', 'ann')`,
+		`INSERT INTO folder (account_id, name, uidvalidity, uidnext, highestmodseq, complete, sync_floor) VALUES (1, 'INBOX', 7, 11, 100, 0, 6)`,
+		`INSERT INTO folder (account_id, name, uidvalidity, uidnext, highestmodseq, complete, sync_floor) VALUES (1, 'Done', 7, 30, 90, 1, 0)`)
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if st, err := s.SyncState(ctx, work, "INBOX"); err != nil || st != (SyncState{UIDValidity: 7, Floor: 6, Top: 11, TopModSeq: 100}) {
+		t.Fatalf("first sync under way after the migration: %+v %v", st, err)
+	}
+	if st, err := s.SyncState(ctx, work, "Done"); err != nil || st != (SyncState{UIDValidity: 7, UIDNext: 30, HighestModSeq: 90}) {
+		t.Fatalf("a synced folder after the migration: %+v %v", st, err)
 	}
 }
