@@ -21,11 +21,13 @@ Usage:
                               the unified inbox once, for scripts (exit 0 all
                               answered, 3 some failed, 1 none did, 2 usage)
   unibox status [--json]      a health probe per account
+  unibox sync [--json]        bring every inbox in the local store up to date,
+                              the whole folder (only what changed), then exit
   unibox mcp                  the hub as an MCP server on stdio, for agents
   unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
   unibox --help | --version
 
-list, status and mcp take --config FILE or --demo too.
+list, status, sync and mcp take --config FILE or --demo too.
 
 The config file is $XDG_CONFIG_HOME/unibox/config.toml (see config.example.toml).
 `
@@ -45,6 +47,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return cli.List(args[1:], stdout, stderr)
 		case "status":
 			return cli.Status(args[1:], stdout, stderr)
+		case "sync":
+			return cli.Sync(args[1:], stdout, stderr)
 		case "mcp":
 			return agent.Run(args[1:], stderr)
 		case "--version", "-version", "version":

@@ -32,6 +32,9 @@ type Account struct {
 	pushes  chan struct{}       // the provider pushed a change (buffered 1: coalesced)
 	push    *provider.PushState // how it hears of changes; nil: it cannot push
 	hist    *history.Log        // what it went through
+	// syncing holds one sync step at a time: two from one state (a push
+	// and a tool call, say) would fetch the same changes twice.
+	syncing chan struct{}
 
 	histMu      sync.Mutex
 	lastListing string // what the last listing event said, to skip repeats

@@ -152,7 +152,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, notes: spec.Notes,
-		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist}, nil
+		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, syncing: make(chan struct{}, 1)}, nil
 }
 
 // openHistory is an account's history, with a file in dir unless dir is "".

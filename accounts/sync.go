@@ -53,6 +53,12 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 	if folder == "" {
 		folder = "INBOX"
 	}
+	select {
+	case a.syncing <- struct{}{}:
+		defer func() { <-a.syncing }()
+	case <-ctx.Done():
+		return SyncProgress{}, false, ctx.Err()
+	}
 	st, err := a.cache.st.SyncState(ctx, a.cache.key, folder)
 	if err != nil {
 		return SyncProgress{}, false, err
@@ -95,4 +101,46 @@ func changes(p provider.SyncPage, next uint32, modseq uint64, done bool) store.C
 		c.Flags = append(c.Flags, store.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered})
 	}
 	return c
+}
+
+// Newest is the inbox's newest page, read from the server at the least
+// cost to it. An account that syncs brings its store up to date with only
+// what changed and reads the page from the store. Any other account (a
+// third-party MCP server, no store) is listed, as is a page of unread mail
+// only, another folder, or an older page.
+func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
+	if _, ok := a.ops.(provider.Syncer); !ok || a.cache.st == nil || opts.UnreadOnly || opts.BeforeUID > 0 || (opts.Folder != "" && opts.Folder != "INBOX") {
+		return a.List(ctx, opts)
+	}
+	if opts.Limit <= 0 {
+		opts.Limit = 50
+	}
+	st, err := a.cache.st.SyncState(ctx, a.cache.key, "INBOX")
+	if err != nil {
+		a.cache.note(err)
+		return a.List(ctx, opts)
+	}
+	if st.Floor > 0 {
+		// A sync in pages left unfinished by an earlier run ends at the
+		// top it began at, below the mail that came since: the page is
+		// listed, and the sync goes one page further on the way.
+		if _, _, err := a.SyncStep(ctx, ""); err != nil {
+			return Page{}, err
+		}
+		return a.List(ctx, opts)
+	}
+	// A sync brings the newest new mail first: once a page's worth is
+	// in, the rest of a long absence waits for the next run (or the TUI,
+	// or unibox sync).
+	for {
+		p, done, err := a.SyncStep(ctx, "")
+		if err != nil {
+			return Page{}, err
+		}
+		if done || p.Stored-min(st.Held, p.Stored) >= uint32(opts.Limit) {
+			break
+		}
+	}
+	page, _, err := a.Cached(ctx, "", opts.Limit)
+	return page, err
 }

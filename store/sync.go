@@ -20,7 +20,7 @@ type SyncState struct {
 	UIDValidity   uint32 // 0: never synced (or reset): a first sync
 	UIDNext       uint32 // every uid below it is stored (0: a first sync)
 	HighestModSeq uint64
-	Held          uint32 // stored uids below UIDNext
+	Held          uint32 // stored uids below UIDNext (paging: all stored uids)
 	// A sync in pages under way (a first sync, or new mail of more than a
 	// page): it stored new uids down to Floor, and began when the
 	// server's UIDNEXT was Top; it resumes below Floor, and ends with
@@ -77,10 +77,12 @@ func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState,
 		case !complete && st.Floor == 0:
 			st = SyncState{} // listed, never synced: a first sync
 			return nil
-		case !complete:
-			st.UIDNext, st.HighestModSeq = 0, 0
+		case !complete || st.Floor > 0:
+			if !complete {
+				st.UIDNext, st.HighestModSeq = 0, 0
+			}
 			// Held: what is stored so far (progress; the server does not
-			// count with it while resuming).
+			// count with it while paging).
 			return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ?`, acct, folder).Scan(&st.Held)
 		}
 		return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND uid < ?`, acct, folder, st.UIDNext).Scan(&st.Held)

@@ -78,7 +78,7 @@ func (h *Hub) summary(ctx context.Context, _ *mcp.CallToolRequest, in SummaryIn)
 		n = 5
 	}
 	got := h.fetch(ctx, h.set.Accounts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
-		return a.List(ctx, accounts.ListOptions{Limit: max(50, n), UnreadOnly: in.UnreadOnly})
+		return a.Newest(ctx, accounts.ListOptions{Limit: max(50, n), UnreadOnly: in.UnreadOnly})
 	}, fromStore("", max(50, n), in.UnreadOnly))
 	hs, inbox := got.hs, got.inbox
 	out := SummaryOut{Degraded: degraded(hs)}
@@ -136,7 +136,7 @@ func (h *Hub) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp
 		limit = 20
 	}
 	got := h.fetch(ctx, accts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
-		return a.List(ctx, accounts.ListOptions{Folder: in.Folder, Limit: limit, UnreadOnly: in.UnreadOnly})
+		return a.Newest(ctx, accounts.ListOptions{Folder: in.Folder, Limit: limit, UnreadOnly: in.UnreadOnly})
 	}, fromStore(in.Folder, limit, in.UnreadOnly))
 	return h.page(got, "")
 }

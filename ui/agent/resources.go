@@ -125,7 +125,7 @@ func (w *watcher) follow(a *accounts.Account) {
 func (w *watcher) fingerprint(a *accounts.Account) string {
 	ctx, cancel := context.WithTimeout(w.ctx, w.hub.timeout)
 	defer cancel()
-	p, err := a.List(ctx, accounts.ListOptions{})
+	p, err := a.Newest(ctx, accounts.ListOptions{})
 	if err != nil {
 		return ""
 	}

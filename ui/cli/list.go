@@ -104,7 +104,7 @@ func List(args []string, stdout, stderr io.Writer) int {
 // shows its stored rows, stale.
 func fromServers(accts []*accounts.Account, timeout time.Duration, limit int, unread bool) []listed {
 	results := accounts.Fanout(context.Background(), accts, timeout, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
-		return a.List(ctx, accounts.ListOptions{Limit: limit, UnreadOnly: unread})
+		return a.Newest(ctx, accounts.ListOptions{Limit: limit, UnreadOnly: unread})
 	})
 	out := make([]listed, len(results))
 	for i, r := range results {

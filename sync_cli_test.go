@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+	"unibox/ui/cli"
+	"unibox/ui/launch"
+)
+
+// wireLog is a server's wire log that a test can read and restart.
+type wireLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (w *wireLog) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+// envelopes counts the envelopes the server sent since the last count.
+func (w *wireLog) envelopes() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := strings.Count(w.buf.String(), "ENVELOPE (")
+	w.buf.Reset()
+	return n
+}
+
+func syncJSON(t *testing.T, args ...string) ([]cli.SyncJSON, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"sync", "--json", "--timeout", "5s"}, args...), &stdout, &stderr)
+	var out struct{ Accounts []cli.SyncJSON }
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("sync %v: exit %d, %v\n%s\n%s", args, code, err, stdout.String(), stderr.String())
+	}
+	return out.Accounts, code
+}
+
+// `unibox list` and `unibox sync` move only what changed. The first list
+// of a 300-message inbox takes one page of a first sync (the 200 newest);
+// `unibox sync` finishes it; after another client flags, expunges and
+// delivers, the next list brings one envelope, the new message's, where a
+// listing would have brought the whole page again, and shows every change.
+func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
+	wire := &wireLog{}
+	srv, err := memimap.Start(memimap.Options{DebugWriter: wire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if err := srv.AddUser("sam", "pw", nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("m%03d", i), Date: time.Now().Add(time.Duration(i-300) * time.Minute), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := oneAccountConfig(t, srv)
+	wire.envelopes()
+
+	out, code, _ := listJSON(t, "--config", path, "--limit", "20")
+	if subj, _ := listed(out); code != launch.ExitOK || len(subj) != 20 || subj[0] != "m299" || subj[19] != "m280" {
+		t.Fatalf("first list: exit %d, %v", code, subj)
+	}
+	if n := wire.envelopes(); n != 200 {
+		t.Fatalf("first list fetched %d envelopes, want one page of a first sync (200)", n)
+	}
+
+	accts, code := syncJSON(t, "--config", path)
+	if code != launch.ExitOK || len(accts) != 1 || accts[0].Method != "sync" || accts[0].Stored != 300 || accts[0].Total != 300 || accts[0].Error != "" {
+		t.Fatalf("sync: exit %d, %+v", code, accts)
+	}
+	if n := wire.envelopes(); n != 100 {
+		t.Fatalf("sync fetched %d envelopes, want the 100 the first list left", n)
+	}
+	// Nothing changed: nothing moves.
+	if accts, _ := syncJSON(t, "--config", path); accts[0].Stored != 300 || wire.envelopes() != 0 {
+		t.Fatalf("an unchanged sync: %+v", accts)
+	}
+
+	otherClient(t, srv, func(c *imapclient.Client) {
+		if err := c.Store(imap.SeqSetNum(300), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagFlagged}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Store(imap.SeqSetNum(299), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Expunge().Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if _, err := srv.Append("sam", "INBOX", imaptest.Mail{From: "Bo <bo@example.com>", Subject: "new", Date: time.Now(), Body: "x"}.Bytes(), nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	wire.envelopes()
+	out, code, _ = listJSON(t, "--config", path, "--limit", "3")
+	subj, stale := listed(out)
+	if code != launch.ExitOK || !slices.Equal(subj, []string{"new", "m299", "m297"}) || slices.Contains(stale, true) || !out.Messages[1].Flagged {
+		t.Fatalf("list after another client: exit %d, %v %v %+v", code, subj, stale, out.Messages)
+	}
+	if n := wire.envelopes(); n != 1 {
+		t.Fatalf("list after another client fetched %d envelopes, want only the new message's", n)
+	}
+}

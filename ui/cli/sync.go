@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+
+	"unibox/accounts"
+	"unibox/model/textsafe"
+	"unibox/ui/launch"
+)
+
+// SyncJSON is one account in `sync --json` (public names).
+type SyncJSON struct {
+	Name  string `json:"name"`
+	State string `json:"state"`
+	// Method is how the store was brought up to date: "sync" (only what
+	// changed, the whole folder held) or "list" (an account that cannot
+	// sync: its newest page).
+	Method     string  `json:"method"`
+	Stored     uint32  `json:"stored"`
+	Total      uint32  `json:"total"`
+	Seconds    float64 `json:"seconds"`
+	Error      string  `json:"error"`
+	ErrorClass string  `json:"error_class"`
+}
+
+// Sync is `unibox sync`: bring every account's inbox in the local store
+// up to date, the whole folder, then exit (what the TUI does a page at a
+// time, for a cron job, or before going offline). Each page is stored as
+// it comes, so a sync cut off goes on from there next time. --timeout
+// bounds each call, not the whole sync: a first sync of a big folder takes
+// as many calls as it has pages.
+func Sync(args []string, stdout, stderr io.Writer) int {
+	f := newFaceFlags("sync", "usage: unibox sync [--json] [--account NAME]... [--timeout 10s]", stderr)
+	if !f.parse(args, nil) {
+		return launch.ExitUsage
+	}
+	env, accts, code := f.open(launch.StoreOpen)
+	if env == nil {
+		return code
+	}
+	defer env.Close()
+	prog := newProgress(stderr, accts)
+	out := make([]SyncJSON, len(accts))
+	var wg sync.WaitGroup
+	for i, a := range accts {
+		wg.Go(func() { out[i] = syncOne(a, f.timeout, func(p accounts.SyncProgress) { prog.set(i, p) }) })
+	}
+	wg.Wait()
+	prog.done()
+	ok := 0
+	for _, s := range out {
+		if s.Error == "" {
+			ok++
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(map[string]any{"accounts": out})
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 2, 2, ' ', 0)
+		fmt.Fprintln(tw, "ACCOUNT\tSTATE\tMETHOD\tSTORED\tTOTAL\tTOOK\tERROR")
+		for _, s := range out {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1fs\t%s\n", textsafe.Line(s.Name), s.State, s.Method, s.Stored, s.Total, s.Seconds, clip(s.Error, 80))
+		}
+		tw.Flush()
+	}
+	return exitCode(ok, len(out))
+}
+
+// syncOne syncs a's inbox to the end, a call at a time under timeout; an
+// account that cannot sync has its newest page listed into the store.
+func syncOne(a *accounts.Account, timeout time.Duration, progress func(accounts.SyncProgress)) SyncJSON {
+	start := time.Now()
+	out := SyncJSON{Name: a.Name(), Method: "sync"}
+	var err error
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		var p accounts.SyncProgress
+		var done bool
+		p, done, err = a.SyncStep(ctx, "")
+		cancel()
+		if errors.Is(err, accounts.ErrNoSync) {
+			out.Method = "list"
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			var page accounts.Page
+			page, err = a.List(ctx, accounts.ListOptions{})
+			cancel()
+			out.Stored, out.Total = uint32(len(page.Messages)), page.Total
+			break
+		}
+		if err != nil {
+			break
+		}
+		out.Stored, out.Total = p.Stored, p.Total
+		progress(p)
+		if done {
+			break
+		}
+	}
+	out.Seconds = time.Since(start).Seconds()
+	h := a.Health()
+	out.State = string(h.State)
+	if err != nil {
+		out.Error, out.ErrorClass = h.Error, h.ErrorClass
+		if out.Error == "" {
+			out.Error = accounts.Reason(err)
+		}
+	}
+	return out
+}
+
+// progress draws every account's sync on one line of a terminal's stderr,
+// at most ten times a second; it says nothing to a pipe or a file.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer // nil: not a terminal
+	names []string
+	at    []accounts.SyncProgress
+	drawn time.Time
+}
+
+func newProgress(stderr io.Writer, accts []*accounts.Account) *progress {
+	p := &progress{at: make([]accounts.SyncProgress, len(accts))}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		p.w = stderr
+	}
+	for _, a := range accts {
+		p.names = append(p.names, textsafe.Line(a.Name()))
+	}
+	return p
+}
+
+func (p *progress) set(i int, at accounts.SyncProgress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.at[i] = at
+	if p.w == nil || time.Since(p.drawn) < 100*time.Millisecond {
+		return
+	}
+	p.drawn = time.Now()
+	var parts []string
+	for j, n := range p.names {
+		parts = append(parts, fmt.Sprintf("%s %d/%d", n, p.at[j].Stored, p.at[j].Total))
+	}
+	fmt.Fprintf(p.w, "\r\x1b[Ksyncing %s", strings.Join(parts, " · "))
+}
+
+// done clears the progress line.
+func (p *progress) done() {
+	if p.w != nil && !p.drawn.IsZero() {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
