@@ -53,7 +53,8 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		Dial: func(ctx context.Context) (mcp.Transport, error) {
 			cmd := exec.Command(o.Exe, args...)
 			cmd.Env = childEnv(o.Env)
-			return &mcp.CommandTransport{Command: cmd}, nil
+			// The child is ours: its large results skip the SDK's decoding.
+			return imapwire.RawResults(&mcp.CommandTransport{Command: cmd}), nil
 		},
 		AfterConnect: Provision(in, func(ctx context.Context) (string, error) {
 			p, err := password(ctx)

@@ -7,10 +7,21 @@ import (
 	json "github.com/segmentio/encoding/json"
 )
 
-// Decode unmarshals a result's structured content into out.
+// Decode unmarshals a result's structured content into out. Content that
+// RawResults lifted past the SDK is read straight from its bytes (and
+// kept on res as them, for a second Decode).
 func Decode(res *mcp.CallToolResult, out any) error {
 	if res == nil || res.StructuredContent == nil {
 		return fmt.Errorf("result has no structured content")
+	}
+	if m, ok := res.StructuredContent.(map[string]any); ok {
+		b, isMarker, err := liftedContent(m)
+		if err != nil {
+			return err
+		}
+		if isMarker {
+			res.StructuredContent = json.RawMessage(b)
+		}
 	}
 	var raw []byte
 	switch sc := res.StructuredContent.(type) {

@@ -27,7 +27,7 @@ func childSession(b *testing.B) *mcp.ClientSession {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe)
 	cmd.Env = []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0", "UNIBOX_TEST_DIR=" + b.TempDir()}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(context.Background(), imapwire.RawResults(&mcp.CommandTransport{Command: cmd}), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -50,6 +50,7 @@ type Server struct {
 	watchers map[string]*watcher // by push URI: folders under IDLE
 	ms       *mcp.Server         // the MCP server notifications go through
 	socks    sockets             // every IMAP socket opened through opts.Dial
+	splice   imapwire.Splicer    // tool outputs past the SDK's encoder (see imapwire/hop.go)
 }
 
 // New makes a server with no accounts.
@@ -119,11 +120,16 @@ func Serve(ctx context.Context, opts Options, r io.ReadCloser, w io.WriteCloser)
 		}
 		s.abort()
 	}()
-	err := s.MCP().Run(ctx, &mcp.IOTransport{Reader: hup, Writer: w})
+	err := s.MCP().Run(ctx, s.Transport(&mcp.IOTransport{Reader: hup, Writer: w}))
 	cancel()
 	<-watched
 	return err
 }
+
+// Transport is t as the server runs on it: large tool outputs are written
+// into their responses as encoded, past the SDK (imapwire.Splicer). Call
+// it once, before the server runs.
+func (s *Server) Transport(t mcp.Transport) mcp.Transport { return s.splice.Transport(t) }
 
 // abort closes every IMAP socket under whoever is using it and refuses new
 // ones: the process is going away.
@@ -281,7 +287,7 @@ func addTool[In, Out any, P interface {
 		if err != nil {
 			return nil, fmt.Errorf("marshal %s output: %w", t.Name, err)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(b)}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: s.splice.Hold(b)}, nil
 	})
 }
 

@@ -1,0 +1,226 @@
+package imapwire
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	json "github.com/segmentio/encoding/json"
+)
+
+// The hop. A listing crosses the pipe between serve-imap and unibox once,
+// as JSON, but the SDK would handle its bytes five times over: the
+// server's SDK re-encodes a tool's output three times (encoding/json
+// compacts a json.RawMessage again at every level it is nested in), and
+// the client's decodes structuredContent into a map[string]any, which
+// Decode would encode again to read into our types. That made a listing
+// through the child twice as slow as go-imap in process.
+//
+// Both ends are ours, so each carries the bytes past its SDK in its
+// transport. The server's holds a tool's encoded output and splices it
+// into the response as the response is written (Splicer); the client's
+// lifts structuredContent out of a response as it is read, and Decode reads
+// it straight into our types (RawResults). The wire is unchanged, byte for
+// byte what the SDK would write: another client of serve-imap, or
+// serve-imap under another client, sees plain MCP.
+//
+// A marker names a held output inside a result. It is a JSON object whose
+// key starts with a quote, so it can never be part of a string value
+// (a quote inside a JSON string is always escaped).
+const (
+	spliceKey = `{"unibox-splice":"`
+	liftKey   = `{"unibox-lifted":"`
+)
+
+// holdFor is how long a held output waits to be spliced or read: a
+// response the SDK never wrote (its call was cancelled), or a result
+// nobody decoded, is dropped after it.
+var holdFor = time.Minute
+
+// now is the clock of held outputs (tests move it).
+var now = time.Now
+
+// liftMin is the size from which a result's structured content is lifted:
+// below it the SDK's own decoding costs next to nothing.
+const liftMin = 4 << 10
+
+// held is a table of encoded outputs by number, each dropped after holdFor.
+type held struct {
+	mu   sync.Mutex
+	next uint64
+	m    map[uint64]heldBytes
+}
+
+type heldBytes struct {
+	b  []byte
+	at time.Time
+}
+
+// put holds b and returns its marker.
+func (h *held) put(b []byte, key string) []byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := now()
+	if h.m == nil {
+		h.m = map[uint64]heldBytes{}
+	}
+	for n, e := range h.m {
+		if now.Sub(e.at) > holdFor {
+			delete(h.m, n)
+		}
+	}
+	h.next++
+	h.m[h.next] = heldBytes{b: b, at: now}
+	return fmt.Appendf(nil, `%s%d"}`, key, h.next)
+}
+
+// take returns and forgets the output a marker's number names.
+func (h *held) take(n uint64) ([]byte, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e, ok := h.m[n]
+	delete(h.m, n)
+	return e.b, ok
+}
+
+// marker finds a marker of key in b: where it starts and ends, and its
+// number.
+func marker(b []byte, key string) (start, end int, n uint64, ok bool) {
+	start = bytes.Index(b, []byte(key))
+	if start < 0 {
+		return 0, 0, 0, false
+	}
+	rest := b[start+len(key):]
+	q := bytes.IndexByte(rest, '"')
+	if q < 0 || len(rest) < q+2 || rest[q+1] != '}' {
+		return 0, 0, 0, false
+	}
+	n, err := strconv.ParseUint(string(rest[:q]), 10, 64)
+	return start, start + len(key) + q + 2, n, err == nil
+}
+
+// Splicer carries a server's tool outputs past its SDK: Hold stands a
+// marker in for an output, and the transport from Transport writes the
+// output in its place.
+type Splicer struct {
+	held held
+	on   bool // set by Transport before the server runs: only then does Hold hold
+}
+
+// Hold returns what a result's StructuredContent should be for the
+// encoded output b: a marker, when the server runs on the splicing
+// transport, or b itself.
+func (s *Splicer) Hold(b []byte) json.RawMessage {
+	if s == nil || !s.on || len(b) < liftMin {
+		return b
+	}
+	return s.held.put(b, spliceKey)
+}
+
+// Transport is t with held outputs spliced into the responses written on
+// it. Call it before the server runs.
+func (s *Splicer) Transport(t mcp.Transport) mcp.Transport {
+	s.on = true
+	return spliceTransport{Transport: t, s: s}
+}
+
+type spliceTransport struct {
+	mcp.Transport
+	s *Splicer
+}
+
+func (t spliceTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return spliceConn{Connection: c, s: t.s}, nil
+}
+
+type spliceConn struct {
+	mcp.Connection
+	s *Splicer
+}
+
+func (c spliceConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		if start, end, n, ok := marker(r.Result, spliceKey); ok {
+			if b, ok := c.s.held.take(n); ok {
+				cp := *r
+				cp.Result = append(append(append(make([]byte, 0, len(r.Result)-end+start+len(b)), r.Result[:start]...), b...), r.Result[end:]...)
+				msg = &cp
+			}
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// lifted are the structured contents RawResults lifted, for Decode.
+var lifted held
+
+// RawResults is t with the structured content of every large tool result
+// lifted out as it is read: the SDK decodes a marker instead, and Decode
+// reads the bytes straight into our types.
+func RawResults(t mcp.Transport) mcp.Transport { return liftTransport{t} }
+
+type liftTransport struct{ mcp.Transport }
+
+func (t liftTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return liftConn{c}, nil
+}
+
+type liftConn struct{ mcp.Connection }
+
+func (c liftConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if r, ok := msg.(*jsonrpc.Response); ok && err == nil && len(r.Result) >= liftMin {
+		r.Result = lift(r.Result)
+	}
+	return msg, err
+}
+
+// lift replaces a result's structuredContent object with a marker for it.
+func lift(result []byte) []byte {
+	var parts map[string]json.RawMessage
+	if _, err := json.Parse(result, &parts, json.ZeroCopy); err != nil {
+		return result
+	}
+	sc, ok := parts["structuredContent"]
+	if !ok || len(sc) == 0 || sc[0] != '{' {
+		return result
+	}
+	parts["structuredContent"] = lifted.put(sc, liftKey)
+	out, err := json.Marshal(parts)
+	if err != nil {
+		return result
+	}
+	return out
+}
+
+// liftedContent is the lifted bytes a decoded marker names (ok false: sc
+// is no marker).
+func liftedContent(sc map[string]any) ([]byte, bool, error) {
+	v, ok := sc[liftKey[2:len(liftKey)-3]]
+	if !ok || len(sc) != 1 {
+		return nil, false, nil
+	}
+	s, _ := v.(string)
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return nil, false, nil
+	}
+	b, ok := lifted.take(n)
+	if !ok {
+		return nil, true, fmt.Errorf("structured content %d was dropped unread after %v", n, holdFor)
+	}
+	return b, true, nil
+}

@@ -1,0 +1,150 @@
+package imapwire
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	json "github.com/segmentio/encoding/json"
+)
+
+// bigList is a listing large enough to be carried past the SDKs, with
+// subjects that look like the markers (escaped inside strings, they can
+// never be taken for one).
+func bigList(n int) ListMessagesOut {
+	out := ListMessagesOut{Folder: "INBOX", UIDValidity: 7, Total: uint32(n)}
+	for i := range n {
+		out.Messages = append(out.Messages, Message{ID: fmt.Sprintf("w/INBOX/7/%d", i+1), UID: uint32(i + 1), UIDValidity: 7,
+			From: Address{Name: "Ann", Address: "ann@example.org"}, To: []Address{},
+			Subject: fmt.Sprintf(`m%d %s0"} %s1"}`, i, spliceKey, liftKey), Date: "2026-12-03T10:00:00Z"})
+	}
+	return out
+}
+
+// session runs a server whose list tool answers out, with the splicing
+// transport or not, and connects a client, lifting results or not.
+func session(t *testing.T, out ListMessagesOut, splice, lifting bool) *mcp.ClientSession {
+	t.Helper()
+	var sp Splicer
+	ms := mcp.NewServer(&mcp.Implementation{Name: "s"}, nil)
+	ms.AddTool(&mcp.Tool{Name: "list", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "text with " + spliceKey + `1"}`}}, StructuredContent: sp.Hold(b)}, nil
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	var serverT mcp.Transport = st
+	if splice {
+		serverT = sp.Transport(st)
+	}
+	var clientT mcp.Transport = ct
+	if lifting {
+		clientT = RawResults(ct)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ss, err := ms.Connect(ctx, serverT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c"}, nil).Connect(ctx, clientT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait(); cancel() })
+	return cs
+}
+
+// Whichever end carries the bytes past its SDK, and whether the other does
+// too, the client reads the same listing: the wire is plain MCP. A client
+// that does not lift (any other MCP client) sees structuredContent as an
+// object; a lifting client keeps what it read for a second Decode; a
+// small result is left to the SDK.
+func TestHopCarriesResultsPastTheSDKs(t *testing.T) {
+	for _, n := range []int{2, 200} {
+		want := bigList(n)
+		for _, tt := range []struct{ splice, lift bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+			t.Run(fmt.Sprintf("%d messages, splice %v, lift %v", n, tt.splice, tt.lift), func(t *testing.T) {
+				cs := session(t, want, tt.splice, tt.lift)
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if text := res.Content[0].(*mcp.TextContent).Text; text != "text with "+spliceKey+`1"}` {
+					t.Fatalf("text content changed: %q", text)
+				}
+				sc, isMap := res.StructuredContent.(map[string]any)
+				lifted := tt.lift && n == 200
+				if !isMap || lifted != (len(sc) == 1) {
+					t.Fatalf("structured content as the SDK decoded it: %T with %d keys (lifted: %v)", res.StructuredContent, len(sc), lifted)
+				}
+				for range 2 {
+					var got ListMessagesOut
+					if err := Decode(res, &got); err != nil {
+						t.Fatal(err)
+					}
+					if len(got.Messages) != n || got.Messages[n-1].Subject != want.Messages[n-1].Subject || got.Folder != "INBOX" {
+						t.Fatalf("decoded %d messages, last %+v", len(got.Messages), got.Messages[len(got.Messages)-1])
+					}
+				}
+			})
+		}
+	}
+}
+
+// What is held is dropped once its time is up: a response never written
+// (its call cancelled) or a result never decoded costs nothing for long,
+// and a late Decode says what happened.
+func TestHeldBytesAreDroppedInTime(t *testing.T) {
+	at := time.Now()
+	now = func() time.Time { return at }
+	t.Cleanup(func() { now = time.Now })
+	var h held
+	m := h.put([]byte("x"), liftKey)
+	at = at.Add(holdFor + time.Second) // the next put drops it
+	h.put([]byte("y"), liftKey)
+	_, _, n, ok := marker(m, liftKey)
+	if _, kept := h.take(n); !ok || kept || len(h.m) != 1 {
+		t.Fatalf("an expired entry was kept (%d held)", len(h.m))
+	}
+
+	lifted.put([]byte(`{}`), liftKey) // n+1 in the package table
+	res := &mcp.CallToolResult{StructuredContent: map[string]any{liftKey[2 : len(liftKey)-3]: "999999"}}
+	if err := Decode(res, &ListMessagesOut{}); err == nil || !strings.Contains(err.Error(), "dropped unread") {
+		t.Fatalf("decoding a dropped result: %v", err)
+	}
+}
+
+// The splicing connection writes the held bytes in the marker's place and
+// leaves other messages alone.
+func TestSpliceWritesTheHeldBytes(t *testing.T) {
+	var sp Splicer
+	sp.on = true
+	big := []byte(`{"folder":"` + strings.Repeat("x", liftMin) + `"}`)
+	result := fmt.Appendf(nil, `{"content":[],"structuredContent":%s}`, sp.Hold(big))
+	rec := &recorder{}
+	c := spliceConn{Connection: rec, s: &sp}
+	id, _ := jsonrpc.MakeID(float64(1))
+	if err := c.Write(context.Background(), &jsonrpc.Response{ID: id, Result: result}); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(rec.msg.(*jsonrpc.Response).Result); got != `{"content":[],"structuredContent":`+string(big)+`}` {
+		t.Fatalf("spliced result %.80q", got)
+	}
+	if len(sp.held.m) != 0 {
+		t.Fatal("a spliced output is still held")
+	}
+}
+
+type recorder struct {
+	mcp.Connection
+	msg jsonrpc.Message
+}
+
+func (r *recorder) Write(_ context.Context, m jsonrpc.Message) error { r.msg = m; return nil }
