@@ -15,6 +15,7 @@ import (
 
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/ui/agent"
 	"unibox/ui/cli"
 	"unibox/ui/launch"
 )
@@ -117,5 +118,71 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 	}
 	if n := wire.envelopes(); n != 1 {
 		t.Fatalf("list after another client fetched %d envelopes, want only the new message's", n)
+	}
+}
+
+// An agent's list_messages syncs too: the first call takes one page of a
+// first sync, the second finishes it, an unchanged inbox then moves no
+// envelope, and another client's flag arrives without one.
+func TestAgentListMessagesSyncs(t *testing.T) {
+	wire := &wireLog{}
+	srv, err := memimap.Start(memimap.Options{DebugWriter: wire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if err := srv.AddUser("sam", "canary-secret-31337", nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 300 {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("m%03d", i), Date: time.Now().Add(time.Duration(i-300) * time.Minute), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := mcpSession(t, writeConfig(t, fmt.Sprintf("[[account]]\nname = \"Work\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_TEST_PW\"\n", srv.Port())))
+	list := func() agent.ListOut {
+		var out agent.ListOut
+		callHub(t, cs, "list_messages", agent.ListIn{Limit: 5}, &out)
+		return out
+	}
+	wire.envelopes()
+	if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
+		t.Fatalf("first list_messages: %+v", out.Messages)
+	}
+	if n := wire.envelopes(); n != 200 {
+		t.Fatalf("first list_messages fetched %d envelopes, want one page of a first sync (200)", n)
+	}
+	// The first sync left unfinished goes one page further (the last 100)
+	// while the newest page is listed.
+	if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
+		t.Fatalf("second list_messages: %+v", out.Messages)
+	}
+	if n := wire.envelopes(); n != 105 {
+		t.Fatalf("second list_messages fetched %d envelopes, want the rest of the first sync and a listing of 5", n)
+	}
+	if out := list(); len(out.Messages) != 5 || wire.envelopes() != 0 {
+		t.Fatalf("an unchanged inbox: %d rows", len(out.Messages))
+	}
+	c, err := imapclient.DialInsecure(srv.Addr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("sam", "canary-secret-31337").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Store(imap.SeqSetNum(300), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	wire.envelopes()
+	if out := list(); !out.Messages[0].Seen || out.Messages[0].Stale {
+		t.Fatalf("another client's flag: %+v", out.Messages[0])
+	}
+	if n := wire.envelopes(); n != 0 {
+		t.Fatalf("a flag change fetched %d envelopes", n)
 	}
 }
