@@ -20,7 +20,7 @@ type SyncState struct {
 	UIDValidity   uint32 // 0: never synced (or reset): a first sync
 	UIDNext       uint32 // every uid below it is stored (0: a first sync)
 	HighestModSeq uint64
-	Held          uint32 // stored uids below UIDNext (paging: all stored uids)
+	Held          uint32 // stored uids below UIDNext (paging: and at or above Floor)
 	// A sync in pages under way (a first sync, or new mail of more than a
 	// page): it stored new uids down to Floor, and began when the
 	// server's UIDNEXT was Top; it resumes below Floor, and ends with
@@ -82,8 +82,11 @@ func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState,
 				st.UIDNext, st.HighestModSeq = 0, 0
 			}
 			// Held: what is stored so far (progress; the server does not
-			// count with it while paging).
-			return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ?`, acct, folder).Scan(&st.Held)
+			// count with it while paging), but for rows between UIDNext
+			// and Floor: only a listing (paging down) stores those, and
+			// the pages still to come bring them again.
+			return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND (uid < ? OR uid >= ?)`,
+				acct, folder, st.UIDNext, st.Floor).Scan(&st.Held)
 		}
 		return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND uid < ?`, acct, folder, st.UIDNext).Scan(&st.Held)
 	})

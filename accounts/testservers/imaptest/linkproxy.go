@@ -29,8 +29,12 @@ type Proxy struct {
 	down   int           // Down calls not yet undone: refuse while > 0
 	quiet  chan struct{} // non-nil while silent; closed when data may flow
 	silent int           // Silence calls not yet restored
-	toxics map[string]toxic
+	toxics map[string]*toxic
 	seen   int // connections accepted, refused ones included
+	// cuts are the links limit_data toxics closed; nextCut is closed (and
+	// replaced) at each.
+	cuts    []Cut
+	nextCut chan struct{}
 }
 
 // link is one client connection and its connection to the upstream.
@@ -43,6 +47,7 @@ type link struct {
 	client   net.Conn
 	upstream net.Conn // nil until dialled
 	cut      bool
+	limits   map[*toxic]*limit // limit_data toxics' counts on this link
 }
 
 // NewProxy listens on 127.0.0.1 and forwards to upstream until the test
@@ -53,7 +58,8 @@ func NewProxy(t testing.TB, upstream string) *Proxy {
 	if err != nil {
 		t.Fatalf("proxy: %v", err)
 	}
-	p := &Proxy{ln: ln, upstream: upstream, links: map[*link]struct{}{}, toxics: map[string]toxic{}}
+	p := &Proxy{ln: ln, upstream: upstream, links: map[*link]struct{}{}, toxics: map[string]*toxic{},
+		nextCut: make(chan struct{})}
 	p.accepted.Add(1)
 	go p.accept()
 	t.Cleanup(p.close)
@@ -140,7 +146,7 @@ func (p *Proxy) accept() {
 			continue
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		l := &link{ctx: ctx, cancel: cancel, done: make(chan struct{}), client: c}
+		l := &link{ctx: ctx, cancel: cancel, done: make(chan struct{}), client: c, limits: map[*toxic]*limit{}}
 		p.links[l] = struct{}{} // registered before the dial: Drop cuts it too
 		p.serving.Add(1)
 		p.mu.Unlock()
@@ -176,18 +182,22 @@ func (p *Proxy) serve(l *link) {
 	<-other
 }
 
-// pipe copies src to dst chunk by chunk; pass holds or drops each chunk.
-// Any end (EOF, error, cut) closes the whole link: IMAP never half-closes.
+// pipe copies src to dst chunk by chunk; pass holds, drops or cuts short
+// each chunk. Any end (EOF, error, cut, a limit reached) closes the whole
+// link: IMAP never half-closes.
 func (p *Proxy) pipe(l *link, dst, src net.Conn, stream string) {
 	defer l.close(false)
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			if !p.pass(l, stream) {
-				return
+			w, more := p.pass(l, stream, buf[:n])
+			if w > 0 {
+				if _, werr := dst.Write(buf[:w]); werr != nil {
+					return
+				}
 			}
-			if _, werr := dst.Write(buf[:n]); werr != nil {
+			if !more {
 				return
 			}
 		}
