@@ -55,6 +55,18 @@ func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder
 // connection if need be, and has_attachments is then left false.
 func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]imapwire.Message, error) {
 	bufs, err := a.fetchBuffers(ctx, c, set, fetchSummary)
+	if err != nil && ctx.Err() == nil && classOf(err, "") != conn.ClassTimeout && closed(c) {
+		// The link went down mid-FETCH: cut on the way, or a server that
+		// choked. Once more in full on a fresh connection first.
+		a.drop()
+		if c, _, err = a.conn(ctx); err != nil {
+			return nil, err
+		}
+		if _, err = a.selectFolder(ctx, c, folder); err != nil {
+			return nil, err
+		}
+		bufs, err = a.fetchBuffers(ctx, c, set, fetchSummary)
+	}
 	if err != nil && ctx.Err() == nil && classOf(err, "") != conn.ClassTimeout {
 		if closed(c) {
 			a.drop()
