@@ -3,6 +3,7 @@ package conn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -51,11 +52,30 @@ func TestChildKilledWhileIdle(t *testing.T) {
 	}
 }
 
-// A stopped child answers nothing: the health probe finds it and SIGKILLs it.
+// wrapped is a transport over a child's, as imapwire.RawResults is: the
+// adapter must still find the child under it.
+type wrapped struct{ mcp.Transport }
+
+func (w wrapped) Unwrap() mcp.Transport { return w.Transport }
+
+// A stopped child answers nothing: the health probe finds it and SIGKILLs
+// it, also under a transport that wraps the child's.
 func TestStoppedChildKilledByProbe(t *testing.T) {
+	for _, wrap := range []bool{false, true} {
+		t.Run(fmt.Sprintf("wrapped %v", wrap), func(t *testing.T) { stoppedChildKilledByProbe(t, wrap) })
+	}
+}
+
+func stoppedChildKilledByProbe(t *testing.T, wrap bool) {
 	c := newChildWorld(t)
 	rec := newTracer() // sees every transition: a waiter on Subscribe may miss one
 	a := c.adapter(func(o *Options) {
+		if wrap {
+			o.Dial = func(ctx context.Context) (mcp.Transport, error) {
+				tr, err := c.dial(ctx)
+				return wrapped{tr}, err
+			}
+		}
 		o.Dials.ProbeInterval = 50 * time.Millisecond
 		// Far above a live child's answer on a loaded machine: only the
 		// stopped child misses, and generation 2 never does.
@@ -134,11 +154,22 @@ func TestCrashOnStart(t *testing.T) {
 	}
 }
 
-// A child must get an explicit environment, never the parent's wholesale.
+// A child must get an explicit environment, never the parent's wholesale,
+// also under a transport that wraps the child's.
 func TestChildWithoutExplicitEnvRefused(t *testing.T) {
+	for _, wrap := range []bool{false, true} {
+		t.Run(fmt.Sprintf("wrapped %v", wrap), func(t *testing.T) { childWithoutExplicitEnvRefused(t, wrap) })
+	}
+}
+
+func childWithoutExplicitEnvRefused(t *testing.T, wrap bool) {
 	c := newChildWorld(t)
 	a := New(Options{Account: "x", Dials: testDials, Dial: func(ctx context.Context) (mcp.Transport, error) {
-		return &mcp.CommandTransport{Command: exec.Command(c.exe)}, nil
+		var tr mcp.Transport = &mcp.CommandTransport{Command: exec.Command(c.exe)}
+		if wrap {
+			tr = wrapped{tr}
+		}
+		return tr, nil
 	}})
 	defer a.Close()
 	err := a.EnsureConnected(t.Context())

@@ -187,7 +187,7 @@ func (a *Adapter) dial(ctx context.Context) (*generation, error) {
 		return nil, fmt.Errorf("start provider: %w", err)
 	}
 	var kill func()
-	switch ct := t.(type) {
+	switch ct := child(t).(type) {
 	case *mcp.CommandTransport:
 		if err := a.prepareCommand(ct); err != nil {
 			return nil, err
@@ -435,6 +435,22 @@ func (a *Adapter) fail(op string, class ErrorClass, err error) *Error {
 // Killer is a transport that can end its peer outright (a wrapper around
 // a child process, say): the health probe uses it on a wedged peer.
 type Killer interface{ Kill() }
+
+// Wrapper is a transport over another (imapwire.RawResults over a
+// child's CommandTransport): the adapter looks under it for the child it
+// must prepare and may have to kill.
+type Wrapper interface{ Unwrap() mcp.Transport }
+
+// child is the innermost transport under t's wrappers.
+func child(t mcp.Transport) mcp.Transport {
+	for {
+		w, ok := t.(Wrapper)
+		if !ok {
+			return t
+		}
+		t = w.Unwrap()
+	}
+}
 
 // killProcess sends SIGKILL to a started child.
 func killProcess(cmd *exec.Cmd) {

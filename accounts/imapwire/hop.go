@@ -170,6 +170,10 @@ func RawResults(t mcp.Transport) mcp.Transport { return liftTransport{t} }
 
 type liftTransport struct{ mcp.Transport }
 
+// Unwrap is the transport lifted from: the connection adapter finds the
+// child process under it (conn.Wrapper), to prepare it and to kill it.
+func (t liftTransport) Unwrap() mcp.Transport { return t.Transport }
+
 func (t liftTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
 	if err != nil {
