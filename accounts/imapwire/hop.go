@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 	"time"
@@ -23,7 +24,7 @@ import (
 //
 // Both ends are ours, so each carries the bytes past its SDK in its
 // transport. The server's holds a tool's encoded output and splices it
-// into the response as the response is written (Splicer); the client's
+// into the response's bytes as they are written (Splicer); the client's
 // lifts structuredContent out of a response as it is read, and Decode reads
 // it straight into our types (RawResults). The wire is unchanged, byte for
 // byte what the SDK would write: another client of serve-imap, or
@@ -122,42 +123,44 @@ func (s *Splicer) Hold(b []byte) json.RawMessage {
 	return s.held.put(b, spliceKey)
 }
 
-// Transport is t with held outputs spliced into the responses written on
-// it. Call it before the server runs.
-func (s *Splicer) Transport(t mcp.Transport) mcp.Transport {
+// Writer is w with held outputs spliced into what is written through it:
+// the server's SDK encodes a response around the marker, and the output
+// goes out in its place. Call it once, before the server runs.
+func (s *Splicer) Writer(w io.WriteCloser) io.WriteCloser {
 	s.on = true
-	return spliceTransport{Transport: t, s: s}
+	return &spliceWriter{WriteCloser: w, s: s}
 }
 
-type spliceTransport struct {
-	mcp.Transport
+type spliceWriter struct {
+	io.WriteCloser
 	s *Splicer
 }
 
-func (t spliceTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.Transport.Connect(ctx)
-	if err != nil {
-		return nil, err
+// Write writes p with every marker in it replaced by its held output. The
+// SDK writes each message whole in one Write, so no marker is ever split.
+// A marker whose output was dropped goes out as it is, and the client's
+// Decode says so.
+func (w *spliceWriter) Write(p []byte) (int, error) {
+	start, end, n, ok := marker(p, spliceKey)
+	if !ok {
+		return w.WriteCloser.Write(p)
 	}
-	return spliceConn{Connection: c, s: t.s}, nil
-}
-
-type spliceConn struct {
-	mcp.Connection
-	s *Splicer
-}
-
-func (c spliceConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if r, ok := msg.(*jsonrpc.Response); ok {
-		if start, end, n, ok := marker(r.Result, spliceKey); ok {
-			if b, ok := c.s.held.take(n); ok {
-				cp := *r
-				cp.Result = append(append(append(make([]byte, 0, len(r.Result)-end+start+len(b)), r.Result[:start]...), b...), r.Result[end:]...)
-				msg = &cp
-			}
+	var out []byte
+	rest := p
+	for ok {
+		out = append(out, rest[:start]...)
+		if b, held := w.s.held.take(n); held {
+			out = append(out, b...)
+		} else {
+			out = append(out, rest[start:end]...)
 		}
+		rest = rest[end:]
+		start, end, n, ok = marker(rest, spliceKey)
 	}
-	return c.Connection.Write(ctx, msg)
+	if _, err := w.WriteCloser.Write(append(out, rest...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // lifted are the structured contents RawResults lifted, for Decode.
@@ -213,6 +216,9 @@ func lift(result []byte) []byte {
 // liftedContent is the lifted bytes a decoded marker names (ok false: sc
 // is no marker).
 func liftedContent(sc map[string]any) ([]byte, bool, error) {
+	if _, ok := sc[spliceKey[2:len(spliceKey)-3]]; ok && len(sc) == 1 {
+		return nil, true, fmt.Errorf("the server dropped this result's structured content before writing it")
+	}
 	v, ok := sc[liftKey[2:len(liftKey)-3]]
 	if !ok || len(sc) != 1 {
 		return nil, false, nil

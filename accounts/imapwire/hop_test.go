@@ -1,14 +1,15 @@
 package imapwire
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	json "github.com/segmentio/encoding/json"
 )
@@ -39,14 +40,17 @@ func session(t *testing.T, out ListMessagesOut, splice, lifting bool) *mcp.Clien
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "text with " + spliceKey + `1"}`}}, StructuredContent: sp.Hold(b)}, nil
 	})
-	st, ct := mcp.NewInMemoryTransports()
-	var serverT mcp.Transport = st
+	// Byte streams, as the child's pipes are.
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	var w io.WriteCloser = fromServer
 	if splice {
-		serverT = sp.Transport(st)
+		w = sp.Writer(fromServer)
 	}
-	var clientT mcp.Transport = ct
+	var serverT mcp.Transport = &mcp.IOTransport{Reader: toServer, Writer: w}
+	var clientT mcp.Transport = &mcp.IOTransport{Reader: toClient, Writer: fromClient}
 	if lifting {
-		clientT = RawResults(ct)
+		clientT = RawResults(clientT)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ss, err := ms.Connect(ctx, serverT, nil)
@@ -121,30 +125,31 @@ func TestHeldBytesAreDroppedInTime(t *testing.T) {
 	}
 }
 
-// The splicing connection writes the held bytes in the marker's place and
-// leaves other messages alone.
+// The splicing writer writes each held output in its marker's place, and
+// a marker whose output was dropped as it is, which Decode then reports.
 func TestSpliceWritesTheHeldBytes(t *testing.T) {
 	var sp Splicer
-	sp.on = true
-	big := []byte(`{"folder":"` + strings.Repeat("x", liftMin) + `"}`)
-	result := fmt.Appendf(nil, `{"content":[],"structuredContent":%s}`, sp.Hold(big))
-	rec := &recorder{}
-	c := spliceConn{Connection: rec, s: &sp}
-	id, _ := jsonrpc.MakeID(float64(1))
-	if err := c.Write(context.Background(), &jsonrpc.Response{ID: id, Result: result}); err != nil {
-		t.Fatal(err)
+	var out bytes.Buffer
+	w := sp.Writer(nopCloser{&out})
+	big := func(c string) []byte { return []byte(`{"folder":"` + strings.Repeat(c, liftMin) + `"}`) }
+	a, b := big("a"), big("b")
+	msg := fmt.Appendf(nil, `[{"structuredContent":%s},{"structuredContent":%s},{"structuredContent":{"unibox-splice":"999"}}]`+"\n", sp.Hold(a), sp.Hold(b))
+	if n, err := w.Write(msg); err != nil || n != len(msg) {
+		t.Fatalf("write: %d of %d, %v", n, len(msg), err)
 	}
-	if got := string(rec.msg.(*jsonrpc.Response).Result); got != `{"content":[],"structuredContent":`+string(big)+`}` {
-		t.Fatalf("spliced result %.80q", got)
+	want := `[{"structuredContent":` + string(a) + `},{"structuredContent":` + string(b) + `},{"structuredContent":{"unibox-splice":"999"}}]` + "\n"
+	if out.String() != want {
+		t.Fatalf("spliced %.120q", out.String())
 	}
 	if len(sp.held.m) != 0 {
 		t.Fatal("a spliced output is still held")
 	}
+	res := &mcp.CallToolResult{StructuredContent: map[string]any{"unibox-splice": "999"}}
+	if err := Decode(res, &ListMessagesOut{}); err == nil || !strings.Contains(err.Error(), "dropped") {
+		t.Fatalf("decoding a result whose output was dropped: %v", err)
+	}
 }
 
-type recorder struct {
-	mcp.Connection
-	msg jsonrpc.Message
-}
+type nopCloser struct{ io.Writer }
 
-func (r *recorder) Write(_ context.Context, m jsonrpc.Message) error { r.msg = m; return nil }
+func (nopCloser) Close() error { return nil }

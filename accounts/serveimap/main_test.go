@@ -44,7 +44,7 @@ func childMain() int {
 			return next(ctx, method, req)
 		}
 	})
-	if err := ms.Run(context.Background(), s.Transport(&mcp.StdioTransport{})); err != nil {
+	if err := ms.Run(context.Background(), s.Transport(os.Stdin, os.Stdout)); err != nil {
 		return 1
 	}
 	return 0

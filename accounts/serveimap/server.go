@@ -120,16 +120,18 @@ func Serve(ctx context.Context, opts Options, r io.ReadCloser, w io.WriteCloser)
 		}
 		s.abort()
 	}()
-	err := s.MCP().Run(ctx, s.Transport(&mcp.IOTransport{Reader: hup, Writer: w}))
+	err := s.MCP().Run(ctx, s.Transport(hup, w))
 	cancel()
 	<-watched
 	return err
 }
 
-// Transport is t as the server runs on it: large tool outputs are written
-// into their responses as encoded, past the SDK (imapwire.Splicer). Call
-// it once, before the server runs.
-func (s *Server) Transport(t mcp.Transport) mcp.Transport { return s.splice.Transport(t) }
+// Transport is the server's stream transport over r and w: large tool
+// outputs are written into their responses as encoded, past the SDK
+// (imapwire.Splicer). Call it once, before the server runs.
+func (s *Server) Transport(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
+	return &mcp.IOTransport{Reader: r, Writer: s.splice.Writer(w)}
+}
 
 // abort closes every IMAP socket under whoever is using it and refuses new
 // ones: the process is going away.
