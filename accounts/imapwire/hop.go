@@ -2,15 +2,12 @@ package imapwire
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"strconv"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	json "github.com/segmentio/encoding/json"
 )
 
@@ -25,8 +22,9 @@ import (
 // Both ends are ours, so each carries the bytes past its SDK in its
 // transport. The server's holds a tool's encoded output and splices it
 // into the response's bytes as they are written (Splicer); the client's
-// lifts structuredContent out of a response as it is read, and Decode reads
-// it straight into our types (RawResults). The wire is unchanged, byte for
+// lifts structuredContent out of the bytes as they are read, before its
+// SDK parses them, and Decode reads it straight into our types
+// (RawResults, lift.go). The wire is unchanged, byte for
 // byte what the SDK would write: another client of serve-imap, or
 // serve-imap under another client, sees plain MCP.
 //
@@ -161,56 +159,6 @@ func (w *spliceWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
-}
-
-// lifted are the structured contents RawResults lifted, for Decode.
-var lifted held
-
-// RawResults is t with the structured content of every large tool result
-// lifted out as it is read: the SDK decodes a marker instead, and Decode
-// reads the bytes straight into our types.
-func RawResults(t mcp.Transport) mcp.Transport { return liftTransport{t} }
-
-type liftTransport struct{ mcp.Transport }
-
-// Unwrap is the transport lifted from: the connection adapter finds the
-// child process under it (conn.Wrapper), to prepare it and to kill it.
-func (t liftTransport) Unwrap() mcp.Transport { return t.Transport }
-
-func (t liftTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.Transport.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return liftConn{c}, nil
-}
-
-type liftConn struct{ mcp.Connection }
-
-func (c liftConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if r, ok := msg.(*jsonrpc.Response); ok && err == nil && len(r.Result) >= liftMin {
-		r.Result = lift(r.Result)
-	}
-	return msg, err
-}
-
-// lift replaces a result's structuredContent object with a marker for it.
-func lift(result []byte) []byte {
-	var parts map[string]json.RawMessage
-	if _, err := json.Parse(result, &parts, json.ZeroCopy); err != nil {
-		return result
-	}
-	sc, ok := parts["structuredContent"]
-	if !ok || len(sc) == 0 || sc[0] != '{' {
-		return result
-	}
-	parts["structuredContent"] = lifted.put(sc, liftKey)
-	out, err := json.Marshal(parts)
-	if err != nil {
-		return result
-	}
-	return out
 }
 
 // liftedContent is the lifted bytes a decoded marker names (ok false: sc

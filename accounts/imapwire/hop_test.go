@@ -1,6 +1,7 @@
 package imapwire
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -48,10 +49,11 @@ func session(t *testing.T, out ListMessagesOut, splice, lifting bool) *mcp.Clien
 		w = sp.Writer(fromServer)
 	}
 	var serverT mcp.Transport = &mcp.IOTransport{Reader: toServer, Writer: w}
-	var clientT mcp.Transport = &mcp.IOTransport{Reader: toClient, Writer: fromClient}
+	var r io.ReadCloser = toClient
 	if lifting {
-		clientT = RawResults(clientT)
+		r = io.NopCloser(&lifter{r: bufio.NewReader(toClient)})
 	}
+	var clientT mcp.Transport = &mcp.IOTransport{Reader: r, Writer: fromClient}
 	ctx, cancel := context.WithCancel(context.Background())
 	ss, err := ms.Connect(ctx, serverT, nil)
 	if err != nil {
@@ -153,3 +155,38 @@ func TestSpliceWritesTheHeldBytes(t *testing.T) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// liftLine lifts only a large result's own structuredContent object, and
+// finds its end past strings that hold braces, quotes and the key itself.
+func TestLiftLine(t *testing.T) {
+	pad := strings.Repeat("p", liftMin)
+	tricky := `{"subject":"} ] { \"structuredContent\":{ \\","x":[{"a":"\\\\"}],"pad":"` + pad + `"}`
+	for _, tt := range []struct {
+		name, line string
+		lifted     string // "" when the line must pass unchanged
+	}{
+		{"small", `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"a":1}}}`, ""},
+		{"large result", `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":` + tricky + `,"isError":false}}`, tricky},
+		{"key in a string", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"\"structuredContent\":{` + pad + `"}]}}`, ""},
+		{"key nested deeper", `{"jsonrpc":"2.0","id":1,"result":{"_meta":{"structuredContent":{"a":"` + pad + `"}}}}`, ""},
+		{"not a result", `{"jsonrpc":"2.0","method":"x","params":{"structuredContent":{"a":"` + pad + `"}}}`, ""},
+		{"cut short", `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"a":"` + pad, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := liftLine([]byte(tt.line))
+			if tt.lifted == "" {
+				if string(out) != tt.line {
+					t.Fatalf("changed: %.100q", out)
+				}
+				return
+			}
+			start, end, n, ok := marker(out, liftKey)
+			if !ok || string(out[:start])+tricky+string(out[end:]) != tt.line {
+				t.Fatalf("lifted line %.200q", out)
+			}
+			if b, _ := lifted.take(n); string(b) != tt.lifted {
+				t.Fatalf("lifted %.100q", b)
+			}
+		})
+	}
+}
