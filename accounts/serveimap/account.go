@@ -36,6 +36,32 @@ type account struct {
 	mu      sync.Mutex // serialises all IMAP use
 	c       *imapclient.Client
 	special map[string]string // "archive" → folder name, learned per connection
+	// selected is the folder the connection last selected, and what the
+	// server said then: a sync's next page need not select it again
+	// (on Dovecot a SELECT rereads the folder's whole uid list).
+	selected selection
+}
+
+// selection is a folder selected on a connection.
+type selection struct {
+	c      *imapclient.Client
+	folder string
+	data   *imap.SelectData
+}
+
+// stillSelected is what the server said when folder was selected on c, if
+// it still is, with the message count as it stands; nil otherwise.
+// Called with a.mu held.
+func (a *account) stillSelected(c *imapclient.Client, folder string) *imap.SelectData {
+	s := a.selected
+	if s.c != c || s.folder != folder || s.data == nil || closed(c) {
+		return nil
+	}
+	d := *s.data
+	if mb := c.Mailbox(); mb != nil && mb.Name == folder {
+		d.NumMessages = mb.NumMessages
+	}
+	return &d
 }
 
 // checkPlaintext refuses security "none" to anything but a loopback
@@ -156,6 +182,7 @@ func (a *account) drop() {
 		a.c = nil
 	}
 	a.special = nil
+	a.selected = selection{}
 }
 
 func closed(c *imapclient.Client) bool {

@@ -43,8 +43,10 @@ func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder
 		return err
 	})
 	if err != nil {
+		a.selected = selection{}
 		return nil, fmt.Errorf("folder %q: %w", folder, err)
 	}
+	a.selected = selection{c: c, folder: folder, data: sel}
 	return sel, nil
 }
 

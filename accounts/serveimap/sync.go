@@ -3,7 +3,6 @@ package serveimap
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -25,12 +24,21 @@ func (s *Server) syncFolder(ctx context.Context, in imapwire.SyncIn) (imapwire.S
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		out = imapwire.SyncOut{Folder: folder, New: []imapwire.Message{}} // a retry starts clean
 		condstore := c.Caps().Has(imap.CapCondStore)
+		// A page after the first (before_uid) goes on in the folder the
+		// last page selected: it needs no fresh UIDNEXT or modseq.
 		var sel *imap.SelectData
-		if err := a.cmd(ctx, c, func() (err error) {
-			sel, err = c.Select(folder, &imap.SelectOptions{CondStore: condstore}).Wait()
-			return err
-		}); err != nil {
-			return fmt.Errorf("folder %q: %w", folder, err)
+		if in.BeforeUID > 0 {
+			sel = a.stillSelected(c, folder)
+		}
+		if sel == nil {
+			if err := a.cmd(ctx, c, func() (err error) {
+				sel, err = c.Select(folder, &imap.SelectOptions{CondStore: condstore}).Wait()
+				return err
+			}); err != nil {
+				a.selected = selection{}
+				return fmt.Errorf("folder %q: %w", folder, err)
+			}
+			a.selected = selection{c: c, folder: folder, data: sel}
 		}
 		out.UIDValidity, out.UIDNext, out.HighestModSeq, out.Total = sel.UIDValidity, uint32(sel.UIDNext), sel.HighestModSeq, sel.NumMessages
 		out.Method = "flags"
@@ -55,32 +63,28 @@ func (s *Server) syncFolder(ctx context.Context, in imapwire.SyncIn) (imapwire.S
 func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Client, in imapwire.SyncIn, limit int, out *imapwire.SyncOut) error {
 	from := max(in.UIDNext, 1)
 	// New: uids at or above the client's UIDNext (below before_uid when
-	// paging), newest first.
-	var newUIDs []imap.UID
+	// paging), newest first, a page of them.
+	var newCount uint32
 	if from < out.UIDNext {
-		crit := &imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(from), Stop: 0}}}}
+		set := imap.UIDSet{imap.UIDRange{Start: imap.UID(from), Stop: 0}}
 		if in.BeforeUID > 0 {
-			crit.UID = []imap.UIDSet{{imap.UIDRange{Start: imap.UID(from), Stop: imap.UID(in.BeforeUID - 1)}}}
+			set = imap.UIDSet{imap.UIDRange{Start: imap.UID(from), Stop: imap.UID(in.BeforeUID - 1)}}
 		}
-		var data *imap.SearchData
-		if err := a.cmd(ctx, c, func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
+		found, err := uidsIn(ctx, a, c, set)
+		if err != nil {
 			return err
 		}
 		// "n:*" matches the highest uid even below n (RFC 3501): keep the
 		// ones really at or above from.
-		for _, u := range data.AllUIDs() {
-			if uint32(u) >= from {
-				newUIDs = append(newUIDs, u)
+		found = clip(found, from)
+		newCount = count(found)
+		if newCount > 0 {
+			msgs, err := a.fetchSummaries(ctx, c, top(found, limit), in.Account, out.Folder, out.UIDValidity)
+			if err != nil {
+				return err
 			}
+			out.New, out.More = msgs, newCount > uint32(limit)
 		}
-	}
-	if len(newUIDs) > 0 {
-		set := newest(newUIDs, limit)
-		msgs, err := a.fetchSummaries(ctx, c, set, in.Account, out.Folder, out.UIDValidity)
-		if err != nil {
-			return err
-		}
-		out.New, out.More = msgs, len(newUIDs) > limit
 	}
 	if out.Reset || from <= 1 || in.BeforeUID > 0 {
 		return nil // nothing held below: no flags, no expunges to learn
@@ -99,33 +103,16 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 	// Expunges: the server's messages below the client's UIDNext against
 	// the uids the client holds there. An expunge and an arrival together
 	// keep the folder's count, but not this one.
-	below := out.Total - uint32(len(newUIDs))
+	below := out.Total - newCount
 	if below == in.Held {
 		return nil
 	}
-	var data *imap.SearchData
-	if err := a.cmd(ctx, c, func() (err error) {
-		data, err = c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{held}}, nil).Wait()
-		return err
-	}); err != nil {
+	present, err := uidsIn(ctx, a, c, held)
+	if err != nil {
 		return err
 	}
-	out.Checked, out.Present = true, ranges(data.AllUIDs())
+	out.Checked, out.Present = true, present
 	return nil
-}
-
-// ranges packs uids (sorted or not) into inclusive ranges.
-func ranges(uids []imap.UID) [][2]uint32 {
-	slices.Sort(uids)
-	var out [][2]uint32
-	for _, u := range uids {
-		if n := len(out); n > 0 && out[n-1][1]+1 == uint32(u) {
-			out[n-1][1] = uint32(u)
-			continue
-		}
-		out = append(out, [2]uint32{uint32(u), uint32(u)})
-	}
-	return out
 }
 
 // flagStates fetches the flags of the held uids, those changed since

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -112,19 +114,38 @@ func mustMatch(t *testing.T, what string, sc *syncClient, want map[uint32]imapwi
 
 // countingDial counts the bytes of every IMAP connection serve-imap opens.
 func countingDial(n *atomic.Int64) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return recordingDial(n, nil)
+}
+
+// recordingDial counts every byte in n and keeps what the client sends in
+// sent (when not nil).
+func recordingDial(n *atomic.Int64, sent *sentLog) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	d := &net.Dialer{}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := d.DialContext(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
-		return &countedConn{Conn: c, n: n}, nil
+		return &countedConn{Conn: c, n: n, sent: sent}, nil
 	}
+}
+
+// sentLog is what a client sent its server.
+type sentLog struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *sentLog) count(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Count(l.buf.String(), s)
 }
 
 type countedConn struct {
 	net.Conn
-	n *atomic.Int64
+	n    *atomic.Int64
+	sent *sentLog
 }
 
 func (c *countedConn) Read(p []byte) (int, error) {
@@ -136,6 +157,11 @@ func (c *countedConn) Read(p []byte) (int, error) {
 func (c *countedConn) Write(p []byte) (int, error) {
 	k, err := c.Conn.Write(p)
 	c.n.Add(int64(k))
+	if c.sent != nil {
+		c.sent.mu.Lock()
+		c.sent.buf.Write(p[:k])
+		c.sent.mu.Unlock()
+	}
 	return k, err
 }
 
@@ -197,6 +223,31 @@ func TestSyncFolder(t *testing.T) {
 		b.Seed(t, user, "INBOX", mail("another", "cy@example.org", 0))
 		sc.sync(t, cs, 10)
 		mustMatch(t, "after an expunge and an arrival", sc, truth(t, other))
+	})
+}
+
+// A first sync in pages selects the folder once: the pages after the first
+// go on in it (on Dovecot a SELECT rereads the folder's whole uid list,
+// so a SELECT per page made a first sync quadratic). The next sync
+// selects afresh: it needs the server's UIDNEXT and modseq as they are.
+func TestSyncPagesSelectOnce(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		var n atomic.Int64
+		sent := &sentLog{}
+		cs, user := provisioned(t, b, Options{Dial: recordingDial(&n, sent)})
+		for i := range 25 {
+			b.Seed(t, user, "INBOX", mail(fmt.Sprintf("message %02d", i), "ann@example.org", time.Duration(25-i)*time.Hour))
+		}
+		sc := &syncClient{held: map[uint32]imapwire.FlagState{}}
+		sc.sync(t, cs, 10)
+		mustMatch(t, "first sync", sc, truth(t, b.Client(t, user)))
+		if got := sent.count(" SELECT "); got != 1 {
+			t.Fatalf("a first sync of three pages sent %d SELECTs, want 1", got)
+		}
+		sc.sync(t, cs, 10)
+		if got := sent.count(" SELECT "); got != 2 {
+			t.Fatalf("the next sync: %d SELECTs in all, want 2", got)
+		}
 	})
 }
 
