@@ -27,6 +27,10 @@ type cache struct {
 
 	mu      sync.Mutex
 	problem string // the last store error, shown in the details
+	// known is, per folder, the state the last page of a sync in pages
+	// left (store.SyncStateAfter: the next page need not count the stored
+	// uids again). Any other change to the stored rows forgets it.
+	known map[string]store.SyncState
 }
 
 // storeKey is what identifies ac's mailbox: name, server and user. An MCP
@@ -78,6 +82,7 @@ func (c *cache) saveListing(opts ListOptions, p Page) {
 	if c.st == nil || opts.UnreadOnly {
 		return
 	}
+	c.forget()
 	c.note(c.st.Save(context.Background(), c.key, store.Listing{Folder: p.Folder, UIDValidity: p.UIDValidity, Total: p.Total,
 		Messages: p.Messages, More: p.More, BeforeUID: opts.BeforeUID, At: time.Now(), Inbox: opts.Folder == ""}))
 }
@@ -161,6 +166,7 @@ func (c *cache) applyOptimistic(op model.Op, msgs []model.Message) []model.Messa
 	if c.st == nil {
 		return nil
 	}
+	c.forget()
 	prior, err := c.st.Apply(context.Background(), c.key, op, msgs)
 	c.note(err)
 	return prior
@@ -183,5 +189,30 @@ func (c *cache) settle(prior []model.Message, res []model.ItemResult, err error)
 			back = append(back, m)
 		}
 	}
+	c.forget()
 	c.note(c.st.Revert(context.Background(), c.key, back))
+}
+
+// knownState is the state the last page of folder's sync left, if any.
+func (c *cache) knownState(folder string) store.SyncState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.known[folder]
+}
+
+// setKnown keeps the state a page of folder's sync left (zero: none).
+func (c *cache) setKnown(folder string, st store.SyncState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.known == nil {
+		c.known = map[string]store.SyncState{}
+	}
+	c.known[folder] = st
+}
+
+// forget drops every known sync state: the stored rows changed.
+func (c *cache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.known = nil
 }

@@ -59,7 +59,7 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 	case <-ctx.Done():
 		return SyncProgress{}, false, ctx.Err()
 	}
-	st, err := a.cache.st.SyncState(ctx, a.cache.key, folder)
+	st, err := a.cache.st.SyncStateAfter(ctx, a.cache.key, folder, a.cache.knownState(folder))
 	if err != nil {
 		return SyncProgress{}, false, err
 	}
@@ -81,10 +81,14 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 		next, modseq = st.Top, st.TopModSeq
 	}
 	done := !page.More
-	if err := a.cache.st.ApplySync(ctx, a.cache.key, changes(page, next, modseq, done)); err != nil {
+	c := changes(page, next, modseq, done)
+	c.Held = st.Held
+	known, err := a.cache.st.ApplySync(ctx, a.cache.key, c)
+	if err != nil {
 		a.cache.note(err)
 		return SyncProgress{}, false, err
 	}
+	a.cache.setKnown(folder, known)
 	stored := st.Held + uint32(len(page.New))
 	if len(page.New) > 0 || len(page.Flags) > 0 || page.Checked {
 		a.hist.Add(history.KindListing, "", "", fmt.Sprintf("synced %s: %d new, %d flag states, %s in %s", folder, len(page.New), len(page.Flags),

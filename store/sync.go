@@ -43,6 +43,7 @@ type Changes struct {
 	UIDNext       uint32
 	HighestModSeq uint64
 	Total         uint32
+	Held          uint32 // the Held of the state the step began from
 	New           []model.Message
 	Flags         []FlagState
 	// Checked: Present lists every uid below the old UIDNext the server
@@ -57,6 +58,15 @@ type Changes struct {
 
 // SyncState reads a folder's state (zero when it was never synced).
 func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState, error) {
+	return s.SyncStateAfter(ctx, k, folder, SyncState{})
+}
+
+// SyncStateAfter is SyncState, where known is the state ApplySync
+// returned for the step before: while the folder's row still says the
+// same, its Held stands and the stored uids are not counted again (a
+// count reads the folder's every uid: once per page, that made a first
+// sync quadratic in the folder's size).
+func (s *Store) SyncStateAfter(ctx context.Context, k Key, folder string, known SyncState) (SyncState, error) {
 	var st SyncState
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		acct, err := accountID(tx, k, false)
@@ -64,31 +74,19 @@ func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState,
 			return err
 		}
 		var complete bool
-		err = tx.QueryRow(`SELECT uidvalidity, uidnext, highestmodseq, complete, sync_floor, sync_top, sync_top_modseq
-			FROM folder WHERE account_id = ? AND name = ?`, acct, folder).
-			Scan(&st.UIDValidity, &st.UIDNext, &st.HighestModSeq, &complete, &st.Floor, &st.Top, &st.TopModSeq)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotStored
-		}
-		if err != nil {
-			return err
-		}
+		st, complete, err = readState(tx, acct, folder)
 		switch {
+		case err != nil:
+			return err
 		case !complete && st.Floor == 0:
 			st = SyncState{} // listed, never synced: a first sync
 			return nil
-		case !complete || st.Floor > 0:
-			if !complete {
-				st.UIDNext, st.HighestModSeq = 0, 0
-			}
-			// Held: what is stored so far (progress; the server does not
-			// count with it while paging), but for rows between UIDNext
-			// and Floor: only a listing (paging down) stores those, and
-			// the pages still to come bring them again.
-			return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND (uid < ? OR uid >= ?)`,
-				acct, folder, st.UIDNext, st.Floor).Scan(&st.Held)
+		case st.Floor > 0 && known.Floor != 0 && sameState(st, known):
+			st.Held = known.Held
+			return nil
 		}
-		return tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND uid < ?`, acct, folder, st.UIDNext).Scan(&st.Held)
+		st.Held, err = heldCount(tx, acct, folder, st)
+		return err
 	})
 	if errors.Is(err, ErrNotStored) {
 		return SyncState{}, nil
@@ -96,9 +94,69 @@ func (s *Store) SyncState(ctx context.Context, k Key, folder string) (SyncState,
 	return st, err
 }
 
-// ApplySync applies one answer of a sync in one transaction.
-func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+// readState is a folder's row as a SyncState, without Held; complete: a
+// sync has ended on it at least once.
+func readState(tx *sql.Tx, acct int64, folder string) (st SyncState, complete bool, err error) {
+	err = tx.QueryRow(`SELECT uidvalidity, uidnext, highestmodseq, complete, sync_floor, sync_top, sync_top_modseq
+		FROM folder WHERE account_id = ? AND name = ?`, acct, folder).
+		Scan(&st.UIDValidity, &st.UIDNext, &st.HighestModSeq, &complete, &st.Floor, &st.Top, &st.TopModSeq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, false, ErrNotStored
+	}
+	if !complete {
+		st.UIDNext, st.HighestModSeq = 0, 0
+	}
+	return st, complete, err
+}
+
+// heldCount counts the stored uids st holds: those below UIDNext and,
+// while paging, those at or above Floor (progress; the server does not
+// count with them while paging). Rows between UIDNext and Floor are left
+// out: only a listing (paging down) stores those, and the pages still to
+// come bring them again.
+func heldCount(tx *sql.Tx, acct int64, folder string, st SyncState) (n uint32, err error) {
+	if st.Floor > 0 {
+		err = tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND (uid < ? OR uid >= ?)`,
+			acct, folder, st.UIDNext, st.Floor).Scan(&n)
+		return n, err
+	}
+	err = tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND uid < ?`, acct, folder, st.UIDNext).Scan(&n)
+	return n, err
+}
+
+// pagedState is the state after a page of a sync in pages. After its
+// first page Held is counted in full (that page may have dropped expunged
+// rows); after a later one, which only adds the uids from the new floor up
+// to the old, only those are counted and added to held.
+func pagedState(tx *sql.Tx, acct int64, folder string, held, prevFloor uint32) (SyncState, error) {
+	st, _, err := readState(tx, acct, folder)
+	if err != nil {
+		return st, err
+	}
+	if prevFloor == 0 {
+		st.Held, err = heldCount(tx, acct, folder, st)
+		return st, err
+	}
+	var added uint32
+	err = tx.QueryRow(`SELECT count(*) FROM message WHERE account_id = ? AND folder = ? AND uid >= ? AND uid < ?`,
+		acct, folder, st.Floor, prevFloor).Scan(&added)
+	st.Held = held + added
+	return st, err
+}
+
+// sameState: a and b are the same state but for Held.
+func sameState(a, b SyncState) bool {
+	a.Held = b.Held
+	return a == b
+}
+
+// ApplySync applies one answer of a sync in one transaction. When the
+// sync goes on in pages, it returns the state the next step starts from
+// (for SyncStateAfter), its Held counted from c.Held over only the uids
+// this page added to what is held; otherwise a zero state.
+func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (SyncState, error) {
+	var next SyncState
+	err := s.write(ctx, func(tx *sql.Tx) error {
 		acct, err := accountID(tx, k, true)
 		if err != nil {
 			return err
@@ -124,6 +182,10 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) error {
 		if _, err := tx.Exec(`INSERT INTO folder (account_id, name, uidvalidity, uidnext, total, synced_at) VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (account_id, name) DO UPDATE SET total = excluded.total, synced_at = excluded.synced_at`,
 			acct, c.Folder, c.UIDValidity, oldNext, c.Total, at); err != nil {
+			return err
+		}
+		var prevFloor uint32
+		if err := tx.QueryRow(`SELECT sync_floor FROM folder WHERE account_id = ? AND name = ?`, acct, c.Folder).Scan(&prevFloor); err != nil {
 			return err
 		}
 		up, err := tx.Prepare(upsertSQL)
@@ -161,6 +223,9 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) error {
 			_, err = tx.Exec(`UPDATE folder SET sync_floor = ?, sync_top = CASE WHEN sync_floor = 0 THEN ? ELSE sync_top END,
 				sync_top_modseq = CASE WHEN sync_floor = 0 THEN ? ELSE sync_top_modseq END
 				WHERE account_id = ? AND name = ?`, floor, c.UIDNext, c.HighestModSeq, acct, c.Folder)
+			if err == nil {
+				next, err = pagedState(tx, acct, c.Folder, c.Held, prevFloor)
+			}
 		}
 		if err != nil {
 			return err
@@ -173,6 +238,10 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) error {
 		_, err = tx.Exec(`UPDATE account SET synced_at = ?, inbox = CASE WHEN inbox = '' THEN ? ELSE inbox END WHERE id = ?`, at, inbox, acct)
 		return err
 	})
+	if err != nil {
+		return SyncState{}, err
+	}
+	return next, nil
 }
 
 // dropAbsent deletes the stored uids below next that no present range

@@ -21,7 +21,7 @@ func TestSyncStateAndChanges(t *testing.T) {
 	page := func(uids ...uint32) Changes {
 		return Changes{Folder: "INBOX", Reset: true, UIDValidity: 7, UIDNext: 11, HighestModSeq: 100, Total: 10, New: msgs(7, uids...), At: time.Now()}
 	}
-	if err := s.ApplySync(ctx, work, page(10, 9, 8, 7, 6)); err != nil {
+	if _, err := s.ApplySync(ctx, work, page(10, 9, 8, 7, 6)); err != nil {
 		t.Fatal(err)
 	}
 	st, _ = s.SyncState(ctx, work, "INBOX")
@@ -30,7 +30,7 @@ func TestSyncStateAndChanges(t *testing.T) {
 	}
 	last := page(5, 4, 3, 2, 1)
 	last.Done = true
-	if err := s.ApplySync(ctx, work, last); err != nil {
+	if _, err := s.ApplySync(ctx, work, last); err != nil {
 		t.Fatal(err)
 	}
 	st, _ = s.SyncState(ctx, work, "INBOX")
@@ -38,7 +38,7 @@ func TestSyncStateAndChanges(t *testing.T) {
 		t.Fatalf("after the first sync: %+v", st)
 	}
 	// New mail (11), uid 3 flagged, uid 4 expunged.
-	if err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: 12, HighestModSeq: 105, Total: 10,
+	if _, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: 12, HighestModSeq: 105, Total: 10,
 		New: msgs(7, 11), Flags: []FlagState{{UID: 3, Flagged: true}}, Checked: true, Present: [][2]uint32{{1, 3}, {5, 10}}, Done: true, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestSyncStateAndChanges(t *testing.T) {
 		t.Fatalf("state %+v", st)
 	}
 	// A new UIDVALIDITY: the old rows go.
-	if err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", Reset: true, UIDValidity: 8, UIDNext: 2, Total: 1, New: msgs(8, 1), Done: true, At: time.Now()}); err != nil {
+	if _, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", Reset: true, UIDValidity: 8, UIDNext: 2, Total: 1, New: msgs(8, 1), Done: true, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	snap, _ = s.Newest(ctx, work, "INBOX", 100)
@@ -72,11 +72,11 @@ func TestSyncStateAndChanges(t *testing.T) {
 func TestSyncNewMailInPages(t *testing.T) {
 	s := newStore(t)
 	first := Changes{Folder: "INBOX", Reset: true, UIDValidity: 7, UIDNext: 11, HighestModSeq: 100, Total: 10, New: msgs(7, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), Done: true, At: time.Now()}
-	if err := s.ApplySync(ctx, work, first); err != nil {
+	if _, err := s.ApplySync(ctx, work, first); err != nil {
 		t.Fatal(err)
 	}
 	// Uids 11..16 arrived; a page holds three.
-	if err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: 17, HighestModSeq: 110, Total: 16,
+	if _, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: 17, HighestModSeq: 110, Total: 16,
 		New: msgs(7, 16, 15, 14), Flags: []FlagState{{UID: 2, Seen: true}}, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -86,14 +86,14 @@ func TestSyncNewMailInPages(t *testing.T) {
 	}
 	// More arrives meanwhile (17); the second page says so in its UIDNEXT,
 	// but the sync still ends at its top (17 comes with the next sync).
-	if err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: st.Top, HighestModSeq: st.TopModSeq, Total: 17,
+	if _, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: st.Top, HighestModSeq: st.TopModSeq, Total: 17,
 		New: msgs(7, 13, 12), At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ = s.SyncState(ctx, work, "INBOX"); st.Floor != 12 || st.Top != 17 || st.UIDNext != 11 {
 		t.Fatalf("after the second page: %+v", st)
 	}
-	if err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: st.Top, HighestModSeq: st.TopModSeq, Total: 17,
+	if _, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: st.Top, HighestModSeq: st.TopModSeq, Total: 17,
 		New: msgs(7, 11), Done: true, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +125,59 @@ func TestMigrationKeepsAFirstSyncUnderWay(t *testing.T) {
 	}
 	if st, err := s.SyncState(ctx, work, "Done"); err != nil || st != (SyncState{UIDValidity: 7, UIDNext: 30, HighestModSeq: 90}) {
 		t.Fatalf("a synced folder after the migration: %+v %v", st, err)
+	}
+}
+
+// A sync in pages counts the stored uids once: each page's ApplySync
+// returns the state the next starts from, with Held carried on by what
+// the page added, and SyncStateAfter takes it while the folder's row says
+// the same; a row that moved on (another process's page) is counted
+// afresh. Either way Held is what a full count says.
+func TestSyncStateAfterCarriesHeld(t *testing.T) {
+	s := newStore(t)
+	var known SyncState
+	next := uint32(1000)
+	for page := range 4 {
+		st, err := s.SyncStateAfter(ctx, work, "INBOX", known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full, _ := s.SyncState(ctx, work, "INBOX"); st != full {
+			t.Fatalf("page %d: state %+v, a full count says %+v", page, st, full)
+		}
+		var uids []uint32
+		for range 100 {
+			next--
+			uids = append(uids, next)
+		}
+		known, err = s.ApplySync(ctx, work, Changes{Folder: "INBOX", Reset: page == 0, UIDValidity: 7, UIDNext: 1000, HighestModSeq: 5, Total: 999,
+			Held: st.Held, New: msgs(7, uids...), At: time.Now()})
+		if err != nil || known.Held != uint32(100*(page+1)) || known.Floor != next {
+			t.Fatalf("page %d: next state %+v, %v", page, known, err)
+		}
+	}
+	// The carried Held is taken, not counted: a row slipped in where the
+	// row does not say so is not seen (in a process, every other writer
+	// of the rows makes the account forget the state it knows).
+	if _, err := s.db.Exec(`INSERT INTO message SELECT account_id, folder, 5000, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, size, attachments FROM message WHERE uid = 999`); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.SyncStateAfter(ctx, work, "INBOX", known); st.Held != known.Held {
+		t.Fatalf("the known state was counted again: %+v", st)
+	}
+	if full, _ := s.SyncState(ctx, work, "INBOX"); full.Held != known.Held+1 {
+		t.Fatalf("a full count: %+v", full)
+	}
+	if _, err := s.db.Exec(`DELETE FROM message WHERE uid = 5000`); err != nil {
+		t.Fatal(err)
+	}
+	// Another process took the next page meanwhile: the row moved on.
+	if _, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: 1000, HighestModSeq: 5, Total: 999,
+		Held: known.Held, New: msgs(7, 599, 598), At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := s.SyncStateAfter(ctx, work, "INBOX", known)
+	if full, _ := s.SyncState(ctx, work, "INBOX"); st != full || st.Held != 402 {
+		t.Fatalf("after another process's page: %+v, a full count says %+v", st, full)
 	}
 }
