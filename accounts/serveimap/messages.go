@@ -56,7 +56,16 @@ func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder
 // the whole list: the fetch is repeated without BODYSTRUCTURE, on a fresh
 // connection if need be, and has_attachments is then left false.
 func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]imapwire.Message, error) {
-	bufs, err := a.fetchBuffers(ctx, c, set, fetchSummary)
+	var out []imapwire.Message
+	fetch := func(c *imapclient.Client, opts *imap.FetchOptions) error {
+		out = out[:0] // a retry starts clean
+		return a.fetchEach(ctx, c, set, opts, func(b *imapclient.FetchMessageBuffer) {
+			if b.UID != 0 {
+				out = append(out, summary(acct, folder, uv, b))
+			}
+		})
+	}
+	err := fetch(c, fetchSummary)
 	if err != nil && ctx.Err() == nil && classOf(err, "") != conn.ClassTimeout && closed(c) {
 		// The link went down mid-FETCH: cut on the way, or a server that
 		// choked. Once more in full on a fresh connection first.
@@ -67,7 +76,7 @@ func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set 
 		if _, err = a.selectFolder(ctx, c, folder); err != nil {
 			return nil, err
 		}
-		bufs, err = a.fetchBuffers(ctx, c, set, fetchSummary)
+		err = fetch(c, fetchSummary)
 	}
 	if err != nil && ctx.Err() == nil && classOf(err, "") != conn.ClassTimeout {
 		if closed(c) {
@@ -81,29 +90,31 @@ func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set 
 		}
 		plain := *fetchSummary
 		plain.BodyStructure = nil
-		bufs, err = a.fetchBuffers(ctx, c, set, &plain)
+		err = fetch(c, &plain)
 	}
 	if err != nil {
 		return nil, err
-	}
-	out := make([]imapwire.Message, 0, len(bufs))
-	for _, b := range bufs {
-		if b.UID == 0 {
-			continue
-		}
-		out = append(out, summary(acct, folder, uv, b))
 	}
 	slices.SortFunc(out, func(x, y imapwire.Message) int { return int(int64(y.UID) - int64(x.UID)) })
 	return out, nil
 }
 
-func (a *account) fetchBuffers(ctx context.Context, c *imapclient.Client, set imap.NumSet, opts *imap.FetchOptions) ([]*imapclient.FetchMessageBuffer, error) {
-	var bufs []*imapclient.FetchMessageBuffer
-	err := a.cmd(ctx, c, func() (err error) {
-		bufs, err = c.Fetch(set, opts).Collect()
-		return err
+// fetchEach fetches set and hands each message to each as it arrives:
+// a page is turned into our messages while the server is still sending
+// the rest of it, not after.
+func (a *account) fetchEach(ctx context.Context, c *imapclient.Client, set imap.NumSet, opts *imap.FetchOptions, each func(*imapclient.FetchMessageBuffer)) error {
+	return a.cmd(ctx, c, func() error {
+		cmd := c.Fetch(set, opts)
+		for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+			b, err := msg.Collect()
+			if err != nil {
+				cmd.Close()
+				return err
+			}
+			each(b)
+		}
+		return cmd.Close()
 	})
-	return bufs, err
 }
 
 // newest keeps the limit highest uids.
