@@ -99,7 +99,8 @@ func BenchmarkPushToScreen(b *testing.B) {
 
 // Push is part of health: when the watching connection cannot be made
 // (the server refuses EXAMINE) the badge says "connected · polling" at
-// once, not at the next probe; when it can again, the mark goes.
+// once, not at the next probe; when it can again, a refresh brings the
+// watch back and the mark goes.
 func TestPushLostShowsInTheBadge(t *testing.T) {
 	faults := &memimap.Faults{}
 	mem := imaptest.NewMem(t, memimap.Options{Faults: faults})
@@ -113,6 +114,9 @@ func TestPushLostShowsInTheBadge(t *testing.T) {
 	mem.Proxy().Drop() // both connections: the main one comes back, the watch cannot
 	waitFor(t, tm, "Home ● connected · polling")
 	faults.RefuseExamine(false)
+	// Refreshing probes the account, and the probe tries the watch again
+	// at once (its own retries back off, up to a minute, while refused).
+	tm.Send(key("R"))
 	waitFor(t, tm, "Home ● connected ") // the watch is back (mark gone)
 	if screen := final(t, tm); strings.Contains(screen, "polling") {
 		t.Fatalf("still polling:\n%s", screen)

@@ -193,3 +193,19 @@ func TestCheckAccountProvesTheIdleConnection(t *testing.T) {
 	b.Seed(t, user, "INBOX", mail("after the silence", "ann@example.org", 0))
 	expectPush(t, pushed, "append after the silence")
 }
+
+// A lost watch waits out its backoff (here an hour) unless the account is
+// probed: check_account tries the watch again at once, so a refresh or
+// the app's probe brings push back as soon as the server lets it.
+func TestProbeRetriesALostWatchAtOnce(t *testing.T) {
+	faults := &memimap.Faults{}
+	b := imaptest.NewMem(t, memimap.Options{Faults: faults})
+	cs, _, pushed := pushSession(t, b, Options{WatchRetry: time.Hour}, nil)
+	waitPush(t, cs, imapwire.PushIdle)
+	faults.RefuseExamine(true)
+	b.Proxy().Drop()
+	expectPush(t, pushed, "the lost watch")
+	waitPush(t, cs, imapwire.PushLost) // probed, and refused again
+	faults.RefuseExamine(false)
+	waitPush(t, cs, imapwire.PushIdle)
+}

@@ -40,6 +40,9 @@ type Options struct {
 	// NoIdle watches folders as if no server had IDLE (NOOP polling):
 	// imapserver always offers IDLE, so tests of the polling path ask.
 	NoIdle bool
+	// WatchRetry is the first pause before a lost watch is made again
+	// (default 1 s; it doubles up to a minute while it fails).
+	WatchRetry time.Duration
 }
 
 // Server holds the provisioned accounts of one provider process.

@@ -64,7 +64,11 @@ func (w *watcher) pushState() string {
 // run keeps a session going until the watcher is stopped.
 func (w *watcher) run(ctx context.Context) {
 	defer close(w.done)
-	pause := time.Second
+	first := w.srv.opts.WatchRetry
+	if first <= 0 {
+		first = time.Second
+	}
+	pause := first
 	for ctx.Err() == nil {
 		start := time.Now()
 		err := w.session(ctx)
@@ -77,12 +81,17 @@ func (w *watcher) run(ctx context.Context) {
 		// badge tells the truth now, not at the next health probe.
 		w.push(ctx)
 		if time.Since(start) > watchBackoffCap {
-			pause = time.Second // it had been working: try again soon
+			pause = first // it had been working: try again soon
 		}
+		// A health probe (check_account) tries again at once: the user
+		// refreshing, or the app's probe, must not wait out a backoff
+		// grown while the server refused (up to a minute), and a probe
+		// comes at most once a probe interval.
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(pause):
+		case <-w.check:
 		}
 		pause = min(2*pause, watchBackoffCap)
 	}
