@@ -140,7 +140,12 @@ func (a *account) dialWith(ctx context.Context, unilateral *imapclient.Unilatera
 	}
 	if err == nil {
 		timer.Reset(o.CommandTimeout)
-		_ = c.Caps() // learnt now, under the deadline; later calls read the cache
+		// Learnt now, under the deadline; later calls read the cache. A
+		// connection that ended here answers none: a failed dial, never an
+		// account whose server seems to offer nothing (no IDLE, no MOVE).
+		if len(c.Caps()) == 0 {
+			err = errEnded
+		}
 	}
 	if err != nil {
 		raw.Close()
@@ -213,6 +218,10 @@ func (a *account) cmd(ctx context.Context, c *imapclient.Client, fn func() error
 	}
 	return err
 }
+
+// errEnded is a connection that ended while the server was being asked
+// what it offers.
+var errEnded = errors.New("the connection ended")
 
 // read runs a read-only operation on a live connection. If the server had
 // hung up (idle timeout, BYE, RST) it reconnects and runs it once more:

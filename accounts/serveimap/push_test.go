@@ -209,3 +209,19 @@ func TestProbeRetriesALostWatchAtOnce(t *testing.T) {
 	faults.RefuseExamine(false)
 	waitPush(t, cs, imapwire.PushIdle)
 }
+
+// A polling watch (no IDLE) between two NOOPs half an hour apart still
+// finds its connection gone at once, and a probe makes it prove the
+// connection now: push says lost, not polling on a dead connection.
+func TestPollingWatchNoticesItsConnectionEnd(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	cs, _, pushed := pushSession(t, b, Options{NoIdle: true, CommandTimeout: time.Second}, func(in *imapwire.AddAccountIn) { in.PollMS = int64(30 * time.Minute / time.Millisecond) })
+	waitPush(t, cs, imapwire.PushPolling)
+	b.Proxy().Drop()
+	expectPush(t, pushed, "the lost polling watch")
+	waitPush(t, cs, imapwire.PushPolling) // made again (the first retry comes a second later)
+	restore := b.Proxy().Silence()
+	defer restore()
+	call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, nil) // the probe's NOOP goes unanswered
+	expectPush(t, pushed, "the silent polling watch, found by the probe")
+}

@@ -142,7 +142,17 @@ func (w *watcher) session(ctx context.Context) error {
 	// Whatever changed before this SELECT (the first one, or during a
 	// gap while the connection was lost) was heard by no one: one push
 	// now makes the app list the folder.
-	if !c.Caps().Has(imap.CapIdle) || w.srv.opts.NoIdle {
+	// Capabilities the dial did not learn are asked for here; a connection
+	// that ended meanwhile answers none, which is no proof that the
+	// server lacks IDLE.
+	var caps imap.CapSet
+	if err := a.cmd(ctx, c, func() error { caps = c.Caps(); return nil }); err != nil {
+		return fmt.Errorf("capabilities: %w", err)
+	}
+	if len(caps) == 0 || closed(c) {
+		return fmt.Errorf("capabilities: %w", errEnded)
+	}
+	if !caps.Has(imap.CapIdle) || w.srv.opts.NoIdle {
 		w.setState(imapwire.PushPolling, nil)
 		w.push(ctx)
 		return w.poll(ctx, a, c, heard)
@@ -216,6 +226,9 @@ func (w *watcher) poll(ctx context.Context, a *account, c *imapclient.Client, he
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
+		case <-w.check: // a health probe: the NOOP proves the connection now
+		case <-c.Closed():
+			return fmt.Errorf("poll: %w", errEnded)
 		}
 		if err := a.cmd(ctx, c, func() error { return c.Noop().Wait() }); err != nil {
 			return fmt.Errorf("noop: %w", err)
