@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -184,5 +185,48 @@ func TestAgentListMessagesSyncs(t *testing.T) {
 	}
 	if n := wire.envelopes(); n != 0 {
 		t.Fatalf("a flag change fetched %d envelopes", n)
+	}
+}
+
+// `unibox sync` isolates its accounts like every face: one down and one
+// hung cost the one that answers nothing (it syncs whole), each reports
+// its own class, and an account that cannot sync (a third-party MCP
+// server) is listed instead, saying so.
+func TestSyncCommandIsolatesAccounts(t *testing.T) {
+	path := threeAccounts(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n[[account]]\nname = \"Third\"\nkind = \"mcp\"\nprofile = \"mcp-mail-server\"\ncommand = [%q, \"fake-mcp\"]\npassword_env = \"UNIBOX_TEST_PW\"\nsecret_env = \"EMAIL_PASS\"\n", exe)
+	f.Close()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"sync", "--json", "--timeout", "1500ms", "--config", path}, &stdout, &stderr)
+	var out struct{ Accounts []cli.SyncJSON }
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("exit %d, %v\n%s\n%s", code, err, stdout.String(), stderr.String())
+	}
+	got := map[string]cli.SyncJSON{}
+	for _, a := range out.Accounts {
+		got[a.Name] = a
+	}
+	if code != launch.ExitPartial || len(got) != 4 {
+		t.Fatalf("exit %d, %+v", code, out.Accounts)
+	}
+	if w := got["Work"]; w.Method != "sync" || w.Stored != 3 || w.Total != 3 || w.Error != "" || w.State != "connected" {
+		t.Fatalf("Work: %+v", w)
+	}
+	if d := got["Down"]; d.Error == "" || d.ErrorClass != "unavailable" {
+		t.Fatalf("Down: %+v", d)
+	}
+	if h := got["Hung"]; h.Error == "" || h.ErrorClass != "timeout" {
+		t.Fatalf("Hung: %+v", h)
+	}
+	if m := got["Third"]; m.Method != "list" || m.Error == "" || strings.Contains(m.Error, "canary-secret-31337") {
+		t.Fatalf("Third: %+v", m)
 	}
 }

@@ -110,13 +110,12 @@ func syncOne(a *accounts.Account, timeout time.Duration, progress func(accounts.
 		}
 	}
 	out.Seconds = time.Since(start).Seconds()
-	h := a.Health()
+	// The account as it was when its last call settled (as list reports
+	// it): its state, and the class of the error that ended the sync.
+	h := accounts.Settled(accounts.Result[struct{}]{Account: a, Err: err, Status: a.Status(), At: time.Now()})
 	out.State = string(h.State)
 	if err != nil {
 		out.Error, out.ErrorClass = h.Error, h.ErrorClass
-		if out.Error == "" {
-			out.Error = accounts.Reason(err)
-		}
 	}
 	return out
 }
