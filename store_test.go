@@ -69,18 +69,40 @@ func listed(out cli.ListJSON) (subjects []string, stale []bool) {
 // runs of unibox.
 func otherClient(t *testing.T, srv *memimap.Server, f func(c *imapclient.Client)) {
 	t.Helper()
+	otherClientAs(t, srv, "pw", f)
+}
+
+// otherClientAs is otherClient for sam with password pass.
+func otherClientAs(t *testing.T, srv *memimap.Server, pass string, f func(c *imapclient.Client)) {
+	t.Helper()
 	c, err := imapclient.DialInsecure(srv.Addr(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.Login("sam", "pw").Wait(); err != nil {
+	if err := c.Login("sam", pass).Wait(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
 		t.Fatal(err)
 	}
 	f(c)
+}
+
+// flagAndExpunge sets flag on message seq and expunges message gone.
+func flagAndExpunge(t *testing.T, c *imapclient.Client, seq uint32, flag imap.Flag, gone uint32) {
+	t.Helper()
+	for _, f := range []struct {
+		seq  uint32
+		flag imap.Flag
+	}{{seq, flag}, {gone, imap.FlagDeleted}} {
+		if err := c.Store(imap.SeqSetNum(f.seq), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{f.flag}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Expunge().Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The store between runs: `list --cached` says there is none yet; a
@@ -107,17 +129,7 @@ func TestListCachedAcrossRuns(t *testing.T) {
 		t.Fatalf("first listing: exit %d, %+v", code, out)
 	}
 
-	otherClient(t, srv, func(c *imapclient.Client) {
-		if err := c.Store(imap.SeqSetNum(1), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Store(imap.SeqSetNum(2), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Expunge().Close(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	otherClient(t, srv, func(c *imapclient.Client) { flagAndExpunge(t, c, 1, imap.FlagSeen, 2) })
 	if _, err := srv.Append("sam", "INBOX", imaptest.Mail{From: "Bo <bo@example.com>", Subject: "four", Date: time.Now(), Body: "x"}.Bytes(), nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}

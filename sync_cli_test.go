@@ -97,17 +97,7 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 		t.Fatalf("an unchanged sync: %+v", accts)
 	}
 
-	otherClient(t, srv, func(c *imapclient.Client) {
-		if err := c.Store(imap.SeqSetNum(300), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagFlagged}}, nil).Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Store(imap.SeqSetNum(299), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Expunge().Close(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	otherClient(t, srv, func(c *imapclient.Client) { flagAndExpunge(t, c, 300, imap.FlagFlagged, 299) })
 	if _, err := srv.Append("sam", "INBOX", imaptest.Mail{From: "Bo <bo@example.com>", Subject: "new", Date: time.Now(), Body: "x"}.Bytes(), nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -165,20 +155,11 @@ func TestAgentListMessagesSyncs(t *testing.T) {
 	if out := list(); len(out.Messages) != 5 || wire.envelopes() != 0 {
 		t.Fatalf("an unchanged inbox: %d rows", len(out.Messages))
 	}
-	c, err := imapclient.DialInsecure(srv.Addr(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login("sam", "canary-secret-31337").Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Store(imap.SeqSetNum(300), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
-		t.Fatal(err)
-	}
+	otherClientAs(t, srv, "canary-secret-31337", func(c *imapclient.Client) {
+		if err := c.Store(imap.SeqSetNum(300), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
 	wire.envelopes()
 	if out := list(); !out.Messages[0].Seen || out.Messages[0].Stale {
 		t.Fatalf("another client's flag: %+v", out.Messages[0])

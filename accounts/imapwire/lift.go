@@ -152,29 +152,22 @@ func liftLine(line []byte) []byte {
 // depth is how many objects and arrays are open at the end of b, JSON
 // text from the start of a message.
 func depth(b []byte) int {
-	d, inString := 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString && c == '\\':
-			i++
-		case inString:
-			inString = c != '"'
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			d++
-		case c == '}' || c == ']':
-			d--
-		}
-	}
+	_, d := scan(b, 0)
 	return d
 }
 
 // valueEnd is the index just past the object or array that opens at
 // b[start], or -1 when b ends first.
 func valueEnd(b []byte, start int) int {
-	d, inString := 0, false
+	end, _ := scan(b, start)
+	return end
+}
+
+// scan walks JSON text from b[start], outside strings counting the
+// objects and arrays opened: it stops just past the one that closes back
+// to depth 0 (end), or at the end of b (end -1, with the depth then).
+func scan(b []byte, start int) (end, depth int) {
+	inString := false
 	for i := start; i < len(b); i++ {
 		c := b[i]
 		switch {
@@ -185,12 +178,12 @@ func valueEnd(b []byte, start int) int {
 		case c == '"':
 			inString = true
 		case c == '{' || c == '[':
-			d++
+			depth++
 		case c == '}' || c == ']':
-			if d--; d == 0 {
-				return i + 1
+			if depth--; depth == 0 {
+				return i + 1, 0
 			}
 		}
 	}
-	return -1
+	return -1, depth
 }

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"unibox/accounts"
@@ -69,3 +71,20 @@ type stringList []string
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// printAccounts prints a face's per-account lines: as JSON,
+// {"accounts": rows}, or as a table of header and one line per row.
+func printAccounts[T any](w io.Writer, asJSON bool, rows []T, header string, line func(T) string) {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(map[string]any{"accounts": rows})
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, line(r))
+	}
+	tw.Flush()
+}

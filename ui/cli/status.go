@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"text/tabwriter"
 	"time"
 
 	"unibox/accounts"
@@ -61,17 +59,8 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		}
 		out = append(out, sj)
 	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(map[string]any{"accounts": out})
-	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 2, 2, ' ', 0)
-		fmt.Fprintln(tw, "ACCOUNT\tSTATE\tLATENCY\tCLASS\tERROR")
-		for _, s := range out {
-			fmt.Fprintf(tw, "%s\t%s\t%dms\t%s\t%s\n", textsafe.Line(s.Name), s.State, s.LatencyMS, s.ErrorClass, clip(s.Error, 80))
-		}
-		tw.Flush()
-	}
+	printAccounts(stdout, f.json, out, "ACCOUNT\tSTATE\tLATENCY\tCLASS\tERROR", func(s StatusJSON) string {
+		return fmt.Sprintf("%s\t%s\t%dms\t%s\t%s", textsafe.Line(s.Name), s.State, s.LatencyMS, s.ErrorClass, clip(s.Error, 80))
+	})
 	return exitCode(ok, len(results))
 }

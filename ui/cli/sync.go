@@ -2,14 +2,12 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -64,18 +62,9 @@ func Sync(args []string, stdout, stderr io.Writer) int {
 			ok++
 		}
 	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(map[string]any{"accounts": out})
-	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 2, 2, ' ', 0)
-		fmt.Fprintln(tw, "ACCOUNT\tSTATE\tMETHOD\tSTORED\tTOTAL\tTOOK\tERROR")
-		for _, s := range out {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1fs\t%s\n", textsafe.Line(s.Name), s.State, s.Method, s.Stored, s.Total, s.Seconds, clip(s.Error, 80))
-		}
-		tw.Flush()
-	}
+	printAccounts(stdout, f.json, out, "ACCOUNT\tSTATE\tMETHOD\tSTORED\tTOTAL\tTOOK\tERROR", func(s SyncJSON) string {
+		return fmt.Sprintf("%s\t%s\t%s\t%d\t%d\t%.1fs\t%s", textsafe.Line(s.Name), s.State, s.Method, s.Stored, s.Total, s.Seconds, clip(s.Error, 80))
+	})
 	return exitCode(ok, len(out))
 }
 
