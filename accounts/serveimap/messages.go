@@ -117,15 +117,6 @@ func (a *account) fetchEach(ctx context.Context, c *imapclient.Client, set imap.
 	})
 }
 
-// newest keeps the limit highest uids.
-func newest(uids []imap.UID, limit int) imap.UIDSet {
-	slices.Sort(uids)
-	if len(uids) > limit {
-		uids = uids[len(uids)-limit:]
-	}
-	return imap.UIDSetNum(uids...)
-}
-
 func (s *Server) listMessages(ctx context.Context, in imapwire.ListMessagesIn) (imapwire.ListMessagesOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
@@ -152,15 +143,14 @@ func (s *Server) listMessages(ctx context.Context, in imapwire.ListMessagesIn) (
 				}
 				crit.UID = []imap.UIDSet{{imap.UIDRange{Start: 1, Stop: imap.UID(in.BeforeUID - 1)}}}
 			}
-			var data *imap.SearchData
-			if err := a.cmd(ctx, c, func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
+			found, err := uidsMatching(ctx, a, c, crit)
+			if err != nil {
 				return err
 			}
-			uids := data.AllUIDs()
-			if len(uids) == 0 {
+			if count(found) == 0 {
 				return nil
 			}
-			set = newest(uids, limit)
+			set = top(found, limit)
 		} else {
 			// No filter: the newest messages are the last sequence numbers.
 			n := sel.NumMessages
@@ -209,16 +199,15 @@ func (s *Server) search(ctx context.Context, in imapwire.SearchIn) (imapwire.Lis
 			return err
 		}
 		out.UIDValidity, out.Total = sel.UIDValidity, sel.NumMessages
-		var data *imap.SearchData
-		if err := a.cmd(ctx, c, func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
+		found, err := uidsMatching(ctx, a, c, crit)
+		if err != nil {
 			return err
 		}
-		uids := data.AllUIDs()
-		if len(uids) == 0 {
+		if count(found) == 0 {
 			out.Messages = []imapwire.Message{}
 			return nil
 		}
-		out.Messages, err = a.fetchSummaries(ctx, c, newest(uids, limit), in.Account, folder, out.UIDValidity)
+		out.Messages, err = a.fetchSummaries(ctx, c, top(found, limit), in.Account, folder, out.UIDValidity)
 		return err
 	})
 	if err != nil {

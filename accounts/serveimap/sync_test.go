@@ -35,7 +35,10 @@ func (sc *syncClient) sync(t *testing.T, cs *mcp.ClientSession, limit int) {
 	t.Helper()
 	in := sc.state
 	in.Account, in.Limit = "work", limit
-	for {
+	for page := 0; ; page++ {
+		if page > 1000 {
+			t.Fatal("a sync that never ends: a page brought nothing and asked for more")
+		}
 		var out imapwire.SyncOut
 		mustOK(t, "sync_folder", call(t, cs, "sync_folder", in, &out))
 		if out.Reset && in.BeforeUID == 0 {
@@ -136,6 +139,12 @@ type sentLog struct {
 	buf strings.Builder
 }
 
+func (l *sentLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Reset()
+}
+
 func (l *sentLog) count(s string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -226,7 +235,8 @@ func TestSyncFolder(t *testing.T) {
 	})
 }
 
-// A first sync in pages selects the folder once: the pages after the first
+// A first sync in pages selects the folder once (pages spanning gaps in
+// the uids too): the pages after the first
 // go on in it (on Dovecot a SELECT rereads the folder's whole uid list,
 // so a SELECT per page made a first sync quadratic). The next sync
 // selects afresh: it needs the server's UIDNEXT and modseq as they are.
@@ -238,9 +248,23 @@ func TestSyncPagesSelectOnce(t *testing.T) {
 		for i := range 25 {
 			b.Seed(t, user, "INBOX", mail(fmt.Sprintf("message %02d", i), "ann@example.org", time.Duration(25-i)*time.Hour))
 		}
+		// Gaps in the uids: a page spans several ranges.
+		other := b.Client(t, user)
+		if _, err := other.Select("INBOX", nil).Wait(); err != nil {
+			t.Fatal(err)
+		}
+		for _, seq := range []uint32{20, 14, 12, 5} {
+			if err := other.Store(imap.SeqSetNum(seq), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := other.Expunge().Close(); err != nil {
+			t.Fatal(err)
+		}
+		sent.reset()
 		sc := &syncClient{held: map[uint32]imapwire.FlagState{}}
 		sc.sync(t, cs, 10)
-		mustMatch(t, "first sync", sc, truth(t, b.Client(t, user)))
+		mustMatch(t, "first sync", sc, truth(t, other))
 		if got := sent.count(" SELECT "); got != 1 {
 			t.Fatalf("a first sync of three pages sent %d SELECTs, want 1", got)
 		}

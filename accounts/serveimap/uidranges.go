@@ -8,24 +8,30 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 )
 
-// A sync of a big folder asks, page after page, which uids a range holds.
+// A sync of a big folder asks, page after page, which uids a range holds
+// (and a listing of older or unread mail, or a search, which match).
 // Answered as a list, that is up to the whole folder's uids each time
 // (700 KB per page of a 100,000-message first sync, and as much memory to
 // hold them). ESEARCH (RFC 4731) answers with ranges instead, and ranges
 // are all the sync keeps: a page is taken from the top of them, and the
 // expunge check hands them to the client as they are.
 
-// uidsIn is the uids of set the folder holds, as sorted, merged inclusive
-// ranges: by ESEARCH RETURN (ALL) where the server has it, else packed
-// from the plain SEARCH list.
+// uidsIn is the uids of set the folder holds (see uidsMatching).
 func uidsIn(ctx context.Context, a *account, c *imapclient.Client, set imap.UIDSet) ([][2]uint32, error) {
+	return uidsMatching(ctx, a, c, &imap.SearchCriteria{UID: []imap.UIDSet{set}})
+}
+
+// uidsMatching is the uids of the messages crit matches, as sorted,
+// merged inclusive ranges: by ESEARCH RETURN (ALL) where the server has
+// it, else packed from the plain SEARCH list.
+func uidsMatching(ctx context.Context, a *account, c *imapclient.Client, crit *imap.SearchCriteria) ([][2]uint32, error) {
 	var opts *imap.SearchOptions
 	if c.Caps().Has(imap.CapESearch) {
 		opts = &imap.SearchOptions{ReturnAll: true}
 	}
 	var data *imap.SearchData
 	if err := a.cmd(ctx, c, func() (err error) {
-		data, err = c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{set}}, opts).Wait()
+		data, err = c.UIDSearch(crit, opts).Wait()
 		return err
 	}); err != nil {
 		return nil, err
@@ -91,5 +97,6 @@ func top(rs [][2]uint32, limit int) imap.UIDSet {
 		set = append(set, imap.UIDRange{Start: imap.UID(lo), Stop: imap.UID(rs[i][1])})
 		left -= rs[i][1] - lo + 1
 	}
+	slices.Reverse(set)
 	return set
 }

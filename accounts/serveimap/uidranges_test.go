@@ -23,10 +23,10 @@ func TestUIDRanges(t *testing.T) {
 		want  imap.UIDSet
 	}{
 		{1, imap.UIDSet{{Start: 20, Stop: 20}}},
-		{4, imap.UIDSet{{Start: 20, Stop: 20}, {Start: 13, Stop: 15}}},
-		{8, imap.UIDSet{{Start: 20, Stop: 20}, {Start: 9, Stop: 15}}},
-		{10, imap.UIDSet{{Start: 20, Stop: 20}, {Start: 9, Stop: 15}, {Start: 3, Stop: 4}}},
-		{50, imap.UIDSet{{Start: 20, Stop: 20}, {Start: 9, Stop: 15}, {Start: 1, Stop: 4}}},
+		{4, imap.UIDSet{{Start: 13, Stop: 15}, {Start: 20, Stop: 20}}},
+		{8, imap.UIDSet{{Start: 9, Stop: 15}, {Start: 20, Stop: 20}}},
+		{10, imap.UIDSet{{Start: 3, Stop: 4}, {Start: 9, Stop: 15}, {Start: 20, Stop: 20}}},
+		{50, imap.UIDSet{{Start: 1, Stop: 4}, {Start: 9, Stop: 15}, {Start: 20, Stop: 20}}},
 	} {
 		if got := top(rs, tt.limit); !slices.Equal(got, tt.want) {
 			t.Errorf("top %d: %v, want %v", tt.limit, got, tt.want)
