@@ -17,6 +17,13 @@ import (
 // hears notifications/resources/updated on the returned channel.
 func pushSession(t *testing.T, b imaptest.Backend, opts Options, in func(*imapwire.AddAccountIn)) (*mcp.ClientSession, string, <-chan string) {
 	t.Helper()
+	return pushSessionAt(t, b, opts, in, "")
+}
+
+// pushSessionAt is pushSession over a given MCP protocol version (""
+// for the SDK's latest): subscriptions changed shape in 2026-07-28.
+func pushSessionAt(t *testing.T, b imaptest.Backend, opts Options, in func(*imapwire.AddAccountIn), protocol string) (*mcp.ClientSession, string, <-chan string) {
+	t.Helper()
 	user, pass := b.NewUser(t)
 	s := New(opts)
 	st, ct := mcp.NewInMemoryTransports()
@@ -32,7 +39,7 @@ func pushSession(t *testing.T, b imaptest.Backend, opts Options, in func(*imapwi
 			default:
 			}
 		},
-	}).Connect(context.Background(), ct, nil)
+	}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,6 +179,46 @@ func TestPushByPolling(t *testing.T) {
 	if n := b.Srv.Idles(); n != 0 {
 		t.Fatalf("%d IDLEs on a server treated as without IDLE", n)
 	}
+}
+
+// The SDK records a subscription only after the subscribe handler
+// returns; a watch started in the handler could push "watching" before
+// that, to no one, and the app would not hear what changed before the
+// watch began (a flake of pushSession's first push under load). The
+// handler only checks; the watch starts once the SDK has recorded it.
+func TestSubscribeHandlerLeavesTheWatchToTheSDKsRecord(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	user, pass := b.NewUser(t)
+	s := New(Options{})
+	defer s.Close()
+	if _, _, err := s.addAccount(context.Background(), accountIn(b, user, pass)); err != nil {
+		t.Fatal(err)
+	}
+	uri := imapwire.PushURI("work", "INBOX")
+	if err := s.subscribe(context.Background(), &mcp.SubscribeRequest{Params: &mcp.SubscribeParams{URI: uri}}); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.pushState("work"); st != "" {
+		t.Fatalf("the subscribe handler started a watch (push %q) before the SDK recorded the subscription", st)
+	}
+	if err := s.subscribe(context.Background(), &mcp.SubscribeRequest{Params: &mcp.SubscribeParams{URI: imapwire.PushURI("nobody", "INBOX")}}); err == nil {
+		t.Fatal("subscribed to a folder of an unknown account")
+	}
+}
+
+// A client of the protocol before 2026-07-28 subscribes with
+// resources/subscribe, not a listen: its watch starts and pushes too, and
+// unsubscribing stops it.
+func TestPushOverTheLegacySubscribe(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	cs, user, pushed := pushSessionAt(t, b, Options{}, nil, "2025-11-25")
+	waitPush(t, cs, imapwire.PushIdle)
+	b.Seed(t, user, "INBOX", mail("legacy", "ann@example.org", 0))
+	expectPush(t, pushed, "append")
+	if err := cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: imapwire.PushURI("work", "INBOX")}); err != nil {
+		t.Fatal(err)
+	}
+	waitPush(t, cs, "")
 }
 
 // check_account covers the IDLE connection: a watching connection that

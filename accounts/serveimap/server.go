@@ -219,6 +219,8 @@ func (s *Server) MCP() *mcp.Server {
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
 	})
+	ms.AddReceivingMiddleware(s.watchSubscribed)
+	ms.AddSendingMiddleware(s.watchAcknowledged)
 	s.mu.Lock()
 	s.ms = ms
 	s.mu.Unlock()

@@ -67,31 +67,70 @@ func deref(p *uint32) uint32 {
 	return *p
 }
 
-// subscribe starts watching the folder a push URI names (the app asks
-// after every connect, once add_account has run). One watcher per URI,
-// however many subscribe.
+// subscribe checks a push URI names a folder of a known account. It does
+// not start the watch: the SDK records the subscription only after this
+// handler returns, and a watch that began (and pushed) before that would
+// push to no one; watchSubscribed starts it once the SDK has.
 func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
-	account, folder, err := imapwire.ParsePushURI(req.Params.URI)
+	account, _, err := imapwire.ParsePushURI(req.Params.URI)
 	if err != nil {
 		return err
 	}
-	if _, err := s.account(account); err != nil {
-		return err
+	_, err = s.account(account)
+	return err
+}
+
+// The SDK records a subscription in one of two ways, by protocol
+// version: a legacy resources/subscribe request, answered once recorded,
+// or (since 2026-07-28) a subscriptions/listen request that stays open and
+// acknowledges with a notification once recorded. The watch starts at the
+// answer or at the acknowledgement, so its first push, "what changed
+// before the watch began", is heard.
+
+// watchSubscribed is receiving middleware for the legacy request.
+func (s *Server) watchSubscribed(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if p, ok := req.GetParams().(*mcp.SubscribeParams); ok && err == nil {
+			s.watch(p.URI)
+		}
+		return res, err
+	}
+}
+
+// watchAcknowledged is sending middleware for the listen's
+// acknowledgement.
+func (s *Server) watchAcknowledged(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if p, ok := req.GetParams().(*mcp.SubscriptionsAcknowledgedParams); ok && err == nil {
+			for _, uri := range p.Notifications.ResourceSubscriptions {
+				s.watch(uri)
+			}
+		}
+		return res, err
+	}
+}
+
+// watch starts the one watcher of a push URI, however many subscribe.
+func (s *Server) watch(uri string) {
+	account, folder, err := imapwire.ParsePushURI(uri)
+	if err != nil {
+		return // subscribe refused it already
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.watchers == nil {
 		s.watchers = map[string]*watcher{}
 	}
-	if s.watchers[req.Params.URI] != nil {
-		return nil
+	if s.watchers[uri] != nil {
+		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watcher{srv: s, uri: req.Params.URI, account: account, folder: folder, cancel: cancel, done: make(chan struct{}), check: make(chan struct{}, 1), state: imapwire.PushStarting}
+	w := &watcher{srv: s, uri: uri, account: account, folder: folder, cancel: cancel, done: make(chan struct{}), check: make(chan struct{}, 1), state: imapwire.PushStarting}
 	s.watchers[w.uri] = w
 	go w.run(ctx)
 	s.opts.Logger.Info("watching", "uri", w.uri)
-	return nil
 }
 
 // unsubscribe stops watching a folder.
