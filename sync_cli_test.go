@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,27 +19,6 @@ import (
 	"unibox/ui/cli"
 	"unibox/ui/launch"
 )
-
-// wireLog is a server's wire log that a test can read and restart.
-type wireLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (w *wireLog) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(p)
-}
-
-// envelopes counts the envelopes the server sent since the last count.
-func (w *wireLog) envelopes() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	n := strings.Count(w.buf.String(), "ENVELOPE (")
-	w.buf.Reset()
-	return n
-}
 
 func syncJSON(t *testing.T, args ...string) ([]cli.SyncJSON, int) {
 	t.Helper()
@@ -59,7 +37,7 @@ func syncJSON(t *testing.T, args ...string) ([]cli.SyncJSON, int) {
 // delivers, the next list brings one envelope, the new message's, where a
 // listing would have brought the whole page again, and shows every change.
 func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
-	wire := &wireLog{}
+	wire := &imaptest.Wire{}
 	srv, err := memimap.Start(memimap.Options{DebugWriter: wire})
 	if err != nil {
 		t.Fatal(err)
@@ -75,13 +53,13 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 		}
 	}
 	path := oneAccountConfig(t, srv)
-	wire.envelopes()
+	wire.Envelopes()
 
 	out, code, _ := listJSON(t, "--config", path, "--limit", "20")
 	if subj, _ := listed(out); code != launch.ExitOK || len(subj) != 20 || subj[0] != "m299" || subj[19] != "m280" {
 		t.Fatalf("first list: exit %d, %v", code, subj)
 	}
-	if n := wire.envelopes(); n != 200 {
+	if n := wire.Envelopes(); n != 200 {
 		t.Fatalf("first list fetched %d envelopes, want one page of a first sync (200)", n)
 	}
 
@@ -89,11 +67,11 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 	if code != launch.ExitOK || len(accts) != 1 || accts[0].Method != "sync" || accts[0].Stored != 300 || accts[0].Total != 300 || accts[0].Error != "" {
 		t.Fatalf("sync: exit %d, %+v", code, accts)
 	}
-	if n := wire.envelopes(); n != 100 {
+	if n := wire.Envelopes(); n != 100 {
 		t.Fatalf("sync fetched %d envelopes, want the 100 the first list left", n)
 	}
 	// Nothing changed: nothing moves.
-	if accts, _ := syncJSON(t, "--config", path); accts[0].Stored != 300 || wire.envelopes() != 0 {
+	if accts, _ := syncJSON(t, "--config", path); accts[0].Stored != 300 || wire.Envelopes() != 0 {
 		t.Fatalf("an unchanged sync: %+v", accts)
 	}
 
@@ -101,13 +79,13 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 	if _, err := srv.Append("sam", "INBOX", imaptest.Mail{From: "Bo <bo@example.com>", Subject: "new", Date: time.Now(), Body: "x"}.Bytes(), nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	wire.envelopes()
+	wire.Envelopes()
 	out, code, _ = listJSON(t, "--config", path, "--limit", "3")
 	subj, stale := listed(out)
 	if code != launch.ExitOK || !slices.Equal(subj, []string{"new", "m299", "m297"}) || slices.Contains(stale, true) || !out.Messages[1].Flagged {
 		t.Fatalf("list after another client: exit %d, %v %v %+v", code, subj, stale, out.Messages)
 	}
-	if n := wire.envelopes(); n != 1 {
+	if n := wire.Envelopes(); n != 1 {
 		t.Fatalf("list after another client fetched %d envelopes, want only the new message's", n)
 	}
 }
@@ -116,7 +94,7 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 // first sync, the second finishes it, an unchanged inbox then moves no
 // envelope, and another client's flag arrives without one.
 func TestAgentListMessagesSyncs(t *testing.T) {
-	wire := &wireLog{}
+	wire := &imaptest.Wire{}
 	srv, err := memimap.Start(memimap.Options{DebugWriter: wire})
 	if err != nil {
 		t.Fatal(err)
@@ -137,11 +115,11 @@ func TestAgentListMessagesSyncs(t *testing.T) {
 		callHub(t, cs, "list_messages", agent.ListIn{Limit: 5}, &out)
 		return out
 	}
-	wire.envelopes()
+	wire.Envelopes()
 	if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
 		t.Fatalf("first list_messages: %+v", out.Messages)
 	}
-	if n := wire.envelopes(); n != 200 {
+	if n := wire.Envelopes(); n != 200 {
 		t.Fatalf("first list_messages fetched %d envelopes, want one page of a first sync (200)", n)
 	}
 	// The first sync left unfinished goes one page further (the last 100)
@@ -149,10 +127,10 @@ func TestAgentListMessagesSyncs(t *testing.T) {
 	if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
 		t.Fatalf("second list_messages: %+v", out.Messages)
 	}
-	if n := wire.envelopes(); n != 105 {
+	if n := wire.Envelopes(); n != 105 {
 		t.Fatalf("second list_messages fetched %d envelopes, want the rest of the first sync and a listing of 5", n)
 	}
-	if out := list(); len(out.Messages) != 5 || wire.envelopes() != 0 {
+	if out := list(); len(out.Messages) != 5 || wire.Envelopes() != 0 {
 		t.Fatalf("an unchanged inbox: %d rows", len(out.Messages))
 	}
 	otherClientAs(t, srv, "canary-secret-31337", func(c *imapclient.Client) {
@@ -160,11 +138,11 @@ func TestAgentListMessagesSyncs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	wire.envelopes()
+	wire.Envelopes()
 	if out := list(); !out.Messages[0].Seen || out.Messages[0].Stale {
 		t.Fatalf("another client's flag: %+v", out.Messages[0])
 	}
-	if n := wire.envelopes(); n != 0 {
+	if n := wire.Envelopes(); n != 0 {
 		t.Fatalf("a flag change fetched %d envelopes", n)
 	}
 }

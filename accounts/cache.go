@@ -31,6 +31,13 @@ type cache struct {
 	// left (store.SyncStateAfter: the next page need not count the stored
 	// uids again). Any other change to the stored rows forgets it.
 	known map[string]store.SyncState
+	// pending: per folder, the uids a triage action is under way on;
+	// triages counts the actions begun and ended (see gaps.go).
+	pending map[string]map[uint32]int
+	triages uint64
+
+	// writing keeps an optimistic triage write and a gap's fill apart.
+	writing sync.Mutex
 }
 
 // storeKey is what identifies ac's mailbox: name, server and user. An MCP
@@ -161,11 +168,15 @@ func (c *cache) offlineBody(id model.MessageID) (model.Body, error) {
 	return b, err
 }
 
-// applyOptimistic records op on the stored rows before it is sent.
+// applyOptimistic records op on the stored rows before it is sent; the
+// messages are held (under way) until settle.
 func (c *cache) applyOptimistic(op model.Op, msgs []model.Message) []model.Message {
 	if c.st == nil {
 		return nil
 	}
+	c.writing.Lock()
+	defer c.writing.Unlock()
+	c.hold(msgs)
 	c.forget()
 	prior, err := c.st.Apply(context.Background(), c.key, op, msgs)
 	c.note(err)
@@ -175,8 +186,14 @@ func (c *cache) applyOptimistic(op model.Op, msgs []model.Message) []model.Messa
 // settle puts back the stored rows of the messages the server did not
 // change (refused, or no answer: nothing may count as done that was not). Done, gone and unknown outcomes keep the optimistic state: the
 // next listing reads the server and corrects whatever is wrong.
-func (c *cache) settle(prior []model.Message, res []model.ItemResult, err error) {
-	if c.st == nil || len(prior) == 0 {
+func (c *cache) settle(msgs, prior []model.Message, res []model.ItemResult, err error) {
+	if c.st == nil {
+		return
+	}
+	c.writing.Lock()
+	defer c.writing.Unlock()
+	defer c.release(msgs)
+	if len(prior) == 0 {
 		return
 	}
 	changed := map[uint32]bool{} // done, gone or unknown: maybe changed

@@ -19,7 +19,13 @@ import (
 // remembering its mail in a store file of its own.
 func storedAccount(t *testing.T, cacheBodies bool) (*Account, *imaptest.Mem, *store.Store) {
 	t.Helper()
-	mem := imaptest.NewMem(t, memimap.Options{})
+	return storedAccountOn(t, cacheBodies, memimap.Options{})
+}
+
+// storedAccountOn is storedAccount on a server of the given options.
+func storedAccountOn(t *testing.T, cacheBodies bool, opts memimap.Options) (*Account, *imaptest.Mem, *store.Store) {
+	t.Helper()
+	mem := imaptest.NewMem(t, opts)
 	user, _ := mem.NewUser(t)
 	st, err := store.Open(filepath.Join(t.TempDir(), "store.db"))
 	if err != nil {

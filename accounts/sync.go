@@ -83,12 +83,19 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 	done := !page.More
 	c := changes(page, next, modseq, done)
 	c.Held = st.Held
-	known, err := a.cache.st.ApplySync(ctx, a.cache.key, c)
+	applied, err := a.cache.st.ApplySync(ctx, a.cache.key, c)
 	if err != nil {
 		a.cache.note(err)
 		return SyncProgress{}, false, err
 	}
-	a.cache.setKnown(folder, known)
+	a.cache.setKnown(folder, applied.Next)
+	if len(applied.Missing) > 0 && !page.Reset {
+		more, err := a.mendGap(ctx, syncer, folder, page.UIDValidity, st.UIDNext, applied.Missing)
+		if err != nil {
+			return SyncProgress{}, false, err
+		}
+		done = done && !more
+	}
 	stored := st.Held + uint32(len(page.New))
 	if len(page.New) > 0 || len(page.Flags) > 0 || page.Checked {
 		a.hist.Add(history.KindListing, "", "", fmt.Sprintf("synced %s: %d new, %d flag states, %s in %s", folder, len(page.New), len(page.Flags),

@@ -21,7 +21,7 @@ import (
 func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {
 	prior := a.cache.applyOptimistic(op, msgs)
 	res, err := a.apply(ctx, op, folder, uidValidity, msgs)
-	a.cache.settle(prior, res, err)
+	a.cache.settle(msgs, prior, res, err)
 	res, err = a.scrubResults(res), a.scrub(err)
 	a.triageEvent(op, folder, res, err)
 	return res, err

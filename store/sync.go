@@ -150,12 +150,23 @@ func sameState(a, b SyncState) bool {
 	return a == b
 }
 
-// ApplySync applies one answer of a sync in one transaction. When the
-// sync goes on in pages, it returns the state the next step starts from
-// (for SyncStateAfter), its Held counted from c.Held over only the uids
-// this page added to what is held; otherwise a zero state.
-func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (SyncState, error) {
+// Applied is what applying a sync's answer learnt.
+type Applied struct {
+	// Next: when the sync goes on in pages, the state the next step
+	// starts from (for SyncStateAfter), its Held counted from c.Held over
+	// only the uids this page added to what is held; otherwise zero.
+	Next SyncState
+	// Missing: uids the server has below the old UIDNext that the store
+	// lacks (inclusive ranges, ascending; only when Checked). The store
+	// says it holds them all; a gap (an optimistic removal the server
+	// never carried out, say) is filled with Fill.
+	Missing [][2]uint32
+}
+
+// ApplySync applies one answer of a sync in one transaction.
+func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (Applied, error) {
 	var next SyncState
+	var missing [][2]uint32
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		acct, err := accountID(tx, k, true)
 		if err != nil {
@@ -209,7 +220,7 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (SyncState, err
 			}
 		}
 		if c.Checked {
-			if err := dropAbsent(tx, acct, c.Folder, oldNext, c.Present); err != nil {
+			if missing, err = reconcilePresent(tx, acct, c.Folder, oldNext, c.Present); err != nil {
 				return err
 			}
 		}
@@ -239,46 +250,7 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (SyncState, err
 		return err
 	})
 	if err != nil {
-		return SyncState{}, err
+		return Applied{}, err
 	}
-	return next, nil
-}
-
-// dropAbsent deletes the stored uids below next that no present range
-// holds.
-func dropAbsent(tx *sql.Tx, acct int64, folder string, next uint32, present [][2]uint32) error {
-	rows, err := tx.Query(`SELECT uid FROM message WHERE account_id = ? AND folder = ? AND uid < ?`, acct, folder, next)
-	if err != nil {
-		return err
-	}
-	var gone []uint32
-	for rows.Next() {
-		var uid uint32
-		if err := rows.Scan(&uid); err != nil {
-			rows.Close()
-			return err
-		}
-		if !inRanges(uid, present) {
-			gone = append(gone, uid)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, uid := range gone {
-		if _, err := tx.Exec(`DELETE FROM message WHERE account_id = ? AND folder = ? AND uid = ?`, acct, folder, uid); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func inRanges(uid uint32, rs [][2]uint32) bool {
-	for _, r := range rs {
-		if uid >= r[0] && uid <= r[1] {
-			return true
-		}
-	}
-	return false
+	return Applied{Next: next, Missing: missing}, nil
 }

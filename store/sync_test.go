@@ -150,8 +150,9 @@ func TestSyncStateAfterCarriesHeld(t *testing.T) {
 			next--
 			uids = append(uids, next)
 		}
-		known, err = s.ApplySync(ctx, work, Changes{Folder: "INBOX", Reset: page == 0, UIDValidity: 7, UIDNext: 1000, HighestModSeq: 5, Total: 999,
+		applied, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", Reset: page == 0, UIDValidity: 7, UIDNext: 1000, HighestModSeq: 5, Total: 999,
 			Held: st.Held, New: msgs(7, uids...), At: time.Now()})
+		known = applied.Next
 		if err != nil || known.Held != uint32(100*(page+1)) || known.Floor != next {
 			t.Fatalf("page %d: next state %+v, %v", page, known, err)
 		}

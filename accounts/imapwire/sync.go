@@ -21,6 +21,11 @@ type SyncIn struct {
 	// BeforeUID continues a page of new messages (see SyncOut.More).
 	BeforeUID uint32 `json:"before_uid,omitempty"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"new envelopes per call (default 50, max 500)"`
+	// Fill mends a gap: uids below the client's UIDNext it lacks
+	// (inclusive ranges, from a check's Present). Only their envelopes
+	// come back, in New (the highest limit of them; More: there are
+	// more); nothing else is synced in that call.
+	Fill [][2]uint32 `json:"fill,omitempty" jsonschema:"uid ranges the client lacks below uidnext: fetch only their envelopes"`
 }
 
 // FlagState is one message's flags.

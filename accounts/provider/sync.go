@@ -22,6 +22,7 @@ type SyncRequest struct {
 	Held          uint32
 	BeforeUID     uint32
 	Limit         int
+	Fill          [][2]uint32 // a gap to mend: only these uids' envelopes
 }
 
 // FlagState is one message's flags.

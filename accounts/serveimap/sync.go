@@ -49,6 +49,9 @@ func (s *Server) syncFolder(ctx context.Context, in imapwire.SyncIn) (imapwire.S
 			out.Reset = true
 			in.UIDNext, in.Held, in.HighestModSeq = 1, 0, 0
 		}
+		if len(in.Fill) > 0 {
+			return s.fillGap(ctx, a, c, in, limit, &out)
+		}
 		return s.syncChanges(ctx, a, c, in, limit, &out)
 	})
 	if err != nil {
@@ -112,6 +115,33 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 		return err
 	}
 	out.Checked, out.Present = true, present
+	return nil
+}
+
+// fillGap fetches the envelopes of the uids the client lacks below its
+// UIDNext (the highest limit of them): what a store that missed them (an
+// optimistic removal the server never carried out) needs to be whole
+// again. A folder of another UIDVALIDITY is a reset; the client syncs
+// afresh instead.
+func (s *Server) fillGap(ctx context.Context, a *account, c *imapclient.Client, in imapwire.SyncIn, limit int, out *imapwire.SyncOut) error {
+	if out.Reset {
+		return nil
+	}
+	var held [][2]uint32
+	for _, r := range in.Fill {
+		if r[0] >= 1 && r[0] <= r[1] && r[0] < in.UIDNext {
+			held = append(held, [2]uint32{r[0], min(r[1], in.UIDNext-1)})
+		}
+	}
+	held = merge(held)
+	if len(held) == 0 {
+		return nil
+	}
+	msgs, err := a.fetchSummaries(ctx, c, top(held, limit), in.Account, out.Folder, out.UIDValidity)
+	if err != nil {
+		return err
+	}
+	out.New, out.More = msgs, count(held) > uint32(limit)
 	return nil
 }
 

@@ -275,6 +275,57 @@ func TestSyncPagesSelectOnce(t *testing.T) {
 	})
 }
 
+// fill fetches only the uids a client lacks below its UIDNext: an
+// expunged one or one at or above UIDNext does not come; a page of the
+// highest, with More; another UIDVALIDITY is a reset, with nothing.
+func TestSyncFillFetchesOnlyTheGap(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		for i := range 12 {
+			b.Seed(t, user, "INBOX", mail(fmt.Sprintf("message %02d", i), "ann@example.org", time.Duration(12-i)*time.Hour))
+		}
+		sc := &syncClient{held: map[uint32]imapwire.FlagState{}}
+		sc.sync(t, cs, 50)
+		uids := slices.Sorted(maps.Keys(sc.held))
+		other := b.Client(t, user)
+		if _, err := other.Select("INBOX", nil).Wait(); err != nil {
+			t.Fatal(err)
+		}
+		if err := other.Store(imap.UIDSetNum(imap.UID(uids[4])), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := other.Expunge().Close(); err != nil {
+			t.Fatal(err)
+		}
+		b.Seed(t, user, "INBOX", mail("new", "bo@example.org", 0)) // at UIDNext: not a gap
+		fill := func(uv uint32, limit int, rs ...[2]uint32) imapwire.SyncOut {
+			var out imapwire.SyncOut
+			in := imapwire.SyncIn{Account: "work", UIDValidity: uv, UIDNext: sc.state.UIDNext, HighestModSeq: sc.state.HighestModSeq, Held: 5, Fill: rs, Limit: limit}
+			mustOK(t, "sync_folder", call(t, cs, "sync_folder", in, &out))
+			return out
+		}
+		got := func(out imapwire.SyncOut) []uint32 {
+			var us []uint32
+			for _, m := range out.New {
+				us = append(us, m.UID)
+			}
+			slices.Sort(us)
+			return us
+		}
+		out := fill(sc.state.UIDValidity, 50, [2]uint32{uids[2], uids[5]}, [2]uint32{uids[11], sc.state.UIDNext + 5})
+		if want := []uint32{uids[2], uids[3], uids[5], uids[11]}; !slices.Equal(got(out), want) || out.More || out.Checked || len(out.Flags) != 0 {
+			t.Fatalf("fill: new %v (want %v), more %v, checked %v, %d flag states", got(out), want, out.More, out.Checked, len(out.Flags))
+		}
+		out = fill(sc.state.UIDValidity, 2, [2]uint32{uids[0], uids[3]})
+		if want := []uint32{uids[2], uids[3]}; !slices.Equal(got(out), want) || !out.More {
+			t.Fatalf("a page of a fill: new %v (want %v), more %v", got(out), want, out.More)
+		}
+		if out = fill(sc.state.UIDValidity+1, 50, [2]uint32{uids[0], uids[3]}); !out.Reset || len(out.New) != 0 {
+			t.Fatalf("a fill of another UIDVALIDITY: reset %v, %d new", out.Reset, len(out.New))
+		}
+	})
+}
+
 // A changed UIDVALIDITY voids the client's state: reset, and refilled.
 func TestSyncFolderUIDValidityChange(t *testing.T) {
 	b := imaptest.NewMem(t, memimap.Options{})

@@ -2,6 +2,7 @@ package imaptest
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 )
 
@@ -24,4 +25,14 @@ func (w *Wire) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.String()
+}
+
+// Envelopes counts the envelopes a server sent (its wire log) since the
+// last count: what a sync or a listing cost it.
+func (w *Wire) Envelopes() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := strings.Count(w.b.String(), "ENVELOPE (")
+	w.b.Reset()
+	return n
 }
