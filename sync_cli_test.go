@@ -90,6 +90,52 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 	}
 }
 
+// `unibox sync --folder` syncs the folders named, each a row of its own
+// (the inbox alone by default); an agent's list_messages of a synced
+// folder then reads it from the store at the cost of a sync: no envelope
+// when nothing changed.
+func TestSyncCommandFolders(t *testing.T) {
+	wire := &imaptest.Wire{}
+	srv, err := memimap.Start(memimap.Options{DebugWriter: wire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if err := srv.AddUser("sam", "canary-secret-31337", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive}); err != nil {
+		t.Fatal(err)
+	}
+	for folder, n := range map[string]int{"INBOX": 3, "Archive": 250} {
+		for i := range n {
+			raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("%s %03d", folder, i), Date: time.Now().Add(time.Duration(i-n) * time.Minute), Body: "x"}.Bytes()
+			if _, err := srv.Append("sam", folder, raw, nil, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	path := oneAccountConfig(t, srv)
+	t.Setenv("UNIBOX_TEST_PW", "canary-secret-31337") // the agent's child has this one
+	wire.Envelopes()
+	accts, code := syncJSON(t, "--config", path, "--folder", "INBOX", "--folder", "Archive")
+	if code != launch.ExitOK || len(accts) != 2 || accts[0].Folder != "INBOX" || accts[0].Stored != 3 || accts[1].Folder != "Archive" || accts[1].Stored != 250 || accts[1].Total != 250 {
+		t.Fatalf("sync of two folders: exit %d, %+v", code, accts)
+	}
+	if n := wire.Envelopes(); n != 253 {
+		t.Fatalf("the sync fetched %d envelopes, want 253", n)
+	}
+	if accts, _ := syncJSON(t, "--config", path); len(accts) != 1 || accts[0].Folder != "INBOX" || wire.Envelopes() != 0 {
+		t.Fatalf("the default sync: %+v", accts)
+	}
+	cs := mcpSession(t, path)
+	var out agent.ListOut
+	callHub(t, cs, "list_messages", agent.ListIn{Folder: "Archive", Limit: 5}, &out)
+	if len(out.Messages) != 5 || out.Messages[0].Subject != "Archive 249" {
+		t.Fatalf("list_messages of Archive: %+v", out.Messages)
+	}
+	if n := wire.Envelopes(); n != 0 {
+		t.Fatalf("listing a synced, unchanged folder fetched %d envelopes", n)
+	}
+}
+
 // An agent's list_messages syncs too: the first call takes one page of a
 // first sync, the second finishes it, an unchanged inbox then moves no
 // envelope, and another client's flag arrives without one.

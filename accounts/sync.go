@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"unibox/accounts/history"
@@ -50,9 +51,7 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 	if !ok || a.cache.st == nil {
 		return SyncProgress{}, false, ErrNoSync
 	}
-	if folder == "" {
-		folder = "INBOX"
-	}
+	folder = syncedName(folder)
 	select {
 	case a.syncing <- struct{}{}:
 		defer func() { <-a.syncing }()
@@ -114,19 +113,29 @@ func changes(p provider.SyncPage, next uint32, modseq uint64, done bool) store.C
 	return c
 }
 
-// Newest is the inbox's newest page, read from the server at the least
-// cost to it. An account that syncs brings its store up to date with only
-// what changed and reads the page from the store. Any other account (a
-// third-party MCP server, no store) is listed, as is a page of unread mail
-// only, another folder, or an older page.
+// syncedName is the name a folder is synced and stored under: IMAP's
+// INBOX is one folder however it is spelt (RFC 3501), "" included.
+func syncedName(folder string) string {
+	if folder == "" || strings.EqualFold(folder, "INBOX") {
+		return "INBOX"
+	}
+	return folder
+}
+
+// Newest is a folder's ("": the inbox) newest page, read from the server
+// at the least cost to it. An account that syncs brings its store's copy
+// of the folder up to date with only what changed and reads the page from
+// the store. Any other account (a third-party MCP server, no store) is
+// listed, as is a page of unread mail only, or an older page.
 func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
-	if _, ok := a.ops.(provider.Syncer); !ok || a.cache.st == nil || opts.UnreadOnly || opts.BeforeUID > 0 || (opts.Folder != "" && opts.Folder != "INBOX") {
+	if _, ok := a.ops.(provider.Syncer); !ok || a.cache.st == nil || opts.UnreadOnly || opts.BeforeUID > 0 {
 		return a.List(ctx, opts)
 	}
 	if opts.Limit <= 0 {
 		opts.Limit = 50
 	}
-	st, err := a.cache.st.SyncState(ctx, a.cache.key, "INBOX")
+	folder := syncedName(opts.Folder)
+	st, err := a.cache.st.SyncState(ctx, a.cache.key, folder)
 	if err != nil {
 		a.cache.note(err)
 		return a.List(ctx, opts)
@@ -135,7 +144,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 		// A sync in pages left unfinished by an earlier run ends at the
 		// top it began at, below the mail that came since: the page is
 		// listed, and the sync goes one page further on the way.
-		if _, _, err := a.SyncStep(ctx, ""); err != nil {
+		if _, _, err := a.SyncStep(ctx, folder); err != nil {
 			return Page{}, err
 		}
 		return a.List(ctx, opts)
@@ -144,7 +153,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	// in, the rest of a long absence waits for the next run (or the TUI,
 	// or unibox sync).
 	for {
-		p, done, err := a.SyncStep(ctx, "")
+		p, done, err := a.SyncStep(ctx, folder)
 		if err != nil {
 			return Page{}, err
 		}
@@ -152,6 +161,6 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 			break
 		}
 	}
-	page, _, err := a.Cached(ctx, "", opts.Limit)
+	page, _, err := a.Cached(ctx, folder, opts.Limit)
 	return page, err
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,8 +20,9 @@ import (
 
 // SyncJSON is one account in `sync --json` (public names).
 type SyncJSON struct {
-	Name  string `json:"name"`
-	State string `json:"state"`
+	Name   string `json:"name"`
+	Folder string `json:"folder"`
+	State  string `json:"state"`
 	// Method is how the store was brought up to date: "sync" (only what
 	// changed, the whole folder held) or "list" (an account that cannot
 	// sync: its newest page).
@@ -32,27 +34,48 @@ type SyncJSON struct {
 	ErrorClass string  `json:"error_class"`
 }
 
-// Sync is `unibox sync`: bring every account's inbox in the local store
-// up to date, the whole folder, then exit (what the TUI does a page at a
-// time, for a cron job, or before going offline). Each page is stored as
-// it comes, so a sync cut off goes on from there next time. --timeout
-// bounds each call, not the whole sync: a first sync of a big folder takes
-// as many calls as it has pages.
+// Sync is `unibox sync`: bring every account's inbox (or each --folder)
+// in the local store up to date, the whole folder, then exit (what the
+// TUI does a page at a time, for a cron job, or before going offline).
+// Each page is stored as it comes, so a sync cut off goes on from there
+// next time. --timeout bounds each call, not the whole sync: a first sync
+// of a big folder takes as many calls as it has pages. Accounts sync side
+// by side; an account's folders one after another.
 func Sync(args []string, stdout, stderr io.Writer) int {
-	f := newFaceFlags("sync", "usage: unibox sync [--json] [--account NAME]... [--timeout 10s]", stderr)
+	f := newFaceFlags("sync", "usage: unibox sync [--json] [--account NAME]... [--folder NAME]... [--timeout 10s]", stderr)
+	var folders stringList
+	f.fs.Var(&folders, "folder", "this folder (repeatable; default INBOX)")
 	if !f.parse(args, nil) {
 		return launch.ExitUsage
+	}
+	if len(folders) == 0 {
+		folders = stringList{""} // the inbox, as each provider names it
 	}
 	env, accts, code := f.open(launch.StoreOpen)
 	if env == nil {
 		return code
 	}
 	defer env.Close()
-	prog := newProgress(stderr, accts)
-	out := make([]SyncJSON, len(accts))
+	var names []string
+	for _, a := range accts {
+		for _, folder := range folders {
+			name := textsafe.Line(a.Name())
+			if len(folders) > 1 {
+				name += "/" + textsafe.Line(folder)
+			}
+			names = append(names, name)
+		}
+	}
+	prog := newProgress(stderr, names)
+	out := make([]SyncJSON, len(names))
 	var wg sync.WaitGroup
 	for i, a := range accts {
-		wg.Go(func() { out[i] = syncOne(a, f.timeout, func(p accounts.SyncProgress) { prog.set(i, p) }) })
+		wg.Go(func() {
+			for j, folder := range folders {
+				row := i*len(folders) + j
+				out[row] = syncOne(a, folder, f.timeout, func(p accounts.SyncProgress) { prog.set(row, p) })
+			}
+		})
 	}
 	wg.Wait()
 	prog.done()
@@ -62,29 +85,29 @@ func Sync(args []string, stdout, stderr io.Writer) int {
 			ok++
 		}
 	}
-	printAccounts(stdout, f.json, out, "ACCOUNT\tSTATE\tMETHOD\tSTORED\tTOTAL\tTOOK\tERROR", func(s SyncJSON) string {
-		return fmt.Sprintf("%s\t%s\t%s\t%d\t%d\t%.1fs\t%s", textsafe.Line(s.Name), s.State, s.Method, s.Stored, s.Total, s.Seconds, clip(s.Error, 80))
+	printAccounts(stdout, f.json, out, "ACCOUNT\tFOLDER\tSTATE\tMETHOD\tSTORED\tTOTAL\tTOOK\tERROR", func(s SyncJSON) string {
+		return fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%d\t%.1fs\t%s", textsafe.Line(s.Name), textsafe.Line(s.Folder), s.State, s.Method, s.Stored, s.Total, s.Seconds, clip(s.Error, 80))
 	})
 	return exitCode(ok, len(out))
 }
 
-// syncOne syncs a's inbox to the end, a call at a time under timeout; an
-// account that cannot sync has its newest page listed into the store.
-func syncOne(a *accounts.Account, timeout time.Duration, progress func(accounts.SyncProgress)) SyncJSON {
+// syncOne syncs a's folder to the end, a call at a time under timeout;
+// an account that cannot sync has its newest page listed into the store.
+func syncOne(a *accounts.Account, folder string, timeout time.Duration, progress func(accounts.SyncProgress)) SyncJSON {
 	start := time.Now()
-	out := SyncJSON{Name: a.Name(), Method: "sync"}
+	out := SyncJSON{Name: a.Name(), Folder: cmp.Or(folder, "INBOX"), Method: "sync"}
 	var err error
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		var p accounts.SyncProgress
 		var done bool
-		p, done, err = a.SyncStep(ctx, "")
+		p, done, err = a.SyncStep(ctx, folder)
 		cancel()
 		if errors.Is(err, accounts.ErrNoSync) {
 			out.Method = "list"
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			var page accounts.Page
-			page, err = a.List(ctx, accounts.ListOptions{})
+			page, err = a.List(ctx, accounts.ListOptions{Folder: folder})
 			cancel()
 			out.Stored, out.Total = uint32(len(page.Messages)), page.Total
 			break
@@ -119,13 +142,10 @@ type progress struct {
 	drawn time.Time
 }
 
-func newProgress(stderr io.Writer, accts []*accounts.Account) *progress {
-	p := &progress{at: make([]accounts.SyncProgress, len(accts))}
+func newProgress(stderr io.Writer, names []string) *progress {
+	p := &progress{at: make([]accounts.SyncProgress, len(names)), names: names}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		p.w = stderr
-	}
-	for _, a := range accts {
-		p.names = append(p.names, textsafe.Line(a.Name()))
 	}
 	return p
 }
