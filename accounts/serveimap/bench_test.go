@@ -3,8 +3,10 @@ package serveimap
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"testing"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 	"unibox/accounts/testservers/memimap"
 )
 
-func seedN(b *testing.B, mem *imaptest.Mem, user string, n int) {
+func seedN(b *testing.B, mem imaptest.Backend, user string, n int) {
 	for i := range n {
 		mem.Seed(b, user, "INBOX", mail(fmt.Sprintf("message %d about something", i), "Sender Name <sender@example.org>", time.Duration(i)*time.Minute))
 	}
@@ -35,52 +37,73 @@ func childSession(b *testing.B) *mcp.ClientSession {
 }
 
 // BenchmarkList compares list_messages through the MCP child with the same
-// fetch done by go-imap directly in this process, against the same server.
+// fetch done by go-imap directly in this process, against the same server:
+// memimap (in this process, so it shares its cores with the direct client)
+// and, when there is one, Dovecot (a server of its own, as in use). Both
+// dial the server itself, not the fault proxy.
 func BenchmarkList(b *testing.B) {
-	for _, n := range []int{50, 500} {
-		mem := imaptest.NewMem(b, memimap.Options{})
-		user, pass := mem.NewUser(b)
-		seedN(b, mem, user, n)
-		b.Run(fmt.Sprintf("direct-%d", n), func(b *testing.B) {
-			c, err := imapclient.DialInsecure(mem.Srv.Addr(), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.Close()
-			if err := c.Login(user, pass).Wait(); err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				sel, err := c.Select("INBOX", nil).Wait()
-				if err != nil {
-					b.Fatal(err)
-				}
-				set := imap.SeqSet{}
-				set.AddRange(1, sel.NumMessages)
-				bufs, err := c.Fetch(set, fetchSummary).Collect()
-				if err != nil || len(bufs) != n {
-					b.Fatal(err, len(bufs))
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("child-%d", n), func(b *testing.B) {
-			cs := childSession(b)
-			defer cs.Close()
-			in := imapwire.AddAccountIn{Account: "work", Host: "127.0.0.1", Port: mem.Srv.Port(), Security: "none", Username: user, Password: pass}
-			if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add_account", Arguments: in}); err != nil || res.IsError {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_messages", Arguments: imapwire.ListMessagesIn{Account: "work", Limit: n}})
-				if err != nil || res.IsError {
-					b.Fatal(err)
-				}
-				var out imapwire.ListMessagesOut
-				if err := imapwire.Decode(res, &out); err != nil || len(out.Messages) != n {
-					b.Fatal(err, len(out.Messages))
-				}
-			}
-		})
+	backends := []func() listBackend{func() listBackend { m := imaptest.NewMem(b, memimap.Options{}); return listBackend{m, m.Srv.Addr()} }}
+	if os.Getenv("UNIBOX_DOVECOT_ADDR") != "" {
+		backends = append(backends, func() listBackend { d := imaptest.NewDovecot(b, "alice"); return listBackend{d, d.DirectAddr()} })
+	}
+	for _, backend := range backends {
+		for _, n := range []int{50, 500} {
+			be := backend()
+			user, pass := be.NewUser(b)
+			seedN(b, be, user, n)
+			b.Run(fmt.Sprintf("%s/direct-%d", be.Name(), n), func(b *testing.B) { listDirect(b, be.addr, user, pass, n) })
+			b.Run(fmt.Sprintf("%s/child-%d", be.Name(), n), func(b *testing.B) { listThroughChild(b, be.addr, user, pass, n) })
+		}
+	}
+}
+
+// listBackend is a server to list from, and its own address.
+type listBackend struct {
+	imaptest.Backend
+	addr string
+}
+
+func listDirect(b *testing.B, addr, user, pass string, n int) {
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(user, pass).Wait(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		sel, err := c.Select("INBOX", nil).Wait()
+		if err != nil {
+			b.Fatal(err)
+		}
+		set := imap.SeqSet{}
+		set.AddRange(1, sel.NumMessages)
+		bufs, err := c.Fetch(set, fetchSummary).Collect()
+		if err != nil || len(bufs) != n {
+			b.Fatal(err, len(bufs))
+		}
+	}
+}
+
+func listThroughChild(b *testing.B, addr, user, pass string, n int) {
+	cs := childSession(b)
+	defer cs.Close()
+	host, port, _ := net.SplitHostPort(addr)
+	p, _ := strconv.Atoi(port)
+	in := imapwire.AddAccountIn{Account: "work", Host: host, Port: p, Security: "none", Username: user, Password: pass}
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add_account", Arguments: in}); err != nil || res.IsError {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_messages", Arguments: imapwire.ListMessagesIn{Account: "work", Limit: n}})
+		if err != nil || res.IsError {
+			b.Fatal(err)
+		}
+		var out imapwire.ListMessagesOut
+		if err := imapwire.Decode(res, &out); err != nil || len(out.Messages) != n {
+			b.Fatal(err, len(out.Messages))
+		}
 	}
 }
 

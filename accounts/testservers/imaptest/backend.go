@@ -233,3 +233,7 @@ func NewDovecotTLS(t testing.TB) *DovecotTLS {
 
 // Port of the plain (STARTTLS-capable) listener, without the proxy.
 func (d *DovecotTLS) Port() int { return port(d.addr) }
+
+// DirectAddr is the shared instance's own address, not its proxy's: for
+// a benchmark whose timings must not include the proxy's relay.
+func (d *Dovecot) DirectAddr() string { return d.addr }
