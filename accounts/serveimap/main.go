@@ -28,6 +28,7 @@ func Main(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.W
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	if err := Serve(ctx, Options{CommandTimeout: *timeout, Logger: logger}, stdin, stdout); err != nil && ctx.Err() == nil {
