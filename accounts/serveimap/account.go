@@ -40,6 +40,9 @@ type account struct {
 	// server said then: a sync's next page need not select it again
 	// (on Dovecot a SELECT rereads the folder's whole uid list).
 	selected selection
+	// expunged counts the EXPUNGE responses the connection heard unasked
+	// (another session's, reported at last): each renumbers the folder.
+	expunged atomic.Uint64
 }
 
 // selection is a folder selected on a connection.
@@ -47,6 +50,7 @@ type selection struct {
 	c      *imapclient.Client
 	folder string
 	data   *imap.SelectData
+	floor  seqHint // where the last page of a sync in pages ended (seqpage.go)
 }
 
 // stillSelected is what the server said when folder was selected on c, if
@@ -90,8 +94,11 @@ func isLoopback(host string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// dial opens and authenticates a fresh IMAP connection.
-func (a *account) dial(ctx context.Context) (*imapclient.Client, error) { return a.dialWith(ctx, nil) }
+// dial opens and authenticates a fresh IMAP connection, counting the
+// expunges it hears unasked (see seqpage.go).
+func (a *account) dial(ctx context.Context) (*imapclient.Client, error) {
+	return a.dialWith(ctx, &imapclient.UnilateralDataHandler{Expunge: func(uint32) { a.expunged.Add(1) }})
+}
 
 // dialWith is dial with a handler of the server's unilateral data (a
 // watcher's IDLE connection).
@@ -279,6 +286,7 @@ func (a *account) write(ctx context.Context, fn func(c *imapclient.Client, chang
 			return false, err
 		}
 		sent = false
+		a.selected.floor = seqHint{} // its own MOVE or EXPUNGE renumbers the folder
 		err = fn(c, func(cmd func() error) error {
 			if closed(c) {
 				return errNotSent

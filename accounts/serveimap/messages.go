@@ -57,11 +57,16 @@ func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder
 // connection if need be, and has_attachments is then left false.
 func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]imapwire.Message, error) {
 	var out []imapwire.Message
+	var floorUID, floorSeq uint32 // the lowest uid fetched, for the next page (seqpage.go)
+	var expunged uint64
 	fetch := func(c *imapclient.Client, opts *imap.FetchOptions) error {
-		out = out[:0] // a retry starts clean
+		out, floorUID, floorSeq, expunged = out[:0], 0, 0, a.expunged.Load() // a retry starts clean
 		return a.fetchEach(ctx, c, set, opts, func(b *imapclient.FetchMessageBuffer) {
 			if b.UID != 0 {
 				out = append(out, summary(acct, folder, uv, b))
+				if floorUID == 0 || uint32(b.UID) < floorUID {
+					floorUID, floorSeq = uint32(b.UID), b.SeqNum
+				}
 			}
 		})
 	}
@@ -95,6 +100,7 @@ func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set 
 	if err != nil {
 		return nil, err
 	}
+	a.noteFloor(c, folder, floorUID, floorSeq, expunged)
 	slices.SortFunc(out, func(x, y imapwire.Message) int { return int(int64(y.UID) - int64(x.UID)) })
 	return out, nil
 }

@@ -68,6 +68,11 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 	// New: uids at or above the client's UIDNext (below before_uid when
 	// paging), newest first, a page of them.
 	var newCount uint32
+	if in.BeforeUID > 0 {
+		if ok, err := a.pageBySeq(ctx, c, in, from, limit, out); ok || err != nil {
+			return err
+		}
+	}
 	if from < out.UIDNext {
 		set := imap.UIDSet{imap.UIDRange{Start: imap.UID(from), Stop: 0}}
 		if in.BeforeUID > 0 {

@@ -268,9 +268,85 @@ func TestSyncPagesSelectOnce(t *testing.T) {
 		if got := sent.count(" SELECT "); got != 1 {
 			t.Fatalf("a first sync of three pages sent %d SELECTs, want 1", got)
 		}
+		if got := sent.count(" SEARCH "); got != 1 {
+			t.Fatalf("a first sync of three pages sent %d SEARCHes, want 1 (the pages below go by sequence number)", got)
+		}
 		sc.sync(t, cs, 10)
 		if got := sent.count(" SELECT "); got != 2 {
 			t.Fatalf("the next sync: %d SELECTs in all, want 2", got)
+		}
+	})
+}
+
+// Another client expunges while a first sync pages down the folder: a
+// message below the floor (not yet fetched) and one above it. This
+// session's numbering stands until it hears of them, so the pages by
+// sequence number neither skip nor repeat a message; once it hears (a
+// NOOP), the next page goes by uid. The sync then ends holding exactly
+// what the server has.
+func TestSyncPagesAcrossAnotherClientsExpunge(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		for i := range 40 {
+			b.Seed(t, user, "INBOX", mail(fmt.Sprintf("message %02d", i), "ann@example.org", time.Duration(40-i)*time.Hour))
+		}
+		other := b.Client(t, user)
+		if _, err := other.Select("INBOX", nil).Wait(); err != nil {
+			t.Fatal(err)
+		}
+		expunge := func(uids ...uint32) {
+			for _, uid := range uids {
+				if err := other.Store(imap.UIDSetNum(imap.UID(uid)), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := other.Expunge().Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		page := func(in imapwire.SyncIn) imapwire.SyncOut {
+			var out imapwire.SyncOut
+			in.Account, in.Limit = "work", 10
+			mustOK(t, "sync_folder", call(t, cs, "sync_folder", in, &out))
+			return out
+		}
+		held := map[uint32]bool{}
+		floor := func(out imapwire.SyncOut) uint32 {
+			low := uint32(0)
+			for _, m := range out.New {
+				if held[m.UID] {
+					t.Fatalf("uid %d came twice", m.UID)
+				}
+				held[m.UID] = true
+				if low == 0 || m.UID < low {
+					low = m.UID
+				}
+			}
+			return low
+		}
+		first := page(imapwire.SyncIn{})
+		next := floor(first)
+		uids := slices.Sorted(maps.Keys(truth(t, other)))
+		expunge(uids[5], uids[35]) // below the floor, and above it
+		out := page(imapwire.SyncIn{UIDValidity: first.UIDValidity, BeforeUID: next})
+		next = floor(out)
+		mustOK(t, "check_account", call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, nil)) // hears of the expunges
+		expunge(uids[1])
+		for out.More {
+			if out = page(imapwire.SyncIn{UIDValidity: first.UIDValidity, BeforeUID: next}); len(out.New) > 0 {
+				next = floor(out)
+			}
+		}
+		want := truth(t, other)
+		for uid := range want {
+			if !held[uid] {
+				t.Fatalf("uid %d on the server was never fetched", uid)
+			}
+		}
+		for uid := range held {
+			if _, ok := want[uid]; !ok && uid != uids[5] && uid != uids[35] && uid != uids[1] {
+				t.Fatalf("uid %d fetched, never on the server", uid)
+			}
 		}
 	})
 }
