@@ -351,6 +351,32 @@ func TestSyncPagesAcrossAnotherClientsExpunge(t *testing.T) {
 	})
 }
 
+// A server that answers NO to a page by sequence number (as one may for
+// a message another session expunged unheard) gets the page by uid; the
+// sync goes on, whole.
+func TestSyncPageBySeqRefusedGoesByUID(t *testing.T) {
+	faults := &memimap.Faults{}
+	b := imaptest.NewMem(t, memimap.Options{Faults: faults})
+	var n atomic.Int64
+	sent := &sentLog{}
+	cs, user := provisioned(t, b, Options{Dial: recordingDial(&n, sent)})
+	for i := range 25 {
+		b.Seed(t, user, "INBOX", mail(fmt.Sprintf("message %02d", i), "ann@example.org", time.Duration(25-i)*time.Hour))
+	}
+	sent.reset()
+	var first imapwire.SyncOut
+	mustOK(t, "sync_folder", call(t, cs, "sync_folder", imapwire.SyncIn{Account: "work", Limit: 10}, &first))
+	faults.RefuseSeqFetch(2) // the page, and its retry without BODYSTRUCTURE
+	var second imapwire.SyncOut
+	mustOK(t, "sync_folder", call(t, cs, "sync_folder", imapwire.SyncIn{Account: "work", Limit: 10, UIDValidity: first.UIDValidity, BeforeUID: first.New[len(first.New)-1].UID}, &second))
+	if len(second.New) != 10 || second.New[0].UID != first.New[len(first.New)-1].UID-1 || !second.More {
+		t.Fatalf("the refused page: %d new from uid %d, more %v", len(second.New), second.New[0].UID, second.More)
+	}
+	if got := sent.count(" SEARCH "); got != 2 {
+		t.Fatalf("%d SEARCHes: the refused page should have gone by uid", got)
+	}
+}
+
 // fill fetches only the uids a client lacks below its UIDNext: an
 // expunged one or one at or above UIDNext does not come; a page of the
 // highest, with More; another UIDVALIDITY is a reset, with nothing.

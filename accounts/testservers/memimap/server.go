@@ -41,11 +41,13 @@ type Options struct {
 
 // Faults are one-shot misbehaviours for tests.
 type Faults struct {
-	mu        sync.Mutex
-	dropAfter map[string]int
-	holds     map[string]*Hold
-	loginErr  []*imap.Error
-	noExamine bool // refuse EXAMINE (a read-only SELECT)
+	mu         sync.Mutex
+	dropAfter  map[string]int
+	holds      map[string]*Hold
+	loginErr   []*imap.Error
+	noExamine  bool // refuse EXAMINE (a read-only SELECT)
+	seqFetchNO int  // refuse the next FETCHes by sequence number
+
 	// OnDrop, when set, runs after a DropAfter fault hung up (a test can
 	// change the mailbox before the client looks again).
 	OnDrop func()
@@ -129,6 +131,28 @@ func (f *Faults) examineRefused() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.noExamine
+}
+
+// RefuseSeqFetch makes the next n FETCHes by sequence number (not UID
+// FETCH) fail with NO, as a server may for a message another session
+// expunged that this one has not heard of (RFC 2180 4.1.1).
+func (f *Faults) RefuseSeqFetch(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seqFetchNO += n
+}
+
+func (f *Faults) seqFetchRefused() bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.seqFetchNO > 0 {
+		f.seqFetchNO--
+		return true
+	}
+	return false
 }
 
 func (f *Faults) DropAfter(cmd string, n int) {

@@ -38,6 +38,15 @@ func (s *session) Select(mailbox string, options *imap.SelectOptions) (*imap.Sel
 	return s.Session.Select(mailbox, options)
 }
 
+// Fetch refuses a FETCH by sequence number while Faults.RefuseSeqFetch
+// says so.
+func (s *session) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
+	if _, bySeq := numSet.(imap.SeqSet); bySeq && s.srv.opts.Faults.seqFetchRefused() {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "some of the requested messages no longer exist (the test)"}
+	}
+	return s.Session.Fetch(w, numSet, options)
+}
+
 // Idle counts the IDLE commands, and hangs up on one that outlasts
 // Options.IdleLimit.
 func (s *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
