@@ -166,8 +166,9 @@ func TestSetFlagsAbsoluteAndIdempotent(t *testing.T) {
 		u1 := b.Seed(t, user, "INBOX", mail("a", "a@x.org", time.Hour))
 		u2 := b.Seed(t, user, "INBOX", mail("b", "a@x.org", time.Hour), imap.FlagSeen)
 		yes, no := true, false
-		gone := u2 + 1000 // never there (a shared Dovecot's uids run past any constant)
-		for range 2 {     // the same absolute request twice: same outcome, never a toggle
+		// Never there: a shared Dovecot's uids run past any constant.
+		gone := u2 + 1000
+		for range 2 { // the same absolute request twice: same outcome, never a toggle
 			var out imapwire.WriteOut
 			mustOK(t, "set_flags", call(t, cs, "set_flags", imapwire.SetFlagsIn{Account: "work", UIDs: []uint32{u1, u2, gone}, Seen: &yes, Flagged: &yes}, &out))
 			want := []imapwire.Result{{UID: u1, Status: imapwire.StatusDone}, {UID: u2, Status: imapwire.StatusDone}, {UID: gone, Status: imapwire.StatusAlreadyGone}}
