@@ -19,8 +19,9 @@ func TestNotifyCmd(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "calls")
 	script := filepath.Join(dir, "notify")
-	// One line per argument, a blank line per run.
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> "+out+"\necho >> "+out+"\n"), 0o700); err != nil {
+	// One line per argument, a blank line per run; slowly, as a real
+	// notifier may be: the test must not read a run half written.
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> "+out+"; sleep 0.02; done\necho >> "+out+"\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	work := newFake("Work", connected, msgs("Work", 3, time.Hour)...)
@@ -41,9 +42,13 @@ func TestNotifyCmd(t *testing.T) {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
 		for {
+			// Only runs that ended (their blank line) count: the script
+			// may be writing the next one as the file is read.
 			b, _ := os.ReadFile(out)
-			if runs := strings.Split(strings.TrimSuffix(string(b), "\n\n"), "\n\n"); len(b) > 0 && len(runs) >= n {
-				return runs
+			if end := strings.LastIndex(string(b), "\n\n"); end >= 0 {
+				if runs := strings.Split(string(b[:end]), "\n\n"); len(runs) >= n {
+					return runs
+				}
 			}
 			if time.Now().After(deadline) {
 				t.Fatalf("notify_cmd ran fewer than %d times: %q", n, b)
