@@ -35,6 +35,9 @@ type Account struct {
 	// syncing holds one sync step at a time: two from one state (a push
 	// and a tool call, say) would fetch the same changes twice.
 	syncing chan struct{}
+	// checkEvery: a sync asks for the whole uid set at least this often,
+	// though the counts agree (Options.SyncCheckEvery).
+	checkEvery time.Duration
 
 	histMu      sync.Mutex
 	lastListing string // what the last listing event said, to skip repeats

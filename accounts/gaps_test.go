@@ -10,6 +10,8 @@ import (
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/model"
+
+	"github.com/emersion/go-imap/v2"
 )
 
 // A store synced whole can still lack what the server has: here archives
@@ -60,6 +62,55 @@ func TestSyncMendsAGapInTheStore(t *testing.T) {
 	a.cache.settle(underway, prior, []model.ItemResult{{UID: underway[0].ID.UID, Kind: model.ResultFailed}}, nil) // refused: put back
 	if got := storedUIDs(t, a); !maps.Equal(got, serverUIDs(t, mem, user)) {
 		t.Fatalf("after the refused archive: stored %v", got)
+	}
+}
+
+// A gap behind an expunge: the store lacks one message the server has
+// and holds one the server expunged, so the counts agree and no sync sees
+// it, until the daily check asks for the whole uid set anyway.
+func TestSyncCheckFindsAGapBehindAnExpunge(t *testing.T) {
+	wire := &imaptest.Wire{}
+	a, mem, _ := storedAccountOn(t, false, memimap.Options{DebugWriter: wire})
+	user := "user1"
+	for i := range 6 {
+		mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: fmt.Sprintf("m%d", i), Date: time.Now(), Body: "x"}.Bytes())
+	}
+	if err := a.Sync(context.Background(), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	page, _, _ := a.Cached(context.Background(), "INBOX", 100)
+	lost, gone := page.Messages[2], page.Messages[4]
+	prior := a.cache.applyOptimistic(model.Op{Action: model.ActArchive}, []model.Message{lost})
+	a.cache.settle([]model.Message{lost}, prior, []model.ItemResult{{UID: lost.ID.UID, Kind: model.ResultUnknown}}, nil)
+	c := mem.Client(t, user)
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Store(imap.UIDSetNum(imap.UID(gone.ID.UID)), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Expunge().Close(); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if err := a.Sync(context.Background(), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	got := storedUIDs(t, a)
+	_, stale := got[gone.ID.UID]
+	if _, back := got[lost.ID.UID]; back || !stale {
+		t.Fatalf("checked within the day though the counts agree: stored %v", got)
+	}
+	a.checkEvery = time.Nanosecond // a day later
+	wire.Envelopes()
+	if err := a.Sync(context.Background(), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := storedUIDs(t, a); !maps.Equal(got, serverUIDs(t, mem, user)) {
+		t.Fatalf("after the day's check: stored %v, server %v", got, serverUIDs(t, mem, user))
+	}
+	if n := wire.Envelopes(); n != 1 {
+		t.Fatalf("the check mended a gap of one with %d envelopes", n)
 	}
 }
 

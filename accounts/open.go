@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -38,6 +39,9 @@ type Options struct {
 	Store *store.Store
 	// HistoryDir holds each account's history file ("": memory only).
 	HistoryDir string
+	// SyncCheckEvery is how often a sync holds the stored uids against the
+	// server's whole uid set though the counts agree (0: a day).
+	SyncCheckEvery time.Duration
 }
 
 // Set is every configured account.
@@ -152,7 +156,8 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, notes: spec.Notes,
-		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, syncing: make(chan struct{}, 1)}, nil
+		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, syncing: make(chan struct{}, 1),
+		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour)}, nil
 }
 
 // openHistory is an account's history, with a file in dir unless dir is "".

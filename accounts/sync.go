@@ -63,7 +63,11 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 		return SyncProgress{}, false, err
 	}
 	req := provider.SyncRequest{Folder: folder, UIDValidity: st.UIDValidity, UIDNext: st.UIDNext, HighestModSeq: st.HighestModSeq,
-		Held: st.Held, BeforeUID: st.Floor, Limit: syncPage}
+		Held: st.Held, BeforeUID: st.Floor, Limit: syncPage,
+		// The counts agreeing is no proof: a gap behind an expunge keeps
+		// them equal. Once a day the whole uid set is asked for anyway
+		// (its ranges: a few bytes for a folder without many holes).
+		Check: st.UIDNext > 1 && time.Since(st.CheckedAt) >= a.checkEvery}
 	start := time.Now()
 	page, err := syncer.Sync(ctx, a.adapter, req)
 	if err != nil {

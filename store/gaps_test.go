@@ -31,9 +31,13 @@ func TestSyncCheckFindsGapsAndFillMendsThem(t *testing.T) {
 			if _, err := s.ApplySync(ctx, work, first); err != nil {
 				t.Fatal(err)
 			}
-			applied, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: 20, Total: 9, Checked: true, Present: tt.present, Done: true, At: time.Now()})
+			at := time.Now().Add(time.Hour)
+			applied, err := s.ApplySync(ctx, work, Changes{Folder: "INBOX", UIDValidity: 7, UIDNext: 20, Total: 9, Checked: true, Present: tt.present, Done: true, At: at})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if st, _ := s.SyncState(ctx, work, "INBOX"); st.CheckedAt.UnixMilli() != at.UnixMilli() {
+				t.Fatalf("checked at %v, want the check's %v", st.CheckedAt, at)
 			}
 			if got := storedUIDs(t, s); !slices.Equal(got, tt.left) {
 				t.Fatalf("stored %v, want %v", got, tt.left)

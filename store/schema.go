@@ -71,6 +71,10 @@ var migrations = []string{
 	-- itself (whole rows) that read 20 MB per step of a 100,000-message
 	-- first sync; this index holds just the uids.
 	CREATE INDEX message_uid ON message (account_id, folder, uid);`,
+	// 3: when the sync last held the stored uids against the server's whole
+	// uid set. It does so when the counts disagree; a gap hidden behind an
+	// expunge (the counts agree) is found by a check at least once a day.
+	`ALTER TABLE folder ADD COLUMN checked_at INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // schemaVersion is the version this unibox writes.

@@ -27,6 +27,9 @@ type SyncState struct {
 	// UIDNext = Top, so what arrived meanwhile comes with the next.
 	Floor, Top uint32
 	TopModSeq  uint64 // the HIGHESTMODSEQ the paged sync began with
+	// CheckedAt: when the stored uids were last held against the server's
+	// whole uid set (a check, or a first sync's end); zero: never.
+	CheckedAt time.Time
 }
 
 // FlagState is one message's flags as a sync reports them.
@@ -97,11 +100,15 @@ func (s *Store) SyncStateAfter(ctx context.Context, k Key, folder string, known 
 // readState is a folder's row as a SyncState, without Held; complete: a
 // sync has ended on it at least once.
 func readState(tx *sql.Tx, acct int64, folder string) (st SyncState, complete bool, err error) {
-	err = tx.QueryRow(`SELECT uidvalidity, uidnext, highestmodseq, complete, sync_floor, sync_top, sync_top_modseq
+	var checked int64
+	err = tx.QueryRow(`SELECT uidvalidity, uidnext, highestmodseq, complete, sync_floor, sync_top, sync_top_modseq, checked_at
 		FROM folder WHERE account_id = ? AND name = ?`, acct, folder).
-		Scan(&st.UIDValidity, &st.UIDNext, &st.HighestModSeq, &complete, &st.Floor, &st.Top, &st.TopModSeq)
+		Scan(&st.UIDValidity, &st.UIDNext, &st.HighestModSeq, &complete, &st.Floor, &st.Top, &st.TopModSeq, &checked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, false, ErrNotStored
+	}
+	if checked > 0 {
+		st.CheckedAt = time.UnixMilli(checked)
 	}
 	if !complete {
 		st.UIDNext, st.HighestModSeq = 0, 0
@@ -221,6 +228,13 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (Applied, error
 		}
 		if c.Checked {
 			if missing, err = reconcilePresent(tx, acct, c.Folder, oldNext, c.Present); err != nil {
+				return err
+			}
+		}
+		// A check held every stored uid against the server's; so did a
+		// first sync, which fetched them all.
+		if c.Checked || c.Done && oldNext == 0 {
+			if _, err := tx.Exec(`UPDATE folder SET checked_at = ? WHERE account_id = ? AND name = ?`, at, acct, c.Folder); err != nil {
 				return err
 			}
 		}

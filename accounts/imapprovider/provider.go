@@ -189,7 +189,7 @@ func parseTime(s string) time.Time {
 func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.SyncRequest) (provider.SyncPage, error) {
 	var out imapwire.SyncOut
 	in := imapwire.SyncIn{Account: p.account, Folder: req.Folder, UIDValidity: req.UIDValidity, UIDNext: req.UIDNext,
-		HighestModSeq: req.HighestModSeq, Held: req.Held, BeforeUID: req.BeforeUID, Limit: req.Limit, Fill: req.Fill}
+		HighestModSeq: req.HighestModSeq, Held: req.Held, BeforeUID: req.BeforeUID, Limit: req.Limit, Fill: req.Fill, Check: req.Check}
 	if _, err := provider.Call(ctx, a, "sync_folder", in, true, &out, imapwire.Decode); err != nil {
 		return provider.SyncPage{}, err
 	}

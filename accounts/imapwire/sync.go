@@ -21,6 +21,9 @@ type SyncIn struct {
 	// BeforeUID continues a page of new messages (see SyncOut.More).
 	BeforeUID uint32 `json:"before_uid,omitempty"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"new envelopes per call (default 50, max 500)"`
+	// Check asks for the uid set below UIDNext (Present) even when the
+	// counts agree: a gap hidden behind an expunge shows only so.
+	Check bool `json:"check,omitempty" jsonschema:"send the uid set below uidnext even if the counts agree"`
 	// Fill mends a gap: uids below the client's UIDNext it lacks
 	// (inclusive ranges, from a check's Present). Only their envelopes
 	// come back, in New (the highest limit of them; More: there are

@@ -23,6 +23,7 @@ type SyncRequest struct {
 	BeforeUID     uint32
 	Limit         int
 	Fill          [][2]uint32 // a gap to mend: only these uids' envelopes
+	Check         bool        // the uid set, even when the counts agree
 }
 
 // FlagState is one message's flags.

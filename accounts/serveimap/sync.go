@@ -112,7 +112,7 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 	// the uids the client holds there. An expunge and an arrival together
 	// keep the folder's count, but not this one.
 	below := out.Total - newCount
-	if below == in.Held {
+	if below == in.Held && !in.Check {
 		return nil
 	}
 	present, err := uidsIn(ctx, a, c, held)
