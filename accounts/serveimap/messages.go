@@ -54,7 +54,11 @@ func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder
 // A server that chokes on describing some message (imapmemserver drops the
 // connection on a broken MIME structure; others answer NO) must not fail
 // the whole list: the fetch is repeated without BODYSTRUCTURE, on a fresh
-// connection if need be, and has_attachments is then left false.
+// connection if need be, and has_attachments is then left false. A set
+// of sequence numbers fetched again on a fresh connection may name other
+// messages if the folder changed meanwhile (an expunge shifts them down);
+// a sync takes no harm from that: it goes on below the lowest uid it got,
+// and a listing is a page of the newest either way.
 func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]imapwire.Message, error) {
 	var out []imapwire.Message
 	var floorUID, floorSeq uint32 // the lowest uid fetched, for the next page (seqpage.go)

@@ -72,6 +72,24 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 		if ok, err := a.pageBySeq(ctx, c, in, from, limit, out); ok || err != nil {
 			return err
 		}
+	} else if from == 1 {
+		// A first sync (or a reset): every message is new, and the
+		// newest page is the last sequence numbers; no SEARCH.
+		if out.Total == 0 {
+			return nil
+		}
+		lo := uint32(1)
+		if out.Total > uint32(limit) {
+			lo = out.Total - uint32(limit) + 1
+		}
+		set := imap.SeqSet{}
+		set.AddRange(lo, out.Total)
+		msgs, err := a.fetchSummaries(ctx, c, set, in.Account, out.Folder, out.UIDValidity)
+		if err != nil {
+			return err
+		}
+		out.New, out.More = msgs, out.Total > uint32(limit)
+		return nil
 	}
 	if from < out.UIDNext {
 		set := imap.UIDSet{imap.UIDRange{Start: imap.UID(from), Stop: 0}}
