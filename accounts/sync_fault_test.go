@@ -17,6 +17,7 @@ import (
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
+	"unibox/model"
 	"unibox/store"
 )
 
@@ -340,15 +341,7 @@ func fetchAll(t *testing.T, b imaptest.Backend, user string, opts *imap.FetchOpt
 // storedAttachments is uid → has_attachments as the store holds it.
 func storedAttachments(t *testing.T, a *Account) map[uint32]bool {
 	t.Helper()
-	p, _, err := a.Cached(context.Background(), "INBOX", 100000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[uint32]bool{}
-	for _, m := range p.Messages {
-		out[m.ID.UID] = m.HasAttachments
-	}
-	return out
+	return storedBy(t, a, func(m model.Message) bool { return m.HasAttachments })
 }
 
 // flagEvery flags every k-th message of user's INBOX, as another client.

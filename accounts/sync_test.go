@@ -14,27 +14,28 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/model"
 )
 
 // serverUIDs is the folder as another client sees it: uid → flagged.
 func serverUIDs(t *testing.T, mem *imaptest.Mem, user string) map[uint32]bool {
 	t.Helper()
-	c := mem.Client(t, user)
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	all := imap.SeqSet{}
-	all.AddRange(1, 0)
-	bufs, _ := c.Fetch(all, &imap.FetchOptions{UID: true, Flags: true}).Collect()
 	out := map[uint32]bool{}
-	for _, b := range bufs {
+	for _, b := range fetchAll(t, mem, user, &imap.FetchOptions{UID: true, Flags: true}) {
 		out[uint32(b.UID)] = slices.Contains(b.Flags, imap.FlagFlagged)
 	}
-	c.Close()
 	return out
 }
 
+// storedUIDs is the folder as the store holds it: uid → flagged.
 func storedUIDs(t *testing.T, a *Account) map[uint32]bool {
+	t.Helper()
+	return storedBy(t, a, func(m model.Message) bool { return m.Flagged })
+}
+
+// storedBy is uid → what of each stored message of the inbox; a uid
+// stored twice fails the test.
+func storedBy(t *testing.T, a *Account, what func(model.Message) bool) map[uint32]bool {
 	t.Helper()
 	p, _, err := a.Cached(context.Background(), "INBOX", 100000)
 	if err != nil {
@@ -45,7 +46,7 @@ func storedUIDs(t *testing.T, a *Account) map[uint32]bool {
 		if _, dup := out[m.ID.UID]; dup {
 			t.Fatalf("uid %d stored twice", m.ID.UID)
 		}
-		out[m.ID.UID] = m.Flagged
+		out[m.ID.UID] = what(m)
 	}
 	return out
 }
