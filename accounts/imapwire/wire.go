@@ -52,6 +52,7 @@ type CheckAccountOut struct {
 	LatencyMS   int64  `json:"latency_ms"`
 	Reconnected bool   `json:"reconnected" jsonschema:"the server had hung up and the connection was made anew"`
 	Push        string `json:"push,omitempty" jsonschema:"how the watched folders hear of changes: idle, polling (no IDLE), lost (reconnecting), or empty (none watched)"`
+	Busy        bool   `json:"busy,omitempty" jsonschema:"a command held the account's connection: the server was proved on another one"`
 }
 
 type Folder struct {

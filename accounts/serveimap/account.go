@@ -32,8 +32,10 @@ type account struct {
 	// roots are the CAs this account trusts: the system roots plus its
 	// tls_ca_file, or nil for the server's default.
 	roots *x509.CertPool
+	live  *liveness // what every connection of the account heard (liveness.go)
 
 	mu      sync.Mutex // serialises all IMAP use
+	opStart int64      // mono when the operation holding mu began (read, write)
 	c       *imapclient.Client
 	special map[string]string // "archive" → folder name, learned per connection
 	// selected is the folder the connection last selected, and what the
@@ -109,12 +111,14 @@ func (a *account) dialWith(ctx context.Context, unilateral *imapclient.Unilatera
 	}
 	o := a.srv.opts
 	addr := net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port))
+	start := mono()
 	dctx, cancel := context.WithTimeout(ctx, o.DialTimeout)
 	defer cancel()
 	raw, err := o.Dial(dctx, "tcp", addr)
 	if err != nil {
 		return nil, withClass(classOf(err, "dial"), fmt.Errorf("connect to %s: %w", addr, err))
 	}
+	raw = a.live.hear(raw)
 	copts := &imapclient.Options{
 		WordDecoder:           &mime.WordDecoder{CharsetReader: charset.Reader},
 		DebugWriter:           o.DebugWriter,
@@ -123,10 +127,15 @@ func (a *account) dialWith(ctx context.Context, unilateral *imapclient.Unilatera
 			RootCAs: a.rootCAs(), MinVersion: tls.VersionTLS12},
 	}
 	var c *imapclient.Client
-	// The greeting, STARTTLS and LOGIN each get the command deadline.
+	// The greeting, STARTTLS and LOGIN each get the command deadline, cut
+	// to the caller's: a re-dial inside a retry has only what is left.
 	var timedOut atomic.Bool
-	timer := time.AfterFunc(o.CommandTimeout, func() { timedOut.Store(true); raw.Close() })
+	timer := time.AfterFunc(within(ctx, o.CommandTimeout), func() { timedOut.Store(true); raw.Close() })
 	defer timer.Stop()
+	stop := context.AfterFunc(ctx, func() { raw.Close() })
+	defer stop()
+	unguard := a.guard(ctx, a.patience(ctx)) // a silent greeting is seen like a silent command
+	defer unguard()
 	switch cfg.Security {
 	case "tls":
 		tc := tls.Client(raw, copts.TLSConfig)
@@ -142,11 +151,11 @@ func (a *account) dialWith(ctx context.Context, unilateral *imapclient.Unilatera
 		err = c.WaitGreeting()
 	}
 	if err == nil {
-		timer.Reset(o.CommandTimeout)
+		timer.Reset(within(ctx, o.CommandTimeout))
 		err = login(c, cfg)
 	}
 	if err == nil {
-		timer.Reset(o.CommandTimeout)
+		timer.Reset(within(ctx, o.CommandTimeout))
 		// Learnt now, under the deadline; later calls read the cache. A
 		// connection that ended here answers none: a failed dial, never an
 		// account whose server seems to offer nothing (no IDLE, no MOVE).
@@ -159,8 +168,13 @@ func (a *account) dialWith(ctx context.Context, unilateral *imapclient.Unilatera
 		if c != nil {
 			c.Close()
 		}
-		if timedOut.Load() {
+		switch {
+		case timedOut.Load() || errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return nil, withClass(conn.ClassTimeout, fmt.Errorf("log in to %s: %w", addr, errTimeout))
+		case a.live.silencedAfter(start):
+			return nil, withClass(conn.ClassTimeout, fmt.Errorf("log in to %s: %w", addr, errSilent))
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
 		}
 		if isCertErr(err) {
 			return nil, withClass(conn.ClassConfig, fmt.Errorf("the certificate of %s is not trusted (%w); if the server uses its own CA, set tls_ca_file to its PEM file", cfg.Host, err))
@@ -179,6 +193,17 @@ func (a *account) conn(ctx context.Context) (c *imapclient.Client, reconnected b
 	}
 	reconnected = a.c != nil
 	a.drop()
+	if a.opStart != 0 {
+		// One deadline covers a command and its retry: a connection that
+		// died under this operation is dialled again within what is left
+		// of the deadline of the command that last heard the server (a
+		// silent server once cost the command's 15 s, then 15 s more for
+		// the re-dial's LOGIN). The operation's first dial gets it whole.
+		left := a.srv.opts.CommandTimeout - time.Duration(mono()-max(a.opStart, a.live.heard.Load()))
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, max(left, 0))
+		defer cancel()
+	}
 	c, err = a.dial(ctx)
 	if err != nil {
 		return nil, reconnected, err
@@ -208,11 +233,17 @@ func closed(c *imapclient.Client) bool {
 
 // cmd runs one IMAP command under the command deadline (go-imap has none:
 // the connection is closed when it passes) and the caller's context.
+// A guard proves the server when the command has heard nothing for a
+// while (see liveness.go): a silent server fails it in seconds, a slow
+// live one keeps it to its deadline.
 func (a *account) cmd(ctx context.Context, c *imapclient.Client, fn func() error) error {
 	var timedOut atomic.Bool
-	timer := time.AfterFunc(a.srv.opts.CommandTimeout, func() { timedOut.Store(true); c.Close() })
+	start := mono()
+	timer := time.AfterFunc(within(ctx, a.srv.opts.CommandTimeout), func() { timedOut.Store(true); c.Close() })
 	stop := context.AfterFunc(ctx, func() { c.Close() })
+	unguard := a.guard(ctx, a.patience(ctx))
 	err := fn()
+	unguard()
 	timer.Stop()
 	stop()
 	switch {
@@ -220,6 +251,8 @@ func (a *account) cmd(ctx context.Context, c *imapclient.Client, fn func() error
 		return nil
 	case timedOut.Load():
 		return withClass(conn.ClassTimeout, fmt.Errorf("%w (no answer within %s)", errTimeout, a.srv.opts.CommandTimeout))
+	case a.live.silencedAfter(start):
+		return withClass(conn.ClassTimeout, fmt.Errorf("%w for %s", errSilent, time.Duration(mono()-start).Round(100*time.Millisecond)))
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
@@ -243,6 +276,7 @@ func (a *account) read(ctx context.Context, fn func(c *imapclient.Client) error)
 // readLocked is read with a.mu held; reconnected reports that the
 // operation ran on a fresh connection over a dead one.
 func (a *account) readLocked(ctx context.Context, fn func(c *imapclient.Client) error) (reconnected bool, err error) {
+	a.opStart = mono()
 	for attempt := 0; ; attempt++ {
 		c, fresh, err := a.conn(ctx)
 		if err != nil {
@@ -264,6 +298,14 @@ func (a *account) readLocked(ctx context.Context, fn func(c *imapclient.Client) 
 	}
 }
 
+// within is d, or less when ctx must end sooner.
+func within(ctx context.Context, d time.Duration) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		return max(min(d, time.Until(dl)), 0)
+	}
+	return d
+}
+
 // hungUp decides from the error itself whether the connection is gone: a
 // command written after go-imap's reader closed the socket fails with
 // net.ErrClosed before Closed() says so, so the channel alone races.
@@ -280,6 +322,7 @@ func hungUp(c *imapclient.Client, err error) bool { return isDrop(err) || closed
 func (a *account) write(ctx context.Context, fn func(c *imapclient.Client, change func(cmd func() error) error) error) (sent bool, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.opStart = mono()
 	for attempt := 0; ; attempt++ {
 		c, _, err := a.conn(ctx)
 		if err != nil {

@@ -43,6 +43,11 @@ type Options struct {
 	// WatchRetry is the first pause before a lost watch is made again
 	// (default 1 s; it doubles up to a minute while it fails).
 	WatchRetry time.Duration
+	// SilenceAfter is how long a command may hear nothing from the server
+	// before the account proves the server on another connection (default
+	// 2 s); ProveWithin is how long that proof may take before the server
+	// is declared silent (default 3 s). See liveness.go.
+	SilenceAfter, ProveWithin time.Duration
 }
 
 // Server holds the provisioned accounts of one provider process.
@@ -50,10 +55,11 @@ type Server struct {
 	opts     Options
 	mu       sync.Mutex
 	accounts map[string]*account
-	watchers map[string]*watcher // by push URI: folders under IDLE
-	ms       *mcp.Server         // the MCP server notifications go through
-	socks    sockets             // every IMAP socket opened through opts.Dial
-	splice   imapwire.Splicer    // tool outputs past the SDK's encoder (see imapwire/hop.go)
+	watchers map[string]*watcher  // by push URI: folders under IDLE
+	lives    map[string]*liveness // by account name: outlives a re-provision
+	ms       *mcp.Server          // the MCP server notifications go through
+	socks    sockets              // every IMAP socket opened through opts.Dial
+	splice   imapwire.Splicer     // tool outputs past the SDK's encoder (see imapwire/hop.go)
 }
 
 // New makes a server with no accounts.
@@ -64,6 +70,12 @@ func New(opts Options) *Server {
 	if opts.DialTimeout <= 0 {
 		opts.DialTimeout = 10 * time.Second
 	}
+	if opts.SilenceAfter <= 0 {
+		opts.SilenceAfter = defaultSilenceAfter
+	}
+	if opts.ProveWithin <= 0 {
+		opts.ProveWithin = defaultProveWithin
+	}
 	if opts.Dial == nil {
 		d := &net.Dialer{KeepAlive: 30 * time.Second}
 		opts.Dial = d.DialContext
@@ -71,7 +83,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opts: opts, accounts: map[string]*account{}}
+	s := &Server{opts: opts, accounts: map[string]*account{}, lives: map[string]*liveness{}}
 	dial := opts.Dial
 	s.opts.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dial(ctx, network, addr)
@@ -81,6 +93,21 @@ func New(opts Options) *Server {
 		return s.socks.track(c)
 	}
 	return s
+}
+
+// liveness is the account's record of what its connections heard. It is
+// kept by name, not by provisioning: a watcher still on the connection of
+// the account as it was before add_account replaced it proves the same
+// server.
+func (s *Server) liveness(account string) *liveness {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.lives[account]
+	if l == nil {
+		l = &liveness{}
+		s.lives[account] = l
+	}
+	return l
 }
 
 // Close stops every watcher and logs every account out.

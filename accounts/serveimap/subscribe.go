@@ -174,30 +174,39 @@ func (s *Server) notify(ctx context.Context, uri string) error {
 
 // checkWatchers asks every watcher of account to prove its connection
 // (check_account is the health probe: it covers the IDLE connection too).
-func (s *Server) checkWatchers(account string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, w := range s.watchers {
-		if w.account == account {
-			select {
-			case w.check <- struct{}{}:
-			default:
-			}
+// It reports whether one of them is up (idling or polling), so its
+// answer will come on a live connection.
+func (s *Server) checkWatchers(account string) (up bool) {
+	for _, w := range s.watchersOf(account) {
+		select {
+		case w.check <- struct{}{}:
+		default:
+		}
+		if st := w.pushState(); st == imapwire.PushIdle || st == imapwire.PushPolling {
+			up = true
 		}
 	}
+	return up
 }
 
-// pushState is how account's watched folders hear of changes: the worst
-// of its watchers (lost, then polling, then idle), "" when none is watched.
-func (s *Server) pushState(account string) string {
+// watchersOf lists account's watchers. Their own state is read after
+// s.mu is let go: a watcher holds its lock while it redacts (s.mu).
+func (s *Server) watchersOf(account string) []*watcher {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	var ws []*watcher
 	for _, w := range s.watchers {
 		if w.account == account {
 			ws = append(ws, w)
 		}
 	}
-	s.mu.Unlock()
+	return ws
+}
+
+// pushState is how account's watched folders hear of changes: the worst
+// of its watchers (lost, then polling, then idle), "" when none is watched.
+func (s *Server) pushState(account string) string {
+	ws := s.watchersOf(account)
 	rank := map[string]int{"": 0, imapwire.PushIdle: 1, imapwire.PushStarting: 2, imapwire.PushPolling: 3, imapwire.PushLost: 4}
 	worst := ""
 	for _, w := range ws {

@@ -25,7 +25,7 @@ func (s *Server) addAccount(ctx context.Context, in imapwire.AddAccountIn) (imap
 	if err != nil {
 		return imapwire.AddAccountOut{}, "", err
 	}
-	a := &account{srv: s, cfg: in, roots: roots}
+	a := &account{srv: s, cfg: in, roots: roots, live: s.liveness(in.Account)}
 	a.mu.Lock()
 	c, err := a.dial(ctx)
 	if err != nil {
@@ -57,16 +57,28 @@ func (s *Server) addAccount(ctx context.Context, in imapwire.AddAccountIn) (imap
 
 // checkAccount is the adapter's health probe: a NOOP on the account's own
 // connection (reconnecting if the server hung up), so a silent half-open
-// connection is found within one probe interval.
+// connection is found within one probe interval. It never queues behind
+// a command: while one holds the connection (a slow SEARCH, or one the
+// server went silent on), the server is proved on another connection
+// instead, so a silent server is seen in seconds, not after the
+// command's deadline.
 func (s *Server) checkAccount(ctx context.Context, in imapwire.AccountIn) (imapwire.CheckAccountOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
 		return imapwire.CheckAccountOut{}, "", err
 	}
-	s.checkWatchers(in.Account)
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	start := time.Now()
+	if !a.mu.TryLock() {
+		if err := a.prove(ctx); err != nil {
+			return imapwire.CheckAccountOut{}, "", fmt.Errorf("check %s: %w", in.Account, withClass(conn.ClassTimeout, err))
+		}
+		lat := time.Since(start)
+		return imapwire.CheckAccountOut{Account: in.Account, LatencyMS: lat.Milliseconds(), Busy: true, Push: s.pushState(in.Account)},
+			fmt.Sprintf("%s ok in %s (busy: proved on another connection)", in.Account, lat.Round(time.Millisecond)), nil
+	}
+	defer a.mu.Unlock()
+	s.checkWatchers(in.Account)
+	ctx = withPatience(ctx, checkSilenceAfter)
 	// The same re-dial as every read: a server that hung up between calls
 	// gets one fresh connection, decided from the NOOP's error.
 	reconnected, err := a.readLocked(ctx, func(c *imapclient.Client) error {

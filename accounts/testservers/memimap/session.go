@@ -39,8 +39,11 @@ func (s *session) Select(mailbox string, options *imap.SelectOptions) (*imap.Sel
 }
 
 // Fetch refuses a FETCH by sequence number while Faults.RefuseSeqFetch
-// says so.
+// says so, and waits while Faults.HoldNext("FETCH") holds it.
 func (s *session) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
+	if !s.srv.opts.Faults.wait("FETCH") {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "aborted by the test"}
+	}
 	if _, bySeq := numSet.(imap.SeqSet); bySeq && s.srv.opts.Faults.seqFetchRefused() {
 		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "some of the requested messages no longer exist (the test)"}
 	}
