@@ -54,6 +54,7 @@ type Adapter struct {
 	coolTimer   Timer
 	coolToken   uint64
 	probeTimer  Timer
+	waits       waits
 	subscribers map[*subscriber]struct{}
 }
 

@@ -28,6 +28,10 @@ type Request struct {
 // re-provisions and retries once, unavailable/timeout/throttled cool the
 // account down, tool is returned as is.
 func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, error) {
+	defer a.beginWait()()
+	// One deadline covers the call and its retry: a retry after a drop
+	// gets what is left, not a deadline of its own.
+	deadline := time.Now().Add(a.dials.CallTimeout)
 	retried, reprovisioned := false, false
 	for {
 		g, err := a.session(ctx)
@@ -35,7 +39,7 @@ func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, e
 			return nil, err
 		}
 		start := a.clock.Now()
-		res, err := a.invoke(ctx, g, req.Tool, req.Args)
+		res, err := a.invoke(ctx, g, deadline, req.Tool, req.Args)
 		if err != nil {
 			ce := err.(*Error)
 			if ce.Class == ClassDrop || ce.Class == ClassProtocol {
@@ -84,12 +88,12 @@ func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, e
 }
 
 // invoke makes one call on generation g with fresh params (the SDK
-// mutates them) under the per-call deadline, cancelled early if g is torn
+// mutates them) under the call's deadline, cancelled early if g is torn
 // down. Errors come back as *Error.
-func (a *Adapter) invoke(ctx context.Context, g *generation, tool string, args any) (*mcp.CallToolResult, error) {
+func (a *Adapter) invoke(ctx context.Context, g *generation, deadline time.Time, tool string, args any) (*mcp.CallToolResult, error) {
 	a.inflight.Add(1)
 	defer a.inflight.Add(-1)
-	cctx, cancel := context.WithTimeout(ctx, a.dials.CallTimeout)
+	cctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	stop := context.AfterFunc(g.ctx, cancel)
 	defer stop()

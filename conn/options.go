@@ -43,6 +43,7 @@ type Dials struct {
 	ProbeInterval   time.Duration // health probe period; negative disables
 	ProbeTimeout    time.Duration
 	ProbeMisses     int           // consecutive misses before the child is killed
+	WaitMark        time.Duration // a call waiting this long shows on the badge
 	TerminateAfter  time.Duration // CommandTransport.TerminateDuration
 	WaitDelay       time.Duration // exec.Cmd.WaitDelay
 }
@@ -61,6 +62,7 @@ var DefaultDials = Dials{
 	ProbeInterval:   15 * time.Second,
 	ProbeTimeout:    5 * time.Second,
 	ProbeMisses:     2,
+	WaitMark:        2 * time.Second,
 	TerminateAfter:  2 * time.Second,
 	WaitDelay:       time.Second,
 }
@@ -81,6 +83,7 @@ func (d Dials) withDefaults() Dials {
 	pick(&d.StableAfter, def.StableAfter)
 	pick(&d.ProbeInterval, def.ProbeInterval)
 	pick(&d.ProbeTimeout, def.ProbeTimeout)
+	pick(&d.WaitMark, def.WaitMark)
 	pick(&d.TerminateAfter, def.TerminateAfter)
 	pick(&d.WaitDelay, def.WaitDelay)
 	if d.ConnectAttempts <= 0 {

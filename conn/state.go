@@ -120,6 +120,7 @@ type Status struct {
 	Dials         int           // transports started (children spawned)
 	Seq           uint64        // increments on every published transition
 	Latency       time.Duration // of the last successful probe or call
+	WaitingSince  time.Time     // start of the oldest call waiting past Dials.WaitMark; zero if none
 }
 
 // CooldownLeft is the time left in a cooldown at now, rounded up to whole
