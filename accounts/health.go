@@ -41,7 +41,11 @@ type Health struct {
 	Dials      int    // children started
 	Generation uint64
 	Latency    time.Duration // of the last successful probe or call
-	Notes      []string      // things the account's details say once
+	// WaitingSince is the start of the oldest call that has waited past
+	// conn's mark (2 s), zero when none has: a slow server is visible
+	// before a deadline declares it dead.
+	WaitingSince time.Time
+	Notes        []string // things the account's details say once
 	// Push is how the account hears of changes: PushLive (pushed as they
 	// happen), PushPolling (not pushed now: they show at the next poll or
 	// refresh), or PushNone (its kind never pushes).
@@ -140,7 +144,8 @@ func health(a *Account, st conn.Status, err error, now time.Time) Health {
 	}
 	h := Health{Name: name, State: State(st.State.String()), ErrorClass: conn.ClassNone.String(), OK: err == nil,
 		Since: st.Since, LastError: redact(st.LastError), LastClass: st.Class.String(), Attempt: st.Attempt,
-		Connects: st.Connects, Dials: st.Dials, Generation: st.Generation, Latency: st.Latency, Notes: notes, Push: push}
+		Connects: st.Connects, Dials: st.Dials, Generation: st.Generation, Latency: st.Latency, Notes: notes, Push: push,
+		WaitingSince: st.WaitingSince}
 	if err != nil {
 		h.ErrorClass = conn.ClassOf(err).String()
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -190,7 +195,19 @@ func (h Health) Label(now time.Time) string {
 	if h.Connected() && h.Push == PushPolling {
 		l += " · polling" // connected, but changes are not pushed
 	}
+	if w := h.Waiting(now); w > 0 && h.Connected() {
+		l += " · waiting " + Countdown(w.Truncate(time.Second)) // connected, but a call is slow
+	}
 	return l
+}
+
+// Waiting is how long the oldest slow call has waited at now; zero when
+// none has waited past the mark.
+func (h Health) Waiting(now time.Time) time.Duration {
+	if h.WaitingSince.IsZero() {
+		return 0
+	}
+	return max(now.Sub(h.WaitingSince), time.Second)
 }
 
 // Glyph is the state alone, for the most compact badges: the glyphs differ

@@ -89,3 +89,28 @@ func TestWatch(t *testing.T) {
 	for range ch {
 	}
 }
+
+// A slow call shows on a connected badge, counted in whole seconds; a
+// badge that is not connected says its own state instead.
+func TestWaitingWords(t *testing.T) {
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		state  conn.State
+		waited time.Duration
+		label  string
+	}{
+		{conn.StateConnected, 0, "● connected"},
+		{conn.StateConnected, 2 * time.Second, "● connected · waiting 2s"},
+		{conn.StateConnected, 4900 * time.Millisecond, "● connected · waiting 4s"},
+		{conn.StateConnected, 75 * time.Second, "● connected · waiting 1m15s"},
+		{conn.StateReconnecting, 4 * time.Second, "↻ reconnecting"},
+	} {
+		st := conn.Status{Account: "Work", State: tt.state}
+		if tt.waited > 0 {
+			st.WaitingSince = now.Add(-tt.waited)
+		}
+		if got := health(nil, st, nil, now).Label(now); got != tt.label {
+			t.Errorf("%s, waited %s: %q, want %q", tt.state, tt.waited, got, tt.label)
+		}
+	}
+}

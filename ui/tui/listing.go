@@ -76,7 +76,7 @@ func (m *Model) takePage(msg listedMsg) tea.Cmd {
 	a := m.panes.accts[msg.account]
 	name := a.acct.Name()
 	if msg.err != nil {
-		m.setStatus(name+": "+a.lastErr, true)
+		m.setAccountError(name, name+": "+a.lastErr)
 		return nil
 	}
 	if msg.older && msg.stored {

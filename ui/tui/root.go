@@ -96,6 +96,10 @@ type frame struct {
 	height    int
 	status    string
 	statusErr bool
+	// statusFrom is the account whose failure the status line shows ("" for
+	// anything else): the line is cleared when that account is connected
+	// again, so a red error never sits beside a green badge.
+	statusFrom string
 	help      help.Model
 	helpPage  int    // the page of the full help on screen (see helpPages)
 	title     string // the terminal title last set

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -345,6 +346,7 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	// came before this event or come after it (a page and a status event
 	// race to the UI): the mark never depends on their order.
 	m.inbox.SetStale(a.acct.Name(), msg.health.Degraded())
+	m.clearRecovered(a.acct.Name(), msg.health)
 	var cmds []tea.Cmd
 	if back {
 		cmds = append(cmds, m.load(msg.account)) // fetch what was missed
@@ -386,10 +388,11 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		var line string
 		var failed bool
 		*a, line, failed = a.refreshed(msg.err)
-		m.setStatus(line, failed)
 		if failed {
+			m.setAccountError(a.acct.Name(), line)
 			return nil
 		}
+		m.setStatus(line, false)
 		return m.load(msg.account)
 	case appliedMsg:
 		return m.applied(msg)
@@ -431,5 +434,21 @@ func (m *Model) rebuild() {
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.frame.status, m.frame.statusErr = textsafe.Line(s), isErr
+	m.frame.status, m.frame.statusErr, m.frame.statusFrom = textsafe.Line(s), isErr, ""
+}
+
+// setAccountError shows an account's failure until something else
+// replaces it or the account is connected again (see clearRecovered);
+// `i` keeps it in the account's details either way.
+func (m *Model) setAccountError(account, s string) {
+	m.setStatus(s, true)
+	m.frame.statusFrom = account
+}
+
+// clearRecovered takes an account's failure off the status line once its
+// badge says connected: the two would contradict each other.
+func (m *Model) clearRecovered(account string, h accounts.Health) {
+	if m.frame.statusFrom == account && h.Connected() {
+		m.setStatus("", false)
+	}
 }
