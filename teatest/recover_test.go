@@ -31,7 +31,7 @@ func TestRecoveredAccountClearsItsError(t *testing.T) {
 	yahoo.set(conn.Status{State: conn.StateConnected, Generation: 2, Connects: 2})
 	waitFor(t, tm, "Yahoo ● connected 2")
 	screen := final(t, tm)
-	if true || strings.Contains(screen, "connection refused") {
+	if strings.Contains(screen, "sync_folder: unavailable") {
 		t.Fatalf("the error stayed beside a connected badge:\n%s", screen)
 	}
 }
