@@ -265,9 +265,10 @@ func (a *account) knock(ctx context.Context) {
 }
 
 // guard watches one command for silence: when the account has heard
-// nothing for `after` since the command began (or since the last proof),
-// it proves the server; a silent verdict closes the connection under the
-// command. stop ends the guard and waits for it.
+// nothing for `after` since the command began (or since the last proof,
+// the wait doubling after each), it proves the server; a silent verdict
+// closes the connections under the command. stop ends the guard and
+// waits for it.
 func (a *account) guard(ctx context.Context, after time.Duration) (stop func()) {
 	gctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -289,7 +290,10 @@ func (a *account) guard(ctx context.Context, after time.Duration) (stop func()) 
 			if errors.Is(a.prove(gctx), errSilent) || gctx.Err() != nil {
 				return
 			}
+			// Alive, only slow: look again later each time, so a 20 s
+			// SEARCH costs a few proofs, not ten.
 			since = mono()
+			after = min(2*after, a.srv.opts.CommandTimeout)
 			t.Reset(after)
 		}
 	}()
