@@ -138,6 +138,9 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	if opts.Limit <= 0 {
 		opts.Limit = 50
 	}
+	if err := a.checkInputs("list_messages", nil, opts.Folder); err != nil {
+		return Page{}, err
+	}
 	folder := syncedName(opts.Folder)
 	st, err := a.cache.st.SyncState(ctx, a.cache.key, folder)
 	if err != nil {
