@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"unibox/accounts/history"
 	"unibox/accounts/provider"
 	"unibox/conn"
+	"unibox/model"
 	"unibox/store"
 )
 
@@ -119,12 +119,7 @@ func changes(p provider.SyncPage, next uint32, modseq uint64, done bool) store.C
 
 // syncedName is the name a folder is synced and stored under: IMAP's
 // INBOX is one folder however it is spelt (RFC 3501), "" included.
-func syncedName(folder string) string {
-	if folder == "" || strings.EqualFold(folder, "INBOX") {
-		return "INBOX"
-	}
-	return folder
-}
+func syncedName(folder string) string { return model.CanonicalFolder(folder) }
 
 // Newest is a folder's ("": the inbox) newest page, read from the server
 // at the least cost to it. An account that syncs brings its store's copy

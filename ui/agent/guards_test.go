@@ -16,6 +16,7 @@ func TestUIDValidityZeroIsRefused(t *testing.T) {
 	r := newRig(t, 1)
 	var list ListOut
 	r.mustCall(t, "list_messages", ListIn{}, &list)
+	r.settled(t)
 	real, _ := model.ParseMessageID(list.Messages[0].ID)
 	forged := real
 	forged.UIDValidity = 0
@@ -54,6 +55,7 @@ func TestMoveToInboxInAnyCaseIsRefused(t *testing.T) {
 		t.Fatalf("a listing of \"Inbox\" must give INBOX ids: %+v", list.Messages)
 	}
 	id := list.Messages[0].ID
+	r.settled(t)
 	for _, to := range []string{"inbox", "Inbox", "INBOX"} {
 		before := r.commands()
 		var w WriteOut

@@ -42,6 +42,7 @@ func TestInputLimitsHoldBeforeAnyIMAPTraffic(t *testing.T) {
 	if len(list.Messages) != 2 {
 		t.Fatalf("list: %+v", list)
 	}
+	r.settled(t)
 	first, _ := model.ParseMessageID(list.Messages[1].ID)
 	uv := first.UIDValidity
 	yes := true

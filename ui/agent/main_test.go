@@ -98,6 +98,21 @@ func newRig(t *testing.T, n int, extra ...string) *rig {
 	return r
 }
 
+// settled waits until the account's push watch is idling: its own
+// connection's commands (LOGIN, EXAMINE, ...) come on its own schedule
+// after the first call, and a count of the commands a call sent must not
+// take them for the call's.
+func (r *rig) settled(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for r.srv.Idles() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the push watch never began IDLE")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // call runs a tool; out (if not nil) takes its structured result.
 func (r *rig) call(t *testing.T, tool string, args, out any) *mcp.CallToolResult {
 	t.Helper()
