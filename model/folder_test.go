@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+	"time"
+)
 
 func TestSameFolder(t *testing.T) {
 	for _, tt := range []struct {
@@ -29,5 +33,21 @@ func TestSameFolder(t *testing.T) {
 		if got := CanonicalFolder(in); got != want {
 			t.Errorf("CanonicalFolder(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A page of the inbox spelt "inbox" continues older pages of "INBOX": the
+// rows paged in before are kept, not dropped as another folder's.
+func TestInboxPageOfAnySpellingKeepsOlderPages(t *testing.T) {
+	in := NewInbox([]string{"Work"})
+	in.Replace("Work", []Message{msg("Work", 10, time.Hour, true), msg("Work", 9, 2*time.Hour, true)}, true)
+	in.AppendOlder("Work", []Message{msg("Work", 8, 3*time.Hour, true)}, false, 9)
+	page := []Message{msg("Work", 11, 0, false), msg("Work", 10, time.Hour, true)}
+	for i := range page {
+		page[i].ID.Folder = "inbox"
+	}
+	in.Replace("Work", page, true)
+	if got := fmt.Sprint(subjects(in.Rows())); got != "[Work 11 Work 10 Work 9 Work 8]" {
+		t.Fatalf("older pages of INBOX lost under a page of \"inbox\": %s", got)
 	}
 }
