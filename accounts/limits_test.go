@@ -61,6 +61,7 @@ func TestInputsOverTheLimitNeverReachTheServer(t *testing.T) {
 		{"search folder", func() error { _, err := a.Search(ctx, long, "q", 10); return err }},
 		{"list folder", func() error { _, err := a.List(ctx, ListOptions{Folder: long}); return err }},
 		{"newest folder", func() error { _, err := a.Newest(ctx, ListOptions{Folder: long}); return err }},
+		{"sync folder", func() error { _, _, err := a.SyncStep(ctx, long); return err }},
 		{"get folder", func() error {
 			_, err := a.Get(ctx, model.MessageID{Account: "Work", Folder: long, UIDValidity: 1, UID: 1})
 			return err

@@ -47,6 +47,9 @@ func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncPro
 // takes a step, shows the stored rows and the progress, and takes the
 // next. done: the folder is up to date.
 func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
+	if err := a.checkInputs("sync_folder", nil, folder); err != nil {
+		return SyncProgress{}, false, err
+	}
 	syncer, ok := a.ops.(provider.Syncer)
 	if !ok || a.cache.st == nil {
 		return SyncProgress{}, false, ErrNoSync

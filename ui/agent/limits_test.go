@@ -1,12 +1,17 @@
 package agent
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"unibox/accounts"
 	"unibox/conn"
 	"unibox/model"
 )
@@ -139,4 +144,46 @@ func TestInputLimitsHoldBeforeAnyIMAPTraffic(t *testing.T) {
 			t.Fatalf("an unknown account must be named by a short prefix: %.300s", text)
 		}
 	})
+}
+
+// The tools' input schemas tell an agent the limits, and agree with the
+// constants that hold them.
+func TestToolSchemasStateTheLimits(t *testing.T) {
+	hub := New(&accounts.Set{}, time.Second)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := hub.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait(); hub.Close() }()
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := map[string]string{}
+	for _, tl := range tools.Tools {
+		b, _ := json.Marshal(tl.InputSchema)
+		schema[tl.Name] = string(b)
+	}
+	folder := fmt.Sprintf("at most %d bytes", model.MaxFolderBytes)
+	ids := fmt.Sprintf("at most %d ids, each at most %d bytes", model.MaxIDsPerCall, model.MaxIDBytes)
+	for tool, want := range map[string][]string{
+		"search":        {fmt.Sprintf("at most %d bytes", model.MaxQueryBytes), folder},
+		"list_messages": {folder},
+		"get_message":   {fmt.Sprintf("at most %d bytes", model.MaxIDBytes)},
+		"set_flags":     {ids},
+		"archive":       {ids},
+		"trash":         {ids},
+		"move":          {ids, folder},
+	} {
+		for _, w := range want {
+			if !strings.Contains(schema[tool], w) {
+				t.Errorf("%s's input schema does not say %q: %s", tool, w, schema[tool])
+			}
+		}
+	}
 }
