@@ -80,6 +80,9 @@ func (a *Account) Close() error { return a.adapter.Close() }
 
 // List returns a page of a folder, newest first.
 func (a *Account) List(ctx context.Context, opts ListOptions) (Page, error) {
+	if err := a.checkInputs("list_messages", nil, opts.Folder); err != nil {
+		return Page{}, err
+	}
 	start := time.Now()
 	p, err := a.ops.List(ctx, a.adapter, opts)
 	if err == nil {
@@ -92,6 +95,9 @@ func (a *Account) List(ctx context.Context, opts ListOptions) (Page, error) {
 
 // Search runs a server-side search.
 func (a *Account) Search(ctx context.Context, folder, query string, limit int) (Page, error) {
+	if err := a.checkInputs("search", &query, folder); err != nil {
+		return Page{}, err
+	}
 	p, err := a.ops.Search(ctx, a.adapter, folder, query, limit)
 	return p, a.scrub(err)
 }
@@ -100,6 +106,9 @@ func (a *Account) Search(ctx context.Context, folder, query string, limit int) (
 // be reached, a body kept by cache_bodies is shown instead, saying so;
 // without one, the error says why there is none to show.
 func (a *Account) Get(ctx context.Context, id model.MessageID) (model.Body, error) {
+	if err := a.checkInputs("get_message", nil, id.Folder); err != nil {
+		return model.Body{}, err
+	}
 	b, err := a.ops.Get(ctx, a.adapter, id)
 	if err == nil {
 		a.cache.saveBody(b)

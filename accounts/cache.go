@@ -94,6 +94,16 @@ func (c *cache) saveListing(opts ListOptions, p Page) {
 		Messages: p.Messages, More: p.More, BeforeUID: opts.BeforeUID, At: time.Now(), Inbox: opts.Folder == ""}))
 }
 
+// storedName is the name a folder is read from the store under: "" stays
+// "" (the store's own inbox), and any other name is canonical, as the
+// provider and the sync stored it (INBOX in any case is "INBOX").
+func storedName(folder string) string {
+	if folder == "" {
+		return ""
+	}
+	return model.CanonicalFolder(folder)
+}
+
 // Cached is the newest page of folder ("": the inbox) as the store has
 // it, and when the account last listed anything. It never dials;
 // store.ErrNotStored means the store has nothing of it yet.
@@ -101,7 +111,7 @@ func (a *Account) Cached(ctx context.Context, folder string, limit int) (Page, t
 	if a.cache.st == nil {
 		return Page{}, time.Time{}, store.ErrNotStored
 	}
-	snap, err := a.cache.st.Newest(ctx, a.cache.key, folder, limit)
+	snap, err := a.cache.st.Newest(ctx, a.cache.key, storedName(folder), limit)
 	if err != nil {
 		a.cache.note(err)
 		return Page{}, time.Time{}, err
@@ -115,7 +125,7 @@ func (a *Account) CachedOlder(ctx context.Context, folder string, beforeUID uint
 	if a.cache.st == nil {
 		return Page{}, store.ErrNotStored
 	}
-	snap, err := a.cache.st.Older(ctx, a.cache.key, folder, beforeUID, limit)
+	snap, err := a.cache.st.Older(ctx, a.cache.key, storedName(folder), beforeUID, limit)
 	a.cache.note(err)
 	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, err
 }
@@ -127,7 +137,7 @@ func (a *Account) CachedMatch(ctx context.Context, folder, text string, limit in
 	if a.cache.st == nil {
 		return Page{}, store.ErrNotStored
 	}
-	snap, err := a.cache.st.Match(ctx, a.cache.key, folder, text, limit)
+	snap, err := a.cache.st.Match(ctx, a.cache.key, storedName(folder), text, limit)
 	a.cache.note(err)
 	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, err
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"unibox/accounts/history"
 	"unibox/accounts/provider"
 	"unibox/conn"
+	"unibox/model"
 	"unibox/store"
 )
 
@@ -47,6 +47,9 @@ func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncPro
 // takes a step, shows the stored rows and the progress, and takes the
 // next. done: the folder is up to date.
 func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
+	if err := a.checkInputs("sync_folder", nil, folder); err != nil {
+		return SyncProgress{}, false, err
+	}
 	syncer, ok := a.ops.(provider.Syncer)
 	if !ok || a.cache.st == nil {
 		return SyncProgress{}, false, ErrNoSync
@@ -119,12 +122,7 @@ func changes(p provider.SyncPage, next uint32, modseq uint64, done bool) store.C
 
 // syncedName is the name a folder is synced and stored under: IMAP's
 // INBOX is one folder however it is spelt (RFC 3501), "" included.
-func syncedName(folder string) string {
-	if folder == "" || strings.EqualFold(folder, "INBOX") {
-		return "INBOX"
-	}
-	return folder
-}
+func syncedName(folder string) string { return model.CanonicalFolder(folder) }
 
 // Newest is a folder's ("": the inbox) newest page, read from the server
 // at the least cost to it. An account that syncs brings its store's copy
@@ -137,6 +135,9 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	}
 	if opts.Limit <= 0 {
 		opts.Limit = 50
+	}
+	if err := a.checkInputs("list_messages", nil, opts.Folder); err != nil {
+		return Page{}, err
 	}
 	folder := syncedName(opts.Folder)
 	st, err := a.cache.st.SyncState(ctx, a.cache.key, folder)

@@ -19,6 +19,9 @@ import (
 // back for what was not done. An error means nothing was sent (the account is cooling
 // down, refused the call, ...): every message is untouched.
 func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {
+	if err := a.checkInputs(op.Action.String(), nil, folder, op.To); err != nil {
+		return nil, err
+	}
 	prior := a.cache.applyOptimistic(op, msgs)
 	res, err := a.apply(ctx, op, folder, uidValidity, msgs)
 	a.cache.settle(msgs, prior, res, err)

@@ -89,7 +89,7 @@ func TestCopyFallbackDropNeverDoubles(t *testing.T) {
 	seedOne(t, srv, user, "copy me once", "copy.1@unibox.test")
 	inbox := count(t, a, "INBOX")
 	faults.DropAfter("COPY", 1)
-	res, err := a.Apply(context.Background(), model.Op{Action: model.ActArchive}, "INBOX", 0, inbox)
+	res, err := a.Apply(context.Background(), model.Op{Action: model.ActArchive}, "INBOX", inbox[0].ID.UIDValidity, inbox)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestFlagDropAroundStore(t *testing.T) {
 			seedOne(t, srv, user, "read me", "read.1@unibox.test")
 			inbox := count(t, a, "INBOX")
 			tc.cut(faults, srv)
-			res, err := a.Apply(context.Background(), model.Op{Action: model.ActSetSeen, Value: true}, "INBOX", 0, inbox)
+			res, err := a.Apply(context.Background(), model.Op{Action: model.ActSetSeen, Value: true}, "INBOX", inbox[0].ID.UIDValidity, inbox)
 			if err != nil || res[0].Kind != model.ResultDone || !res[0].Reconciled {
 				t.Fatalf("%+v %v", res, err)
 			}
@@ -153,7 +153,7 @@ func TestApplyOnDownAccountFailsCleanly(t *testing.T) {
 	inbox := count(t, a, "INBOX")
 	srv.Refuse()
 	srv.DropAll()
-	_, err := a.Apply(context.Background(), model.Op{Action: model.ActArchive}, "INBOX", 0, inbox)
+	_, err := a.Apply(context.Background(), model.Op{Action: model.ActArchive}, "INBOX", inbox[0].ID.UIDValidity, inbox)
 	if err == nil {
 		t.Fatal("archive on a refusing server reported success")
 	}

@@ -24,23 +24,36 @@ func (id MessageID) String() string {
 		strconv.FormatUint(uint64(id.UIDValidity), 10) + "/" + strconv.FormatUint(uint64(id.UID), 10)
 }
 
-// ParseMessageID is the inverse of MessageID.String.
+// ParseMessageID is the inverse of MessageID.String. Its errors quote at
+// most a short, escaped prefix of s (Quote): an id comes from outside (an
+// agent), and a huge or hostile one must not come back in the answer.
 func ParseMessageID(s string) (MessageID, error) {
+	bad := func(why string) (MessageID, error) {
+		return MessageID{}, fmt.Errorf("message id %s: %s", Quote(s), why)
+	}
 	parts := strings.Split(s, "/")
 	if len(parts) != 4 {
-		return MessageID{}, fmt.Errorf("message id %q: want account/folder/uidvalidity/uid", s)
+		return bad("want account/folder/uidvalidity/uid")
 	}
-	acct, err1 := url.PathUnescape(parts[0])
-	folder, err2 := url.PathUnescape(parts[1])
-	uv, err3 := strconv.ParseUint(parts[2], 10, 32)
-	uid, err4 := strconv.ParseUint(parts[3], 10, 32)
-	for _, err := range []error{err1, err2, err3, err4} {
-		if err != nil {
-			return MessageID{}, fmt.Errorf("message id %q: %w", s, err)
-		}
+	acct, err := url.PathUnescape(parts[0])
+	if err != nil {
+		return bad("bad escape in the account name")
+	}
+	folder, err := url.PathUnescape(parts[1])
+	if err != nil {
+		return bad("bad escape in the folder name")
+	}
+	// strconv's errors would quote the number whole.
+	uv, err := strconv.ParseUint(parts[2], 10, 32)
+	if err != nil {
+		return bad("uidvalidity is not a 32-bit number")
+	}
+	uid, err := strconv.ParseUint(parts[3], 10, 32)
+	if err != nil {
+		return bad("uid is not a 32-bit number")
 	}
 	if acct == "" || folder == "" || uid == 0 {
-		return MessageID{}, fmt.Errorf("message id %q: empty account, folder or uid", s)
+		return bad("empty account, folder or uid")
 	}
 	return MessageID{Account: acct, Folder: folder, UIDValidity: uint32(uv), UID: uint32(uid)}, nil
 }

@@ -87,7 +87,7 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 		for _, r := range a.rows {
 			// The first listing after a restore keeps, below it, only
 			// what the server has confirmed (older pages it gave).
-			if r.ID.Folder == page.Folder && r.ID.UIDValidity == page.UIDValidity && r.ID.UID < minUID && !(a.cached && r.unconfirmed) {
+			if SameFolder(r.ID.Folder, page.Folder) && r.ID.UIDValidity == page.UIDValidity && r.ID.UID < minUID && !(a.cached && r.unconfirmed) {
 				rows = append(rows, Row{Message: r.Message, Fresh: r.Fresh && !r.Seen, unconfirmed: r.unconfirmed})
 				keptOlder = true
 			}

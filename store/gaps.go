@@ -83,7 +83,7 @@ func (s *Store) Fill(ctx context.Context, k Key, folder string, uidValidity uint
 		}
 		defer up.Close()
 		for _, m := range msgs {
-			if m.ID.UID >= st.UIDNext || m.ID.Folder != folder {
+			if m.ID.UID >= st.UIDNext || !model.SameFolder(m.ID.Folder, folder) {
 				continue
 			}
 			if err := upsert(up, acct, folder, m); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"unibox/model"
@@ -257,7 +256,7 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (Applied, error
 		}
 		// A synced INBOX is the inbox a launch restores, listed or not.
 		inbox := ""
-		if strings.EqualFold(c.Folder, "INBOX") {
+		if model.SameFolder(c.Folder, model.InboxFolder) {
 			inbox = c.Folder
 		}
 		_, err = tx.Exec(`UPDATE account SET synced_at = ?, inbox = CASE WHEN inbox = '' THEN ? ELSE inbox END WHERE id = ?`, at, inbox, acct)

@@ -69,11 +69,14 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 }
 
 func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error) {
+	if err := p.checkValidity("get_message", id.Folder, id.UIDValidity); err != nil {
+		return model.Body{}, err
+	}
 	var out imapwire.GetMessageOut
 	if _, err := provider.Call(ctx, a, "get_message", imapwire.GetMessageIn{Account: p.account, Folder: id.Folder, UID: id.UID}, true, &out, imapwire.Decode); err != nil {
 		return model.Body{}, err
 	}
-	if out.UIDValidity != id.UIDValidity && id.UIDValidity != 0 {
+	if out.UIDValidity != id.UIDValidity {
 		return model.Body{}, &conn.Error{Account: p.account, Op: "get_message", Class: conn.ClassTool,
 			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", id.Folder, out.UIDValidity, id.UIDValidity)}
 	}
@@ -99,6 +102,21 @@ func (p imapProvider) Folders(ctx context.Context, a *conn.Adapter) ([]model.Fol
 	return fs, nil
 }
 
+// checkValidity refuses UIDVALIDITY 0, before anything is sent. An IMAP
+// server's UIDVALIDITY is never 0 (RFC 3501 2.3.1.1: a non-zero number),
+// so an id that says 0 was not made by unibox from a listing: with it, the
+// child's check that the folder is still the one the uid was read from
+// would be skipped, and the uid could name any message. It is refused as
+// a changed UIDVALIDITY is. (A third-party MCP account's ids carry 0 by
+// design; they never come here.)
+func (p imapProvider) checkValidity(op, folder string, uv uint32) error {
+	if uv != 0 {
+		return nil
+	}
+	return &conn.Error{Account: p.account, Op: op, Class: conn.ClassTool,
+		Err: fmt.Errorf("folder %s: UIDVALIDITY 0 is no IMAP folder's; the id was not made from a listing, and its uid may name any message", model.Quote(folder))}
+}
+
 func (p imapProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, folder string, uv uint32, uids []uint32) ([]model.ItemResult, error) {
 	var tool string
 	var args any
@@ -115,6 +133,9 @@ func (p imapProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, f
 		tool, args = "move", imapwire.MoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, To: op.To}
 	default:
 		return nil, fmt.Errorf("unknown op %s", op.Action)
+	}
+	if err := p.checkValidity(tool, folder, uv); err != nil {
+		return nil, err
 	}
 	var out imapwire.WriteOut
 	if _, err := provider.Call(ctx, a, tool, args, false, &out, imapwire.Decode); err != nil {

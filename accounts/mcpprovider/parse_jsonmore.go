@@ -115,9 +115,9 @@ func folderTree(tree map[string]any) []model.Folder {
 	}
 	slices.SortFunc(out, func(a, b model.Folder) int {
 		switch {
-		case strings.EqualFold(a.Name, defaultFolder):
+		case model.SameFolder(a.Name, defaultFolder):
 			return -1
-		case strings.EqualFold(b.Name, defaultFolder):
+		case model.SameFolder(b.Name, defaultFolder):
 			return 1
 		}
 		return strings.Compare(a.Name, b.Name)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,7 +16,7 @@ import (
 )
 
 const (
-	defaultFolder = "INBOX"
+	defaultFolder = model.InboxFolder
 	defaultLimit  = 50
 )
 
@@ -49,7 +48,7 @@ func (p *mcpProvider) mapping(op, folder string) (mapping, error) {
 		}
 		return mapping{}, provider.Unsupported(p.account, op, why)
 	}
-	if op != opFolders && op != opProbe && !usesFolder(m.call.Args) && !strings.EqualFold(folder, defaultFolder) {
+	if op != opFolders && op != opProbe && !usesFolder(m.call.Args) && !model.SameFolder(folder, defaultFolder) {
 		return mapping{}, provider.Unsupported(p.account, op, fmt.Sprintf(
 			"%s reaches only INBOX (its %s tool takes no folder), not %q", p.server(), m.call.Tool, folder))
 	}

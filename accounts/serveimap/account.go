@@ -21,6 +21,7 @@ import (
 
 	"unibox/accounts/imapwire"
 	"unibox/conn"
+	"unibox/model"
 )
 
 // account is one provisioned mailbox: its settings (password only in
@@ -60,11 +61,11 @@ type selection struct {
 // Called with a.mu held.
 func (a *account) stillSelected(c *imapclient.Client, folder string) *imap.SelectData {
 	s := a.selected
-	if s.c != c || s.folder != folder || s.data == nil || closed(c) {
+	if s.c != c || !model.SameFolder(s.folder, folder) || s.data == nil || closed(c) {
 		return nil
 	}
 	d := *s.data
-	if mb := c.Mailbox(); mb != nil && mb.Name == folder {
+	if mb := c.Mailbox(); mb != nil && model.SameFolder(mb.Name, folder) {
 		d.NumMessages = mb.NumMessages
 	}
 	return &d

@@ -11,6 +11,7 @@ import (
 
 	"unibox/accounts/imapwire"
 	"unibox/conn"
+	"unibox/model"
 )
 
 const (
@@ -18,12 +19,10 @@ const (
 	maxLimit     = 1000
 )
 
-func folderOr(f string) string {
-	if f == "" {
-		return "INBOX"
-	}
-	return f
-}
+// folderOr is the folder a tool works on: "" and INBOX in any case are
+// "INBOX" (model.CanonicalFolder), so ids, listings and the selected
+// folder all spell the inbox one way.
+func folderOr(f string) string { return model.CanonicalFolder(f) }
 
 func clampLimit(n int) int {
 	switch {

@@ -8,6 +8,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts/imapwire"
+	"unibox/model"
 )
 
 // A sync in pages goes down the folder below the lowest uid it stored.
@@ -32,7 +33,7 @@ type seqHint struct {
 // EXPUNGE responses that renumber what it just reported, and then the
 // count has moved past it and the hint is void. Called with a.mu held.
 func (a *account) noteFloor(c *imapclient.Client, folder string, uid, seq uint32, expunged uint64) {
-	if a.selected.c != c || a.selected.folder != folder || uid == 0 || seq == 0 {
+	if a.selected.c != c || !model.SameFolder(a.selected.folder, folder) || uid == 0 || seq == 0 {
 		return
 	}
 	a.selected.floor = seqHint{uid: uid, seq: seq, expunged: expunged}
@@ -43,7 +44,7 @@ func (a *account) noteFloor(c *imapclient.Client, folder string, uid, seq uint32
 // numbering stands; ok false: page by uid instead.
 func (a *account) pageBySeq(ctx context.Context, c *imapclient.Client, in imapwire.SyncIn, from uint32, limit int, out *imapwire.SyncOut) (ok bool, err error) {
 	h := a.selected.floor
-	if a.selected.c != c || a.selected.folder != out.Folder || h.uid != in.BeforeUID || h.seq == 0 || h.expunged != a.expunged.Load() {
+	if a.selected.c != c || !model.SameFolder(a.selected.folder, out.Folder) || h.uid != in.BeforeUID || h.seq == 0 || h.expunged != a.expunged.Load() {
 		return false, nil
 	}
 	if h.seq == 1 {

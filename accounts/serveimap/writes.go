@@ -11,6 +11,7 @@ import (
 
 	"unibox/accounts/imapwire"
 	"unibox/conn"
+	"unibox/model"
 )
 
 // batch is the common frame of a write: SELECT, a UIDVALIDITY check, and
@@ -158,9 +159,12 @@ func (s *Server) moveTo(ctx context.Context, in imapwire.SpecialMoveIn, kind, de
 				return err
 			}
 		}
-		if dest == "" || dest == folder {
-			return withClass(conn.ClassTool, fmt.Errorf("cannot move from %q to %q", folder, dest))
+		// SameFolder, not ==: INBOX is case-insensitive, and a MOVE from
+		// INBOX to "inbox" would move each message onto itself, new uid.
+		if dest == "" || model.SameFolder(dest, folder) {
+			return withClass(conn.ClassTool, fmt.Errorf("cannot move from %s to %s", model.Quote(folder), model.Quote(dest)))
 		}
+		dest = model.CanonicalFolder(dest)
 		if b, err = a.prepare(ctx, c, folder, in.UIDs, in.UIDValidity); err != nil || len(b.present) == 0 {
 			return err
 		}

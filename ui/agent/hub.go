@@ -82,11 +82,14 @@ func (h *Hub) pick(names []string) ([]*accounts.Account, error) {
 	if len(names) == 0 {
 		return h.set.Accounts, nil
 	}
+	if err := checkNames(names); err != nil {
+		return nil, err
+	}
 	var out []*accounts.Account
 	for _, n := range names {
 		a := h.set.Find(n)
 		if a == nil {
-			return nil, fmt.Errorf("no account %q", n)
+			return nil, fmt.Errorf("no account %s", model.Quote(n))
 		}
 		out = append(out, a)
 	}

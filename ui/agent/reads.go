@@ -127,6 +127,9 @@ func (h *Hub) summary(ctx context.Context, _ *mcp.CallToolRequest, in SummaryIn)
 }
 
 func (h *Hub) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
+	if err := checkFolder("folder", in.Folder); err != nil {
+		return nil, ListOut{}, err
+	}
 	accts, err := h.pick(in.Accounts)
 	if err != nil {
 		return nil, ListOut{}, err
@@ -144,6 +147,12 @@ func (h *Hub) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp
 func (h *Hub) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, ListOut, error) {
 	if in.Query == "" {
 		return nil, ListOut{}, fmt.Errorf("search: empty query")
+	}
+	if err := model.CheckBytes("query", in.Query, model.MaxQueryBytes); err != nil {
+		return nil, ListOut{}, err
+	}
+	if err := checkFolder("folder", in.Folder); err != nil {
+		return nil, ListOut{}, err
 	}
 	accts, err := h.pick(in.Accounts)
 	if err != nil {
@@ -186,13 +195,16 @@ func (h *Hub) page(got fetched, what string) (*mcp.CallToolResult, ListOut, erro
 }
 
 func (h *Hub) get(ctx context.Context, _ *mcp.CallToolRequest, in GetIn) (*mcp.CallToolResult, GetOut, error) {
+	if err := model.CheckBytes("id", in.ID, model.MaxIDBytes); err != nil {
+		return nil, GetOut{}, err
+	}
 	id, err := model.ParseMessageID(in.ID)
 	if err != nil {
 		return nil, GetOut{}, err
 	}
 	a := h.set.Find(id.Account)
 	if a == nil {
-		return nil, GetOut{}, fmt.Errorf("no account %q", id.Account)
+		return nil, GetOut{}, fmt.Errorf("no account %s", model.Quote(id.Account))
 	}
 	cctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()

@@ -47,7 +47,7 @@ type SummaryOut struct {
 
 type ListIn struct {
 	Accounts   []string `json:"accounts,omitempty" jsonschema:"account names; default all"`
-	Folder     string   `json:"folder,omitempty" jsonschema:"default INBOX"`
+	Folder     string   `json:"folder,omitempty" jsonschema:"default INBOX; at most 255 bytes"`
 	Limit      int      `json:"limit,omitempty" jsonschema:"per account, default 20"`
 	UnreadOnly bool     `json:"unread_only,omitempty"`
 }
@@ -58,14 +58,14 @@ type ListOut struct {
 }
 
 type SearchIn struct {
-	Query    string   `json:"query" jsonschema:"text searched in from, subject and body"`
+	Query    string   `json:"query" jsonschema:"text searched in from, subject and body; at most 1024 bytes"`
 	Accounts []string `json:"accounts,omitempty"`
-	Folder   string   `json:"folder,omitempty" jsonschema:"default INBOX"`
+	Folder   string   `json:"folder,omitempty" jsonschema:"default INBOX; at most 255 bytes"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"per account, default 20"`
 }
 
 type GetIn struct {
-	ID string `json:"id"`
+	ID string `json:"id" jsonschema:"at most 512 bytes"`
 }
 
 type Attachment struct {
@@ -82,18 +82,18 @@ type GetOut struct {
 }
 
 type FlagsIn struct {
-	IDs     []string `json:"ids"`
+	IDs     []string `json:"ids" jsonschema:"at most 1000 ids, each at most 512 bytes"`
 	Seen    *bool    `json:"seen,omitempty" jsonschema:"absolute: true marks read, false unread"`
 	Flagged *bool    `json:"flagged,omitempty" jsonschema:"absolute: true flags, false unflags"`
 }
 
 type IDsIn struct {
-	IDs []string `json:"ids"`
+	IDs []string `json:"ids" jsonschema:"at most 1000 ids, each at most 512 bytes"`
 }
 
 type MoveIn struct {
-	IDs []string `json:"ids"`
-	To  string   `json:"to" jsonschema:"destination folder"`
+	IDs []string `json:"ids" jsonschema:"at most 1000 ids, each at most 512 bytes"`
+	To  string   `json:"to" jsonschema:"destination folder; at most 255 bytes"`
 }
 
 // Outcome is one message's result of a write. Writes are never retried

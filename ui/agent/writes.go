@@ -32,10 +32,10 @@ func (h *Hub) batches(ids []string) ([]*batch, []Outcome) {
 		}
 		a := h.set.Find(id.Account)
 		if a == nil {
-			bad = append(bad, Outcome{ID: s, Status: "failed", Error: fmt.Sprintf("no account %q", id.Account)})
+			bad = append(bad, Outcome{ID: s, Status: "failed", Error: fmt.Sprintf("no account %s", model.Quote(id.Account))})
 			continue
 		}
-		key := fmt.Sprintf("%s\x00%s\x00%d", a.Name(), id.Folder, id.UIDValidity)
+		key := fmt.Sprintf("%s\x00%s\x00%d", a.Name(), model.CanonicalFolder(id.Folder), id.UIDValidity)
 		b := byKey[key]
 		if b == nil {
 			b = &batch{acct: a}
@@ -52,6 +52,9 @@ func (h *Hub) batches(ids []string) ([]*batch, []Outcome) {
 func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.CallToolResult, WriteOut, error) {
 	if len(ids) == 0 {
 		return nil, WriteOut{}, fmt.Errorf("no ids given")
+	}
+	if err := checkIDs(ids); err != nil {
+		return nil, WriteOut{}, err
 	}
 	bs, bad := h.batches(ids)
 	out := WriteOut{Outcomes: append([]Outcome{}, bad...)}
@@ -183,6 +186,9 @@ func (h *Hub) trash(ctx context.Context, _ *mcp.CallToolRequest, in IDsIn) (*mcp
 func (h *Hub) move(ctx context.Context, _ *mcp.CallToolRequest, in MoveIn) (*mcp.CallToolResult, WriteOut, error) {
 	if in.To == "" {
 		return nil, WriteOut{}, fmt.Errorf("move needs a destination folder (to)")
+	}
+	if err := checkFolder("to", in.To); err != nil {
+		return nil, WriteOut{}, err
 	}
 	return h.write(ctx, in.IDs, []model.Op{{Action: model.ActMove, To: in.To}})
 }
