@@ -35,7 +35,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 	secrets := &secret.Box{}
 	var notes func() []string
 	if ac.OAuth2 != nil {
-		src := oauth.New(ac)
+		src := oauth.New(ac, secrets)
 		password, notes = src.Token, src.Notes
 	}
 	args := append(append([]string{}, o.Args...), "--command-timeout", cfg.Resilience.CommandTimeout().String())
