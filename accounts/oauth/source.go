@@ -80,6 +80,17 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 	return tok.AccessToken, nil
 }
 
+// Learn reads the refresh token and the client secret into the account's
+// secrets, asking the token endpoint nothing.
+func (s *Source) Learn(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cfg != nil {
+		return nil
+	}
+	return s.start(ctx)
+}
+
 // Notes are what the account's details should say once.
 func (s *Source) Notes() []string {
 	s.notesMu.Lock()
