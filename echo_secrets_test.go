@@ -32,9 +32,10 @@ const (
 	echoCut    = "ya29.echo-Tok3n_cut-short-8851-abcdefghij" // in a line echoed cut short
 	echoRT     = "rt-echo-refresh-9962"                      // echoed by a token endpoint
 	echoCS     = "cs-echo-client-secret-1073"                // likewise
+	echoMCP    = `mcp"pass\word-Echo-2284`                   // a kind = "mcp" account's, its server careless too
 )
 
-var echoSecrets = []string{echoPW, echoCmdPW, echoXOAuth, echoBearer, echoCut, echoRT, echoCS}
+var echoSecrets = []string{echoPW, echoCmdPW, echoXOAuth, echoBearer, echoCut, echoRT, echoCS, echoMCP}
 
 // echoConfig: an account per form, against an IMAP server that repeats
 // every line it is sent in its NO, one that repeats it cut short, and a
@@ -52,6 +53,8 @@ func echoConfig(t *testing.T) (path string, echo *imaptest.Echo) {
 	}))
 	t.Cleanup(endpoint.Close)
 	t.Setenv("UNIBOX_ECHO_PW", echoPW)
+	t.Setenv("UNIBOX_ECHO_MCP", echoMCP)
+	exe, _ := os.Executable()
 	oauth := func(name, sasl, tok string, port int) string {
 		return fmt.Sprintf("\n[[account]]\nname = %q\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\nauth = \"oauth2\"\nsasl = %q\ntoken_cmd = %q\n",
 			name, port, sasl, "printf %s "+tok)
@@ -88,7 +91,15 @@ oauth2_token_url = %[3]q
 oauth2_client_id = "unibox-echo"
 oauth2_client_secret_cmd = "printf %%s %[4]s"
 refresh_token_cmd = "printf %%s %[5]s"
-`, echo.Port(), "printf '%s' '"+echoCmdPW+"'", endpoint.URL+"/token", echoCS, echoRT) +
+
+[[account]]
+name = "MCP"
+kind = "mcp"
+profile = "mcp-mail-server"
+command = [%[6]q, "fake-mcp"]
+password_env = "UNIBOX_ECHO_MCP"
+secret_env = "EMAIL_PASS"
+`, echo.Port(), "printf '%s' '"+echoCmdPW+"'", endpoint.URL+"/token", echoCS, echoRT, exe) +
 		oauth("XOAuth", "xoauth2", echoXOAuth, echo.Port()) + oauth("Bearer", "oauthbearer", echoBearer, echo.Port()) +
 		oauth("Cut", "xoauth2", echoCut, cut.Port())
 	return writeConfig(t, cfg), echo
@@ -115,11 +126,11 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 	defer set.Close()
 	for _, a := range set.Accounts {
 		_, err := a.List(context.Background(), accounts.ListOptions{})
-		if conn.ClassOf(err) != conn.ClassAuth {
+		if err == nil || a.Kind() == config.KindIMAP && conn.ClassOf(err) != conn.ClassAuth {
 			t.Fatalf("%s: %s: %v", a.Name(), conn.ClassOf(err), err)
 		}
 		// The echo reached the error text: the check below checks something.
-		if a.Name() != "Refresh" && !strings.Contains(err.Error(), "you sent: ") {
+		if a.Name() != "Refresh" && a.Name() != "MCP" && !strings.Contains(err.Error(), "you sent: ") {
 			t.Fatalf("%s: the server's echo is not in the error: %v", a.Name(), err)
 		}
 		noEcho(t, a.Name()+" error text", err.Error())
@@ -146,7 +157,7 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "mcp", "--config", path, "--timeout", "10s")
-	cmd.Env = []string{"UNIBOX_ECHO_PW=" + echoPW, "PATH=" + os.Getenv("PATH"), "GORACE=atexit_sleep_ms=0",
+	cmd.Env = []string{"UNIBOX_ECHO_PW=" + echoPW, "UNIBOX_ECHO_MCP=" + echoMCP, "PATH=" + os.Getenv("PATH"), "GORACE=atexit_sleep_ms=0",
 		"XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + stateDir}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -165,15 +176,18 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 		noEcho(t, "unibox mcp "+tool, out)
 	}
 
+	// The history files, and the local store with its WAL.
 	logs := 0
-	filepath.WalkDir(stateDir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			logs += strings.Count(string(b), "you sent: ")
-			noEcho(t, "the file "+filepath.Base(p), string(b))
-		}
-		return nil
-	})
+	for _, dir := range []string{stateDir, os.Getenv("XDG_CACHE_HOME")} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, _ := os.ReadFile(p)
+				logs += strings.Count(string(b), "you sent: ")
+				noEcho(t, "the file "+filepath.Base(p), string(b))
+			}
+			return nil
+		})
+	}
 	if logs == 0 {
 		t.Error("no history file holds an echo: the check above checked nothing")
 	}
@@ -185,6 +199,7 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 		"Quoted":    `LOGIN failed: you sent: T1 LOGIN "sam" "pa\"ss\\word-Echo-4417"`,
 		"CmdQuoted": `LOGIN failed: you sent: T1 LOGIN "sam" "cmd\"pass\\word-Echo-5528"`,
 		"Refresh":   "the token endpoint refused the refresh (bad grant client_id=unibox-echo&client_secret=" + echoCS + "&refresh_token=" + echoRT + ")",
+		"MCP":       `Failed to connect: {"password":"mcp\"pass\\word-Echo-2284"}`,
 		"XOAuth":    "you sent: T1 AUTHENTICATE XOAUTH2 " + b64("user=sam\x01auth=Bearer "+echoXOAuth+"\x01\x01"),
 	}
 	for name, text := range old {
