@@ -2,6 +2,7 @@ package secret
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -104,4 +105,21 @@ func leaks(text, s string) bool {
 		}
 	}
 	return false
+}
+
+// BenchmarkBoxRedact: a box with a password, a refresh token, a client
+// secret and a day of hourly access tokens, scrubbing a 4 KiB stderr tail.
+func BenchmarkBoxRedact(b *testing.B) {
+	var box Box
+	box.Add(`pa"ss\word-X`)
+	box.Add("1//0refresh-token-value-abcdefghijklmnopqrstuvwxyz")
+	box.Add("client-secret-GOCSPX-abcdefghij")
+	for i := range 24 {
+		box.Add(fmt.Sprintf("ya29.a0AfB_byC%02d-access-token-value-abcdefghijklmnopqrstuvwxyz0123456789", i))
+	}
+	text := strings.Repeat("a1 NO [AUTHENTICATIONFAILED] Invalid credentials (Failure) for user sam\n", 56)
+	b.ReportAllocs()
+	for b.Loop() {
+		box.Redact(text)
+	}
 }
