@@ -27,6 +27,7 @@ type Account struct {
 	adapter *conn.Adapter
 	ops     provider.Provider
 	redact  func(string) string // scrubs this account's secrets from text
+	learn   func(context.Context) error
 	notes   func() []string     // what the details should say once; may be nil
 	cache   cache               // its part of the local store
 	pushes  chan struct{}       // the provider pushed a change (buffered 1: coalesced)
@@ -55,6 +56,17 @@ func (a *Account) Redact(text string) string {
 		return text
 	}
 	return a.redact(text)
+}
+
+// LearnSecrets fetches the account's secrets (runs password_cmd,
+// refresh_token_cmd, ...) so that Redact knows them without a connect:
+// `status --history` scrubs files an older version wrote. It starts no
+// provider and asks no server.
+func (a *Account) LearnSecrets(ctx context.Context) error {
+	if a.learn == nil {
+		return nil
+	}
+	return a.learn(ctx)
 }
 
 // Name is the account's configured name.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -102,12 +103,28 @@ func refreshKeys(t *table) *OAuth2Refresh {
 		r.Scopes = l
 	}
 	if r.TokenURL != "" {
-		if u, err := url.Parse(r.TokenURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		switch u, err := url.Parse(r.TokenURL); {
+		case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
 			t.errorf("oauth2_token_url", "%q is not an http(s) URL", r.TokenURL)
+		case u.Scheme == "http" && !loopback(u.Hostname()):
+			// The refresh token and client secret go in the request body:
+			// in clear only to this machine.
+			t.errorf("oauth2_token_url", "%q is plain http to another host: the refresh token would cross the network unencrypted; use https (http only for 127.0.0.1, ::1 or localhost)", r.TokenURL)
 		}
 	}
 	if !set {
 		return nil
 	}
 	return r
+}
+
+// loopback reports whether host (a URL's, without brackets or port) is
+// this machine: localhost, 127.0.0.0/8 or ::1. Only the literal name
+// localhost counts; any other name may resolve anywhere.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
 }

@@ -65,6 +65,8 @@ refresh_token_store_cmd = "store rt"
 		{"missing client id", "auth = \"oauth2\"\noauth2_token_url = \"https://x/t\"\nrefresh_token_cmd = \"r\"", `account[0].oauth2_client_id: missing: the built-in refresh needs`},
 		{"both ways", "auth = \"oauth2\"\ntoken_cmd = \"t\"\noauth2_token_url = \"https://x/t\"", `account[0].token_cmd: set token_cmd or the built-in refresh`},
 		{"with a password", "password_env = \"PW\"\nrefresh_token_cmd = \"r\"", `t.toml:6: account[0].refresh_token_cmd: only with auth = "oauth2"`},
+		{"plain http elsewhere", "auth = \"oauth2\"\noauth2_token_url = \"http://10.0.0.1/t\"\noauth2_client_id = \"c\"\nrefresh_token_cmd = \"r\"", `t.toml:6: account[0].oauth2_token_url: "http://10.0.0.1/t" is plain http to another host`},
+		{"plain http to a name like localhost", "auth = \"oauth2\"\noauth2_token_url = \"http://localhost.example.com/t\"\noauth2_client_id = \"c\"\nrefresh_token_cmd = \"r\"", `oauth2_token_url: "http://localhost.example.com/t" is plain http to another host`},
 		{"not a URL", "auth = \"oauth2\"\noauth2_token_url = \"login.example.com\"\noauth2_client_id = \"c\"\nrefresh_token_cmd = \"r\"", `t.toml:6: account[0].oauth2_token_url: "login.example.com" is not an http(s) URL`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,6 +75,17 @@ refresh_token_store_cmd = "store rt"
 				t.Fatalf("got %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// Plain http is for a token endpoint on this machine only (a local proxy,
+// a test): loopback addresses and the name localhost.
+func TestRefreshHTTPLoopback(t *testing.T) {
+	for _, u := range []string{"http://127.0.0.1:8080/t", "http://127.9.9.9/t", "http://[::1]:9/t", "http://localhost/t", "http://LocalHost:80/t", "https://10.0.0.1/t"} {
+		c, err := Parse("t.toml", []byte(imapHead+"auth = \"oauth2\"\noauth2_token_url = \""+u+"\"\noauth2_client_id = \"c\"\nrefresh_token_cmd = \"r\"\n"))
+		if err != nil || c.Accounts[0].OAuth2.TokenURL != u {
+			t.Errorf("%s: %v", u, err)
+		}
 	}
 }
 

@@ -156,6 +156,8 @@ command_timeout = "0s"
 			"t.toml:7: account[1].username: missing",
 			"t.toml:7: account[1].password_cmd: missing",
 		}},
+		{"plain http token url", "[[account]]\nname = \"o\"\nhost = \"h\"\nusername = \"u\"\nauth = \"oauth2\"\noauth2_token_url = \"http://login.example.com/token\"\noauth2_client_id = \"c\"\nrefresh_token_cmd = \"r\"\n",
+			[]string{`t.toml:6: account[0].oauth2_token_url: "http://login.example.com/token" is plain http to another host`}},
 		{"crlf", "[[account]]\r\n" + strings.ReplaceAll(imapOK, "\n", "\r\n") + "security = \"ssl\"\r\n",
 			[]string{`t.toml:6: account[0].security: "ssl"`}},
 	}

@@ -81,15 +81,26 @@ func (l *Log) Add(kind, state, class, text string) {
 	l.mu.Unlock()
 }
 
-// Recent is the newest n events, oldest first.
+// Recent is the newest n events, oldest first, scrubbed again: the
+// account may have learnt a secret since an event was added.
 func (l *Log) Recent(n int) []Event {
 	if l == nil {
 		return nil
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	from := max(0, len(l.ring)-n)
-	return append([]Event(nil), l.ring[from:]...)
+	out := append([]Event(nil), l.ring[from:]...)
+	l.mu.Unlock()
+	return Scrub(out, l.scrub)
+}
+
+// Scrub removes secrets from the text of events read back (an older
+// version's file may hold a secret in a form it did not know), in place.
+func Scrub(events []Event, scrub func(string) string) []Event {
+	for i := range events {
+		events[i].Text = scrub(events[i].Text)
+	}
+	return events
 }
 
 // Problem is the last failure to write the history file ("" if none).

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"unibox/accounts/secret"
 )
 
 // TestMain doubles as a writer process for the two-process test.
@@ -127,5 +129,18 @@ func TestHistoryIsScrubbed(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "[redacted]") {
 		t.Fatalf("nothing written: %q", b)
+	}
+}
+
+// What the details show is scrubbed again when read: the account may have
+// learnt a secret (a rotated password, a refresh token) after an event
+// that holds it was added.
+func TestRecentScrubbedAgain(t *testing.T) {
+	var box secret.Box
+	l := New("Work", box.Redact, nil)
+	l.Add(KindState, "auth_failed", "auth", "you sent: LOGIN sam canary-late-5512")
+	box.Add("canary-late-5512")
+	if got := fmt.Sprint(l.Recent(10)); strings.Contains(got, "canary-late-5512") || !strings.Contains(got, "you sent: LOGIN sam ***") {
+		t.Fatalf("Recent: %s", got)
 	}
 }

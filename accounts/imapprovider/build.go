@@ -34,9 +34,14 @@ type Options struct {
 func Build(cfg *config.Config, ac config.Account, password provider.Password, o Options) (*provider.Spec, error) {
 	secrets := &secret.Box{}
 	var notes func() []string
+	learn := func(ctx context.Context) error {
+		p, err := password(ctx)
+		secrets.Add(p)
+		return err
+	}
 	if ac.OAuth2 != nil {
-		src := oauth.New(ac)
-		password, notes = src.Token, src.Notes
+		src := oauth.New(ac, secrets)
+		password, notes, learn = src.Token, src.Notes, src.Learn
 	}
 	args := append(append([]string{}, o.Args...), "--command-timeout", cfg.Resilience.CommandTimeout().String())
 	push := &provider.PushState{}
@@ -71,6 +76,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		Probe:             Probe(ac.Name, push),
 		Push:              push,
 		Redact:            secrets.Redact,
+		Learn:             learn,
 		Notes:             notes,
 	}, nil
 }

@@ -86,6 +86,17 @@ func (c *child) env(ctx context.Context) ([]string, error) {
 	return env, nil
 }
 
+// learn fetches the secret into what the account scrubs, starting no
+// child.
+func (c *child) learn(ctx context.Context) error {
+	if c.secretEnv == "" {
+		return nil
+	}
+	secret, err := c.password(ctx)
+	c.secrets.Add(secret)
+	return err
+}
+
 // lookPath finds a bare command name in the child's PATH, not ours: the
 // child is promised that PATH, so its program must come from it too.
 func lookPath(name, path, cwd string) (string, error) {

@@ -52,6 +52,7 @@ func Build(ac config.Account, password func(context.Context) (string, error), o 
 		Classify:        classifyResult,
 		ClassifyConnect: classifyConnect,
 		Redact:          ch.secrets.Redact,
+		Learn:           ch.learn,
 	}
 	if len(ac.Provision) > 0 {
 		s.AfterConnect = provision(ac.Name, slices.Clone(ac.Provision))

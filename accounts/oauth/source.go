@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 
 	"golang.org/x/oauth2"
@@ -25,8 +24,9 @@ import (
 
 // Source hands out one account's access tokens.
 type Source struct {
-	acct config.Account
-	r    config.OAuth2Refresh
+	acct    config.Account
+	r       config.OAuth2Refresh
+	secrets *secret.Box // every secret it reads or is handed, to scrub
 
 	mu  sync.Mutex // one refresh at a time
 	cfg *oauth2.Config
@@ -39,9 +39,14 @@ type Source struct {
 }
 
 // New is the source of acct, which must have the built-in refresh. Nothing
-// runs until the first Token.
-func New(acct config.Account) *Source {
-	return &Source{acct: acct, r: *acct.OAuth2}
+// runs until the first Token. Every secret it reads or is handed (the
+// refresh token, the client secret, each access token) goes into secrets
+// (nil: a box of its own), which scrubs the account's error texts.
+func New(acct config.Account, secrets *secret.Box) *Source {
+	if secrets == nil {
+		secrets = &secret.Box{}
+	}
+	return &Source{acct: acct, r: *acct.OAuth2, secrets: secrets}
 }
 
 // Token returns a valid access token: the cached one, or a fresh one when
@@ -68,9 +73,22 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", s.classify(err)
 	}
+	s.secrets.Add(tok.AccessToken)
+	s.secrets.Add(tok.RefreshToken)
 	s.tok = tok
 	s.rotated(ctx, tok.RefreshToken)
 	return tok.AccessToken, nil
+}
+
+// Learn reads the refresh token and the client secret into the account's
+// secrets, asking the token endpoint nothing.
+func (s *Source) Learn(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cfg != nil {
+		return nil
+	}
+	return s.start(ctx)
 }
 
 // Notes are what the account's details should say once.
@@ -87,11 +105,13 @@ func (s *Source) start(ctx context.Context) error {
 	if err != nil {
 		return &conn.Error{Account: s.acct.Name, Op: "token", Class: conn.ClassConfig, Err: conn.NoSecret(err)}
 	}
+	s.secrets.Add(rt)
 	var clientSecret string
 	if s.r.ClientSecretCmd != "" {
 		if clientSecret, err = s.acct.RunSecretCmd(ctx, "oauth2_client_secret_cmd", s.r.ClientSecretCmd); err != nil {
 			return &conn.Error{Account: s.acct.Name, Op: "token", Class: conn.ClassConfig, Err: conn.NoSecret(err)}
 		}
+		s.secrets.Add(clientSecret)
 	}
 	cfg := &oauth2.Config{ClientID: s.r.ClientID, ClientSecret: clientSecret, Scopes: s.r.Scopes,
 		// In the form, not a Basic header: public clients (no secret) must
@@ -99,7 +119,10 @@ func (s *Source) start(ctx context.Context) error {
 		Endpoint: oauth2.Endpoint{TokenURL: s.r.TokenURL, AuthStyle: oauth2.AuthStyleInParams}}
 	// x/oauth2 sends no scope when refreshing; Microsoft wants one. The
 	// HTTPClient context value is its hook for the transport.
-	s.hc = &http.Client{Transport: scopeOnRefresh{scopes: s.r.Scopes, next: http.DefaultTransport}}
+	// No redirect is followed: on a 307 or 308 Go would send the body,
+	// the refresh token and client secret, to wherever it points.
+	s.hc = &http.Client{Transport: scopeOnRefresh{scopes: s.r.Scopes, next: http.DefaultTransport},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect }}
 	s.cfg, s.rt = cfg, rt
 	return nil
 }
@@ -131,24 +154,33 @@ func (s *Source) note(n string) {
 	s.notes = append(s.notes, n)
 }
 
+// errRedirect is the token request's error when the endpoint redirects.
+var errRedirect = errors.New("the token endpoint answered with a redirect, which unibox does not follow with a refresh token: set oauth2_token_url to the endpoint itself")
+
 // classify turns a refresh failure into a conn error of the right class.
+// Of the endpoint's answer only its status and an RFC 6749 error code
+// are kept: its error_description, an unknown code and its body are free
+// text, which a careless endpoint fills with the request it was sent.
 func (s *Source) classify(err error) error {
 	e := &conn.Error{Account: s.acct.Name, Op: "token", Class: conn.ClassUnavailable, Err: err}
 	var re *oauth2.RetrieveError
 	var ne net.Error
 	var ue *url.Error
 	switch {
+	case errors.Is(err, errRedirect):
+		e.Class = conn.ClassConfig
+		e.Err = errRedirect
 	case errors.As(err, &re) && re.ErrorCode == "invalid_grant":
 		e.Class = conn.ClassAuth
 		e.Err = fmt.Errorf("the refresh token was refused (invalid_grant): authorise unibox again and update what refresh_token_cmd prints")
 	case errors.As(err, &re) && (re.ErrorCode == "invalid_client" || re.ErrorCode == "unauthorized_client" || re.ErrorCode == "invalid_scope"):
 		e.Class = conn.ClassConfig
 		e.Err = fmt.Errorf("the token endpoint refused the client (%s): check oauth2_client_id, oauth2_client_secret_cmd and oauth2_scopes", re.ErrorCode)
-	case errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 500:
-		e.Err = fmt.Errorf("the token endpoint failed (HTTP %d)", re.Response.StatusCode)
+	case errors.As(err, &re) && (re.Response != nil && re.Response.StatusCode >= 500 || busy[re.ErrorCode]):
+		e.Err = fmt.Errorf("the token endpoint failed (HTTP %d, %s)", status(re), errorCode(re))
 	case errors.As(err, &re):
 		e.Class = conn.ClassAuth
-		e.Err = fmt.Errorf("the token endpoint refused the refresh (%s)", strings.TrimSpace(re.ErrorCode))
+		e.Err = fmt.Errorf("the token endpoint refused the refresh (HTTP %d, %s)", status(re), errorCode(re))
 	case errors.As(err, &ne) && ne.Timeout():
 		e.Class = conn.ClassTimeout
 	case errors.As(err, &ue):

@@ -74,7 +74,7 @@ func TestSourceRefreshesAndCaches(t *testing.T) {
 	e := &endpoint{valid: "rt-1"}
 	srv := httptest.NewServer(e)
 	defer srv.Close()
-	s := New(account(t, srv.URL, "rt-1", nil))
+	s := New(account(t, srv.URL, "rt-1", nil), nil)
 	ctx := context.Background()
 	tok, err := s.Token(ctx)
 	if err != nil || tok != "access-1" {
@@ -99,7 +99,7 @@ func TestSourceRotation(t *testing.T) {
 	srv := httptest.NewServer(e)
 	defer srv.Close()
 	stored := filepath.Join(t.TempDir(), "stored")
-	s := New(account(t, srv.URL, "rt-1", func(r *config.OAuth2Refresh) { r.RefreshTokenStoreCmd = "cat > " + stored }))
+	s := New(account(t, srv.URL, "rt-1", func(r *config.OAuth2Refresh) { r.RefreshTokenStoreCmd = "cat > " + stored }), nil)
 	if _, err := s.Token(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestSourceRotation(t *testing.T) {
 	e2 := &endpoint{valid: "rt-1", rotateTo: "rt-9"}
 	srv2 := httptest.NewServer(e2)
 	defer srv2.Close()
-	s2 := New(account(t, srv2.URL, "rt-1", nil))
+	s2 := New(account(t, srv2.URL, "rt-1", nil), nil)
 	for range 2 {
 		if _, err := s2.Token(provider.WithFresh(context.Background())); err != nil {
 			t.Fatal(err)
@@ -127,21 +127,21 @@ func TestSourceErrors(t *testing.T) {
 	e := &endpoint{valid: "rt-other"}
 	srv := httptest.NewServer(e)
 	defer srv.Close()
-	_, err := New(account(t, srv.URL, "rt-secret-77", nil)).Token(context.Background())
+	_, err := New(account(t, srv.URL, "rt-secret-77", nil), nil).Token(context.Background())
 	if conn.ClassOf(err) != conn.ClassAuth || !strings.Contains(err.Error(), "invalid_grant") || strings.Contains(err.Error(), "rt-secret-77") {
 		t.Fatalf("refused refresh token: %s: %v", conn.ClassOf(err), err)
 	}
 	down := &endpoint{valid: "rt-1", fail: http.StatusServiceUnavailable}
 	srv2 := httptest.NewServer(down)
 	defer srv2.Close()
-	if _, err := New(account(t, srv2.URL, "rt-1", nil)).Token(context.Background()); conn.ClassOf(err) != conn.ClassUnavailable {
+	if _, err := New(account(t, srv2.URL, "rt-1", nil), nil).Token(context.Background()); conn.ClassOf(err) != conn.ClassUnavailable {
 		t.Fatalf("failing endpoint: %s: %v", conn.ClassOf(err), err)
 	}
 	closed := fmt.Sprintf("http://127.0.0.1:%d/token", imaptest.ClosedPort(t))
-	if _, err := New(account(t, closed, "rt-1", nil)).Token(context.Background()); conn.ClassOf(err) != conn.ClassUnavailable {
+	if _, err := New(account(t, closed, "rt-1", nil), nil).Token(context.Background()); conn.ClassOf(err) != conn.ClassUnavailable {
 		t.Fatalf("no endpoint: %s: %v", conn.ClassOf(err), err)
 	}
-	if _, err := New(account(t, srv.URL, "", func(r *config.OAuth2Refresh) { r.RefreshTokenCmd = "false" })).Token(context.Background()); conn.ClassOf(err) != conn.ClassConfig || !strings.Contains(err.Error(), "refresh_token_cmd") {
+	if _, err := New(account(t, srv.URL, "", func(r *config.OAuth2Refresh) { r.RefreshTokenCmd = "false" }), nil).Token(context.Background()); conn.ClassOf(err) != conn.ClassConfig || !strings.Contains(err.Error(), "refresh_token_cmd") {
 		t.Fatalf("failing refresh_token_cmd: %s: %v", conn.ClassOf(err), err)
 	}
 }
@@ -153,7 +153,7 @@ func TestSourceSilentEndpoint(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
 	defer srv.Close()
 	defer close(release)
-	s := New(account(t, srv.URL, "rt-1", nil))
+	s := New(account(t, srv.URL, "rt-1", nil), nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	done := make(chan error, 1)

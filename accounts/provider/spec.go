@@ -29,6 +29,10 @@ type Spec struct {
 	Probe func(ctx context.Context, c conn.Caller) error
 	// Redact scrubs this account's secrets from any text.
 	Redact func(string) string
+	// Learn fetches the account's secrets into what Redact scrubs, and
+	// starts nothing: text written before any connect (an older version's
+	// history file) is scrubbed of them too. nil: nothing to learn.
+	Learn func(ctx context.Context) error
 	// Notes are things the account's details should say once (a rotated
 	// refresh token that could not be stored); nil for none.
 	Notes func() []string

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -32,11 +33,12 @@ func printHistory(stdout, stderr io.Writer, accts []*accounts.Account, asJSON bo
 	}
 	var all []history.Event
 	for _, a := range accts {
+		learnSecrets(stderr, a)
 		f, err := history.NewFile(dir, a.Name(), 0)
 		if err == nil {
 			var evs []history.Event
 			evs, err = f.Read()
-			all = append(all, evs...)
+			all = append(all, history.Scrub(evs, a.Redact)...)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "unibox status: %s: %v\n", a.Name(), err)
@@ -63,4 +65,15 @@ func printHistory(stdout, stderr io.Writer, accts []*accounts.Account, asJSON bo
 		return launch.ExitNone
 	}
 	return launch.ExitOK
+}
+
+// learnSecrets has a scrub the account's secrets before its file is read:
+// nothing connected, so they are not known yet, and an older version may
+// have written one in a form it did not scrub. A secret command that
+// fails is said, and the file is printed scrubbed of what is known.
+func learnSecrets(stderr io.Writer, a *accounts.Account) {
+	// Each secret command bounds itself (config.PasswordTimeout).
+	if err := a.LearnSecrets(context.Background()); err != nil {
+		fmt.Fprintf(stderr, "unibox status: %s: %s (its history may show that secret)\n", textsafe.Line(a.Name()), textsafe.Line(a.Redact(err.Error())))
+	}
 }
