@@ -29,7 +29,8 @@ type notifier struct {
 	pending []model.Message          // arrived since, waiting for the window or the run
 	waiting bool                     // a flush is scheduled
 	running bool                     // a run has started and not ended
-	failure string                   // the last run's failure, sanitised lines; "" after a success
+	failure string                   // the last run's failure, sanitised lines, for the details; "" after a success
+	status  string                   // the same in one line, for the status line
 }
 
 // defaultNotifyWindow spaces runs out; defaultNotifyTimeout kills a
@@ -77,9 +78,9 @@ func (n notifier) update(ctx context.Context, msg tea.Msg, now time.Time) (notif
 		n.waiting = false
 	case notifiedMsg:
 		n.running = false
-		n.failure = ""
+		n.failure, n.status = "", ""
 		if msg.err != nil {
-			n.failure = failureText(msg.err, msg.stderr)
+			n.failure, n.status = failureText(msg.err, msg.stderr)
 		}
 	}
 	return n.next(ctx, now)
@@ -139,28 +140,27 @@ func notifyValue(s string) string {
 // notifyStderrLines is how much of a failed run's stderr is kept to show.
 const notifyStderrLines = 5
 
-// failureText is a failed run for the details view: the error, then the
-// last lines of its stderr, every line sanitised (the notifier's output
-// is not trusted to be free of terminal escapes).
-func failureText(err error, stderr string) string {
-	lines := []string{textsafe.Line(err.Error())}
+// failureText is a failed run for the details view (its error, then the
+// last lines of its stderr) and for the status line (the error and the
+// last line), every line sanitised: the notifier's output is not trusted
+// to be free of terminal escapes.
+func failureText(err error, stderr string) (details, status string) {
+	what := textsafe.Line(err.Error())
+	lines := []string{"notify_cmd: last run failed: " + what}
+	status = "notify_cmd: " + what
 	tail := strings.Split(strings.TrimRight(textsafe.Block(stderr), "\n"), "\n")
 	if len(tail) > notifyStderrLines {
 		tail = tail[len(tail)-notifyStderrLines:]
 	}
+	last := ""
 	for _, l := range tail {
 		if l = strings.TrimSpace(textsafe.Line(l)); l != "" {
-			lines = append(lines, l)
+			lines = append(lines, "  "+l)
+			last = l
 		}
 	}
-	return strings.Join(lines, "\n")
-}
-
-// statusText is a failure in one line, for the status line.
-func (n notifier) statusText() string {
-	first, rest, _ := strings.Cut(n.failure, "\n")
-	if last := rest[strings.LastIndex(rest, "\n")+1:]; last != "" {
-		first += ": " + last
+	if last != "" {
+		status += ": " + last
 	}
-	return first + " (i: details)"
+	return strings.Join(lines, "\n"), status + " (i: details)"
 }

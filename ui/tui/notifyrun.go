@@ -49,6 +49,6 @@ func runNotify(ctx context.Context, prog string, args []string, timeout time.Dur
 		case errors.Is(cctx.Err(), context.DeadlineExceeded):
 			err = fmt.Errorf("timed out after %s, its process group killed: %w", timeout, err)
 		}
-		return notifiedMsg{err: fmt.Errorf("notify_cmd: last run failed: %w", err), stderr: stderr.String()}
+		return notifiedMsg{err: err, stderr: stderr.String()}
 	}
 }

@@ -367,7 +367,7 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.notify, cmd = m.notify.update(m.env.ctx, msg, time.Now())
 		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
-			m.setStatus(m.notify.statusText(), true)
+			m.setStatus(m.notify.status, true)
 		}
 		return cmd
 	case pushedMsg:
