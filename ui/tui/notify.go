@@ -154,7 +154,7 @@ func failureText(err error, stderr string) (details, status string) {
 	}
 	last := ""
 	for _, l := range tail {
-		if l = strings.TrimSpace(textsafe.Line(l)); l != "" {
+		if l = strings.TrimSpace(l); l != "" {
 			lines = append(lines, "  "+l)
 			last = l
 		}
