@@ -13,10 +13,14 @@ import (
 
 // TestMain pins the colour profile (goldens must not depend on the
 // terminal running the tests) and doubles as `unibox serve-imap` for the
-// end-to-end tests, dispatched before m.Run.
+// end-to-end tests, and as notify-send 0.8 for the notify_cmd tests,
+// dispatched before m.Run.
 func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
 		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	if path := os.Getenv("UNIBOX_TEST_FAKE_NOTIFY_SEND"); path != "" {
+		os.Exit(fakeNotifySendMain(path))
 	}
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)

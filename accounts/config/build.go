@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"unibox/model/notifyargs"
 )
 
 // sample is the date date_format is tried on: no field of it equals the
@@ -100,6 +102,8 @@ func ui(t *table, u UI) UI {
 			t.errorf("notify_cmd", "needs a program, like [\"notify-send\", \"unibox\"]")
 		case slices.ContainsFunc(list, hasControl):
 			t.errorf("notify_cmd", "contains control characters")
+		case notifyargs.Check(list) != nil:
+			t.errorf("notify_cmd", "%v", notifyargs.Check(list))
 		default:
 			u.NotifyCmd = list
 		}

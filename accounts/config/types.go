@@ -117,8 +117,9 @@ type UI struct {
 	// characters: "auto" (ask it), "narrow" or "wide".
 	AmbiguousWidth string
 	// NotifyCmd runs when new unread mail arrives: a program and its
-	// arguments (no shell), to which the account, the sender and the
-	// subject are added. Empty: no notification.
+	// arguments (no shell). Placeholders ({account}, {from}, {subject},
+	// {count}) are filled in where they stand; a list with none gets the
+	// account, the sender and the subject appended. Empty: no notification.
 	NotifyCmd []string
 }
 

@@ -33,8 +33,10 @@ func (d detailsBox) show(p *accountPane) detailsBox {
 }
 
 // view is the account detail view: the one place a user learns why an
-// account is down (state, since, last error and class, counts, stderr).
-func (d detailsBox) view(s Styles, p *accountPane, width, height int, now time.Time) string {
+// account is down (state, since, last error and class, counts, stderr),
+// and why notify_cmd failed (notifyFailure: its error and stderr tail,
+// already sanitised; "" when its last run succeeded).
+func (d detailsBox) view(s Styles, p *accountPane, notifyFailure string, width, height int, now time.Time) string {
 	name, h, stderr, lastErr := p.acct.Name(), p.health, d.stderr, p.lastErr
 	var b strings.Builder
 	line := func(label, value string) {
@@ -86,6 +88,13 @@ func (d detailsBox) view(s Styles, p *accountPane, width, height int, now time.T
 		b.WriteByte('\n')
 		for _, e := range d.history {
 			b.WriteString(textsafe.Fit(textsafe.Line(e.Time.Local().Format("15:04:05")+" "+e.Kind+" "+e.Text), width))
+			b.WriteByte('\n')
+		}
+	}
+	if notifyFailure != "" {
+		b.WriteString("\n")
+		for _, l := range strings.Split(notifyFailure, "\n") {
+			b.WriteString(textsafe.Fit(l, width))
 			b.WriteByte('\n')
 		}
 	}

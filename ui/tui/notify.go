@@ -3,46 +3,55 @@ package tui
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/model/notifyargs"
 	"unibox/model/textsafe"
 )
 
 // notifier runs notify_cmd when new unread mail arrives: the program and
-// its arguments from the config (no shell), then the account, the sender
-// and the subject, each one sanitised line. A burst is one run: at most
-// one per window, for the newest message, its subject saying how
-// many more came with it.
+// its arguments from the config (no shell). With placeholders ({account},
+// {from}, {subject}, {count}) each is filled in where it stands; without
+// any, the account, the sender and the subject are appended (the first
+// form, kept for existing configs). A burst is one run: at most one per
+// window and never two at once, for the newest message. What arrives
+// during a run waits for it, and becomes exactly one run after it.
 type notifier struct {
 	argv    []string
 	window  time.Duration
+	timeout time.Duration
 	told    map[model.MessageID]bool // fresh rows already notified (only those still fresh)
-	last    time.Time                // the last run
-	pending []model.Message          // arrived since, waiting for the window
+	last    time.Time                // the last run's start
+	pending []model.Message          // arrived since, waiting for the window or the run
 	waiting bool                     // a flush is scheduled
+	running bool                     // a run has started and not ended
+	failure string                   // the last run's failure, sanitised lines, for the details; "" after a success
+	status  string                   // the same in one line, for the status line
 }
 
-// defaultNotifyWindow spaces runs out; notifyTimeout kills a command that
-// hangs.
+// defaultNotifyWindow spaces runs out; defaultNotifyTimeout kills a
+// command (its whole process group) that hangs.
 const (
-	defaultNotifyWindow = 5 * time.Second
-	notifyTimeout       = 10 * time.Second
+	defaultNotifyWindow  = 5 * time.Second
+	defaultNotifyTimeout = 10 * time.Second
 )
 
 // notifyFlushMsg runs what a window held back.
 type notifyFlushMsg struct{}
 
-// notifiedMsg is a run's end; a failure is said on the status line.
-type notifiedMsg struct{ err error }
+// notifiedMsg is a run's end: its error and the tail of its stderr.
+type notifiedMsg struct {
+	err    error
+	stderr string
+}
 
 // arrived takes the fresh rows of a rebuild and returns the command that
-// notifies of the new ones, now or at the end of the window.
+// notifies of the new ones: now, at the end of the window, or after the
+// run in progress.
 func (n notifier) arrived(ctx context.Context, rows []model.Row, now time.Time) (notifier, tea.Cmd) {
 	if len(n.argv) == 0 {
 		return n, nil
@@ -59,68 +68,99 @@ func (n notifier) arrived(ctx context.Context, rows []model.Row, now time.Time) 
 		}
 	}
 	n.told = told
+	return n.next(ctx, now)
+}
+
+// update takes the notifier's own messages: a window's end and a run's.
+func (n notifier) update(ctx context.Context, msg tea.Msg, now time.Time) (notifier, tea.Cmd) {
+	switch msg := msg.(type) {
+	case notifyFlushMsg:
+		n.waiting = false
+	case notifiedMsg:
+		n.running = false
+		n.failure, n.status = "", ""
+		if msg.err != nil {
+			n.failure, n.status = failureText(msg.err, msg.stderr)
+		}
+	}
+	return n.next(ctx, now)
+}
+
+// next starts a run for what is pending if none is running and the
+// window allows, or schedules the window's end.
+func (n notifier) next(ctx context.Context, now time.Time) (notifier, tea.Cmd) {
 	switch {
-	case len(n.pending) == 0 || n.waiting:
+	case len(n.pending) == 0 || n.waiting || n.running:
 		return n, nil
 	case now.Sub(n.last) >= n.window:
-		return n.flush(ctx, now)
+		return n.start(ctx, now)
 	}
 	n.waiting = true
 	return n, tea.Tick(n.window-now.Sub(n.last), func(time.Time) tea.Msg { return notifyFlushMsg{} })
 }
 
-// flush runs the command for what is pending.
-func (n notifier) flush(ctx context.Context, now time.Time) (notifier, tea.Cmd) {
-	n.waiting = false
-	if len(n.pending) == 0 {
-		return n, nil
-	}
+// start runs the command for everything pending.
+func (n notifier) start(ctx context.Context, now time.Time) (notifier, tea.Cmd) {
 	newest := n.pending[0]
 	for _, m := range n.pending[1:] {
 		if m.Date.After(newest.Date) {
 			newest = m
 		}
 	}
-	subject := newest.Subject
-	if more := len(n.pending) - 1; more > 0 {
+	v := notifyargs.Values{Account: notifyValue(newest.ID.Account), From: notifyValue(newest.From.Display()),
+		Subject: notifyValue(newest.Subject), Count: len(n.pending)}
+	n.pending, n.last, n.running = nil, now, true
+	return n, runNotify(ctx, n.argv[0], notifyArgs(n.argv, v), n.timeout)
+}
+
+// notifyArgs is the argument list of one run. The appended form says how
+// many more came in the subject, as it always did; the placeholder form
+// has {count} for that.
+func notifyArgs(argv []string, v notifyargs.Values) []string {
+	if notifyargs.Templated(argv) {
+		return notifyargs.Expand(argv, v)
+	}
+	subject := v.Subject
+	if more := v.Count - 1; more > 0 {
 		subject = fmt.Sprintf("%s (and %d more)", subject, more)
 	}
-	args := append(append([]string{}, n.argv[1:]...), notifyArg(newest.ID.Account), notifyArg(newest.From.Display()), notifyArg(subject))
-	n.pending, n.last = nil, now
-	return n, runNotify(ctx, n.argv[0], args)
+	args := append([]string{}, argv[1:]...)
+	for _, s := range []string{v.Account, v.From, subject} {
+		args = append(args, notifyargs.NotOption("", s))
+	}
+	return args
 }
 
-// notifyArg is one line of mail text made safe as an argument: no escape
-// sequence or control character, not too long, and never read as an
-// option (mail text is not trusted).
-func notifyArg(s string) string {
-	s = textsafe.Fit(textsafe.Line(s), 200)
-	s = strings.TrimRight(s, " ")
-	if strings.HasPrefix(s, "-") {
-		s = " " + s
-	}
-	return s
+// notifyValue is one line of mail text made safe for an argument: no
+// escape sequence or control character, not too long.
+func notifyValue(s string) string {
+	return strings.TrimRight(textsafe.Fit(textsafe.Line(s), 200), " ")
 }
 
-// notifyEnv is what a desktop notifier needs to reach the session, and no
-// more: never the parent's whole environment (it may hold a secret).
-var notifyEnv = []string{"PATH", "HOME", "LANG", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"}
+// notifyStderrLines is how much of a failed run's stderr is kept to show.
+const notifyStderrLines = 5
 
-func runNotify(ctx context.Context, prog string, args []string) tea.Cmd {
-	return func() tea.Msg {
-		cctx, cancel := context.WithTimeout(ctx, notifyTimeout)
-		defer cancel()
-		cmd := exec.CommandContext(cctx, prog, args...)
-		cmd.Env = []string{}
-		for _, k := range notifyEnv {
-			if v, ok := os.LookupEnv(k); ok {
-				cmd.Env = append(cmd.Env, k+"="+v)
-			}
-		}
-		cmd.WaitDelay = time.Second
-		if err := cmd.Run(); err != nil {
-			return notifiedMsg{err: fmt.Errorf("notify_cmd %s: %w", prog, err)}
-		}
-		return notifiedMsg{}
+// failureText is a failed run for the details view (its error, then the
+// last lines of its stderr) and for the status line (the error and the
+// last line), every line sanitised: the notifier's output is not trusted
+// to be free of terminal escapes.
+func failureText(err error, stderr string) (details, status string) {
+	what := textsafe.Line(err.Error())
+	lines := []string{"notify_cmd: last run failed: " + what}
+	status = "notify_cmd: " + what
+	tail := strings.Split(strings.TrimRight(textsafe.Block(stderr), "\n"), "\n")
+	if len(tail) > notifyStderrLines {
+		tail = tail[len(tail)-notifyStderrLines:]
 	}
+	last := ""
+	for _, l := range tail {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, "  "+l)
+			last = l
+		}
+	}
+	if last != "" {
+		status += ": " + last
+	}
+	return strings.Join(lines, "\n"), status + " (i: details)"
 }

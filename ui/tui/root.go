@@ -23,6 +23,7 @@ type Options struct {
 	MarkReadOnOpen  bool
 	NotifyCmd       []string      // notify_cmd: run on new unread mail (see notifier)
 	NotifyWindow    time.Duration // at most one notify_cmd run per window (default 5 s)
+	NotifyTimeout   time.Duration // a notify_cmd run is killed after this (default 10 s)
 	// Title keeps the terminal title on the unread total. Off in headless
 	// tests: Bubble Tea v1.3.10 writes the title outside its renderer's
 	// lock, which races with a frame on an output that is not a file
@@ -138,9 +139,12 @@ func New(opts Options) (*Model, error) {
 	m.filter = newFilterBox()
 	m.list = listModel{styles: m.env.styles, keys: keys, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.env.styles, opts.Now().Location())
-	m.notify = notifier{argv: opts.NotifyCmd, window: opts.NotifyWindow}
+	m.notify = notifier{argv: opts.NotifyCmd, window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
+	}
+	if m.notify.timeout <= 0 {
+		m.notify.timeout = defaultNotifyTimeout
 	}
 	m.layout()
 	return m, nil

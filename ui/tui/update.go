@@ -365,14 +365,13 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		return m.restored(msg)
 	case connectMsg:
 		return m.connect()
-	case notifyFlushMsg:
+	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
-		m.notify, cmd = m.notify.flush(m.env.ctx, time.Now())
-		return cmd
-	case notifiedMsg:
-		if msg.err != nil {
-			m.setStatus(msg.err.Error(), true)
+		m.notify, cmd = m.notify.update(m.env.ctx, msg, time.Now())
+		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
+			m.setStatus(m.notify.status, true)
 		}
+		return cmd
 	case pushedMsg:
 		return m.pushed(msg)
 	case syncedMsg:

@@ -34,7 +34,7 @@ func (m *Model) View() string {
 	case modeMessage:
 		b.WriteString(m.viewer.view())
 	case modeDetails:
-		body := m.details.view(m.env.styles, m.panes.accts[m.details.account], m.frame.width, m.list.height, now)
+		body := m.details.view(m.env.styles, m.panes.accts[m.details.account], m.notify.failure, m.frame.width, m.list.height, now)
 		b.WriteString(fitLines(body, m.list.height))
 	case modePicker:
 		b.WriteString(m.pick.p.view(m.frame.width, m.list.height))
