@@ -13,8 +13,8 @@ import (
 )
 
 // `list --cached` on a store damaged past its first pages (which Open
-// does not read): the file is set aside, and the listing says so, in the
-// account's error and on stderr, and exits 1; never "idle 0" with an
+// does not read): the file is set aside, and the listing says so, in
+// every account's error and on stderr, and exits 1; never "idle 0" with an
 // empty error.
 func TestListCachedSaysTheStoreIsDamaged(t *testing.T) {
 	srv := samServer(t, "pw", nil)
@@ -24,7 +24,26 @@ func TestListCachedSaysTheStoreIsDamaged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path := oneAccountConfig(t, srv)
+	// Two accounts: the one read after the file was set aside finds a new,
+	// empty store, and must say the same.
+	path := writeConfig(t, fmt.Sprintf(`
+[[account]]
+name = "Work"
+host = "127.0.0.1"
+port = %[1]d
+security = "none"
+username = "sam"
+password_env = "UNIBOX_TEST_PW"
+
+[[account]]
+name = "Home"
+host = "127.0.0.1"
+port = %[1]d
+security = "none"
+username = "sam"
+password_env = "UNIBOX_TEST_PW"
+`, srv.Port()))
+	t.Setenv("UNIBOX_TEST_PW", "pw")
 	if _, code, _ := listJSON(t, "--config", path, "--limit", "200"); code != launch.ExitOK {
 		t.Fatalf("first listing: exit %d", code)
 	}
@@ -40,15 +59,16 @@ func TestListCachedSaysTheStoreIsDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, code, stderr := listJSON(t, "--cached", "--config", path)
-	if code != launch.ExitNone || len(out.Accounts) != 1 || len(out.Messages) != 0 {
+	if code != launch.ExitNone || len(out.Accounts) != 2 || len(out.Messages) != 0 {
 		t.Fatalf("exit %d, %+v", code, out)
 	}
-	a := out.Accounts[0]
-	if a.ErrorClass != "store" || !strings.Contains(a.Error, "damaged") || !strings.Contains(a.Error, "set aside as store.db.broken-") {
-		t.Fatalf("the account's error: %q (class %q)", a.Error, a.ErrorClass)
-	}
-	if !strings.Contains(stderr, a.Error) {
-		t.Fatalf("stderr %q does not say %q", stderr, a.Error)
+	for _, a := range out.Accounts {
+		if a.ErrorClass != "store" || !strings.Contains(a.Error, "damaged") || !strings.Contains(a.Error, "set aside as store.db.broken-") {
+			t.Fatalf("%s's error: %q (class %q)", a.Name, a.Error, a.ErrorClass)
+		}
+		if !strings.Contains(stderr, a.Error) {
+			t.Fatalf("stderr %q does not say %q", stderr, a.Error)
+		}
 	}
 	t.Logf("stderr: %s", stderr)
 }

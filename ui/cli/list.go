@@ -124,21 +124,30 @@ func fromServers(accts []*accounts.Account, timeout time.Duration, limit int, un
 
 // fromStore is every account as the store has it (nothing dials). An
 // account the store could not read says why, as its error (class
-// "store"): nothing else would, since nothing dialled; a damaged file
-// is set aside on the way, and st's Problem says where it went.
+// "store"): nothing else would, since nothing dialled. A damaged file is
+// set aside on the way (st's Problem says where it went), and the
+// accounts read after that find a new, empty store: theirs is the same
+// error, not a quiet "nothing stored".
 func fromStore(st *store.Store, accts []*accounts.Account, limit int, unread bool) []listed {
 	out := make([]listed, len(accts))
+	errs := make([]error, len(accts))
 	for i, a := range accts {
 		out[i] = listed{health: a.Health()}
-		var err error
-		out[i].page, out[i].syncedAt, err = stored(a, limit, unread)
-		out[i].has = err == nil
+		out[i].page, out[i].syncedAt, errs[i] = stored(a, limit, unread)
+		out[i].has = errs[i] == nil
 		out[i].stale, out[i].ok = out[i].has, out[i].has
-		if err != nil && !errors.Is(err, store.ErrNotStored) {
+	}
+	problem := ""
+	if st != nil {
+		problem = st.Problem()
+	}
+	for i, err := range errs {
+		switch {
+		case err == nil, errors.Is(err, store.ErrNotStored) && problem == "":
+		case problem != "":
+			out[i].health.ErrorClass, out[i].health.Error = "store", problem
+		default:
 			out[i].health.ErrorClass, out[i].health.Error = "store", "local store: "+err.Error()
-			if st != nil && st.Problem() != "" {
-				out[i].health.Error = st.Problem()
-			}
 		}
 	}
 	return out
