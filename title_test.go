@@ -58,3 +58,36 @@ func TestTerminalTitleIsTheUnreadTotal(t *testing.T) {
 		t.Fatalf("title went from %d to %d unread", before, after)
 	}
 }
+
+// Quitting gives the terminal its own title back: in tmux, a shell sets
+// its title, runs unibox (the title becomes the unread count), quits it,
+// and the title is the shell's again, not a stale "unibox (5 unread)".
+func TestTerminalTitleIsRestoredOnQuit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	srv := samServer(t, "pw", nil)
+	for i := range 5 {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("unread %d", i), Date: time.Now().Add(-time.Duration(i) * time.Hour), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := oneAccountConfig(t, srv)
+	script := `printf '\033]2;my shell\033\\'; "$@"; echo "unibox exited $?"; read x`
+	s := startTmux(t, "/bin/sh", []string{"-c", script, "sh", buildUnibox(t), "--config", path}, []string{"UNIBOX_TEST_PW=pw"}, 100, 30)
+	title := func() string { return strings.TrimSpace(s.tmux("display-message", "-p", "-t", "%t", "#{pane_title}")) }
+	s.waitFor("5 messages", 20*time.Second)
+	deadline := time.Now().Add(10 * time.Second)
+	for title() != "unibox (5 unread)" {
+		if time.Now().After(deadline) {
+			t.Fatalf("title while running: %q", title())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.keys("q")
+	s.waitFor("unibox exited 0", 20*time.Second)
+	if got := title(); got != "my shell" {
+		t.Fatalf("title after quitting: %q, want the shell's", got)
+	}
+}

@@ -14,7 +14,7 @@ import (
 
 // tls_ca_file reaches the serve-imap child over the pipe: the account
 // trusts its server's own CA; without it, the account is a config error
-// that names the fix.
+// that names the fix; with another CA's file, one that names the file.
 func TestTLSCAFileEndToEnd(t *testing.T) {
 	ca := imaptest.NewCA(t)
 	mem := imaptest.NewMem(t, memimap.Options{TLS: ca.Server})
@@ -22,11 +22,17 @@ func TestTLSCAFileEndToEnd(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		pem  string
+		file string
 		ok   bool
-	}{{"trusted", ca.PEM, true}, {"untrusted", "", false}} {
+		want string // in the error
+	}{
+		{"trusted", ca.PEM, "/etc/ca.pem", true, ""},
+		{"untrusted", "", "", false, "set tls_ca_file"},
+		{"another CA", imaptest.NewCA(t).PEM, "/etc/other-ca.pem", false, "does not chain to the CA of tls_ca_file /etc/other-ca.pem"},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := openAccount(t, config.Account{Name: "Self", Kind: "imap", Host: "127.0.0.1", Port: mem.Port(),
-				Security: "tls", Username: user, TLSCAPEM: tt.pem}, Options{
+				Security: "tls", Username: user, TLSCAPEM: tt.pem, TLSCAFile: tt.file}, Options{
 				Password: func(config.Account) func(context.Context) (string, error) {
 					return func(context.Context) (string, error) { return pass, nil }
 				}})
@@ -39,7 +45,7 @@ func TestTLSCAFileEndToEnd(t *testing.T) {
 				}
 				return
 			}
-			if conn.ClassOf(err) != conn.ClassConfig || !strings.Contains(err.Error(), "tls_ca_file") {
+			if conn.ClassOf(err) != conn.ClassConfig || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("without the CA: class %s, %v", conn.ClassOf(err), err)
 			}
 		})

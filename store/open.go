@@ -8,13 +8,17 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"unibox/private"
 )
 
 // applicationID marks a file as unibox's ("unbx"): a SQLite file of
@@ -56,8 +60,49 @@ func OpenMemory() (*Store, error) {
 // file that is not a store of this unibox (corrupt, truncated, another
 // program's, a schema we do not know) is renamed aside and a new one made,
 // with Warning saying so: the store is a cache, so this loses nothing
-// that the next listing cannot bring back.
+// that the next listing cannot bring back. So is a symbolic link at path
+// (see guard), and a folder or file others may read is made private.
 func Open(path string) (*Store, error) {
+	notes, err := guard(path)
+	if err != nil {
+		return nil, fmt.Errorf("local store: %w", err)
+	}
+	s, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s.Warning = strings.Join(slices.DeleteFunc(append(notes, s.Warning), func(n string) bool { return n == "" }), "; ")
+	return s, nil
+}
+
+// guard readies path before anything opens it. A symbolic link there is
+// renamed aside, not followed: SQLite would write the mail wherever it
+// points (another user's file, if the folder was ever writable to them;
+// a file unibox never made), and the link's target is not ours to judge.
+// The folder and the files (with -wal and -shm, which SQLite makes with
+// the main file's mode) lose their group and other bits (package
+// private). notes say what was done.
+func guard(path string) ([]string, error) {
+	var notes []string
+	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(path)
+		aside, err := moveAside(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s is a symbolic link (to %q) and could not be set aside: %w", path, target, err)
+		}
+		notes = append(notes, fmt.Sprintf("local store %s was a symbolic link (to %q), not followed: set aside as %s, starting a new one", path, target, filepath.Base(aside)))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	if w := private.Tighten(filepath.Dir(path), path, path+"-wal", path+"-shm"); w != "" {
+		notes = append(notes, "local store: "+w)
+	}
+	return notes, nil
+}
+
+// openFile is Open once path is guarded.
+func openFile(path string) (*Store, error) {
 	if err := create(path); err != nil {
 		return nil, fmt.Errorf("local store: %w", err)
 	}
@@ -72,7 +117,7 @@ func Open(path string) (*Store, error) {
 	if rerr != nil {
 		return nil, fmt.Errorf("local store %s is unusable (%v) and could not be set aside: %w", path, err, rerr)
 	}
-	s, err2 := Open(path)
+	s, err2 := openFile(path)
 	if err2 != nil {
 		return nil, err2
 	}
@@ -82,12 +127,13 @@ func Open(path string) (*Store, error) {
 
 // create makes the folder (0700) and the file (0600) if they are missing:
 // SQLite would create the file with the umask's mode, and its -wal and
-// -shm files copy the main file's mode.
+// -shm files copy the main file's mode. It does not follow a link made
+// since guard looked.
 func create(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
 	}

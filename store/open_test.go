@@ -261,7 +261,7 @@ func TestOpenKeepsAHealthyStore(t *testing.T) {
 		t.Fatalf("set aside: %v", aside)
 	}
 
-	empty := filepath.Join(t.TempDir(), "store.db")
+	empty := filepath.Join(dir, "empty.db") // in a private folder: t.TempDir() makes 0755 ones
 	writeFile(t, empty, nil)
 	s, err := Open(empty)
 	if err != nil {

@@ -44,7 +44,7 @@ func (f *File) Path() string { return f.path }
 
 // Append writes one line, under the lock, rotating if the file is full.
 func (f *File) Append(line []byte) error {
-	unlock, err := f.lock()
+	unlock, err := f.lock(syscall.LOCK_EX)
 	if err != nil {
 		return err
 	}
@@ -67,12 +67,14 @@ func (f *File) Append(line []byte) error {
 	return err
 }
 
-func (f *File) lock() (func(), error) {
+// lock takes the lock file: exclusive (LOCK_EX) to append and rotate,
+// shared (LOCK_SH) to read, so readers do not wait on each other.
+func (f *File) lock(how int) (func(), error) {
 	lf, err := os.OpenFile(f.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+	if err := syscall.Flock(int(lf.Fd()), how); err != nil {
 		lf.Close()
 		return nil, fmt.Errorf("lock %s: %w", lf.Name(), err)
 	}
@@ -84,8 +86,15 @@ func (f *File) lock() (func(), error) {
 
 // Read returns every event in the rotated copy and the file, oldest first.
 // A line that is not an event (a torn write of a killed process) is
-// skipped.
+// skipped. It reads under the lock, shared: without it a rotation between
+// reading the copy and the file moved a whole file of events out of
+// sight (the file became the copy after the copy was read).
 func (f *File) Read() ([]Event, error) {
+	unlock, err := f.lock(syscall.LOCK_SH)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var out []Event
 	for _, p := range []string{f.path + ".1", f.path} {
 		r, err := os.Open(p)

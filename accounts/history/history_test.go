@@ -19,7 +19,11 @@ import (
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("UNIBOX_HISTORY_WRITER"); dir != "" {
 		n, _ := strconv.Atoi(os.Getenv("UNIBOX_HISTORY_LINES"))
-		f, err := NewFile(dir, "Work", 100<<10)
+		maxBytes, err := strconv.ParseInt(os.Getenv("UNIBOX_HISTORY_MAX"), 10, 64)
+		if err != nil {
+			maxBytes = 100 << 10
+		}
+		f, err := NewFile(dir, "Work", maxBytes)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -24,8 +24,8 @@ import (
 type Options struct {
 	Exe  string   // the unibox executable
 	Args []string // its arguments, ["serve-imap"] (tests add their dispatch)
-	// Env is the children's whole environment: explicit and minimal,
-	// never a secret.
+	// Env is the children's environment: explicit and minimal, never a
+	// secret (childEnv adds only passedEnv).
 	Env []string
 }
 
@@ -48,7 +48,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 	in := imapwire.AddAccountIn{
 		Account: ac.Name, Host: ac.Host, Port: ac.Port, Security: ac.Security, Username: ac.Username,
 		TLSSkipVerify: ac.TLSSkipVerify, AllowPlaintext: ac.AllowPlaintext,
-		ArchiveFolder: ac.ArchiveFolder, TrashFolder: ac.TrashFolder, TLSCAPEM: ac.TLSCAPEM,
+		ArchiveFolder: ac.ArchiveFolder, TrashFolder: ac.TrashFolder, TLSCAPEM: ac.TLSCAPEM, TLSCAFile: ac.TLSCAFile,
 		Auth: ac.Auth, SASL: ac.SASL,
 		IdleRestartMS: cfg.Resilience.IdleRestart.Milliseconds(), PollMS: cfg.Resilience.PushPoll.Milliseconds(),
 	}
@@ -85,18 +85,40 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 // (see childenv_race.go); empty otherwise.
 var raceChildEnv string
 
-// childEnv is a serve-imap child's whole environment: base, plus, in a
-// race-enabled build only, a GORACE without the exit sleep.
+// passedEnv are the only variables of the parent's a serve-imap child
+// gets, and only when set: where the system's CA certificates are (Go's
+// crypto/x509 reads them on Linux and the BSDs). A machine whose roots
+// live elsewhere (a Nix or Guix system, a company CA bundle) must verify
+// its servers in the child as it does in the shell; with the variables
+// dropped, the child fell back to the default paths and refused them.
+var passedEnv = []string{"SSL_CERT_FILE", "SSL_CERT_DIR"}
+
+// childEnv is a serve-imap child's whole environment: base, the parent's
+// passedEnv that base does not set, and, in a race-enabled build only, a
+// GORACE without the exit sleep.
 func childEnv(base []string) []string {
 	env := append([]string{}, base...)
+	for _, k := range passedEnv {
+		if v := os.Getenv(k); v != "" && !hasVar(base, k) {
+			env = append(env, k+"="+v)
+		}
+	}
 	if raceChildEnv == "" {
 		return env
 	}
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GORACE=") {
-			return env
-		}
+	if hasVar(env, "GORACE") {
+		return env
 	}
 	// Later flags win: the parent's own GORACE, if any, goes last.
 	return append(env, "GORACE="+strings.TrimSpace(raceChildEnv+" "+os.Getenv("GORACE")))
+}
+
+// hasVar reports whether env sets the variable k.
+func hasVar(env []string, k string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, k+"=") {
+			return true
+		}
+	}
+	return false
 }

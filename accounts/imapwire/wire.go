@@ -27,7 +27,10 @@ type AddAccountIn struct {
 	TLSSkipVerify bool   `json:"tls_skip_verify,omitempty" jsonschema:"accept any certificate (testing only)"`
 	// TLSCAPEM are PEM CA certificates trusted for this account in
 	// addition to the system roots (config tls_ca_file).
-	TLSCAPEM       string `json:"tls_ca_pem,omitempty" jsonschema:"PEM CA certificates trusted in addition to the system roots"`
+	TLSCAPEM string `json:"tls_ca_pem,omitempty" jsonschema:"PEM CA certificates trusted in addition to the system roots"`
+	// TLSCAFile is the file TLSCAPEM was read from: a refused certificate
+	// names it.
+	TLSCAFile      string `json:"tls_ca_file,omitempty" jsonschema:"the file tls_ca_pem was read from (named in errors)"`
 	AllowPlaintext bool   `json:"allow_plaintext,omitempty" jsonschema:"allow security none to a non-loopback host"`
 	ArchiveFolder  string `json:"archive_folder,omitempty" jsonschema:"override the archive folder found by special-use"`
 	TrashFolder    string `json:"trash_folder,omitempty" jsonschema:"override the trash folder found by special-use"`

@@ -178,7 +178,7 @@ func (a *account) dialWith(ctx context.Context, unilateral *imapclient.Unilatera
 			return nil, ctx.Err()
 		}
 		if isCertErr(err) {
-			return nil, withClass(conn.ClassConfig, fmt.Errorf("the certificate of %s is not trusted (%w); if the server uses its own CA, set tls_ca_file to its PEM file", cfg.Host, err))
+			return nil, withClass(conn.ClassConfig, certError(cfg, err))
 		}
 		return nil, withClass(classOf(err, "login"), fmt.Errorf("log in to %s as %s: %w", addr, cfg.Username, err))
 	}

@@ -5,12 +5,14 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"net"
 	"regexp"
 	"strings"
 
 	"github.com/emersion/go-imap/v2"
 
+	"unibox/accounts/imapwire"
 	"unibox/conn"
 )
 
@@ -113,4 +115,23 @@ func isCertErr(err error) bool {
 	var hne x509.HostnameError
 	var cie x509.CertificateInvalidError
 	return errors.As(err, &cve) || errors.As(err, &uae) || errors.As(err, &hne) || errors.As(err, &cie)
+}
+
+// certError words a refused certificate by case. Without tls_ca_file the
+// fix may be to set it; with it, saying so again misleads: the server's
+// certificate does not chain to that file's CA (nor to the system's), so
+// the file is the wrong one, or the server sends another certificate.
+func certError(cfg imapwire.AddAccountIn, err error) error {
+	var uae x509.UnknownAuthorityError
+	switch {
+	case cfg.TLSCAPEM == "":
+		return fmt.Errorf("the certificate of %s is not trusted (%w); if the server uses its own CA, set tls_ca_file to its PEM file", cfg.Host, err)
+	case errors.As(err, &uae):
+		file := cfg.TLSCAFile
+		if file == "" {
+			file = "(given as PEM)"
+		}
+		return fmt.Errorf("the certificate of %s does not chain to the CA of tls_ca_file %s, nor to the system's (%w)", cfg.Host, file, err)
+	}
+	return fmt.Errorf("the certificate of %s is not trusted (%w)", cfg.Host, err)
 }

@@ -12,7 +12,8 @@ import (
 
 // A self-hosted server with its own CA: refused as class config, with a
 // message that names the host and tls_ca_file, until the account trusts
-// that CA; other accounts of the same child keep the system roots.
+// that CA (with another CA's file, the message names that file); other
+// accounts of the same child keep the system roots.
 func TestTLSCAFile(t *testing.T) {
 	ca := imaptest.NewCA(t)
 	b := imaptest.NewMem(t, memimap.Options{TLS: ca.Server})
@@ -24,6 +25,16 @@ func TestTLSCAFile(t *testing.T) {
 	mustClass(t, "add_account without the CA", res, conn.ClassConfig)
 	if text := conn.ResultText(res); !strings.Contains(text, "127.0.0.1") || !strings.Contains(text, "tls_ca_file") {
 		t.Fatalf("the refusal does not name the host and tls_ca_file: %s", text)
+	}
+
+	// With tls_ca_file set to another CA's file, the hint names that file
+	// and says the certificate does not chain to it, not "set tls_ca_file".
+	wrong := in
+	wrong.TLSCAPEM, wrong.TLSCAFile = imaptest.NewCA(t).PEM, "/home/sam/.config/unibox/other-ca.pem"
+	res = call(t, cs, "add_account", wrong, nil)
+	mustClass(t, "add_account with another CA", res, conn.ClassConfig)
+	if text := conn.ResultText(res); !strings.Contains(text, "does not chain to the CA of tls_ca_file /home/sam/.config/unibox/other-ca.pem") || strings.Contains(text, "set tls_ca_file") {
+		t.Fatalf("the refusal with tls_ca_file set: %s", text)
 	}
 
 	in.TLSCAPEM = ca.PEM

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/store"
 	"unibox/ui/jsonview"
 	"unibox/ui/launch"
 )
@@ -82,7 +84,8 @@ func List(args []string, stdout, stderr io.Writer) int {
 	defer env.Close()
 	var all []listed
 	if *cached {
-		all = fromStore(accts, *limit, *unread)
+		all = fromStore(env.Store, accts, *limit, *unread)
+		storeProblem(stderr, all)
 	} else {
 		all = fromServers(accts, f.timeout, *limit, *unread)
 	}
@@ -110,35 +113,68 @@ func fromServers(accts []*accounts.Account, timeout time.Duration, limit int, un
 	for i, r := range results {
 		out[i] = listed{health: accounts.Settled(r), page: r.Value, has: r.Err == nil, ok: r.Err == nil, syncedAt: r.At}
 		if r.Err != nil {
-			out[i].page, out[i].syncedAt, out[i].has = stored(r.Account, limit, unread)
+			var err error
+			out[i].page, out[i].syncedAt, err = stored(r.Account, limit, unread)
+			out[i].has = err == nil
 			out[i].stale = out[i].has
 		}
 	}
 	return out
 }
 
-// fromStore is every account as the store has it (nothing dials).
-func fromStore(accts []*accounts.Account, limit int, unread bool) []listed {
+// fromStore is every account as the store has it (nothing dials). An
+// account the store could not read says why, as its error (class
+// "store"): nothing else would, since nothing dialled. A damaged file is
+// set aside on the way (st's Problem says where it went), and the
+// accounts read after that find a new, empty store: theirs is the same
+// error, not a quiet "nothing stored".
+func fromStore(st *store.Store, accts []*accounts.Account, limit int, unread bool) []listed {
 	out := make([]listed, len(accts))
+	errs := make([]error, len(accts))
 	for i, a := range accts {
 		out[i] = listed{health: a.Health()}
-		out[i].page, out[i].syncedAt, out[i].has = stored(a, limit, unread)
+		out[i].page, out[i].syncedAt, errs[i] = stored(a, limit, unread)
+		out[i].has = errs[i] == nil
 		out[i].stale, out[i].ok = out[i].has, out[i].has
+	}
+	problem := ""
+	if st != nil {
+		problem = st.Problem()
+	}
+	for i, err := range errs {
+		switch {
+		case err == nil, errors.Is(err, store.ErrNotStored) && problem == "":
+		case problem != "":
+			out[i].health.ErrorClass, out[i].health.Error = "store", problem
+		default:
+			out[i].health.ErrorClass, out[i].health.Error = "store", "local store: "+err.Error()
+		}
 	}
 	return out
 }
 
-// stored is a's newest stored page (unread rows only with unread); ok is
-// false when the store has nothing of a.
-func stored(a *accounts.Account, limit int, unread bool) (accounts.Page, time.Time, bool) {
+// storeProblem says once on stderr what the store could not read (the
+// table's column cuts it short).
+func storeProblem(stderr io.Writer, all []listed) {
+	for _, l := range all {
+		if l.health.ErrorClass == "store" {
+			fmt.Fprintln(stderr, "unibox list:", l.health.Error)
+			return
+		}
+	}
+}
+
+// stored is a's newest stored page (unread rows only with unread);
+// store.ErrNotStored when the store has nothing of a.
+func stored(a *accounts.Account, limit int, unread bool) (accounts.Page, time.Time, error) {
 	p, at, err := a.Cached(context.Background(), "", limit)
 	if err != nil {
-		return accounts.Page{}, time.Time{}, false
+		return accounts.Page{}, time.Time{}, err
 	}
 	if unread {
 		p.Messages = slices.DeleteFunc(p.Messages, func(m model.Message) bool { return m.Seen })
 	}
-	return p, at, true
+	return p, at, nil
 }
 
 // pick selects the named accounts (all when none are named).

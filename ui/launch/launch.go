@@ -130,6 +130,9 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 	if !useDemo { // the demo writes nothing to disk
 		if dir, herr := history.DefaultDir(); herr == nil {
 			opts.HistoryDir = dir
+			if w := history.MakePrivate(dir); w != "" {
+				fmt.Fprintln(stderr, "unibox: warning:", w)
+			}
 		} else {
 			fmt.Fprintln(stderr, "unibox: warning: no account history this time:", herr)
 		}

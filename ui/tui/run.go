@@ -67,7 +67,10 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer m.Close()
-	if _, err := tea.NewProgram(m, tea.WithAltScreen()).Run(); err != nil {
+	restoreTitle := saveTitle(os.Stdout) // Bubble Tea writes to os.Stdout too
+	_, err = tea.NewProgram(m, tea.WithAltScreen()).Run()
+	restoreTitle()
+	if err != nil {
 		fmt.Fprintln(stderr, "unibox:", err)
 		return 1
 	}
