@@ -101,9 +101,9 @@ type frame struct {
 	// anything else): the line is cleared when that account is connected
 	// again, so a red error never sits beside a green badge.
 	statusFrom string
-	help      help.Model
-	helpPage  int    // the page of the full help on screen (see helpPages)
-	title     string // the terminal title last set
+	help       help.Model
+	helpPage   int    // the page of the full help on screen (see helpPages)
+	title      string // the terminal title last set
 }
 
 // New builds the model and subscribes to every account's status. Call
