@@ -32,6 +32,7 @@ type Account struct {
 	pushes  chan struct{}       // the provider pushed a change (buffered 1: coalesced)
 	push    *provider.PushState // how it hears of changes; nil: it cannot push
 	hist    *history.Log        // what it went through
+	histOff string              // why hist has no file ("off: ..."), "" when it has
 	// syncing holds one sync step at a time: two from one state (a push
 	// and a tool call, say) would fetch the same changes twice.
 	syncing chan struct{}
@@ -121,4 +122,13 @@ func (a *Account) Get(ctx context.Context, id model.MessageID) (model.Body, erro
 func (a *Account) Folders(ctx context.Context) ([]model.Folder, error) {
 	fs, err := a.ops.Folders(ctx, a.adapter)
 	return fs, a.scrub(err)
+}
+
+// historyTrouble is Health.History: why the history file is off, or the
+// last failure to write it.
+func (a *Account) historyTrouble() string {
+	if a.histOff != "" {
+		return a.histOff
+	}
+	return a.hist.Problem()
 }

@@ -80,3 +80,4 @@ func TestReason(t *testing.T) {
 		}
 	}
 }
+

@@ -59,14 +59,14 @@ func OpenMemory() (*Store, error) {
 // that the next listing cannot bring back.
 func Open(path string) (*Store, error) {
 	if err := create(path); err != nil {
-		return nil, fmt.Errorf("local store: %w", err)
+		return nil, &Error{Where: path, Err: err}
 	}
 	s, err := open(fileDSN(path), path)
 	if err == nil {
 		return s, nil
 	}
 	if !setAside(err) {
-		return nil, fmt.Errorf("local store %s: %w", path, err)
+		return nil, &Error{Where: path, Err: err}
 	}
 	aside, rerr := moveAside(path)
 	if rerr != nil {
