@@ -81,9 +81,21 @@ func (a *Account) Close() error { return a.adapter.Close() }
 
 // List returns a page of a folder, newest first.
 func (a *Account) List(ctx context.Context, opts ListOptions) (Page, error) {
+	return a.list(ctx, opts, true)
+}
+
+// ListUnstored is List without putting the page into the store: what a
+// face shows when the store has just failed a write (a full disk), which
+// it does not ask again, and whose trouble a smaller write that fits
+// would hide (Health.Store).
+func (a *Account) ListUnstored(ctx context.Context, opts ListOptions) (Page, error) {
+	return a.list(ctx, opts, false)
+}
+
+func (a *Account) list(ctx context.Context, opts ListOptions, store bool) (Page, error) {
 	start := time.Now()
 	p, err := a.ops.List(ctx, a.adapter, opts)
-	if err == nil {
+	if err == nil && store {
 		a.cache.saveListing(opts, p)
 	}
 	err = a.scrub(err)

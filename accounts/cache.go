@@ -26,8 +26,8 @@ type cache struct {
 	bodies int64 // cap on stored bodies in bytes; 0: bodies are not stored
 
 	// off says why there is no store though one was wanted (it could not
-	// be opened); "" otherwise.
-	off string
+	// be opened); nil otherwise.
+	off error
 
 	mu      sync.Mutex
 	problem string // the last store failure's reason, until a write succeeds
@@ -62,6 +62,23 @@ func storeKey(ac config.Account) store.Key {
 	return store.Key{Name: ac.Name, Host: fmt.Sprintf("mcp:%x", h.Sum(nil)[:12])}
 }
 
+// storeOff is a store that could not be opened, as an error of the
+// operation that needed it (`unibox sync`).
+type storeOff struct{ err error }
+
+func (e storeOff) Error() string { return "local store off: " + e.err.Error() }
+func (e storeOff) Unwrap() error { return e.err }
+
+// storeReason is a store error as Health.Store says it: "database or
+// disk is full", "off: mkdir ...: not a directory".
+func storeReason(err error) string {
+	var off storeOff
+	if errors.As(err, &off) {
+		return "off: " + store.Reason(off.err)
+	}
+	return store.Reason(err)
+}
+
 // note keeps a read's failure as the store's problem. A call cut off (its
 // deadline, the face closing) is no trouble of the store's.
 func (c *cache) note(err error) {
@@ -90,7 +107,10 @@ func (c *cache) noteWrite(err error) {
 // details, `status` and account_status read (Health.Store).
 func (c *cache) trouble() string {
 	if c.st == nil {
-		return c.off
+		if c.off == nil {
+			return ""
+		}
+		return storeReason(storeOff{c.off})
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

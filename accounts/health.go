@@ -11,7 +11,6 @@ import (
 	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model/textsafe"
-	"unibox/store"
 )
 
 // Health is an account's health, made once from its connection's status
@@ -163,7 +162,7 @@ func health(a *Account, st conn.Status, err error, now time.Time) Health {
 		}
 		h.Error = redact(Reason(err))
 		if IsStoreError(err) {
-			h.ErrorClass, h.Error = ClassStore, "store: "+redact(textsafe.Line(store.Reason(err)))
+			h.ErrorClass, h.Error = ClassStore, "store: "+redact(textsafe.Line(storeReason(err)))
 		}
 	}
 	if st.State == conn.StateCoolingDown {

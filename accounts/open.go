@@ -159,7 +159,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, notes: spec.Notes,
-		cache: cache{st: o.Store, off: storeOff(o.StoreOff), key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
+		cache: cache{st: o.Store, off: o.StoreOff, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
 		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour)}, nil
 }
 
@@ -176,14 +176,6 @@ func openHistory(account string, scrub func(string) string, dir string, why erro
 		return history.New(account, scrub, nil), off(err)
 	}
 	return history.New(account, scrub, f), ""
-}
-
-// storeOff is why there is no store, as Health.Store says it.
-func storeOff(why error) string {
-	if why == nil {
-		return ""
-	}
-	return "off: " + store.Reason(why)
 }
 
 // off is why a part of unibox is off, as Health says it ("" for none).

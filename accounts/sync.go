@@ -48,6 +48,11 @@ func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncPro
 // next. done: the folder is up to date.
 func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
 	syncer, ok := a.ops.(provider.Syncer)
+	if ok && a.cache.st == nil && a.cache.off != nil {
+		// A sync is for the store: without one it cannot be done, and
+		// must not pass for done.
+		return SyncProgress{}, false, storeOff{a.cache.off}
+	}
 	if !ok || a.cache.st == nil {
 		return SyncProgress{}, false, ErrNoSync
 	}
@@ -92,7 +97,7 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 	if err != nil {
 		// Rolled back whole: the store holds what it held, and the next
 		// step asks for the same changes again.
-		a.hist.Add(history.KindListing, "", "", "sync not stored: "+store.Reason(err))
+		a.hist.Add(history.KindListing, "", "", "sync not stored: "+storeReason(err))
 		return SyncProgress{}, false, err
 	}
 	a.cache.setKnown(folder, applied.Next)
@@ -136,7 +141,8 @@ func syncedName(folder string) string {
 // (Health.Store).
 func IsStoreError(err error) bool {
 	var se *store.Error
-	return errors.As(err, &se) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	var off storeOff
+	return (errors.As(err, &se) || errors.As(err, &off)) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
 
 // Newest is a folder's ("": the inbox) newest page, read from the server
@@ -164,7 +170,11 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 		// A sync in pages left unfinished by an earlier run ends at the
 		// top it began at, below the mail that came since: the page is
 		// listed, and the sync goes one page further on the way.
-		if _, _, err := a.SyncStep(ctx, folder); err != nil && !IsStoreError(err) {
+		_, _, err := a.SyncStep(ctx, folder)
+		if IsStoreError(err) {
+			return a.ListUnstored(ctx, opts)
+		}
+		if err != nil {
 			return Page{}, err
 		}
 		return a.List(ctx, opts)
@@ -175,7 +185,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	for {
 		p, done, err := a.SyncStep(ctx, folder)
 		if IsStoreError(err) {
-			return a.List(ctx, opts)
+			return a.ListUnstored(ctx, opts)
 		}
 		if err != nil {
 			return Page{}, err
@@ -186,7 +196,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	}
 	page, _, err := a.Cached(ctx, folder, opts.Limit)
 	if IsStoreError(err) {
-		return a.List(ctx, opts)
+		return a.ListUnstored(ctx, opts)
 	}
 	return page, err
 }

@@ -80,4 +80,3 @@ func TestReason(t *testing.T) {
 		}
 	}
 }
-

@@ -66,7 +66,7 @@ func Open(path string) (*Store, error) {
 		return s, nil
 	}
 	if !setAside(err) {
-		return nil, &Error{Where: path, Err: err}
+		return nil, &Error{Where: path, Err: diagnose(path, err)}
 	}
 	aside, rerr := moveAside(path)
 	if rerr != nil {

@@ -50,7 +50,7 @@ func syncCmd(ctx context.Context, acct Account, a Syncing, i int, req uint64, li
 			msg.page, _, msg.err = a.Cached(cctx, "", limit)
 		}
 		if accounts.IsStoreError(msg.err) { // the sync ends here: the server's page is shown
-			msg.page, msg.err = acct.List(cctx, accounts.ListOptions{Limit: limit})
+			msg.page, msg.err = a.ListUnstored(cctx, accounts.ListOptions{Limit: limit})
 			msg.done = true
 		}
 		return msg
