@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,11 +9,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/ui/agent"
 	"unibox/ui/cli"
 	"unibox/ui/launch"
 )
@@ -37,14 +41,17 @@ func namespaces(t *testing.T) {
 
 // fullPrelude mounts the tmpfs, runs $UNIBOX $PRIME (a first sync: the
 // store exists), keeps what the store holds in $OUT/before.json, says
-// "primed" and waits for a line (the test changes the server meanwhile),
-// then fills the disk to $FREE_KB KiB free.
+// "primed" (or why not) on the FIFO $OUT/primed and waits for a line on
+// the FIFO $OUT/go (the test changes the server meanwhile), then fills
+// the disk to $FREE_KB KiB free. Its stdin and stdout stay the face's.
 const fullPrelude = `set -eu
+trap 'echo "prelude failed: $(cat "$OUT/prime.err" 2>/dev/null)" >"$OUT/primed"' EXIT
 mount -t tmpfs -o size=1m tmpfs "$XDG_CACHE_HOME"
 "$UNIBOX" $PRIME --config "$CONFIG" >/dev/null 2>"$OUT/prime.err"
 "$UNIBOX" list --cached --json --limit 1000 --config "$CONFIG" >"$OUT/before.json"
-echo primed
-read -r go
+trap - EXIT
+echo primed >"$OUT/primed"
+read -r go <"$OUT/go"
 dd if=/dev/zero of="$XDG_CACHE_HOME/filler" bs=4096 2>/dev/null || true
 truncate -s -"$FREE_KB"K "$XDG_CACHE_HOME/filler"
 `
@@ -62,12 +69,17 @@ step sync2 sync --json --timeout 30s
 `
 
 // fullDisk is a command that runs script after fullPrelude, with unibox
-// (bin) on config, the disk left with freeKB KiB free. Its stdin and
-// stdout are the prelude's handshake (or, after it, script's own).
-func fullDisk(t *testing.T, bin, config, prime string, freeKB int, script string) (*exec.Cmd, string) {
+// (bin) on config, the disk left with freeKB KiB free; out holds the
+// handshake FIFOs (see primed) and what the steps wrote.
+func fullDisk(t *testing.T, bin, config, prime string, freeKB int, script string) (cmd *exec.Cmd, out string) {
 	t.Helper()
-	out := t.TempDir()
-	cmd := exec.Command("unshare", "-m", "--propagation", "private", "sh", "-c", fullPrelude+script)
+	out = t.TempDir()
+	for _, fifo := range []string{"primed", "go"} {
+		if err := syscall.Mkfifo(filepath.Join(out, fifo), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd = exec.Command("unshare", "-m", "--propagation", "private", "sh", "-c", fullPrelude+script)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "UNIBOX=" + bin, "CONFIG=" + config, "OUT=" + out, "PRIME=" + prime,
 		fmt.Sprintf("FREE_KB=%d", freeKB), "UNIBOX_TEST_PW=pw", "GORACE=atexit_sleep_ms=0",
 		"XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")}
@@ -112,7 +124,7 @@ func TestFullDiskIsAWarning(t *testing.T) {
 			appendMail(t, srv, 0, 300)
 			exe, _ := os.Executable()
 			cmd, out := fullDisk(t, exe, oneAccountConfig(t, srv), tt.prime, tt.freeKB, fullSteps)
-			script(t, cmd, func() { appendMail(t, srv, 300, tt.newMail) })
+			script(t, cmd, out, func() { appendMail(t, srv, 300, tt.newMail) })
 			read := func(step string) (string, string, int) {
 				o, _ := os.ReadFile(filepath.Join(out, step+".out"))
 				e, _ := os.ReadFile(filepath.Join(out, step+".err"))
@@ -179,28 +191,82 @@ func storedRows(t *testing.T, b []byte) []string {
 	return rows
 }
 
-// script runs cmd to its end: once the prelude says "primed", between
-// runs runs and the disk fills.
-func script(t *testing.T, cmd *exec.Cmd, between func()) {
+// primed waits for the prelude of the script writing into out to say its
+// first run is over, runs between (the server changes), and lets it fill
+// the disk and go on.
+func primed(t *testing.T, out string, between func()) {
 	t.Helper()
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	said, err := os.ReadFile(filepath.Join(out, "primed")) // blocks until the prelude writes
+	if err != nil || string(said) != "primed\n" {
+		t.Fatalf("the first run: %v %s", err, said)
+	}
+	between()
+	if err := os.WriteFile(filepath.Join(out, "go"), []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// script runs cmd to its end, primed with between.
+func script(t *testing.T, cmd *exec.Cmd, out string, between func()) {
+	t.Helper()
+	var output strings.Builder
+	cmd.Stdout, cmd.Stderr = &output, &output
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(stdout)
-	if !sc.Scan() || sc.Text() != "primed" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("the first run did not end: %q %s", sc.Text(), stderr.String())
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-waited })
+	primed(t, out, between)
+	if err := <-waited; err != nil {
+		t.Fatalf("script: %v\n%s", err, output.String())
 	}
-	between()
-	fmt.Fprintln(stdin, "go")
-	for sc.Scan() {
+}
+
+// The agent face on a full disk: list_messages gives the server's
+// messages, and account_status says the store is full, in its text and
+// its structured answer.
+func TestFullDiskAgent(t *testing.T) {
+	namespaces(t)
+	srv := samServer(t, "pw", nil)
+	appendMail(t, srv, 0, 300)
+	exe, _ := os.Executable()
+	cmd, out := fullDisk(t, exe, oneAccountConfig(t, srv), "list --limit 20", 40, `exec "$UNIBOX" mcp --config "$CONFIG" --timeout 30s`)
+	connected := make(chan error, 1)
+	var cs *mcp.ClientSession
+	go func() {
+		var err error
+		cs, err = mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		connected <- err
+	}()
+	primed(t, out, func() {})
+	if err := <-connected; err != nil {
+		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("script: %v\n%s", err, stderr.String())
+	t.Cleanup(func() { cs.Close() })
+
+	var list agent.ListOut
+	callHub(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}, Limit: 20}, &list)
+	if len(list.Messages) != 20 || !strings.HasPrefix(list.Messages[0].Subject, "m299 ") || list.Messages[0].Stale || !list.Accounts[0].Answered {
+		t.Fatalf("list_messages on a full disk: %+v", list)
 	}
+	var st agent.StatusOut
+	text := callHub(t, cs, "account_status", struct{}{}, &st)
+	if len(st.Accounts) != 1 || st.Accounts[0].Store != "database or disk is full" || !strings.Contains(text, "Work: connected; store: database or disk is full") {
+		t.Fatalf("account_status on a full disk: %+v\n%s", st, text)
+	}
+}
+
+// The TUI on a full disk shows the inbox, and its details (i) say why the
+// mail is not remembered.
+func TestFullDiskTUI(t *testing.T) {
+	namespaces(t)
+	srv := samServer(t, "pw", nil)
+	appendMail(t, srv, 0, 300)
+	cmd, out := fullDisk(t, buildUnibox(t), oneAccountConfig(t, srv), "list --limit 20", 40, `exec "$UNIBOX" --config "$CONFIG"`)
+	r := startPTY(t, cmd.Path, cmd.Args[1:], cmd.Env, 30, 120)
+	primed(t, out, func() {})
+	r.waitScreen(30*time.Second, "m299 lorem")
+	r.press("i")
+	r.waitScreen(30*time.Second, "store: database or disk is full")
 }
