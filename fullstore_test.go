@@ -257,16 +257,17 @@ func TestFullDiskAgent(t *testing.T) {
 	}
 }
 
-// The TUI on a full disk shows the inbox, and its details (i) say why the
-// mail is not remembered.
+// The TUI on a full disk shows the inbox with the mail that came since
+// the store was last written (the server's page: the store cannot hold
+// it), and its details (i) say why it is not remembered.
 func TestFullDiskTUI(t *testing.T) {
 	namespaces(t)
 	srv := samServer(t, "pw", nil)
 	appendMail(t, srv, 0, 300)
-	cmd, out := fullDisk(t, buildUnibox(t), oneAccountConfig(t, srv), "list --limit 20", 40, `exec "$UNIBOX" --config "$CONFIG"`)
+	cmd, out := fullDisk(t, buildUnibox(t), oneAccountConfig(t, srv), "sync", 40, `exec "$UNIBOX" --config "$CONFIG"`)
 	r := startPTY(t, cmd.Path, cmd.Args[1:], cmd.Env, 30, 120)
-	primed(t, out, func() {})
-	r.waitScreen(30*time.Second, "m299 lorem")
+	primed(t, out, func() { appendMail(t, srv, 300, 150) })
+	r.waitScreen(30*time.Second, "m449 lorem")
 	r.press("i")
 	r.waitScreen(30*time.Second, "store: database or disk is full")
 }
