@@ -214,11 +214,12 @@ func script(t *testing.T, cmd *exec.Cmd, out string, between func()) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-waited })
+	var err error
+	done := make(chan struct{})
+	go func() { err = cmd.Wait(); close(done) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-done }) // when the test fails before the end
 	primed(t, out, between)
-	if err := <-waited; err != nil {
+	if <-done; err != nil {
 		t.Fatalf("script: %v\n%s", err, output.String())
 	}
 }
