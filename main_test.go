@@ -26,7 +26,7 @@ import (
 // TestMain doubles as the unibox binary for the provider children (they
 // run `<test binary> serve-imap ...`), dispatched before m.Run.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && (os.Args[1] == "serve-imap" || os.Args[1] == "mcp" || os.Args[1] == "list") {
+	if len(os.Args) > 1 && (os.Args[1] == "serve-imap" || os.Args[1] == "mcp" || os.Args[1] == "list" || os.Args[1] == "sync" || os.Args[1] == "status") {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "fake-mcp" {

@@ -33,6 +33,7 @@ type Account struct {
 	pushes  chan struct{}       // the provider pushed a change (buffered 1: coalesced)
 	push    *provider.PushState // how it hears of changes; nil: it cannot push
 	hist    *history.Log        // what it went through
+	histOff string              // why hist has no file ("off: ..."), "" when it has
 	// syncing holds one sync step at a time: two from one state (a push
 	// and a tool call, say) would fetch the same changes twice.
 	syncing chan struct{}
@@ -92,12 +93,24 @@ func (a *Account) Close() error { return a.adapter.Close() }
 
 // List returns a page of a folder, newest first.
 func (a *Account) List(ctx context.Context, opts ListOptions) (Page, error) {
+	return a.list(ctx, opts, true)
+}
+
+// ListUnstored is List without putting the page into the store: what a
+// face shows when the store has just failed a write (a full disk), which
+// it does not ask again, and whose trouble a smaller write that fits
+// would hide (Health.Store).
+func (a *Account) ListUnstored(ctx context.Context, opts ListOptions) (Page, error) {
+	return a.list(ctx, opts, false)
+}
+
+func (a *Account) list(ctx context.Context, opts ListOptions, store bool) (Page, error) {
 	if err := a.checkInputs("list_messages", nil, opts.Folder); err != nil {
 		return Page{}, err
 	}
 	start := time.Now()
 	p, err := a.ops.List(ctx, a.adapter, opts)
-	if err == nil {
+	if err == nil && store {
 		a.cache.saveListing(opts, p)
 	}
 	err = a.scrub(err)
@@ -142,4 +155,13 @@ func (a *Account) Get(ctx context.Context, id model.MessageID) (model.Body, erro
 func (a *Account) Folders(ctx context.Context) ([]model.Folder, error) {
 	fs, err := a.ops.Folders(ctx, a.adapter)
 	return fs, a.scrub(err)
+}
+
+// historyTrouble is Health.History: why the history file is off, or the
+// last failure to write it.
+func (a *Account) historyTrouble() string {
+	if a.histOff != "" {
+		return a.histOff
+	}
+	return a.hist.Problem()
 }

@@ -25,8 +25,12 @@ type cache struct {
 	key    store.Key
 	bodies int64 // cap on stored bodies in bytes; 0: bodies are not stored
 
+	// off says why there is no store though one was wanted (it could not
+	// be opened); nil otherwise.
+	off error
+
 	mu      sync.Mutex
-	problem string // the last store error, shown in the details
+	problem string // the last store failure's reason, until a write succeeds
 	// known is, per folder, the state the last page of a sync in pages
 	// left (store.SyncStateAfter: the next page need not count the stored
 	// uids again). Any other change to the stored rows forgets it.
@@ -58,29 +62,71 @@ func storeKey(ac config.Account) store.Key {
 	return store.Key{Name: ac.Name, Host: fmt.Sprintf("mcp:%x", h.Sum(nil)[:12])}
 }
 
+// storeOff is a store that could not be opened, as an error of the
+// operation that needed it (`unibox sync`).
+type storeOff struct{ err error }
+
+func (e storeOff) Error() string { return "local store off: " + e.err.Error() }
+func (e storeOff) Unwrap() error { return e.err }
+
+// storeReason is a store error as Health.Store says it: "database or
+// disk is full", "off: mkdir ...: not a directory".
+func storeReason(err error) string {
+	var off storeOff
+	if errors.As(err, &off) {
+		return "off: " + store.Reason(off.err)
+	}
+	return store.Reason(err)
+}
+
+// note keeps a read's failure as the store's problem. A call cut off (its
+// deadline, the face closing) is no trouble of the store's.
 func (c *cache) note(err error) {
-	if err == nil || errors.Is(err, store.ErrNotStored) {
+	if err == nil || errors.Is(err, store.ErrNotStored) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.problem = err.Error()
+	c.problem = store.Reason(err)
 }
 
-// notes is what the details say of the store: its last failure, if any.
-func (c *cache) notes() []string {
-	var out []string
-	if c.st != nil {
-		if p := c.st.Problem(); p != "" {
-			out = append(out, p)
-		}
+// noteWrite is note for a write: one that succeeds ends the problem (the
+// disk has room again), which a read that succeeds does not prove.
+func (c *cache) noteWrite(err error) {
+	if err != nil {
+		c.note(err)
+		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.problem != "" {
-		out = append(out, c.problem+" (the account works; its rows may not be remembered)")
+	c.problem = ""
+}
+
+// trouble is what is wrong with the account's store now, in a few words
+// ("database or disk is full"), or "" when nothing is: the one value the
+// details, `status` and account_status read (Health.Store).
+func (c *cache) trouble() string {
+	if c.st == nil {
+		if c.off == nil {
+			return ""
+		}
+		return storeReason(storeOff{c.off})
 	}
-	return out
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.problem
+}
+
+// notes is what the details say of the store once: that its file was set
+// aside while open.
+func (c *cache) notes() []string {
+	if c.st == nil {
+		return nil
+	}
+	if p := c.st.Problem(); p != "" {
+		return []string{p}
+	}
+	return nil
 }
 
 // saveListing stores a page a server gave. A listing of unread messages
@@ -90,7 +136,7 @@ func (c *cache) saveListing(opts ListOptions, p Page) {
 		return
 	}
 	c.forget()
-	c.note(c.st.Save(context.Background(), c.key, store.Listing{Folder: p.Folder, UIDValidity: p.UIDValidity, Total: p.Total,
+	c.noteWrite(c.st.Save(context.Background(), c.key, store.Listing{Folder: p.Folder, UIDValidity: p.UIDValidity, Total: p.Total,
 		Messages: p.Messages, More: p.More, BeforeUID: opts.BeforeUID, At: time.Now(), Inbox: opts.Folder == ""}))
 }
 
@@ -142,6 +188,15 @@ func (a *Account) CachedMatch(ctx context.Context, folder, text string, limit in
 	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, err
 }
 
+// CheckStore writes to the store once (store.Probe), so that a face that
+// only looks (`unibox status`) learns whether it can take a write now:
+// Health.Store says what it found.
+func (a *Account) CheckStore(ctx context.Context) {
+	if a.cache.st != nil {
+		a.cache.noteWrite(a.cache.st.Probe(ctx))
+	}
+}
+
 // SyncedAt is when the account last had a listing stored (zero: never, or
 // no store).
 func (a *Account) SyncedAt(ctx context.Context) time.Time {
@@ -158,7 +213,7 @@ func (c *cache) saveBody(b model.Body) {
 	if c.st == nil || c.bodies == 0 {
 		return
 	}
-	c.note(c.st.SaveBody(context.Background(), c.key, b, c.bodies))
+	c.noteWrite(c.st.SaveBody(context.Background(), c.key, b, c.bodies))
 }
 
 // offlineBody is id's stored body, for when its server cannot be
@@ -189,7 +244,7 @@ func (c *cache) applyOptimistic(op model.Op, msgs []model.Message) []model.Messa
 	c.hold(msgs)
 	c.forget()
 	prior, err := c.st.Apply(context.Background(), c.key, op, msgs)
-	c.note(err)
+	c.noteWrite(err)
 	return prior
 }
 
@@ -217,7 +272,7 @@ func (c *cache) settle(msgs, prior []model.Message, res []model.ItemResult, err 
 		}
 	}
 	c.forget()
-	c.note(c.st.Revert(context.Background(), c.key, back))
+	c.noteWrite(c.st.Revert(context.Background(), c.key, back))
 }
 
 // knownState is the state the last page of folder's sync left, if any.

@@ -91,7 +91,7 @@ func (c *cache) fill(folder string, uidValidity uint32, triages uint64, msgs []m
 	}
 	c.forget()
 	n, err := c.st.Fill(context.Background(), c.key, folder, uidValidity, msgs)
-	c.note(err)
+	c.noteWrite(err)
 	return n, err == nil
 }
 

@@ -46,11 +46,25 @@ type Health struct {
 	// before a deadline declares it dead.
 	WaitingSince time.Time
 	Notes        []string // things the account's details say once
+	// Store is what is wrong with the account's part of the local store
+	// ("database or disk is full"; "off: ..." when it could not be
+	// opened), "" when nothing is. The account still answers: its mail is
+	// only not remembered. Every face says it as "store: <Store>".
+	Store string
+	// History is why the account's history is not being kept in its file
+	// ("off: mkdir ...: not a directory", or the last write's failure),
+	// "" when it is. Every face says it as "history: <History>".
+	History string
 	// Push is how the account hears of changes: PushLive (pushed as they
 	// happen), PushPolling (not pushed now: they show at the next poll or
 	// refresh), or PushNone (its kind never pushes).
 	Push Push
 }
+
+// ClassStore is the error class of an operation the local store failed
+// (a full disk), not the server: `unibox sync`, whose whole job is the
+// store, fails with it.
+const ClassStore = "store"
 
 // Push is how an account hears of changes made elsewhere.
 type Push string
@@ -130,6 +144,7 @@ func health(a *Account, st conn.Status, err error, now time.Time) Health {
 	redact := func(s string) string { return s }
 	name := st.Account
 	var notes []string
+	var storeTrouble, hist string
 	push := PushNone
 	if a != nil {
 		redact, name = a.Redact, a.Name()
@@ -138,20 +153,21 @@ func health(a *Account, st conn.Status, err error, now time.Time) Health {
 		}
 		push = pushOf(a.push)
 		notes = append(notes, a.cache.notes()...)
-		if p := a.hist.Problem(); p != "" {
-			notes = append(notes, p)
-		}
+		storeTrouble, hist = redact(a.cache.trouble()), redact(a.historyTrouble())
 	}
 	h := Health{Name: name, State: State(st.State.String()), ErrorClass: conn.ClassNone.String(), OK: err == nil,
 		Since: st.Since, LastError: redact(st.LastError), LastClass: st.Class.String(), Attempt: st.Attempt,
 		Connects: st.Connects, Dials: st.Dials, Generation: st.Generation, Latency: st.Latency, Notes: notes, Push: push,
-		WaitingSince: st.WaitingSince}
+		WaitingSince: st.WaitingSince, Store: storeTrouble, History: hist}
 	if err != nil {
 		h.ErrorClass = conn.ClassOf(err).String()
 		if errors.Is(err, context.DeadlineExceeded) {
 			h.ErrorClass = conn.ClassTimeout.String()
 		}
 		h.Error = redact(Reason(err))
+		if IsStoreError(err) {
+			h.ErrorClass, h.Error = ClassStore, "store: "+redact(textsafe.Line(storeReason(err)))
+		}
 	}
 	if st.State == conn.StateCoolingDown {
 		h.CooldownUntil = st.CooldownUntil

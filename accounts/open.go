@@ -37,8 +37,14 @@ type Options struct {
 	Trace func(conn.Status)
 	// Store is the local store every listing goes into (nil: none).
 	Store *store.Store
+	// StoreOff is why there is no Store though one was wanted (it could
+	// not be opened): every account's health says so (Health.Store).
+	StoreOff error
 	// HistoryDir holds each account's history file ("": memory only).
 	HistoryDir string
+	// HistoryOff is why there is no HistoryDir though one was wanted (the
+	// folder cannot be made or written): Health.History says so.
+	HistoryOff error
 	// SyncCheckEvery is how often a sync holds the stored uids against the
 	// server's whole uid set though the counts agree (0: a day).
 	SyncCheckEvery time.Duration
@@ -132,10 +138,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 	if err != nil {
 		return nil, err
 	}
-	hist, err := openHistory(ac.Name, spec.Redact, o.HistoryDir)
-	if err != nil {
-		return nil, err
-	}
+	hist, histOff := openHistory(ac.Name, spec.Redact, o.HistoryDir, o.HistoryOff)
 	trace := func(st conn.Status) {
 		stateEvent(hist, st)
 		if o.Trace != nil {
@@ -156,20 +159,31 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
-		cache: cache{st: o.Store, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, syncing: make(chan struct{}, 1),
+		cache: cache{st: o.Store, off: o.StoreOff, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
 		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour)}, nil
 }
 
-// openHistory is an account's history, with a file in dir unless dir is "".
-func openHistory(account string, scrub func(string) string, dir string) (*history.Log, error) {
+// openHistory is an account's history, with a file in dir unless dir is
+// "". History is a record for after the fact, never a reason not to run:
+// a folder that cannot be made leaves it in memory only, and off says why
+// (as does why, the launch's reason there is no dir).
+func openHistory(account string, scrub func(string) string, dir string, why error) (*history.Log, string) {
 	if dir == "" {
-		return history.New(account, scrub, nil), nil
+		return history.New(account, scrub, nil), off(why)
 	}
 	f, err := history.NewFile(dir, account, 0)
 	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
+		return history.New(account, scrub, nil), off(err)
 	}
-	return history.New(account, scrub, f), nil
+	return history.New(account, scrub, f), ""
+}
+
+// off is why a part of unibox is off, as Health says it ("" for none).
+func off(why error) string {
+	if why == nil {
+		return ""
+	}
+	return "off: " + why.Error()
 }
 
 // bodyCap is the [store] cap on bodies in bytes, 0 when they are not kept.

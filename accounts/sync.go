@@ -51,6 +51,11 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 		return SyncProgress{}, false, err
 	}
 	syncer, ok := a.ops.(provider.Syncer)
+	if ok && a.cache.st == nil && a.cache.off != nil {
+		// A sync is for the store: without one it cannot be done, and
+		// must not pass for done.
+		return SyncProgress{}, false, storeOff{a.cache.off}
+	}
 	if !ok || a.cache.st == nil {
 		return SyncProgress{}, false, ErrNoSync
 	}
@@ -63,6 +68,7 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 	}
 	st, err := a.cache.st.SyncStateAfter(ctx, a.cache.key, folder, a.cache.knownState(folder))
 	if err != nil {
+		a.cache.note(err)
 		return SyncProgress{}, false, err
 	}
 	req := provider.SyncRequest{Folder: folder, UIDValidity: st.UIDValidity, UIDNext: st.UIDNext, HighestModSeq: st.HighestModSeq,
@@ -90,8 +96,11 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 	c := changes(page, next, modseq, done)
 	c.Held = st.Held
 	applied, err := a.cache.st.ApplySync(ctx, a.cache.key, c)
+	a.cache.noteWrite(err)
 	if err != nil {
-		a.cache.note(err)
+		// Rolled back whole: the store holds what it held, and the next
+		// step asks for the same changes again.
+		a.hist.Add(history.KindListing, "", "", "sync not stored: "+storeReason(err))
 		return SyncProgress{}, false, err
 	}
 	a.cache.setKnown(folder, applied.Next)
@@ -124,11 +133,24 @@ func changes(p provider.SyncPage, next uint32, modseq uint64, done bool) store.C
 // INBOX is one folder however it is spelt (RFC 3501), "" included.
 func syncedName(folder string) string { return model.CanonicalFolder(folder) }
 
+// IsStoreError reports whether err is the local store's failure (a full
+// disk, a damaged file), not the server's: the server answered, and a
+// face still has its mail to show, with the store's trouble as a warning
+// (Health.Store).
+func IsStoreError(err error) bool {
+	var se *store.Error
+	var off storeOff
+	return (errors.As(err, &se) || errors.As(err, &off)) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
 // Newest is a folder's ("": the inbox) newest page, read from the server
 // at the least cost to it. An account that syncs brings its store's copy
 // of the folder up to date with only what changed and reads the page from
 // the store. Any other account (a third-party MCP server, no store) is
-// listed, as is a page of unread mail only, or an older page.
+// listed, as is a page of unread mail only, or an older page. So is an
+// account whose store fails (a full disk): the sync's answer holds only
+// what changed, which makes no page without the stored rows, so the page
+// is listed whole, one more call, only while the store is in trouble.
 func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	if _, ok := a.ops.(provider.Syncer); !ok || a.cache.st == nil || opts.UnreadOnly || opts.BeforeUID > 0 {
 		return a.List(ctx, opts)
@@ -149,7 +171,11 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 		// A sync in pages left unfinished by an earlier run ends at the
 		// top it began at, below the mail that came since: the page is
 		// listed, and the sync goes one page further on the way.
-		if _, _, err := a.SyncStep(ctx, folder); err != nil {
+		_, _, err := a.SyncStep(ctx, folder)
+		if IsStoreError(err) {
+			return a.ListUnstored(ctx, opts)
+		}
+		if err != nil {
 			return Page{}, err
 		}
 		return a.List(ctx, opts)
@@ -159,6 +185,9 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	// or unibox sync).
 	for {
 		p, done, err := a.SyncStep(ctx, folder)
+		if IsStoreError(err) {
+			return a.ListUnstored(ctx, opts)
+		}
 		if err != nil {
 			return Page{}, err
 		}
@@ -167,5 +196,8 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 		}
 	}
 	page, _, err := a.Cached(ctx, folder, opts.Limit)
+	if IsStoreError(err) {
+		return a.ListUnstored(ctx, opts)
+	}
 	return page, err
 }

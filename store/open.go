@@ -104,14 +104,14 @@ func guard(path string) ([]string, error) {
 // openFile is Open once path is guarded.
 func openFile(path string) (*Store, error) {
 	if err := create(path); err != nil {
-		return nil, fmt.Errorf("local store: %w", err)
+		return nil, &Error{Where: path, Err: err}
 	}
 	s, err := open(fileDSN(path), path)
 	if err == nil {
 		return s, nil
 	}
 	if !setAside(err) {
-		return nil, fmt.Errorf("local store %s: %w", path, err)
+		return nil, &Error{Where: path, Err: diagnose(path, err)}
 	}
 	aside, rerr := moveAside(path)
 	if rerr != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -37,6 +36,8 @@ func (s *Store) read(ctx context.Context, f func(*sql.Tx) error) error {
 	}))
 }
 
+// fail marks err as the store's (an *Error), so a caller tells a store
+// that cannot be read or written from the server behind it.
 func (s *Store) fail(err error) error {
 	if err == nil || errors.Is(err, ErrNotStored) {
 		return err
@@ -45,7 +46,7 @@ func (s *Store) fail(err error) error {
 	if where == "" {
 		where = "in memory"
 	}
-	return fmt.Errorf("local store (%s): %w", where, err)
+	return &Error{Where: where, Err: err}
 }
 
 // accountID finds k's row, making it when create is set.

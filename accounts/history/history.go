@@ -113,5 +113,5 @@ func (l *Log) Problem() string {
 	if l.err == nil {
 		return ""
 	}
-	return "history file: " + l.err.Error()
+	return l.err.Error()
 }

@@ -97,7 +97,8 @@ func (h *Hub) pick(names []string) ([]*accounts.Account, error) {
 }
 
 func state(hl accounts.Health) AccountState {
-	return AccountState{AccountRef: jsonview.AccountRef{Name: hl.Name, State: string(hl.State)}, ErrorClass: hl.ErrorClass, Error: hl.Error, CooldownSeconds: hl.CooldownSeconds, Answered: hl.OK}
+	return AccountState{AccountRef: jsonview.AccountRef{Name: hl.Name, State: string(hl.State)}, ErrorClass: hl.ErrorClass, Error: hl.Error, CooldownSeconds: hl.CooldownSeconds, Answered: hl.OK,
+		Store: hl.Store, History: hl.History}
 }
 
 func toMessage(r model.Row) Message {

@@ -238,7 +238,14 @@ func (h *Hub) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*
 	}
 	var lines []string
 	for _, s := range out.Accounts {
-		lines = append(lines, fmt.Sprintf("%s: %s", s.Name, s.State))
+		line := fmt.Sprintf("%s: %s", s.Name, s.State)
+		if s.Store != "" {
+			line += "; store: " + s.Store
+		}
+		if s.History != "" {
+			line += "; history: " + s.History
+		}
+		lines = append(lines, line)
 	}
 	return text(degraded(hs), lines...), out, nil
 }

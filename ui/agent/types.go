@@ -10,11 +10,13 @@ import (
 // AccountState is one account's health, as every tool reports it.
 type AccountState struct {
 	jsonview.AccountRef
-	ErrorClass      string `json:"error_class" jsonschema:"none, drop, timeout, auth, throttled, not_provisioned, tool, config, protocol, unavailable"`
+	ErrorClass      string `json:"error_class" jsonschema:"none, drop, timeout, auth, throttled, not_provisioned, tool, config, protocol, unavailable, store"`
 	Error           string `json:"error,omitempty"`
 	CooldownSeconds int    `json:"cooldown_seconds,omitempty"`
 	Answered        bool   `json:"answered" jsonschema:"the account answered now; if not, its messages in the result (if any) come from the local store, stale"`
 	SyncedAt        string `json:"synced_at" jsonschema:"when the account's server last confirmed its messages (RFC 3339); empty: never"`
+	Store           string `json:"store,omitempty" jsonschema:"what is wrong with the local store (e.g. database or disk is full): the account still answers, its messages are not remembered; absent when nothing is"`
+	History         string `json:"history,omitempty" jsonschema:"why the account's history file is not kept (e.g. off: mkdir ...: not a directory); absent when it is"`
 }
 
 // Message is a message summary addressed by the shared id.

@@ -29,6 +29,10 @@ type AccountJSON struct {
 	// SyncedAt is when the account's rows were last confirmed by its
 	// server (RFC 3339; empty: never).
 	SyncedAt string `json:"synced_at"`
+	// Store is what is wrong with the local store ("database or disk is
+	// full": the rows came from the server, not remembered); empty when
+	// nothing is.
+	Store string `json:"store"`
 }
 
 // MessageJSON is one message in `list --json` (public names): the shared
@@ -90,6 +94,11 @@ func List(args []string, stdout, stderr io.Writer) int {
 		all = fromServers(accts, f.timeout, *limit, *unread)
 	}
 	out, ok := listOutput(all)
+	for _, a := range out.Accounts {
+		if a.Store != "" && !strings.HasPrefix(a.Store, "off:") { // an unopened store was warned of at launch
+			fmt.Fprintf(stderr, "unibox: warning: %s: store: %s (its messages are listed, not remembered)\n", textsafe.Line(a.Name), textsafe.Line(a.Store))
+		}
+	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -242,7 +251,7 @@ func listOutput(all []listed) (ListJSON, int) {
 
 // describe is an account's line of `list --json`.
 func describe(h accounts.Health) AccountJSON {
-	return AccountJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: string(h.State)}, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds}
+	return AccountJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: string(h.State)}, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds, Store: h.Store}
 }
 
 func printList(w io.Writer, out ListJSON) {

@@ -19,6 +19,11 @@ type StatusJSON struct {
 	ErrorClass string `json:"error_class"`
 	Error      string `json:"error"`
 	Connects   int    `json:"connects"`
+	// Store and History say what is wrong with the account's local store
+	// ("database or disk is full") and history ("off: mkdir ...: not a
+	// directory"); empty when nothing is. The account works regardless.
+	Store   string `json:"store"`
+	History string `json:"history"`
 }
 
 // Status is `unibox status`: a health probe per account (start the
@@ -41,7 +46,9 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		start := time.Now()
 		// Refresh connects (spawn + handshake + add_account) and probes.
 		err := a.Refresh(ctx)
-		return time.Since(start), err
+		took := time.Since(start)
+		a.CheckStore(ctx) // can the store take a write (a full disk)?
+		return took, err
 	})
 	var out []StatusJSON
 	ok := 0
@@ -50,7 +57,7 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		// A probe that answered reports no error, whatever the connection
 		// went through before it.
 		sj := StatusJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: string(h.State)}, ErrorClass: h.ErrorClass,
-			Error: h.LastError, Connects: h.Connects}
+			Error: h.LastError, Connects: h.Connects, Store: h.Store, History: h.History}
 		if h.OK {
 			ok++
 			sj.LatencyMS = r.Value.Milliseconds()
@@ -62,5 +69,22 @@ func Status(args []string, stdout, stderr io.Writer) int {
 	printAccounts(stdout, f.json, out, "ACCOUNT\tSTATE\tLATENCY\tCLASS\tERROR", func(s StatusJSON) string {
 		return fmt.Sprintf("%s\t%s\t%dms\t%s\t%s", textsafe.Line(s.Name), s.State, s.LatencyMS, s.ErrorClass, clip(s.Error, 80))
 	})
+	if !f.json {
+		for _, s := range out {
+			printTrouble(stdout, s.Name, s.Store, s.History)
+		}
+	}
 	return exitCode(ok, len(results))
+}
+
+// printTrouble says, one line each, what is wrong with an account's store
+// and history ("Work: store: database or disk is full"): not the
+// account's failure, so not in its error column.
+func printTrouble(w io.Writer, name, store, history string) {
+	if store != "" {
+		fmt.Fprintf(w, "%s: store: %s\n", textsafe.Line(name), textsafe.Line(store))
+	}
+	if history != "" {
+		fmt.Fprintf(w, "%s: history: %s\n", textsafe.Line(name), textsafe.Line(history))
+	}
 }

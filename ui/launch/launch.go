@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
 
 	"unibox/accounts"
@@ -65,30 +66,49 @@ var ErrNoStore = errors.New("no local store yet")
 // memory for the demo (it writes nothing to disk), else the user's cache
 // file. A store that cannot be opened costs only the memory of mail: the
 // face goes on without it, with a warning.
-func openStore(useDemo bool, mode StoreMode, stderr io.Writer) (*store.Store, error) {
+// off, with a nil store, says why it could not be opened.
+func openStore(useDemo bool, mode StoreMode, stderr io.Writer) (st *store.Store, off error, err error) {
 	if useDemo {
-		return store.OpenMemory()
+		st, err = store.OpenMemory()
+		return st, nil, err
 	}
 	path, err := store.DefaultPath()
 	if err == nil && mode == StoreExisting {
 		if _, serr := os.Stat(path); errors.Is(serr, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w at %s: run unibox or unibox list once while online", ErrNoStore, path)
+			return nil, nil, fmt.Errorf("%w at %s: run unibox or unibox list once while online", ErrNoStore, path)
 		}
 	}
-	var st *store.Store
 	if err == nil {
 		st, err = store.Open(path)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox: warning: mail is not remembered this time:", err)
-		return nil, nil
+		return nil, err, nil
 	}
 	if st.Warning != "" {
 		fmt.Fprintln(stderr, "unibox: warning:", st.Warning)
 	}
 	// Reading the whole file waits until the launch is over.
 	st.VerifyAfter(verifyDelay)
-	return st, nil
+	return st, nil, nil
+}
+
+// historyDir is the folder account histories are kept in, made if missing
+// and found writable; else why not. A history that cannot be kept is a
+// warning, never a reason not to run.
+func historyDir() (string, error) {
+	dir, err := history.DefaultDir()
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	// A read-only mount stops even root, whom permission bits do not.
+	if err := syscall.Access(dir, 2 /* W_OK */); err != nil {
+		return "", &os.PathError{Op: "write", Path: dir, Err: err}
+	}
+	return dir, nil
 }
 
 // Open loads the config at path (default: config.DefaultPath) or starts
@@ -126,14 +146,16 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 	for _, w := range e.Config.Warnings {
 		fmt.Fprintln(stderr, "unibox: warning:", w)
 	}
-	st, err := openStore(useDemo, mode, stderr)
+	st, storeOff, err := openStore(useDemo, mode, stderr)
+	opts.StoreOff = storeOff
 	if !useDemo { // the demo writes nothing to disk
-		if dir, herr := history.DefaultDir(); herr == nil {
+		if dir, herr := historyDir(); herr == nil {
 			opts.HistoryDir = dir
 			if w := history.MakePrivate(dir); w != "" {
 				fmt.Fprintln(stderr, "unibox: warning:", w)
 			}
 		} else {
+			opts.HistoryOff = herr
 			fmt.Fprintln(stderr, "unibox: warning: no account history this time:", herr)
 		}
 	}

@@ -48,6 +48,9 @@ type Historied interface {
 type Syncing interface {
 	Remembering
 	SyncStep(ctx context.Context, folder string) (accounts.SyncProgress, bool, error)
+	// ListUnstored lists without the store: the page shown when the store
+	// fails (a full disk).
+	ListUnstored(ctx context.Context, opts accounts.ListOptions) (accounts.Page, error)
 }
 
 // Triage is what the UI needs of an account to change mail.

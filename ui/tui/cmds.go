@@ -33,7 +33,9 @@ func waitStatus(ctx context.Context, i int, ch <-chan accounts.Health) tea.Cmd {
 }
 
 // syncCmd takes one step of an account's sync and reads the newest page
-// from the store; an account that cannot sync is listed instead.
+// from the store; an account that cannot sync is listed instead, and so is
+// one whose store fails (a full disk: the details say so), whose mail is
+// then shown, not remembered.
 func syncCmd(ctx context.Context, acct Account, a Syncing, i int, req uint64, limit int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
@@ -46,6 +48,10 @@ func syncCmd(ctx context.Context, acct Account, a Syncing, i int, req uint64, li
 		msg := syncedMsg{listedMsg: listedMsg{account: i, req: req, err: err}, progress: p, done: done || err != nil}
 		if err == nil {
 			msg.page, _, msg.err = a.Cached(cctx, "", limit)
+		}
+		if accounts.IsStoreError(msg.err) { // the sync ends here: the server's page is shown
+			msg.page, msg.err = a.ListUnstored(cctx, accounts.ListOptions{Limit: limit})
+			msg.done = true
 		}
 		return msg
 	}

@@ -76,6 +76,14 @@ func (d detailsBox) view(s Styles, p *accountPane, notifyFailure string, width, 
 	}
 	line("Connects:", fmt.Sprintf("%d (children started: %d, failures in a row: %d)", h.Connects, h.Dials, h.Attempt))
 	line("Generation:", fmt.Sprint(h.Generation))
+	// The account works without them, but the user should know: its mail
+	// is not remembered, or what it goes through is not kept.
+	if h.Store != "" {
+		line("Warning:", "store: "+h.Store)
+	}
+	if h.History != "" {
+		line("Warning:", "history: "+h.History)
+	}
 	for _, n := range h.Notes {
 		line("Note:", n)
 	}

@@ -63,6 +63,10 @@ func (p accountPane) listed(msg listedMsg) (accountPane, bool) {
 	if msg.err != nil {
 		p.lastErr = accounts.Reason(msg.err)
 	}
+	// A store that filled up, or history that stopped, is no transition
+	// of the connection: a listing's end is when the details learn it.
+	h := p.acct.Health()
+	p.health.Store, p.health.History = h.Store, h.History
 	return p, true
 }
 
