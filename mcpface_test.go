@@ -18,7 +18,7 @@ import (
 // connects a go-sdk client to it.
 func mcpSession(t *testing.T, config string) *mcp.ClientSession {
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "mcp", "--config", config, "--timeout", "1500ms")
+	cmd := exec.Command(exe, "mcp", "--config", config, "--timeout", "5s") // each account's deadline: generous for a loaded machine; Hung spends it all
 	cmd.Env = []string{"UNIBOX_TEST_PW=canary-secret-31337", "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {

@@ -210,7 +210,7 @@ func TestSyncCommandIsolatesAccounts(t *testing.T) {
 	fmt.Fprintf(f, "\n[[account]]\nname = \"Third\"\nkind = \"mcp\"\nprofile = \"mcp-mail-server\"\ncommand = [%q, \"fake-mcp\"]\npassword_env = \"UNIBOX_TEST_PW\"\nsecret_env = \"EMAIL_PASS\"\n", exe)
 	f.Close()
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"sync", "--json", "--timeout", "1500ms", "--config", path}, &stdout, &stderr)
+	code := run([]string{"sync", "--json", "--timeout", "5s", "--config", path}, &stdout, &stderr)
 	var out struct{ Accounts []cli.SyncJSON }
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("exit %d, %v\n%s\n%s", code, err, stdout.String(), stderr.String())
