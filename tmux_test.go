@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,14 +94,22 @@ func (s *tmuxScreen) waitFor(want string, bound time.Duration) []string {
 	return s.waitUntil(want, bound, func(lines []string) bool { return strings.Contains(strings.Join(lines, "\n"), want) })
 }
 
-// waitUntil waits until ok holds for the screen; bound is a failure bound.
+// waitUntil waits until ok holds for a settled screen; bound is a failure
+// bound. Settled: the same screen twice, 50 ms apart. A capture can land
+// while tmux is still drawing a frame (the header of the new frame is up,
+// its last rows are not), and under load that half-drawn screen passed
+// for the frame and failed its column checks.
 func (s *tmuxScreen) waitUntil(what string, bound time.Duration, ok func([]string) bool) []string {
 	s.t.Helper()
 	deadline := time.Now().Add(bound)
 	for {
 		lines := s.capture()
 		if ok(lines) {
-			return lines
+			time.Sleep(50 * time.Millisecond)
+			if again := s.capture(); slices.Equal(again, lines) {
+				return lines
+			}
+			continue
 		}
 		if time.Now().After(deadline) {
 			s.t.Fatalf("%dx%d: the screen never showed %s:\n%s", s.w, s.h, what, strings.Join(lines, "\n"))
