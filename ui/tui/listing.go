@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"time"
 	"unibox/accounts"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -92,7 +91,7 @@ func (m *Model) takePage(msg listedMsg) tea.Cmd {
 	m.triage.t.Reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
 	var cmd tea.Cmd
-	m.notify, cmd = m.notify.arrived(m.env.ctx, m.inbox.Rows(), time.Now())
+	m.notify, cmd = m.notify.arrived(m.env.ctx, m.inbox.Rows())
 	return cmd
 }
 

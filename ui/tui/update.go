@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -367,7 +366,7 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 		return m.connect()
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
-		m.notify, cmd = m.notify.update(m.env.ctx, msg, time.Now())
+		m.notify, cmd = m.notify.update(m.env.ctx, msg)
 		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
 			m.setStatus(m.notify.status, true)
 		}
