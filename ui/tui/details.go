@@ -36,7 +36,7 @@ func (d detailsBox) show(p *accountPane) detailsBox {
 // account is down (state, since, last error and class, counts, stderr),
 // and why notify_cmd failed (notifyFailure: its error and stderr tail,
 // already sanitised; "" when its last run succeeded).
-func (d detailsBox) view(s Styles, p *accountPane, notifyFailure string, width, height int, now time.Time) string {
+func (d detailsBox) view(s Styles, k KeyMap, p *accountPane, notifyFailure string, width, height int, now time.Time) string {
 	name, h, stderr, lastErr := p.acct.Name(), p.health, d.stderr, p.lastErr
 	var b strings.Builder
 	line := func(label, value string) {
@@ -50,13 +50,13 @@ func (d detailsBox) view(s Styles, p *accountPane, notifyFailure string, width, 
 	line("Updates:", h.Updates())
 	line("Since:", h.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(h.Since))+" ago)")
 	if h.CoolingDown() {
-		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press r to try now)")
+		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press "+hint(k.Refresh)+" to try now)")
 	}
 	if h.NoSecret() {
-		line("Next probe:", "none until you press r (the password or token is fetched again)")
+		line("Next probe:", "none until you press "+hint(k.Refresh)+" (the password or token is fetched again)")
 	}
 	if h.AuthFailed() {
-		line("Next probe:", "none until you press r (credentials were refused)")
+		line("Next probe:", "none until you press "+hint(k.Refresh)+" (credentials were refused)")
 	}
 	errText := h.LastError
 	if errText == "" {

@@ -22,6 +22,7 @@ import (
 // during a run waits for it, and becomes exactly one run after it.
 type notifier struct {
 	argv    []string
+	details string // the key of the details, which the status line points to
 	window  time.Duration
 	timeout time.Duration
 	told    map[model.MessageID]bool // fresh rows already notified (only those still fresh)
@@ -79,7 +80,7 @@ func (n notifier) update(ctx context.Context, msg tea.Msg) (notifier, tea.Cmd) {
 		n.running = false
 		n.failure, n.status = "", ""
 		if msg.err != nil {
-			n.failure, n.status = failureText(msg.err, msg.stderr)
+			n.failure, n.status = failureText(msg.err, msg.stderr, n.details)
 		}
 	}
 	return n.next(ctx)
@@ -156,8 +157,9 @@ const notifyStderrLines = 5
 // failureText is a failed run for the details view (its error, then the
 // last lines of its stderr) and for the status line (the error and the
 // last line), every line sanitised: the notifier's output is not trusted
-// to be free of terminal escapes.
-func failureText(err error, stderr string) (details, status string) {
+// to be free of terminal escapes. detailsKey is the key that shows the
+// details.
+func failureText(err error, stderr, detailsKey string) (details, status string) {
 	what := textsafe.Line(err.Error())
 	lines := []string{"notify_cmd: last run failed: " + what}
 	status = "notify_cmd: " + what
@@ -175,5 +177,5 @@ func failureText(err error, stderr string) (details, status string) {
 	if last != "" {
 		status += ": " + last
 	}
-	return strings.Join(lines, "\n"), status + " (i: details)"
+	return strings.Join(lines, "\n"), status + " (" + detailsKey + ": details)"
 }

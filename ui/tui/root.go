@@ -134,12 +134,12 @@ func New(opts Options) (*Model, error) {
 	m.panes.focus, m.panes.unread = -1, map[string]int{}
 	m.panes.tags, m.panes.tagW = accountTags(names)
 	m.inbox = model.NewInbox(names)
-	m.triage = triageBox{t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
+	m.triage = triageBox{keys: keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
 		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
 	m.filter = newFilterBox()
 	m.list = listModel{styles: m.env.styles, keys: keys, dateFormat: opts.DateFormat}
-	m.viewer = newViewer(m.env.styles, opts.Now().Location())
-	m.notify = notifier{argv: opts.NotifyCmd, window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
+	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
+	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
 	}

@@ -14,6 +14,7 @@ import (
 
 // triageBox is the selection and the actions in flight.
 type triageBox struct {
+	keys        KeyMap // the refresh key an outcome line names
 	t           *model.Triage
 	selected    map[model.MessageID]bool
 	groups      map[int]*groupState // user actions still waiting for answers
@@ -192,7 +193,7 @@ func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note)
 			delete(t.intentGroup, id)
 		}
 	}
-	n.status, n.bad = outcomeLine(gs)
+	n.status, n.bad = outcomeLine(gs, hint(t.keys.Refresh))
 	if gs.undo {
 		for _, name := range gs.order {
 			if gs.done[name] > 0 {
@@ -256,8 +257,9 @@ func (m *Model) applier() applier {
 }
 
 // outcomeLine: "archived 12: Work 8, Personal 4; Yahoo: cooling down, 3
-// not archived". Nothing is reported done that was not.
-func outcomeLine(gs *groupState) (string, bool) {
+// not archived". Nothing is reported done that was not; refresh names the
+// key that checks again.
+func outcomeLine(gs *groupState, refresh string) (string, bool) {
 	verb := gs.op.Verb()
 	if gs.undo {
 		verb = "undone"
@@ -286,7 +288,7 @@ func outcomeLine(gs *groupState) (string, bool) {
 		}
 		if n := gs.open[a]; n > 0 {
 			bad = true
-			line += fmt.Sprintf("; %s: %d unconfirmed (the connection dropped; check again with r)", a, n)
+			line += fmt.Sprintf("; %s: %d unconfirmed (the connection dropped; check again with %s)", a, n, refresh)
 		}
 	}
 	if len(gs.notes) > 0 {

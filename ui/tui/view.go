@@ -34,7 +34,7 @@ func (m *Model) View() string {
 	case modeMessage:
 		b.WriteString(m.viewer.view())
 	case modeDetails:
-		body := m.details.view(m.env.styles, m.panes.accts[m.details.account], m.notify.failure, m.frame.width, m.list.height, now)
+		body := m.details.view(m.env.styles, m.env.keys, m.panes.accts[m.details.account], m.notify.failure, m.frame.width, m.list.height, now)
 		b.WriteString(fitLines(body, m.list.height))
 	case modePicker:
 		b.WriteString(m.pick.p.view(m.frame.width, m.list.height))
@@ -72,14 +72,15 @@ func (m *Model) bar(now time.Time) string {
 // before those still connecting, so a line cut at the width loses the
 // least alarming first.
 func (m *Model) header(now time.Time) string {
+	k := m.env.keys
 	if m.frame.mode == modeDetails {
-		return "account details · r refresh · esc back"
+		return fmt.Sprintf("account details · %s refresh · %s back", hint(k.Refresh), hint(k.Back))
 	}
 	if m.frame.mode == modeMessage {
-		return "message · ↑/↓ scroll · esc back"
+		return fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(k.Up), lastHint(k.Down), hint(k.Back))
 	}
 	if m.frame.mode == modePicker {
-		return fmt.Sprintf("move %d message(s) · enter pick · esc cancel", len(m.pick.rows))
+		return fmt.Sprintf("move %d message(s) · %s pick · %s cancel", len(m.pick.rows), hint(k.Open), hint(k.Back))
 	}
 	ok := 0
 	var why, starting []string
@@ -97,7 +98,7 @@ func (m *Model) header(now time.Time) string {
 	var s string
 	if m.panes.focus >= 0 {
 		a := m.panes.accts[m.panes.focus]
-		s = fmt.Sprintf("%s · %d messages · a: all accounts", a.acct.Name(), len(m.list.rows))
+		s = fmt.Sprintf("%s · %d messages · %s: all accounts", a.acct.Name(), len(m.list.rows), hint(k.AllAccounts))
 		if !a.health.Connected() {
 			s += " · " + a.health.Why(now)
 		}
@@ -108,7 +109,7 @@ func (m *Model) header(now time.Time) string {
 		s = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), strings.Join(why, " · "))
 	}
 	if q := m.filter.text(); q != "" {
-		s += fmt.Sprintf(" · filter %q: %d shown (esc clears)", q, len(m.list.rows))
+		s += fmt.Sprintf(" · filter %q: %d shown (%s clears)", q, len(m.list.rows), hint(k.Back))
 	}
 	if n := len(m.triage.selected); n > 0 {
 		s += fmt.Sprintf(" · %d selected", n)
@@ -145,10 +146,28 @@ func (m *Model) helpKeys() help.KeyMap {
 	case modeDetails:
 		return modeHelp{m.env.keys.Back, m.env.keys.Refresh, m.env.keys.Help}
 	case modePicker:
-		return modeHelp{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "move here")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))}
+		return modeHelp{as(m.env.keys.Open, "move here"), as(m.env.keys.Back, "cancel")}
 	}
 	return m.env.keys
+}
+
+// as is a binding under another description: what its key does here.
+func as(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+}
+
+// hint is how a header or a status line names a binding's key: as the
+// help does, so both follow a [keys] rebinding.
+func hint(b key.Binding) string { return b.Help().Key }
+
+// lastHint is a binding's last key as the help names it: the arrow of
+// "k/↑", for a hint that names two bindings in one ("↑/↓ scroll").
+func lastHint(b key.Binding) string {
+	h := b.Help().Key
+	if last := h[strings.LastIndex(h, "/")+1:]; last != "" {
+		return last
+	}
+	return h // "/" itself, or a key list ending in it
 }
 
 // modeHelp is a flat keymap for a mode with few keys.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -15,6 +16,7 @@ import (
 // viewer shows one message: headers and body in a scrollable viewport.
 type viewer struct {
 	styles  Styles
+	keys    KeyMap         // its scroll keys, as the help names them
 	loc     *time.Location // dates are shown in the UI clock's zone
 	vp      viewport.Model // scrolling; drawn by window, not by vp.View
 	lines   []string       // what vp holds, as laid out, one per line
@@ -25,8 +27,8 @@ type viewer struct {
 	body    model.Body
 }
 
-func newViewer(styles Styles, loc *time.Location) viewer {
-	return viewer{styles: styles, loc: loc, vp: viewport.New(80, 20)}
+func newViewer(styles Styles, keys KeyMap, loc *time.Location) viewer {
+	return viewer{styles: styles, keys: keys, loc: loc, vp: viewport.New(80, 20)}
 }
 
 func (v viewer) setSize(w, h int) viewer {
@@ -75,7 +77,26 @@ func (v viewer) setText(text string) viewer {
 	return v
 }
 
+// update scrolls by the KeyMap's bindings, which the help and the header
+// name (rebound under [keys] with the list's); the viewport's own keys
+// (space, b, the mouse wheel) still work beside them.
 func (v viewer) update(msg tea.Msg) (viewer, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, v.keys.Down):
+			v.vp.ScrollDown(1)
+			return v, nil
+		case key.Matches(k, v.keys.Up):
+			v.vp.ScrollUp(1)
+			return v, nil
+		case key.Matches(k, v.keys.PageDown):
+			v.vp.PageDown()
+			return v, nil
+		case key.Matches(k, v.keys.PageUp):
+			v.vp.PageUp()
+			return v, nil
+		}
+	}
 	var cmd tea.Cmd
 	v.vp, cmd = v.vp.Update(msg)
 	return v, cmd
