@@ -125,12 +125,30 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Errorf("picker (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "picker")
-	r.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	r.Update(foldersMsg{req: r.pick.req, folders: []string{"Archive", "Later"}})
+	if r.Update(tea.KeyMsg{Type: tea.KeyEsc}); r.frame.mode != modePicker {
+		t.Error("esc cancelled a move with back bound elsewhere")
+	}
+	if r.press("back"); r.frame.mode != modeList || r.frame.status != "move cancelled" {
+		t.Errorf("the back key of the picker: %s, %q", r.frame.mode, r.frame.status)
+	}
+	r.press("move")
+	r.Update(foldersMsg{req: r.pick.req, folders: []string{"Archive", "Later"}})
+	r.Update(tea.KeyMsg{Type: tea.KeyDown})
+	if r.Update(tea.KeyMsg{Type: tea.KeyEnter}); r.frame.mode != modePicker {
+		t.Error("enter picked a folder with open bound elsewhere")
+	}
+	if r.press("open"); r.frame.mode != modeList || r.frame.status != "moved to Later: 1 message(s)…" {
+		t.Errorf("the open key of the picker: %s, %q", r.frame.mode, r.frame.status)
+	}
 	r.press("all_accounts")
 
 	r.press("filter")
 	r.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hello")})
-	r.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if r.Update(tea.KeyMsg{Type: tea.KeyEnter}); !r.filter.active {
+		t.Error("enter closed the filter with open bound elsewhere")
+	}
+	r.press("open")
 	if got := r.header(now); !strings.HasSuffix(got, `filter "hello": 6 shown (`+l["back"]+" clears)") {
 		t.Errorf("filter header %q does not name the rebound back key", got)
 	}
@@ -139,9 +157,16 @@ func TestHintsFollowRebinding(t *testing.T) {
 	}
 
 	// An action left unconfirmed names the refresh key that checks again.
+	before := map[int]bool{}
+	for id := range r.triage.intentGroup {
+		before[id] = true // the move's, never answered
+	}
+	row, _ := r.list.selected()
 	r.press("archive")
 	for id := range r.triage.intentGroup {
-		r.Update(appliedMsg{intent: id, results: []model.ItemResult{{UID: 10, Kind: model.ResultUnknown}}})
+		if !before[id] {
+			r.Update(appliedMsg{intent: id, results: []model.ItemResult{{UID: row.ID.UID, Kind: model.ResultUnknown}}})
+		}
 	}
 	if want := "check again with " + l["refresh"] + ")"; !strings.Contains(r.frame.status, want) {
 		t.Errorf("status %q does not say %q", r.frame.status, want)

@@ -52,21 +52,29 @@ func (p picker) matches() []string {
 	return out
 }
 
+// The picker moves by the arrows and ctrl+n/ctrl+p only: the list's j/k
+// are letters of a folder's name here.
+var (
+	pickerDown = key.NewBinding(key.WithKeys("down", "ctrl+n"))
+	pickerUp   = key.NewBinding(key.WithKeys("up", "ctrl+p"))
+)
+
 // update returns the chosen folder ("" while choosing) and whether the
-// picker was cancelled.
+// picker was cancelled: by the KeyMap's open and back, as the header and
+// the help name them.
 func (p picker) update(msg tea.KeyMsg) (picker, string, bool, tea.Cmd) {
 	switch {
-	case msg.Type == tea.KeyEsc:
+	case key.Matches(msg, p.keys.Back):
 		return p, "", true, nil
-	case msg.Type == tea.KeyEnter:
+	case key.Matches(msg, p.keys.Open):
 		if m := p.matches(); p.cursor < len(m) {
 			return p, m[p.cursor], false, nil
 		}
 		return p, "", false, nil
-	case msg.Type == tea.KeyDown || key.Matches(msg, key.NewBinding(key.WithKeys("ctrl+n"))):
+	case key.Matches(msg, pickerDown):
 		p.cursor = min(p.cursor+1, max(0, len(p.matches())-1))
 		return p, "", false, nil
-	case msg.Type == tea.KeyUp || key.Matches(msg, key.NewBinding(key.WithKeys("ctrl+p"))):
+	case key.Matches(msg, pickerUp):
 		p.cursor = max(p.cursor-1, 0)
 		return p, "", false, nil
 	}

@@ -209,12 +209,12 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEsc:
+	switch {
+	case key.Matches(msg, m.env.keys.Back):
 		m.filter = m.filter.clear()
 		m.rebuild()
 		return nil
-	case tea.KeyEnter:
+	case key.Matches(msg, m.env.keys.Open):
 		search := m.filter.search
 		m.filter = m.filter.close()
 		if search {
