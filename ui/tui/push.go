@@ -7,9 +7,6 @@ import tea "github.com/charmbracelet/bubbletea"
 // waiting for the periodic refresh. If a listing is under way it may have
 // read the server before the change: one more follows it.
 func (m *Model) pushed(msg pushedMsg) tea.Cmd {
-	if msg.account >= len(m.panes.accts) {
-		return nil
-	}
 	a := m.panes.accts[msg.account]
 	cmds := []tea.Cmd{waitPush(m.env.ctx, msg.account, a.acct.(Pushing).Pushes())}
 	if a.loading {

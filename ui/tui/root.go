@@ -224,9 +224,10 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
-	case statusMsg:
-		return m, m.handleConnEvent(msg)
-	case restoredMsg, connectMsg, pushedMsg, syncedMsg, notifyFlushMsg, notifiedMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
+	case accountMsg:
+		if i := msg.accountIndex(); i < noAccount || i >= len(m.panes.accts) {
+			return m, nil // not an account of this UI
+		}
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()

@@ -51,7 +51,7 @@ func (m *Model) connect() tea.Cmd {
 // storedMatched adds the stored rows that match the filter, while the
 // filter still says what was asked.
 func (m *Model) storedMatched(msg storedMatchMsg) {
-	if msg.err == nil && msg.text == m.filter.text() && msg.account < len(m.panes.accts) &&
+	if msg.err == nil && msg.text == m.filter.text() &&
 		m.inbox.AddStored(m.panes.accts[msg.account].acct.Name(), msg.page.Messages) > 0 {
 		m.triage.t.Reapply()
 		m.rebuild()

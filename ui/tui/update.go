@@ -335,7 +335,7 @@ func (m *Model) refresh(i int) tea.Cmd {
 // handleConnEvent applies a status snapshot: badge, stale rows, and a
 // reload when an account comes back.
 func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
-	if msg.closed || msg.account >= len(m.panes.accts) {
+	if msg.closed {
 		return nil
 	}
 	a := m.panes.accts[msg.account]
@@ -357,9 +357,12 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	return tea.Batch(append(cmds, waitStatus(m.env.ctx, msg.account, m.panes.subs[msg.account]))...)
 }
 
-// handleAccountMsg applies a result of an account operation.
-func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
+// handleAccountMsg applies a result of an account operation: the one
+// dispatch of every accountMsg.
+func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	switch msg := msg.(type) {
+	case statusMsg:
+		return m.handleConnEvent(msg)
 	case restoredMsg:
 		return m.restored(msg)
 	case connectMsg:
