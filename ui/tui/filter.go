@@ -81,6 +81,22 @@ func (s searchBox) start(req uint64, query string, n int) searchBox {
 	return searchBox{req: req, query: query, pending: n}
 }
 
+// startSearch asks the servers of accts (by pane index) for query; a new
+// search replaces the one in flight.
+func startSearch(e *env, query string, accts map[int]Account) (searchBox, tea.Cmd) {
+	req := e.next()
+	var cmds []tea.Cmd
+	for i, a := range accts {
+		cmds = append(cmds, searchCmd(e.ctx, a, i, req, query, e.opts.PageSize, e.opts.CallTimeout))
+	}
+	return searchBox{}.start(req, query, len(cmds)), tea.Batch(cmds...)
+}
+
+// progress is the status line of a search in flight.
+func (s searchBox) progress() string {
+	return fmt.Sprintf("searching %d account(s) for %q…", s.pending, s.query)
+}
+
 // searched takes one account's answer; add puts what it found into the
 // inbox and says how many rows were new.
 func (s searchBox) searched(msg searchedMsg, account string, add func([]model.Message) int) searchBox {

@@ -13,9 +13,8 @@ import (
 
 // load asks account i for its newest page.
 func (m *Model) load(i int) tea.Cmd {
-	m.env.nextReq++
 	p := m.panes.accts[i]
-	*p = p.load(m.env.nextReq)
+	*p = p.load(m.env.next())
 	if s, ok := p.acct.(Syncing); ok {
 		return syncCmd(m.env.ctx, p.acct, s, i, p.req, m.env.opts.PageSize, m.env.opts.CallTimeout)
 	}
@@ -42,15 +41,13 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 		more := m.inbox.More(name)
 		online, offline := a.wantsPage(more), remembers && a.wantsStoredPage(more)
 		if remembers && (online || offline) {
-			m.env.nextReq++
 			a.paging++
-			cmds = append(cmds, storedOlderCmd(m.env.ctx, r, i, m.env.nextReq, floor, m.env.opts.PageSize))
+			cmds = append(cmds, storedOlderCmd(m.env.ctx, r, i, m.env.next(), floor, m.env.opts.PageSize))
 		}
 		if online {
 			opts := accounts.ListOptions{Limit: m.env.opts.PageSize, BeforeUID: floor}
-			m.env.nextReq++
 			a.paging++
-			cmds = append(cmds, listCmd(m.env.ctx, a.acct, i, m.env.nextReq, opts, true, m.env.opts.CallTimeout))
+			cmds = append(cmds, listCmd(m.env.ctx, a.acct, i, m.env.next(), opts, true, m.env.opts.CallTimeout))
 		}
 	}
 	return tea.Batch(cmds...)

@@ -89,6 +89,13 @@ type env struct {
 	nextReq uint64
 }
 
+// next is a new request id: an answer carries it, and one that is not
+// the latest of its kind is dropped.
+func (e *env) next() uint64 {
+	e.nextReq++
+	return e.nextReq
+}
+
 // frame is the screen around the components: its size, which view has
 // the body, the status line and the help.
 type frame struct {

@@ -238,7 +238,7 @@ func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 	}
 	cmds := []tea.Cmd{cmd}
 	for _, name := range n.reload {
-		if i := m.index(name); i >= 0 {
+		if i := m.panes.index(name); i >= 0 {
 			cmds = append(cmds, m.load(i))
 		}
 	}
@@ -249,9 +249,9 @@ func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 // the call timeout.
 func (m *Model) applier() applier {
 	return applier{
-		has: func(account string) bool { return m.index(account) >= 0 },
+		has: func(account string) bool { return m.panes.index(account) >= 0 },
 		send: func(account string, intent int, op model.Op, folder string, uv uint32, msgs []model.Message) tea.Cmd {
-			return applyCmd(m.env.ctx, m.panes.accts[m.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout)
+			return applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout)
 		},
 	}
 }

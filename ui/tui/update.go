@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -178,34 +176,28 @@ func (m *Model) startMove(rows []model.Row) tea.Cmd {
 	if len(rows) == 0 {
 		return nil
 	}
-	var accts []Account
-	seen := map[string]bool{}
-	for _, r := range rows {
-		if i := m.index(r.ID.Account); i >= 0 && !seen[r.ID.Account] {
-			seen[r.ID.Account] = true
-			accts = append(accts, m.panes.accts[i].acct)
-		}
-	}
-	m.env.nextReq++
-	m.pick = pickerBox{p: newPicker(m.env.styles, m.env.keys), rows: rows, req: m.env.nextReq}
+	var cmd tea.Cmd
+	m.pick, cmd = startMove(&m.env, rows, m.panes.accountsOf(rows))
 	m.setMode(modePicker)
-	return foldersCmd(m.env.ctx, accts, m.pick.req, m.env.opts.CallTimeout)
+	return cmd
 }
 
+// handlePickerKey routes a key to the picker, and applies the move when it
+// ends with a folder.
 func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
-	var choice string
-	var cancelled bool
 	var cmd tea.Cmd
-	m.pick, choice, cancelled, cmd = m.pick.update(msg)
+	m.pick, cmd = m.pick.update(msg)
+	folder, ended := m.pick.ended()
 	switch {
-	case cancelled:
+	case !ended:
+		return cmd
+	case folder == "":
 		m.setMode(modeList)
 		m.setStatus("move cancelled", false)
-	case choice != "":
-		m.setMode(modeList)
-		return m.act(model.Op{Action: model.ActMove, To: choice}, m.pick.rows)
+		return cmd
 	}
-	return cmd
+	m.setMode(modeList)
+	return m.act(model.Op{Action: model.ActMove, To: folder}, m.pick.rows)
 }
 
 func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
@@ -238,16 +230,10 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	if q == "" {
 		return nil
 	}
-	m.env.nextReq++
-	var cmds []tea.Cmd
-	for i, a := range m.panes.accts {
-		if m.panes.focus < 0 || m.panes.focus == i {
-			cmds = append(cmds, searchCmd(m.env.ctx, a.acct, i, m.env.nextReq, q, m.env.opts.PageSize, m.env.opts.CallTimeout))
-		}
-	}
-	m.search = m.search.start(m.env.nextReq, q, len(cmds))
-	m.setStatus(fmt.Sprintf("searching %d account(s) for %q…", len(cmds), q), false)
-	return tea.Batch(cmds...)
+	var cmd tea.Cmd
+	m.search, cmd = startSearch(&m.env, q, m.panes.inFocus())
+	m.setStatus(m.search.progress(), false)
+	return cmd
 }
 
 func (m *Model) searched(msg searchedMsg) {
@@ -287,19 +273,10 @@ func (m *Model) current() int {
 		return m.panes.focus
 	}
 	if r, ok := m.list.selected(); ok {
-		return m.index(r.ID.Account)
+		return m.panes.index(r.ID.Account)
 	}
 	if len(m.panes.accts) > 0 {
 		return 0
-	}
-	return -1
-}
-
-func (m *Model) index(name string) int {
-	for i, a := range m.panes.accts {
-		if a.acct.Name() == name {
-			return i
-		}
 	}
 	return -1
 }
@@ -309,12 +286,11 @@ func (m *Model) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	i := m.index(r.ID.Account)
+	i := m.panes.index(r.ID.Account)
 	if i < 0 {
 		return nil
 	}
-	m.env.nextReq++
-	m.viewer = m.viewer.open(r.ID, m.env.nextReq)
+	m.viewer = m.viewer.open(r.ID, m.env.next())
 	m.setMode(modeMessage)
 	cmd := openCmd(m.env.ctx, m.panes.accts[i].acct, m.viewer.req, r.ID, m.env.opts.CallTimeout)
 	if !r.Seen && m.env.opts.MarkReadOnOpen {
@@ -399,7 +375,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.applied(msg)
 	case foldersMsg:
 		if m.frame.mode == modePicker {
-			m.pick = m.pick.folders(msg)
+			m.pick, _ = m.pick.update(msg)
 		}
 	case searchedMsg:
 		m.searched(msg)

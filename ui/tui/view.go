@@ -37,7 +37,7 @@ func (m *Model) View() string {
 		body := m.details.view(m.env.styles, m.env.keys, m.panes.accts[m.details.account], m.notify.failure, m.frame.width, m.list.height, now)
 		b.WriteString(fitLines(body, m.list.height))
 	case modePicker:
-		b.WriteString(m.pick.p.view(m.frame.width, m.list.height))
+		b.WriteString(m.pick.view(m.frame.width, m.list.height))
 	default:
 		b.WriteString(m.list.view(now, m.panes.tags, m.panes.tagW, m.emptyText(), m.triage.selected))
 	}
@@ -80,7 +80,7 @@ func (m *Model) header(now time.Time) string {
 		return fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(k.Up), lastHint(k.Down), hint(k.Back))
 	}
 	if m.frame.mode == modePicker {
-		return fmt.Sprintf("move %d message(s) · %s pick · %s cancel", len(m.pick.rows), hint(k.Open), hint(k.Back))
+		return m.pick.header()
 	}
 	ok := 0
 	var why, starting []string
@@ -146,7 +146,7 @@ func (m *Model) helpKeys() help.KeyMap {
 	case modeDetails:
 		return modeHelp{m.env.keys.Back, m.env.keys.Refresh, m.env.keys.Help}
 	case modePicker:
-		return modeHelp{as(m.env.keys.Open, "move here"), as(m.env.keys.Back, "cancel")}
+		return m.pick
 	}
 	return m.env.keys
 }
