@@ -143,8 +143,9 @@ func New(opts Options) (*Model, error) {
 	m.inbox = model.NewInbox(names)
 	m.triage = triageBox{keys: keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
 		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
-	m.filter = newFilterBox()
-	m.list = listModel{styles: m.env.styles, keys: keys, dateFormat: opts.DateFormat}
+	m.filter = newFilterBox(keys)
+	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
+		empty: m.emptyText, marked: func(id model.MessageID) bool { return m.triage.selected[id] }, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
 	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {

@@ -45,7 +45,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, m.env.keys.Back, m.env.keys.Quit, m.env.keys.Details):
 			m.setMode(modeList)
 		case key.Matches(msg, m.env.keys.Refresh):
-			m.details = m.details.show(m.panes.accts[m.details.account])
+			m.details = m.details.show()
 			return m.refresh(m.details.account)
 		}
 		return nil
@@ -54,8 +54,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
-	var moved bool
-	if m.list, moved = m.list.update(msg); moved {
+	if m.list.owns(msg) {
+		m.list, _ = m.list.update(msg)
 		return m.pageIfAtEnd()
 	}
 	if cmd := m.handleActionKey(msg); cmd != nil {
@@ -91,13 +91,13 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.keys.Details):
 		if i := m.current(); i >= 0 {
-			m.details = detailsBox{account: i}.show(m.panes.accts[i])
+			m.details = newDetails(&m.env, i, m.panes.accts[i], func() string { return m.notify.failure })
 			m.setMode(modeDetails)
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
 			m.triage = m.triage.toggle(r.ID)
-			m.list, _ = m.list.update(tea.KeyMsg{Type: tea.KeyDown})
+			m.list = m.list.step(1)
 		}
 	case key.Matches(msg, m.env.keys.ClearSelection):
 		m.triage = m.triage.clear()
@@ -200,25 +200,19 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
 	return m.act(model.Op{Action: model.ActMove, To: folder}, m.pick.rows)
 }
 
+// handleFilterKey routes a key to the filter and shows the rows it keeps:
+// a search runs when its input ends with text (cleared, it has none), and
+// a filter that changed reaches into the store.
 func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.env.keys.Back):
-		m.filter = m.filter.clear()
-		m.rebuild()
-		return nil
-	case key.Matches(msg, m.env.keys.Open):
-		search := m.filter.search
-		m.filter = m.filter.close()
-		if search {
-			return m.startSearch(m.filter.text())
-		}
-		return nil
-	}
+	before, search := m.filter.text(), m.filter.search
 	var cmd tea.Cmd
-	before := m.filter.text()
-	m.filter.input, cmd = m.filter.input.Update(msg)
+	m.filter, cmd = m.filter.update(msg)
 	m.rebuild()
-	if text := m.filter.text(); text != before && text != "" && !m.filter.search {
+	text := m.filter.text()
+	switch {
+	case !m.filter.active && search:
+		return m.startSearch(text)
+	case m.filter.active && text != before && text != "" && !search:
 		return tea.Batch(cmd, m.matchStored(text))
 	}
 	return cmd
@@ -326,8 +320,8 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	if back {
 		cmds = append(cmds, m.load(msg.account)) // fetch what was missed
 	}
-	if m.frame.mode == modeDetails && m.details.account == msg.account {
-		m.details = m.details.show(a) // read once per event, not once per frame
+	if m.frame.mode == modeDetails {
+		m.details, _ = m.details.update(msg)
 	}
 	m.rebuild()
 	return tea.Batch(append(cmds, waitStatus(m.env.ctx, msg.account, m.panes.subs[msg.account]))...)

@@ -23,7 +23,7 @@ func (m *Model) View() string {
 	b.WriteString(m.bar(now))
 	b.WriteByte('\n')
 	if m.filter.active {
-		b.WriteString(textsafe.Fit(m.filter.input.View(), m.frame.width))
+		b.WriteString(m.filter.view(m.frame.width, 1))
 	} else {
 		// Account names may hold bidi controls and clusters terminals
 		// disagree on (the config refuses only control characters).
@@ -32,14 +32,13 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	switch m.frame.mode {
 	case modeMessage:
-		b.WriteString(m.viewer.view())
+		b.WriteString(m.viewer.view(m.frame.width, m.list.height))
 	case modeDetails:
-		body := m.details.view(m.env.styles, m.env.keys, m.panes.accts[m.details.account], m.notify.failure, m.frame.width, m.list.height, now)
-		b.WriteString(fitLines(body, m.list.height))
+		b.WriteString(m.details.view(m.frame.width, m.list.height))
 	case modePicker:
 		b.WriteString(m.pick.view(m.frame.width, m.list.height))
 	default:
-		b.WriteString(m.list.view(now, m.panes.tags, m.panes.tagW, m.emptyText(), m.triage.selected))
+		b.WriteString(m.list.view(m.frame.width, m.list.height))
 	}
 	b.WriteByte('\n')
 	st := m.env.styles.Status
@@ -74,10 +73,10 @@ func (m *Model) bar(now time.Time) string {
 func (m *Model) header(now time.Time) string {
 	k := m.env.keys
 	if m.frame.mode == modeDetails {
-		return fmt.Sprintf("account details · %s refresh · %s back", hint(k.Refresh), hint(k.Back))
+		return m.details.header()
 	}
 	if m.frame.mode == modeMessage {
-		return fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(k.Up), lastHint(k.Down), hint(k.Back))
+		return m.viewer.header()
 	}
 	if m.frame.mode == modePicker {
 		return m.pick.header()
@@ -142,13 +141,13 @@ func fitLines(s string, n int) string {
 func (m *Model) helpKeys() help.KeyMap {
 	switch m.frame.mode {
 	case modeMessage:
-		return modeHelp{m.env.keys.Back, m.env.keys.Down, m.env.keys.Up, m.env.keys.PageDown, m.env.keys.PageUp, m.env.keys.Help}
+		return m.viewer
 	case modeDetails:
-		return modeHelp{m.env.keys.Back, m.env.keys.Refresh, m.env.keys.Help}
+		return m.details
 	case modePicker:
 		return m.pick
 	}
-	return m.env.keys
+	return m.list
 }
 
 // as is a binding under another description: what its key does here.
@@ -169,12 +168,6 @@ func lastHint(b key.Binding) string {
 	}
 	return h // "/" itself, or a key list ending in it
 }
-
-// modeHelp is a flat keymap for a mode with few keys.
-type modeHelp []key.Binding
-
-func (h modeHelp) ShortHelp() []key.Binding  { return h }
-func (h modeHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h} }
 
 // The smallest terminal the frame is laid out for.
 const MinWidth, MinHeight = 40, 10

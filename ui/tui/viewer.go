@@ -145,12 +145,26 @@ func (v viewer) content() string {
 	return out.String()
 }
 
-func (v viewer) view() string {
+// view draws the message in the size setSize laid it out for (the text
+// is wrapped to the width there, once, not per frame).
+func (v viewer) view(_, _ int) string {
 	if v.loading {
 		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.vp.Height-1))
 	}
 	return v.window()
 }
+
+// header names the view and its keys.
+func (v viewer) header() string {
+	return fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(v.keys.Up), lastHint(v.keys.Down), hint(v.keys.Back))
+}
+
+// ShortHelp and FullHelp are the viewer's keys, for the help.
+func (v viewer) ShortHelp() []key.Binding {
+	k := v.keys
+	return []key.Binding{k.Back, k.Down, k.Up, k.PageDown, k.PageUp, k.Help}
+}
+func (v viewer) FullHelp() [][]key.Binding { return [][]key.Binding{v.ShortHelp()} }
 
 // window is the viewport's visible lines, exactly Height of them, drawn as
 // laid out. viewport.View would pad each line with lipgloss, whose width
