@@ -145,7 +145,7 @@ func New(opts Options) (*Model, error) {
 		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
 	m.filter = newFilterBox(keys)
 	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
-		empty: m.emptyText, marked: func(id model.MessageID) bool { return m.triage.selected[id] }, dateFormat: opts.DateFormat}
+		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] }, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
 	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
@@ -186,7 +186,7 @@ func (m *Model) Init() tea.Cmd {
 		if r, ok := a.acct.(Remembering); ok {
 			remembering[i] = r
 		} else {
-			cmds = append(cmds, m.load(i))
+			cmds = append(cmds, m.panes.load(&m.env, i))
 		}
 	}
 	if len(remembering) > 0 {
@@ -203,7 +203,7 @@ func (m *Model) Init() tea.Cmd {
 // title on the unread total.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.route(msg)
-	if t := m.title(); m.env.opts.Title && t != m.frame.title {
+	if t := m.panes.title(); m.env.opts.Title && t != m.frame.title {
 		m.frame.title = t
 		cmd = tea.Batch(cmd, tea.SetWindowTitle(t))
 	}
@@ -212,9 +212,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // title is the terminal title: the unread total, a number only (never
 // mail text, which could carry an escape sequence into the title bar).
-func (m *Model) title() string {
+func (p accountPanes) title() string {
 	total := 0
-	for _, n := range m.panes.unread {
+	for _, n := range p.unread {
 		total += n
 	}
 	if total == 0 {
@@ -250,7 +250,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // layout sizes the components from the window.
 func (m *Model) layout() {
-	bodyH := max(m.frame.height-3-lipgloss.Height(m.helpPage()), 1) // bar, header, status line, help
+	bodyH := max(m.frame.height-3-lipgloss.Height(m.frame.helpPageOf(m.helpKeys(), m.env.keys.Help)), 1) // bar, header, status line, help
 	m.list.width, m.list.height = m.frame.width, bodyH
 	m.list = m.list.clamp()
 	m.viewer = m.viewer.setSize(m.frame.width, bodyH)

@@ -23,7 +23,7 @@ func (m *Model) restored(msg restoredMsg) tea.Cmd {
 		}
 	}
 	if !changed {
-		return m.connect() // nothing to draw first: no reason to wait
+		return m.panes.connect(&m.env) // nothing to draw first: no reason to wait
 	}
 	m.triage.t.Reapply()
 	m.rebuild()
@@ -38,14 +38,11 @@ const firstFrame = 20 * time.Millisecond
 
 // connect starts the listings of the accounts that remember (the others
 // started in Init).
-func (m *Model) connect() tea.Cmd {
-	var cmds []tea.Cmd
-	for i, a := range m.panes.accts {
-		if _, ok := a.acct.(Remembering); ok {
-			cmds = append(cmds, m.load(i))
-		}
-	}
-	return tea.Batch(cmds...)
+func (p *accountPanes) connect(e *env) tea.Cmd {
+	return p.loadAll(e, func(a *accountPane) bool {
+		_, ok := a.acct.(Remembering)
+		return ok
+	})
 }
 
 // storedMatched adds the stored rows that match the filter, while the

@@ -234,12 +234,12 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 	m.rebuild()
 	if n.status != "" {
-		m.setStatus(n.status, n.bad)
+		m.frame.setStatus(n.status, n.bad)
 	}
 	cmds := []tea.Cmd{cmd}
 	for _, name := range n.reload {
 		if i := m.panes.index(name); i >= 0 {
-			cmds = append(cmds, m.load(i))
+			cmds = append(cmds, m.panes.load(&m.env, i))
 		}
 	}
 	return tea.Batch(cmds...)

@@ -20,7 +20,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, m.env.keys.Help) {
 		// ? opens the help, steps through its pages when the terminal
 		// cannot hold it at once, and closes it after the last.
-		if m.frame.help.ShowAll && m.frame.helpPage+1 < len(m.helpPages()) {
+		if m.frame.help.ShowAll && m.frame.helpPage+1 < len(m.frame.helpPages(m.helpKeys(), m.env.keys.Help)) {
 			m.frame.helpPage++
 		} else {
 			m.frame.help.ShowAll, m.frame.helpPage = !m.frame.help.ShowAll, 0
@@ -87,7 +87,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		for i := range m.panes.accts {
 			cmds = append(cmds, m.refresh(i))
 		}
-		m.setStatus("refreshing all accounts", false)
+		m.frame.setStatus("refreshing all accounts", false)
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.keys.Details):
 		if i := m.current(); i >= 0 {
@@ -193,7 +193,7 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	case folder == "":
 		m.setMode(modeList)
-		m.setStatus("move cancelled", false)
+		m.frame.setStatus("move cancelled", false)
 		return cmd
 	}
 	m.setMode(modeList)
@@ -226,7 +226,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.search, cmd = startSearch(&m.env, q, m.panes.inFocus())
-	m.setStatus(m.search.progress(), false)
+	m.frame.setStatus(m.search.progress(), false)
 	return cmd
 }
 
@@ -239,7 +239,7 @@ func (m *Model) searched(msg searchedMsg) {
 	})
 	m.rebuild()
 	if m.search.finished() {
-		m.setStatus(m.search.outcome(len(m.list.rows)))
+		m.frame.setStatus(m.search.outcome(len(m.list.rows)))
 		m.search = searchBox{}
 	}
 }
@@ -298,7 +298,7 @@ func (m *Model) refresh(i int) tea.Cmd {
 	if i < 0 || i >= len(m.panes.accts) {
 		return nil
 	}
-	m.setStatus("refreshing "+m.panes.accts[i].acct.Name()+"…", false)
+	m.frame.setStatus("refreshing "+m.panes.accts[i].acct.Name()+"…", false)
 	return refreshCmd(m.env.ctx, m.panes.accts[i].acct, i, m.env.opts.CallTimeout)
 }
 
@@ -315,10 +315,10 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	// came before this event or come after it (a page and a status event
 	// race to the UI): the mark never depends on their order.
 	m.inbox.SetStale(a.acct.Name(), msg.health.Degraded())
-	m.clearRecovered(a.acct.Name(), msg.health)
+	m.frame.clearRecovered(a.acct.Name(), msg.health)
 	var cmds []tea.Cmd
 	if back {
-		cmds = append(cmds, m.load(msg.account)) // fetch what was missed
+		cmds = append(cmds, m.panes.load(&m.env, msg.account)) // fetch what was missed
 	}
 	if m.frame.mode == modeDetails {
 		m.details, _ = m.details.update(msg)
@@ -336,16 +336,16 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case restoredMsg:
 		return m.restored(msg)
 	case connectMsg:
-		return m.connect()
+		return m.panes.connect(&m.env)
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
 		m.notify, cmd = m.notify.update(m.env.ctx, msg)
 		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
-			m.setStatus(m.notify.status, true)
+			m.frame.setStatus(m.notify.status, true)
 		}
 		return cmd
 	case pushedMsg:
-		return m.pushed(msg)
+		return m.panes.pushed(&m.env, msg)
 	case syncedMsg:
 		return m.synced(msg)
 	case storedMatchMsg:
@@ -360,11 +360,11 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		var failed bool
 		*a, line, failed = a.refreshed(msg.err)
 		if failed {
-			m.setAccountError(a.acct.Name(), line)
+			m.frame.setAccountError(a.acct.Name(), line)
 			return nil
 		}
-		m.setStatus(line, false)
-		return m.load(msg.account)
+		m.frame.setStatus(line, false)
+		return m.panes.load(&m.env, msg.account)
 	case appliedMsg:
 		return m.applied(msg)
 	case foldersMsg:
@@ -374,13 +374,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case searchedMsg:
 		m.searched(msg)
 	case autoRefreshMsg:
-		var cmds []tea.Cmd
-		for i, a := range m.panes.accts {
-			if !a.loading && !a.health.Down() {
-				cmds = append(cmds, m.load(i))
-			}
-		}
-		return tea.Batch(append(cmds, autoRefresh(m.env.opts.RefreshInterval))...)
+		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
+		return tea.Batch(cmd, autoRefresh(m.env.opts.RefreshInterval))
 	}
 	return nil
 }
@@ -404,22 +399,23 @@ func (m *Model) rebuild() {
 	}
 }
 
-func (m *Model) setStatus(s string, isErr bool) {
-	m.frame.status, m.frame.statusErr, m.frame.statusFrom = textsafe.Line(s), isErr, ""
+// setStatus puts one line on the status line; isErr draws it red.
+func (f *frame) setStatus(s string, isErr bool) {
+	f.status, f.statusErr, f.statusFrom = textsafe.Line(s), isErr, ""
 }
 
 // setAccountError shows an account's failure until something else
 // replaces it or the account is connected again (see clearRecovered);
 // `i` keeps it in the account's details either way.
-func (m *Model) setAccountError(account, s string) {
-	m.setStatus(s, true)
-	m.frame.statusFrom = account
+func (f *frame) setAccountError(account, s string) {
+	f.setStatus(s, true)
+	f.statusFrom = account
 }
 
 // clearRecovered takes an account's failure off the status line once its
 // badge says connected: the two would contradict each other.
-func (m *Model) clearRecovered(account string, h accounts.Health) {
-	if m.frame.statusFrom == account && h.Connected() {
-		m.setStatus("", false)
+func (f *frame) clearRecovered(account string, h accounts.Health) {
+	if f.statusFrom == account && h.Connected() {
+		f.setStatus("", false)
 	}
 }

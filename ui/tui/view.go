@@ -16,11 +16,11 @@ import (
 // fixed height so rows arriving or leaving never move the layout.
 func (m *Model) View() string {
 	if m.frame.width < MinWidth || m.frame.height < MinHeight {
-		return m.tooSmall()
+		return m.frame.tooSmall()
 	}
 	now := m.env.opts.Now()
 	var b strings.Builder
-	b.WriteString(m.bar(now))
+	b.WriteString(m.panes.bar(m.env.styles, m.frame.width, now))
 	b.WriteByte('\n')
 	if m.filter.active {
 		b.WriteString(m.filter.view(m.frame.width, 1))
@@ -49,7 +49,7 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	// bubbles/help can overflow by one item when its ellipsis does not fit:
 	// cut every help line to the width, escape-sequence aware.
-	lines := strings.Split(m.helpPage(), "\n")
+	lines := strings.Split(m.frame.helpPageOf(m.helpKeys(), m.env.keys.Help), "\n")
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, m.frame.width, "…")
 	}
@@ -57,13 +57,14 @@ func (m *Model) View() string {
 	return b.String()
 }
 
-func (m *Model) bar(now time.Time) string {
-	badges := make([]badgeData, len(m.panes.accts))
-	for i, a := range m.panes.accts {
-		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: m.panes.unread[a.acct.Name()], focused: i == m.panes.focus,
+// bar is the account bar: one badge per pane.
+func (p accountPanes) bar(styles Styles, width int, now time.Time) string {
+	badges := make([]badgeData, len(p.accts))
+	for i, a := range p.accts {
+		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: p.unread[a.acct.Name()], focused: i == p.focus,
 			syncing: a.syncing}
 	}
-	return accountBar{styles: m.env.styles}.view(badges, m.frame.width, now)
+	return accountBar{styles: styles}.view(badges, width, now)
 }
 
 // header discloses partial results: "2 of 3 accounts · Yahoo: cooling
@@ -116,8 +117,9 @@ func (m *Model) header(now time.Time) string {
 	return s
 }
 
-func (m *Model) emptyText() string {
-	for _, a := range m.panes.accts {
+// emptyText is what an empty list says: whether mail may still come.
+func (p accountPanes) emptyText() string {
+	for _, a := range p.accts {
 		if a.loading {
 			return "Loading…"
 		}
@@ -174,10 +176,10 @@ const MinWidth, MinHeight = 40, 10
 
 // tooSmall is the whole screen below MinWidth x MinHeight: one line that
 // says so, cut to the width, instead of a frame that would wrap.
-func (m *Model) tooSmall() string {
-	if m.frame.width <= 0 || m.frame.height <= 0 {
+func (f *frame) tooSmall() string {
+	if f.width <= 0 || f.height <= 0 {
 		return "" // not sized yet
 	}
-	msg := fmt.Sprintf("Terminal too small: %dx%d < %dx%d", m.frame.width, m.frame.height, MinWidth, MinHeight)
-	return textsafe.Fit(msg, m.frame.width)
+	msg := fmt.Sprintf("Terminal too small: %dx%d < %dx%d", f.width, f.height, MinWidth, MinHeight)
+	return textsafe.Fit(msg, f.width)
 }
