@@ -12,7 +12,9 @@ import (
 	"unibox/model"
 )
 
-// triageBox is the selection and the actions in flight.
+// triageBox is the selection and the actions in flight. Its maps are its
+// state, changed in place: its methods take a pointer, so no copy of it
+// looks like a snapshot that it is not.
 type triageBox struct {
 	keys        KeyMap // the refresh key an outcome line names
 	t           *model.Triage
@@ -51,7 +53,7 @@ type note struct {
 
 // targets are the rows an action applies to: the selection, else the
 // row under the cursor.
-func (t triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []model.Row {
+func (t *triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []model.Row {
 	if len(t.selected) > 0 {
 		var rows []model.Row
 		for _, r := range inbox.Rows() {
@@ -68,26 +70,22 @@ func (t triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []m
 }
 
 // toggle selects or unselects one message.
-func (t triageBox) toggle(id model.MessageID) triageBox {
+func (t *triageBox) toggle(id model.MessageID) {
 	if t.selected[id] {
 		delete(t.selected, id)
 	} else {
 		t.selected[id] = true
 	}
-	return t
 }
 
 // clear drops the selection.
-func (t triageBox) clear() triageBox {
-	t.selected = map[model.MessageID]bool{}
-	return t
-}
+func (t *triageBox) clear() { t.selected = map[model.MessageID]bool{} }
 
 // act starts op on rows: each account gets its own batch (one intent, one
 // call), applied at once on screen and settled when the account answers.
-func (t triageBox) act(op model.Op, rows []model.Row, apply applier) (triageBox, tea.Cmd, note) {
+func (t *triageBox) act(op model.Op, rows []model.Row, apply applier) (tea.Cmd, note) {
 	if len(rows) == 0 {
-		return t, nil, note{}
+		return nil, note{}
 	}
 	group := t.t.Group()
 	gs := newGroup(op, false, nil)
@@ -111,16 +109,16 @@ func (t triageBox) act(op model.Op, rows []model.Row, apply applier) (triageBox,
 	}
 	t.groups[group] = gs
 	if op.Removes() {
-		t = t.clear()
+		t.clear()
 	}
-	return t, tea.Batch(cmds...), note{status: fmt.Sprintf("%s: %d message(s)…", op.Verb(), len(rows))}
+	return tea.Batch(cmds...), note{status: fmt.Sprintf("%s: %d message(s)…", op.Verb(), len(rows))}
 }
 
 // undo runs the plan that takes back the last action.
-func (t triageBox) undo(apply applier) (triageBox, tea.Cmd, note) {
+func (t *triageBox) undo(apply applier) (tea.Cmd, note) {
 	steps, cannot, err := t.t.UndoPlan()
 	if err != nil {
-		return t, nil, note{status: "undo: " + err.Error(), bad: true}
+		return nil, note{status: "undo: " + err.Error(), bad: true}
 	}
 	group := t.t.Group()
 	gs := newGroup(model.Op{}, true, cannot)
@@ -139,18 +137,18 @@ func (t triageBox) undo(apply applier) (triageBox, tea.Cmd, note) {
 	}
 	t.groups[group] = gs
 	if len(cmds) == 0 {
-		return t, nil, note{status: "cannot undo: " + joinNotes(cannot), bad: true}
+		return nil, note{status: "cannot undo: " + joinNotes(cannot), bad: true}
 	}
-	return t, tea.Batch(cmds...), note{status: "undoing…"}
+	return tea.Batch(cmds...), note{status: "undoing…"}
 }
 
 // applied settles an intent; when its action is complete, the note
 // reports the outcome per account (and, after an undo, which accounts to
 // list again: moved-back messages got new uids).
-func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note) {
+func (t *triageBox) applied(msg appliedMsg, inbox *model.Inbox) note {
 	in := t.t.Intent(msg.intent)
 	if in == nil {
-		return t, note{}
+		return note{}
 	}
 	group := t.intentGroup[msg.intent]
 	gs := t.groups[group]
@@ -164,7 +162,7 @@ func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note)
 		n = note{status: "internal: " + err.Error(), bad: true}
 	}
 	if gs == nil {
-		return t, n
+		return n
 	}
 	done, failed, open := in.Counts()
 	gs.done[in.Account] += done
@@ -185,7 +183,7 @@ func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note)
 	}
 	gs.pending--
 	if gs.pending > 0 {
-		return t, n
+		return n
 	}
 	delete(t.groups, group)
 	for id, g := range t.intentGroup {
@@ -201,7 +199,7 @@ func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note)
 			}
 		}
 	}
-	return t, n
+	return n
 }
 
 func newGroup(op model.Op, undo bool, notes []string) *groupState {
@@ -210,23 +208,17 @@ func newGroup(op model.Op, undo bool, notes []string) *groupState {
 
 // act, undo and applied route to the triage box and show what it says.
 func (m *Model) act(op model.Op, rows []model.Row) tea.Cmd {
-	var cmd tea.Cmd
-	var n note
-	m.triage, cmd, n = m.triage.act(op, rows, m.applier())
+	cmd, n := m.triage.act(op, rows, m.applier())
 	return m.report(cmd, n)
 }
 
 func (m *Model) undo() tea.Cmd {
-	var cmd tea.Cmd
-	var n note
-	m.triage, cmd, n = m.triage.undo(m.applier())
+	cmd, n := m.triage.undo(m.applier())
 	return m.report(cmd, n)
 }
 
 func (m *Model) applied(msg appliedMsg) tea.Cmd {
-	var n note
-	m.triage, n = m.triage.applied(msg, m.inbox)
-	return m.report(nil, n)
+	return m.report(nil, m.triage.applied(msg, m.inbox))
 }
 
 // report redraws the rows after a triage update, shows its note and lists

@@ -67,7 +67,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 			m.filter = m.filter.clear()
 			m.rebuild()
 		} else if len(m.triage.selected) > 0 {
-			m.triage = m.triage.clear()
+			m.triage.clear()
 		}
 	case key.Matches(msg, m.env.keys.Quit):
 		return tea.Quit
@@ -96,11 +96,11 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
-			m.triage = m.triage.toggle(r.ID)
+			m.triage.toggle(r.ID)
 			m.list = m.list.step(1)
 		}
 	case key.Matches(msg, m.env.keys.ClearSelection):
-		m.triage = m.triage.clear()
+		m.triage.clear()
 	case key.Matches(msg, m.env.keys.Filter):
 		var cmd tea.Cmd
 		m.filter, cmd = m.filter.open(false)
