@@ -39,6 +39,38 @@ func (p accountPanes) inFocus() map[int]Account {
 	return accts
 }
 
+// setFocus cycles through the accounts and "all" (-1); it says whether
+// there was any account to focus.
+func (p *accountPanes) setFocus(f int) bool {
+	n := len(p.accts)
+	if n == 0 {
+		return false
+	}
+	switch {
+	case f >= n:
+		f = -1
+	case f < -1:
+		f = n - 1
+	}
+	p.focus = f
+	return true
+}
+
+// current is the account an account-wide key acts on: the focused one,
+// else the selected row's (onRow: the list has one).
+func (p accountPanes) current(selected model.Row, onRow bool) int {
+	if p.focus >= 0 {
+		return p.focus
+	}
+	if onRow {
+		return p.index(selected.ID.Account)
+	}
+	if len(p.accts) > 0 {
+		return 0
+	}
+	return -1
+}
+
 // accountsOf are the accounts rows are in, each once, in the order of the
 // rows.
 func (p accountPanes) accountsOf(rows []model.Row) []Account {

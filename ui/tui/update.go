@@ -74,14 +74,18 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.keys.Open):
 		return m.open()
 	case key.Matches(msg, m.env.keys.NextAccount):
-		m.setFocus(m.panes.focus + 1)
+		if m.panes.setFocus(m.panes.focus + 1) {
+			m.rebuild()
+		}
 	case key.Matches(msg, m.env.keys.PrevAccount):
-		m.setFocus(m.panes.focus - 1)
+		if m.panes.setFocus(m.panes.focus - 1) {
+			m.rebuild()
+		}
 	case key.Matches(msg, m.env.keys.AllAccounts):
 		m.panes.focus = -1
 		m.rebuild()
 	case key.Matches(msg, m.env.keys.Refresh):
-		return m.refresh(m.current())
+		return m.refresh(m.panes.current(m.list.selected()))
 	case key.Matches(msg, m.env.keys.RefreshAll):
 		var cmds []tea.Cmd
 		for i := range m.panes.accts {
@@ -90,7 +94,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		m.frame.setStatus("refreshing all accounts", false)
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.keys.Details):
-		if i := m.current(); i >= 0 {
+		if i := m.panes.current(m.list.selected()); i >= 0 {
 			m.details = newDetails(&m.env, i, m.panes.accts[i], func() string { return m.notify.failure })
 			m.setMode(modeDetails)
 		}
@@ -242,37 +246,6 @@ func (m *Model) searched(msg searchedMsg) {
 		m.frame.setStatus(m.search.outcome(len(m.list.rows)))
 		m.search = searchBox{}
 	}
-}
-
-// setFocus cycles through the accounts and "all" (-1).
-func (m *Model) setFocus(f int) {
-	n := len(m.panes.accts)
-	if n == 0 {
-		return
-	}
-	switch {
-	case f >= n:
-		f = -1
-	case f < -1:
-		f = n - 1
-	}
-	m.panes.focus = f
-	m.rebuild()
-}
-
-// current is the account an account-wide key acts on: the focused one,
-// else the selected row's.
-func (m *Model) current() int {
-	if m.panes.focus >= 0 {
-		return m.panes.focus
-	}
-	if r, ok := m.list.selected(); ok {
-		return m.panes.index(r.ID.Account)
-	}
-	if len(m.panes.accts) > 0 {
-		return 0
-	}
-	return -1
 }
 
 func (m *Model) open() tea.Cmd {
