@@ -64,7 +64,7 @@ func (p accountPanes) bar(styles Styles, width int, now time.Time) string {
 		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: p.unread[a.acct.Name()], focused: i == p.focus,
 			syncing: a.syncing}
 	}
-	return accountBar{styles: styles}.view(badges, width, now)
+	return accountBar{styles: styles, badges: badges, now: now}.view(width, 1)
 }
 
 // header discloses partial results: "2 of 3 accounts · Yahoo: cooling
