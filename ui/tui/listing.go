@@ -71,43 +71,67 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 	return m.panes.page(&m.env, m.inbox)
 }
 
+// listed applies a listing: its page joins the inbox, and what that means
+// for the other components (the status line, the actions in flight, the
+// list, notify_cmd) the root applies here.
 func (m *Model) listed(msg listedMsg) tea.Cmd {
-	a := m.panes.accts[msg.account]
-	var current bool
-	if *a, current = a.listed(msg); !current {
-		return nil // superseded
+	cmd, n := m.panes.listed(&m.env, m.inbox, msg)
+	switch {
+	case n.failed:
+		m.frame.setAccountError(n.account, n.status)
+	case n.status != "":
+		m.frame.setStatus(n.status, false)
 	}
-	var cmds []tea.Cmd
-	if !msg.older && a.again { // a push came during this listing
-		a.again = false
-		cmds = append(cmds, m.panes.load(&m.env, msg.account))
-	}
-	return tea.Batch(append(cmds, m.takePage(msg))...)
-}
-
-// takePage puts a listing into the inbox (or says why it failed).
-func (m *Model) takePage(msg listedMsg) tea.Cmd {
-	a := m.panes.accts[msg.account]
-	name := a.acct.Name()
-	if msg.err != nil {
-		m.frame.setAccountError(name, name+": "+a.lastErr)
-		return nil
-	}
-	if msg.older && msg.stored {
-		if m.inbox.PageFloor(name) < msg.before {
-			return nil // the server's page for it came first: it speaks
-		}
-		m.inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
-	} else if msg.older {
-		m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
-	} else if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
-		m.frame.setStatus(fmt.Sprintf("%d new in %s", fresh, name), false)
+	if !n.merged {
+		return cmd
 	}
 	m.triage.t.Reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
+	var notify tea.Cmd
+	m.notify, notify = m.notify.arrived(m.env.ctx, m.inbox.Rows())
+	return tea.Batch(cmd, notify)
+}
+
+// pageNote is what a listing did: its page merged into the inbox, or a
+// failure (status names the account and why), or a line to show.
+type pageNote struct {
+	merged  bool
+	failed  bool
+	account string
+	status  string
+}
+
+// listed takes the answer to a list request: the pane follows it (and
+// lists once more after a push that came meanwhile), and its page joins
+// inbox; an answer a later request superseded changes nothing.
+func (p *accountPanes) listed(e *env, inbox *model.Inbox, msg listedMsg) (tea.Cmd, pageNote) {
+	a := p.accts[msg.account]
+	var current bool
+	if *a, current = a.listed(msg); !current {
+		return nil, pageNote{} // superseded
+	}
 	var cmd tea.Cmd
-	m.notify, cmd = m.notify.arrived(m.env.ctx, m.inbox.Rows())
-	return cmd
+	if !msg.older && a.again { // a push came during this listing
+		a.again = false
+		cmd = p.load(e, msg.account)
+	}
+	name := a.acct.Name()
+	if msg.err != nil {
+		return cmd, pageNote{failed: true, account: name, status: name + ": " + a.lastErr}
+	}
+	var n pageNote
+	if msg.older && msg.stored {
+		if inbox.PageFloor(name) < msg.before {
+			return cmd, n // the server's page for it came first: it speaks
+		}
+		inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
+	} else if msg.older {
+		inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
+	} else if fresh := inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
+		n.status = fmt.Sprintf("%d new in %s", fresh, name)
+	}
+	n.merged = true
+	return cmd, n
 }
 
 // synced takes one step of a sync: its page like a listing's, and, while
