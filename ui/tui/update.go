@@ -217,7 +217,7 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	case !m.filter.active && search:
 		return m.startSearch(text)
 	case m.filter.active && text != before && text != "" && !search:
-		return tea.Batch(cmd, m.matchStored(text))
+		return tea.Batch(cmd, m.panes.matchStored(&m.env, text))
 	}
 	return cmd
 }
@@ -257,9 +257,9 @@ func (m *Model) open() tea.Cmd {
 	if i < 0 {
 		return nil
 	}
-	m.viewer = m.viewer.open(r.ID, m.env.next())
+	var cmd tea.Cmd
+	m.viewer, cmd = m.viewer.open(&m.env, m.panes.accts[i].acct, r.ID)
 	m.setMode(modeMessage)
-	cmd := openCmd(m.env.ctx, m.panes.accts[i].acct, m.viewer.req, r.ID, m.env.opts.CallTimeout)
 	if !r.Seen && m.env.opts.MarkReadOnOpen {
 		// get_message never sets \Seen: marking read is its own intent.
 		return tea.Batch(cmd, m.act(model.Op{Action: model.ActSetSeen, Value: true}, []model.Row{r}))
@@ -326,7 +326,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case listedMsg:
 		return m.listed(msg)
 	case openedMsg:
-		m.viewer = m.viewer.opened(msg)
+		m.viewer, _ = m.viewer.update(msg)
 	case refreshedMsg:
 		a := m.panes.accts[msg.account]
 		var line string

@@ -39,13 +39,13 @@ func (v viewer) setSize(w, h int) viewer {
 	return v
 }
 
-// open starts showing id while its body loads, waiting for the answer to
-// request req.
-func (v viewer) open(id model.MessageID, req uint64) viewer {
-	v.id, v.req, v.loading, v.err, v.body = id, req, true, "", model.Body{}
+// open starts showing id while its body loads from acct; the viewer waits
+// for the answer to its own request.
+func (v viewer) open(e *env, acct Account, id model.MessageID) (viewer, tea.Cmd) {
+	v.id, v.req, v.loading, v.err, v.body = id, e.next(), true, "", model.Body{}
 	v = v.setText("")
 	v.vp.GotoTop()
-	return v
+	return v, openCmd(e.ctx, acct, v.req, id, e.opts.CallTimeout)
 }
 
 // opened shows the body the open request brought; an answer to an earlier
@@ -81,6 +81,9 @@ func (v viewer) setText(text string) viewer {
 // name (rebound under [keys] with the list's); the viewport's own keys
 // (space, b, the mouse wheel) still work beside them.
 func (v viewer) update(msg tea.Msg) (viewer, tea.Cmd) {
+	if o, ok := msg.(openedMsg); ok {
+		return v.opened(o), nil
+	}
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch {
 		case key.Matches(k, v.keys.Down):
