@@ -16,14 +16,15 @@ import (
 )
 
 // The UI has one clock, Options.Now: no file of the package reads the
-// wall clock itself; New's default is the one mention of time.Now.
+// wall clock itself (New's default is the one mention of time.Now), nor
+// the machine's zone instead of the clock's (Local).
 func TestOneClock(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	var uses []string
+	var uses, local []string
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -33,16 +34,24 @@ func TestOneClock(t *testing.T) {
 			t.Fatal(err)
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Now" {
-				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "time" {
-					uses = append(uses, fset.Position(sel.Pos()).String())
-				}
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "time" && sel.Sel.Name == "Now" {
+				uses = append(uses, fset.Position(sel.Pos()).String())
+			}
+			if sel.Sel.Name == "Local" {
+				local = append(local, fset.Position(sel.Pos()).String())
 			}
 			return true
 		})
 	}
 	if len(uses) != 1 || !strings.HasPrefix(uses[0], "root.go:") {
 		t.Fatalf("time.Now is used at %v; want only New's default in root.go", uses)
+	}
+	if len(local) > 0 {
+		t.Fatalf("the machine's zone is used at %v; want the clock's (Options.Now().Location())", local)
 	}
 }
 

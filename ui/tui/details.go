@@ -134,7 +134,7 @@ func (d detailsBox) body(width, height int) string {
 		b.WriteString(s.Label.Render("History:"))
 		b.WriteByte('\n')
 		for _, e := range d.history {
-			b.WriteString(textsafe.Fit(textsafe.Line(e.Time.Local().Format("15:04:05")+" "+e.Kind+" "+e.Text), width))
+			b.WriteString(textsafe.Fit(textsafe.Line(e.Time.In(now.Location()).Format("15:04:05")+" "+e.Kind+" "+e.Text), width))
 			b.WriteByte('\n')
 		}
 	}
