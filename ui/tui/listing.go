@@ -85,7 +85,7 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 	if !n.merged {
 		return cmd
 	}
-	m.triage.t.Reapply() // a page fetched before an action began must not undo it
+	m.triage.reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
 	var notify tea.Cmd
 	m.notify, notify = m.notify.arrived(m.env.ctx, m.inbox.Rows())

@@ -21,7 +21,7 @@ func (m *Model) restored(msg restoredMsg) tea.Cmd {
 	if !m.panes.restore(m.inbox, msg) {
 		return m.panes.connect(&m.env) // nothing to draw first: no reason to wait
 	}
-	m.triage.t.Reapply()
+	m.triage.reapply()
 	m.rebuild()
 	// The listings start once this frame is on the screen: starting a
 	// provider per account takes the cores for a while, and the stored
@@ -57,7 +57,7 @@ func (p *accountPanes) connect(e *env) tea.Cmd {
 func (m *Model) storedMatched(msg storedMatchMsg) {
 	if msg.err == nil && msg.text == m.filter.text() &&
 		m.inbox.AddStored(m.panes.accts[msg.account].acct.Name(), msg.page.Messages) > 0 {
-		m.triage.t.Reapply()
+		m.triage.reapply()
 		m.rebuild()
 	}
 }

@@ -69,6 +69,11 @@ func (t *triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []
 	return nil
 }
 
+// reapply puts the actions in flight back over rows that a page, the
+// store or a search just brought (fetched before the action began, they
+// must not undo it on screen).
+func (t *triageBox) reapply() { t.t.Reapply() }
+
 // toggle selects or unselects one message.
 func (t *triageBox) toggle(id model.MessageID) {
 	if t.selected[id] {

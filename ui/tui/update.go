@@ -238,7 +238,7 @@ func (m *Model) searched(msg searchedMsg) {
 	name := m.panes.accts[msg.account].acct.Name()
 	m.search = m.search.searched(msg, name, func(msgs []model.Message) int {
 		n := m.inbox.AddFound(name, msgs)
-		m.triage.t.Reapply()
+		m.triage.reapply()
 		return n
 	})
 	m.rebuild()
