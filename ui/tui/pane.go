@@ -18,7 +18,7 @@ type accountPanes struct {
 }
 
 // index is the pane of the account named name, or -1.
-func (p accountPanes) index(name string) int {
+func (p *accountPanes) index(name string) int {
 	for i, a := range p.accts {
 		if a.acct.Name() == name {
 			return i
@@ -29,7 +29,7 @@ func (p accountPanes) index(name string) int {
 
 // inFocus are the accounts the focus shows (all when there is none), by
 // index.
-func (p accountPanes) inFocus() map[int]Account {
+func (p *accountPanes) inFocus() map[int]Account {
 	accts := map[int]Account{}
 	for i, a := range p.accts {
 		if p.focus < 0 || p.focus == i {
@@ -58,7 +58,7 @@ func (p *accountPanes) setFocus(f int) bool {
 
 // current is the account an account-wide key acts on: the focused one,
 // else the selected row's (onRow: the list has one).
-func (p accountPanes) current(selected model.Row, onRow bool) int {
+func (p *accountPanes) current(selected model.Row, onRow bool) int {
 	if p.focus >= 0 {
 		return p.focus
 	}
@@ -73,7 +73,7 @@ func (p accountPanes) current(selected model.Row, onRow bool) int {
 
 // accountsOf are the accounts rows are in, each once, in the order of the
 // rows.
-func (p accountPanes) accountsOf(rows []model.Row) []Account {
+func (p *accountPanes) accountsOf(rows []model.Row) []Account {
 	var accts []Account
 	seen := map[string]bool{}
 	for _, r := range rows {

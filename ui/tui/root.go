@@ -212,7 +212,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // title is the terminal title: the unread total, a number only (never
 // mail text, which could carry an escape sequence into the title bar).
-func (p accountPanes) title() string {
+func (p *accountPanes) title() string {
 	total := 0
 	for _, n := range p.unread {
 		total += n

@@ -33,7 +33,7 @@ func (m *Model) restored(msg restoredMsg) tea.Cmd {
 const firstFrame = 20 * time.Millisecond
 
 // restore puts the stored pages into inbox; it says whether any row came.
-func (p accountPanes) restore(inbox *model.Inbox, msg restoredMsg) bool {
+func (p *accountPanes) restore(inbox *model.Inbox, msg restoredMsg) bool {
 	changed := false
 	for i, page := range msg.pages {
 		if i < len(p.accts) && inbox.Restore(p.accts[i].acct.Name(), page.Messages, page.More) {
@@ -64,7 +64,7 @@ func (m *Model) storedMatched(msg storedMatchMsg) {
 
 // matchStored asks every account's store for rows matching the filter
 // beyond the loaded pages.
-func (p accountPanes) matchStored(e *env, text string) tea.Cmd {
+func (p *accountPanes) matchStored(e *env, text string) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
 		if r, ok := a.acct.(Remembering); ok {

@@ -58,7 +58,7 @@ func (m *Model) View() string {
 }
 
 // bar is the account bar: one badge per pane.
-func (p accountPanes) bar(styles Styles, width int, now time.Time) string {
+func (p *accountPanes) bar(styles Styles, width int, now time.Time) string {
 	badges := make([]badgeData, len(p.accts))
 	for i, a := range p.accts {
 		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: p.unread[a.acct.Name()], focused: i == p.focus,
@@ -118,7 +118,7 @@ func (m *Model) header(now time.Time) string {
 }
 
 // emptyText is what an empty list says: whether mail may still come.
-func (p accountPanes) emptyText() string {
+func (p *accountPanes) emptyText() string {
 	for _, a := range p.accts {
 		if a.loading {
 			return "Loading…"
