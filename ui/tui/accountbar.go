@@ -19,6 +19,8 @@ import (
 // count ("+2 down +9 more"), never silently.
 type accountBar struct {
 	styles Styles
+	badges []badgeData
+	now    time.Time // countdowns are read at this time
 }
 
 type badgeData struct {
@@ -31,8 +33,9 @@ type badgeData struct {
 
 // view lays the bar out as plain text first (layoutBar) and styles it
 // afterwards, so styling can never change what fits.
-func (b accountBar) view(badges []badgeData, width int, now time.Time) string {
-	l := layoutBar(badges, width, now)
+func (b accountBar) view(width, _ int) string {
+	badges := b.badges
+	l := layoutBar(badges, width, b.now)
 	parts := make([]string, 0, len(l.items)+1)
 	for _, it := range l.items {
 		parts = append(parts, b.style(badges[it.index]).Render(it.text))

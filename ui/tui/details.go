@@ -5,38 +5,77 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"unibox/accounts"
 	"unibox/accounts/history"
 	"unibox/model/textsafe"
 )
 
-// detailsBox is the account details view's account and its stderr tail,
-// read on events, not once per frame.
+// detailsBox is the account details view: its account's pane (health,
+// last failure, live), and its stderr tail and history, read on events,
+// not once per frame.
 type detailsBox struct {
+	styles  Styles
+	keys    KeyMap
+	now     func() time.Time
+	failure func() string // notify_cmd's last failure ("" after a success)
 	account int
+	pane    *accountPane
 	stderr  string
 	history []history.Event // newest last
 }
+
+// newDetails is the details of account i.
+func newDetails(e *env, i int, p *accountPane, notifyFailure func() string) detailsBox {
+	return detailsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, failure: notifyFailure, account: i, pane: p}.show()
+}
+
+// update reads the account again on each of its events.
+func (d detailsBox) update(msg tea.Msg) (detailsBox, tea.Cmd) {
+	if s, ok := msg.(statusMsg); ok && s.account == d.account {
+		return d.show(), nil // read once per event, not once per frame
+	}
+	return d, nil
+}
+
+// header names the view and its keys.
+func (d detailsBox) header() string {
+	return fmt.Sprintf("account details · %s refresh · %s back", hint(d.keys.Refresh), hint(d.keys.Back))
+}
+
+// ShortHelp and FullHelp are the details' keys, for the help.
+func (d detailsBox) ShortHelp() []key.Binding {
+	return []key.Binding{d.keys.Back, d.keys.Refresh, d.keys.Help}
+}
+func (d detailsBox) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
 // detailsHistory is how many of an account's events the details show.
 const detailsHistory = 8
 
 // show reads the pane's stderr tail and history for the details: on
 // opening, on a refresh and on each of its events, never once per frame.
-func (d detailsBox) show(p *accountPane) detailsBox {
-	d.stderr = p.acct.Stderr()
+func (d detailsBox) show() detailsBox {
+	d.stderr = d.pane.acct.Stderr()
 	d.history = nil
-	if h, ok := p.acct.(Historied); ok {
+	if h, ok := d.pane.acct.(Historied); ok {
 		d.history = h.History(detailsHistory)
 	}
 	return d
 }
 
-// view is the account detail view: the one place a user learns why an
-// account is down (state, since, last error and class, counts, stderr),
-// and why notify_cmd failed (notifyFailure: its error and stderr tail,
-// already sanitised; "" when its last run succeeded).
-func (d detailsBox) view(s Styles, p *accountPane, notifyFailure string, width, height int, now time.Time) string {
+// view is the account detail view, exactly height lines: the one place a
+// user learns why an account is down (state, since, last error and class,
+// counts, stderr), and why notify_cmd failed (its error and stderr tail,
+// already sanitised).
+func (d detailsBox) view(width, height int) string {
+	return fitLines(d.body(width, height), height)
+}
+
+func (d detailsBox) body(width, height int) string {
+	s, k, now, notifyFailure := d.styles, d.keys, d.now(), d.failure()
+	p := d.pane
 	name, h, stderr, lastErr := p.acct.Name(), p.health, d.stderr, p.lastErr
 	var b strings.Builder
 	line := func(label, value string) {
@@ -50,13 +89,13 @@ func (d detailsBox) view(s Styles, p *accountPane, notifyFailure string, width, 
 	line("Updates:", h.Updates())
 	line("Since:", h.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(h.Since))+" ago)")
 	if h.CoolingDown() {
-		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press r to try now)")
+		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press "+hint(k.Refresh)+" to try now)")
 	}
 	if h.NoSecret() {
-		line("Next probe:", "none until you press r (the password or token is fetched again)")
+		line("Next probe:", "none until you press "+hint(k.Refresh)+" (the password or token is fetched again)")
 	}
 	if h.AuthFailed() {
-		line("Next probe:", "none until you press r (credentials were refused)")
+		line("Next probe:", "none until you press "+hint(k.Refresh)+" (credentials were refused)")
 	}
 	errText := h.LastError
 	if errText == "" {
@@ -95,7 +134,7 @@ func (d detailsBox) view(s Styles, p *accountPane, notifyFailure string, width, 
 		b.WriteString(s.Label.Render("History:"))
 		b.WriteByte('\n')
 		for _, e := range d.history {
-			b.WriteString(textsafe.Fit(textsafe.Line(e.Time.Local().Format("15:04:05")+" "+e.Kind+" "+e.Text), width))
+			b.WriteString(textsafe.Fit(textsafe.Line(e.Time.In(now.Location()).Format("15:04:05")+" "+e.Kind+" "+e.Text), width))
 			b.WriteByte('\n')
 		}
 	}

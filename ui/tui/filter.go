@@ -5,29 +5,52 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/model/textsafe"
 )
 
 // filterBox is the incremental filter over sender and subject ("/"), and
 // the query of a server-side search ("s").
 type filterBox struct {
+	keys   KeyMap // open ends the input, back clears it
 	input  textinput.Model
 	active bool // the input has the keyboard
 	search bool // enter runs a server-side search
 }
 
-func newFilterBox() filterBox {
+func newFilterBox(keys KeyMap) filterBox {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.CharLimit = 200
 	// A static cursor: a blinking one is a timer goroutine per key press.
 	in.Cursor.SetMode(cursor.CursorStatic)
-	return filterBox{input: in}
+	return filterBox{keys: keys, input: in}
 }
+
+// update takes a key while the input has the keyboard: back clears the
+// filter, open ends the input (a search then runs, see the root), any
+// other key edits the text.
+func (f filterBox) update(msg tea.Msg) (filterBox, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, f.keys.Back):
+			return f.clear(), nil
+		case key.Matches(k, f.keys.Open):
+			return f.close(), nil
+		}
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	return f, cmd
+}
+
+// view is the input line, cut to the width.
+func (f filterBox) view(width, _ int) string { return textsafe.Fit(f.input.View(), width) }
 
 func (f filterBox) text() string { return strings.TrimSpace(f.input.Value()) }
 
@@ -79,6 +102,22 @@ type searchBox struct {
 // start begins the search req for query over n accounts.
 func (s searchBox) start(req uint64, query string, n int) searchBox {
 	return searchBox{req: req, query: query, pending: n}
+}
+
+// startSearch asks the servers of accts (by pane index) for query; a new
+// search replaces the one in flight.
+func startSearch(e *env, query string, accts map[int]Account) (searchBox, tea.Cmd) {
+	req := e.next()
+	var cmds []tea.Cmd
+	for i, a := range accts {
+		cmds = append(cmds, searchCmd(e.ctx, a, i, req, query, e.opts.PageSize, e.opts.CallTimeout))
+	}
+	return searchBox{}.start(req, query, len(cmds)), tea.Batch(cmds...)
+}
+
+// progress is the status line of a search in flight.
+func (s searchBox) progress() string {
+	return fmt.Sprintf("searching %d account(s) for %q…", s.pending, s.query)
 }
 
 // searched takes one account's answer; add puts what it found into the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 
@@ -16,22 +17,22 @@ import (
 // flowed into as many columns as the width holds, in pages of the height
 // that is left, which ? steps through before it closes. The frame never
 // grows past the terminal, so the account bar stays on line 1 at 40x10.
-func (m *Model) helpPages() []string {
-	km := m.helpKeys()
-	if !m.frame.help.ShowAll {
-		return []string{m.frame.help.View(km)}
+// km is the view's keys (its component's help); helpKey the binding of ?.
+func (f *frame) helpPages(km help.KeyMap, helpKey key.Binding) []string {
+	if !f.help.ShowAll {
+		return []string{f.help.View(km)}
 	}
-	lines := max(1, m.frame.height-4) // bar, header, one body line, status
-	if full := m.frame.help.View(km); lipgloss.Height(full) <= lines && lipgloss.Width(full) <= m.frame.width {
+	lines := max(1, f.height-4) // bar, header, one body line, status
+	if full := f.help.View(km); lipgloss.Height(full) <= lines && lipgloss.Width(full) <= f.width {
 		return []string{full}
 	}
-	return m.flowHelp(km.FullHelp(), lines)
+	return f.flowHelp(km.FullHelp(), lines, helpKey)
 }
 
-// helpPage is the page of the help on screen.
-func (m *Model) helpPage() string {
-	pages := m.helpPages()
-	return pages[min(m.frame.helpPage, len(pages)-1)]
+// helpPageOf is the page of the help on screen.
+func (f *frame) helpPageOf(km help.KeyMap, helpKey key.Binding) string {
+	pages := f.helpPages(km, helpKey)
+	return pages[min(f.helpPage, len(pages)-1)]
 }
 
 // minHelpDesc is the narrowest description column worth a second column
@@ -41,7 +42,7 @@ const minHelpDesc = 12
 // flowHelp lays the bindings out column by column, each "key desc" in a
 // cell of the widest entry's width, in pages of at most lines lines; a
 // page that is not the only one ends with where ? goes next.
-func (m *Model) flowHelp(groups [][]key.Binding, lines int) []string {
+func (f *frame) flowHelp(groups [][]key.Binding, lines int, helpKey key.Binding) []string {
 	type entry struct{ k, d string }
 	var entries []entry
 	keyW, entryW := 0, 0
@@ -58,9 +59,9 @@ func (m *Model) flowHelp(groups [][]key.Binding, lines int) []string {
 	for _, e := range entries {
 		entryW = max(entryW, keyW+1+textsafe.Width(e.d))
 	}
-	entryW = max(min(entryW, m.frame.width), keyW+2) // the frame is at least 40 wide
-	cols := max(1, (m.frame.width+2)/(entryW+2))
-	if squeezed := (m.frame.width+2)/2 - 2; cols == 1 && squeezed >= keyW+1+minHelpDesc {
+	entryW = max(min(entryW, f.width), keyW+2) // the frame is at least 40 wide
+	cols := max(1, (f.width+2)/(entryW+2))
+	if squeezed := (f.width+2)/2 - 2; cols == 1 && squeezed >= keyW+1+minHelpDesc {
 		// Two columns whose longest descriptions end in "…" beat twice
 		// the pages.
 		cols, entryW = 2, squeezed
@@ -71,7 +72,7 @@ func (m *Model) flowHelp(groups [][]key.Binding, lines int) []string {
 	}
 	perPage := cols * rows
 	nPages := (len(entries) + perPage - 1) / perPage
-	st := m.frame.help.Styles
+	st := f.help.Styles
 	var pages []string
 	for p := range nPages {
 		page := entries[p*perPage : min(len(entries), (p+1)*perPage)]
@@ -87,7 +88,7 @@ func (m *Model) flowHelp(groups [][]key.Binding, lines int) []string {
 			if p == nPages-1 {
 				next = "close"
 			}
-			out = append(out, st.FullDesc.Render(textsafe.Fit(fmt.Sprintf("%s %s (%d/%d)", m.env.keys.Help.Help().Key, next, p+1, nPages), m.frame.width)))
+			out = append(out, st.FullDesc.Render(textsafe.Fit(fmt.Sprintf("%s %s (%d/%d)", hint(helpKey), next, p+1, nPages), f.width)))
 		}
 		pages = append(pages, strings.Join(out, "\n"))
 	}

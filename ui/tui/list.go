@@ -16,8 +16,15 @@ import (
 // are visible, and keeps the cursor on the selected message when rows
 // arrive or leave.
 type listModel struct {
-	styles     Styles
-	keys       KeyMap
+	styles Styles
+	keys   KeyMap
+	now    func() time.Time
+	tags   map[string]string // account → its tag, all tagW wide
+	tagW   int
+	// What the rows are drawn with, read from their owners when drawn:
+	// the text of an empty list (loading or not) and the selection.
+	empty      func() string
+	marked     func(model.MessageID) bool
 	rows       []model.Row // shared with the inbox: read only
 	cursor     int
 	offset     int
@@ -88,31 +95,53 @@ func (l listModel) selected() (model.Row, bool) {
 // atEnd reports the cursor on the last loaded row (time to page).
 func (l listModel) atEnd() bool { return len(l.rows) > 0 && l.cursor == len(l.rows)-1 }
 
-// update moves the cursor; it reports whether the key was one of its own.
-func (l listModel) update(msg tea.KeyMsg) (listModel, bool) {
-	switch {
-	case key.Matches(msg, l.keys.Down):
-		l.cursor++
-	case key.Matches(msg, l.keys.Up):
-		l.cursor--
-	case key.Matches(msg, l.keys.Top):
-		l.cursor = 0
-	case key.Matches(msg, l.keys.Bottom):
-		l.cursor = len(l.rows) - 1
-	case key.Matches(msg, l.keys.PageDown):
-		l.cursor += max(1, l.height-1)
-	case key.Matches(msg, l.keys.PageUp):
-		l.cursor -= max(1, l.height-1)
-	default:
-		return l, false
-	}
-	l.touched = true
-	return l.clamp(), true
+// owns says whether a key moves the cursor (update takes it).
+func (l listModel) owns(msg tea.KeyMsg) bool {
+	return key.Matches(msg, l.keys.Down, l.keys.Up, l.keys.Top, l.keys.Bottom, l.keys.PageDown, l.keys.PageUp)
 }
 
-func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty string, sel map[model.MessageID]bool) string {
+// update moves the cursor by the KeyMap's keys; the root pages when it
+// reaches the last row (see atEnd).
+func (l listModel) update(msg tea.Msg) (listModel, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return l, nil
+	}
+	switch {
+	case key.Matches(k, l.keys.Down):
+		return l.step(1), nil
+	case key.Matches(k, l.keys.Up):
+		return l.step(-1), nil
+	case key.Matches(k, l.keys.Top):
+		return l.step(-len(l.rows)), nil
+	case key.Matches(k, l.keys.Bottom):
+		return l.step(len(l.rows)), nil
+	case key.Matches(k, l.keys.PageDown):
+		return l.step(max(1, l.height-1)), nil
+	case key.Matches(k, l.keys.PageUp):
+		return l.step(-max(1, l.height-1)), nil
+	}
+	return l, nil
+}
+
+// step moves the cursor n rows (the user's move: the cursor no longer
+// stays on the newest row).
+func (l listModel) step(n int) listModel {
+	l.cursor += n
+	l.touched = true
+	return l.clamp()
+}
+
+// ShortHelp and FullHelp are the list's: every binding of the KeyMap.
+func (l listModel) ShortHelp() []key.Binding  { return l.keys.ShortHelp() }
+func (l listModel) FullHelp() [][]key.Binding { return l.keys.FullHelp() }
+
+// view draws the rows in the size layout gave the list.
+func (l listModel) view(width, height int) string {
+	l.width, l.height = width, height
+	now, tags, tagW := l.now(), l.tags, l.tagW
 	if len(l.rows) == 0 {
-		return l.styles.Dim.Render(textsafe.Fit(empty, l.width)) + strings.Repeat("\n", max(0, l.height-1))
+		return l.styles.Dim.Render(textsafe.Fit(l.empty(), l.width)) + strings.Repeat("\n", max(0, l.height-1))
 	}
 	// The marks are four one-column characters and the unread slot, as
 	// wide as "•" (two columns on an ambiguous-wide terminal): the same on
@@ -125,7 +154,7 @@ func (l listModel) view(now time.Time, tags map[string]string, tagW int, empty s
 		if i > l.offset {
 			b.WriteByte('\n')
 		}
-		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, sel[l.rows[i].ID], now, tags[l.rows[i].ID.Account], c))
+		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, l.marked(l.rows[i].ID), now, tags[l.rows[i].ID.Account], c))
 	}
 	for i := end - l.offset; i < l.height; i++ {
 		b.WriteByte('\n')

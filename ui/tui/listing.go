@@ -2,10 +2,11 @@ package tui
 
 import (
 	"fmt"
-	"time"
-	"unibox/accounts"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts"
+	"unibox/model"
 )
 
 // Listing: an account's newest page, older pages as the cursor reaches the
@@ -13,87 +14,124 @@ import (
 // to the inbox.
 
 // load asks account i for its newest page.
-func (m *Model) load(i int) tea.Cmd {
-	m.env.nextReq++
-	p := m.panes.accts[i]
-	*p = p.load(m.env.nextReq)
-	if s, ok := p.acct.(Syncing); ok {
-		return syncCmd(m.env.ctx, p.acct, s, i, p.req, m.env.opts.PageSize, m.env.opts.CallTimeout)
+func (p *accountPanes) load(e *env, i int) tea.Cmd {
+	a := p.accts[i]
+	*a = a.load(e.next())
+	if s, ok := a.acct.(Syncing); ok {
+		return syncCmd(e.ctx, a.acct, s, i, a.req, e.opts.PageSize, e.opts.CallTimeout)
 	}
-	return listCmd(m.env.ctx, p.acct, i, p.req, accounts.ListOptions{Limit: m.env.opts.PageSize}, false, m.env.opts.CallTimeout)
+	return listCmd(e.ctx, a.acct, i, a.req, accounts.ListOptions{Limit: e.opts.PageSize}, false, e.opts.CallTimeout)
 }
 
-// pageIfAtEnd loads older messages when the cursor reaches the last row,
-// without blocking the screen.
-func (m *Model) pageIfAtEnd() tea.Cmd {
-	if !m.list.atEnd() {
-		return nil
-	}
+// loadAll lists again every account for which keep says so.
+func (p *accountPanes) loadAll(e *env, keep func(*accountPane) bool) tea.Cmd {
 	var cmds []tea.Cmd
-	for i, a := range m.panes.accts {
+	for i, a := range p.accts {
+		if keep(a) {
+			cmds = append(cmds, p.load(e, i))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// page loads the accounts' older messages below what inbox holds (the
+// cursor reached the last row), without blocking the screen.
+func (p *accountPanes) page(e *env, inbox *model.Inbox) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, a := range p.accts {
 		name := a.acct.Name()
-		floor := m.inbox.PageFloor(name)
-		if (m.panes.focus >= 0 && m.panes.focus != i) || floor <= 1 {
+		floor := inbox.PageFloor(name)
+		if (p.focus >= 0 && p.focus != i) || floor <= 1 {
 			continue
 		}
 		// The list is a window over the store: the page below comes from
 		// it at once (stale), and, online, from the server too, which
 		// confirms it in place.
 		r, remembers := a.acct.(Remembering)
-		more := m.inbox.More(name)
+		more := inbox.More(name)
 		online, offline := a.wantsPage(more), remembers && a.wantsStoredPage(more)
 		if remembers && (online || offline) {
-			m.env.nextReq++
 			a.paging++
-			cmds = append(cmds, storedOlderCmd(m.env.ctx, r, i, m.env.nextReq, floor, m.env.opts.PageSize))
+			cmds = append(cmds, storedOlderCmd(e.ctx, r, i, e.next(), floor, e.opts.PageSize))
 		}
 		if online {
-			opts := accounts.ListOptions{Limit: m.env.opts.PageSize, BeforeUID: floor}
-			m.env.nextReq++
+			opts := accounts.ListOptions{Limit: e.opts.PageSize, BeforeUID: floor}
 			a.paging++
-			cmds = append(cmds, listCmd(m.env.ctx, a.acct, i, m.env.nextReq, opts, true, m.env.opts.CallTimeout))
+			cmds = append(cmds, listCmd(e.ctx, a.acct, i, e.next(), opts, true, e.opts.CallTimeout))
 		}
 	}
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) listed(msg listedMsg) tea.Cmd {
-	a := m.panes.accts[msg.account]
-	var current bool
-	if *a, current = a.listed(msg); !current {
-		return nil // superseded
-	}
-	var cmds []tea.Cmd
-	if !msg.older && a.again { // a push came during this listing
-		a.again = false
-		cmds = append(cmds, m.load(msg.account))
-	}
-	return tea.Batch(append(cmds, m.takePage(msg))...)
-}
-
-// takePage puts a listing into the inbox (or says why it failed).
-func (m *Model) takePage(msg listedMsg) tea.Cmd {
-	a := m.panes.accts[msg.account]
-	name := a.acct.Name()
-	if msg.err != nil {
-		m.setAccountError(name, name+": "+a.lastErr)
+// pageIfAtEnd pages when the list's cursor is on its last row.
+func (m *Model) pageIfAtEnd() tea.Cmd {
+	if !m.list.atEnd() {
 		return nil
 	}
-	if msg.older && msg.stored {
-		if m.inbox.PageFloor(name) < msg.before {
-			return nil // the server's page for it came first: it speaks
-		}
-		m.inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
-	} else if msg.older {
-		m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
-	} else if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
-		m.setStatus(fmt.Sprintf("%d new in %s", fresh, name), false)
+	return m.panes.page(&m.env, m.inbox)
+}
+
+// listed applies a listing: its page joins the inbox, and what that means
+// for the other components (the status line, the actions in flight, the
+// list, notify_cmd) the root applies here.
+func (m *Model) listed(msg listedMsg) tea.Cmd {
+	cmd, n := m.panes.listed(&m.env, m.inbox, msg)
+	switch {
+	case n.failed:
+		m.frame.setAccountError(n.account, n.status)
+	case n.status != "":
+		m.frame.setStatus(n.status, false)
 	}
-	m.triage.t.Reapply() // a page fetched before an action began must not undo it
+	if !n.merged {
+		return cmd
+	}
+	m.triage.reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
+	var notify tea.Cmd
+	m.notify, notify = m.notify.arrived(m.env.ctx, m.inbox.Rows())
+	return tea.Batch(cmd, notify)
+}
+
+// pageNote is what a listing did: its page merged into the inbox, or a
+// failure (status names the account and why), or a line to show.
+type pageNote struct {
+	merged  bool
+	failed  bool
+	account string
+	status  string
+}
+
+// listed takes the answer to a list request: the pane follows it (and
+// lists once more after a push that came meanwhile), and its page joins
+// inbox; an answer a later request superseded changes nothing.
+func (p *accountPanes) listed(e *env, inbox *model.Inbox, msg listedMsg) (tea.Cmd, pageNote) {
+	a := p.accts[msg.account]
+	var current bool
+	if *a, current = a.listed(msg); !current {
+		return nil, pageNote{} // superseded
+	}
 	var cmd tea.Cmd
-	m.notify, cmd = m.notify.arrived(m.env.ctx, m.inbox.Rows(), time.Now())
-	return cmd
+	if !msg.older && a.again { // a push came during this listing
+		a.again = false
+		cmd = p.load(e, msg.account)
+	}
+	name := a.acct.Name()
+	if msg.err != nil {
+		return cmd, pageNote{failed: true, account: name, status: name + ": " + a.lastErr}
+	}
+	var n pageNote
+	if msg.older && msg.stored {
+		if inbox.PageFloor(name) < msg.before {
+			return cmd, n // the server's page for it came first: it speaks
+		}
+		inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
+	} else if msg.older {
+		inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
+	} else if fresh := inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
+		n.status = fmt.Sprintf("%d new in %s", fresh, name)
+	}
+	n.merged = true
+	return cmd, n
 }
 
 // synced takes one step of a sync: its page like a listing's, and, while
@@ -105,17 +143,23 @@ func (m *Model) synced(msg syncedMsg) tea.Cmd {
 		return nil // superseded
 	}
 	cmd := m.listed(msg.listedMsg)
+	return tea.Batch(cmd, m.panes.synced(&m.env, msg))
+}
+
+// synced follows a sync step's progress in its account's badge, and takes
+// the next step while a first sync is still filling the store.
+func (p *accountPanes) synced(e *env, msg syncedMsg) tea.Cmd {
+	a := p.accts[msg.account]
 	if msg.err != nil || msg.done {
 		a.syncing = ""
-		return cmd
+		return nil
 	}
 	a.syncing = fmt.Sprintf("syncing %s/%s", thousands(msg.progress.Stored), thousands(msg.progress.Total))
 	if a.req != msg.req {
-		return cmd // a push started a new step: that chain goes on
+		return nil // a push started a new step: that chain goes on
 	}
 	a.loading = true
-	s := a.acct.(Syncing)
-	return tea.Batch(cmd, syncCmd(m.env.ctx, a.acct, s, msg.account, a.req, m.env.opts.PageSize, m.env.opts.CallTimeout))
+	return syncCmd(e.ctx, a.acct, a.acct.(Syncing), msg.account, a.req, e.opts.PageSize, e.opts.CallTimeout)
 }
 
 // thousands is a count as a badge says it: 850, 12k, 100k.

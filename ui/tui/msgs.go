@@ -8,6 +8,33 @@ import (
 // Every result carries its account and request id; a result for a request
 // that was superseded is dropped.
 
+// accountMsg is every message of the accounts' work (results, events, and
+// the timers around them): the root hands any of them to one dispatch,
+// handleAccountMsg, after dropping one for an account it does not have. A
+// new message type is that one case, and this method.
+type accountMsg interface {
+	// accountIndex is the account the message concerns, or noAccount.
+	accountIndex() int
+}
+
+// noAccount is the accountIndex of a message about no one account.
+const noAccount = -1
+
+func (m statusMsg) accountIndex() int      { return m.account }
+func (m restoredMsg) accountIndex() int    { return noAccount }
+func (m pushedMsg) accountIndex() int      { return m.account }
+func (m connectMsg) accountIndex() int     { return noAccount }
+func (m storedMatchMsg) accountIndex() int { return m.account }
+func (m listedMsg) accountIndex() int      { return m.account } // and syncedMsg's
+func (m openedMsg) accountIndex() int      { return noAccount }
+func (m refreshedMsg) accountIndex() int   { return m.account }
+func (m autoRefreshMsg) accountIndex() int { return noAccount }
+func (m appliedMsg) accountIndex() int     { return noAccount }
+func (m foldersMsg) accountIndex() int     { return noAccount }
+func (m searchedMsg) accountIndex() int    { return m.account }
+func (m notifyFlushMsg) accountIndex() int { return noAccount }
+func (m notifiedMsg) accountIndex() int    { return noAccount }
+
 // statusMsg is a connection snapshot from one account's adapter.
 type statusMsg struct {
 	account int

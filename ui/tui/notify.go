@@ -22,12 +22,12 @@ import (
 // during a run waits for it, and becomes exactly one run after it.
 type notifier struct {
 	argv    []string
+	details string // the key of the details, which the status line points to
 	window  time.Duration
 	timeout time.Duration
 	told    map[model.MessageID]bool // fresh rows already notified (only those still fresh)
-	last    time.Time                // the last run's start
 	pending []model.Message          // arrived since, waiting for the window or the run
-	waiting bool                     // a flush is scheduled
+	shut    bool                     // the window of the last run is still open: no run before it ends
 	running bool                     // a run has started and not ended
 	failure string                   // the last run's failure, sanitised lines, for the details; "" after a success
 	status  string                   // the same in one line, for the status line
@@ -40,7 +40,7 @@ const (
 	defaultNotifyTimeout = 10 * time.Second
 )
 
-// notifyFlushMsg runs what a window held back.
+// notifyFlushMsg ends a run's window: what it held back may run.
 type notifyFlushMsg struct{}
 
 // notifiedMsg is a run's end: its error and the tail of its stderr.
@@ -52,7 +52,7 @@ type notifiedMsg struct {
 // arrived takes the fresh rows of a rebuild and returns the command that
 // notifies of the new ones: now, at the end of the window, or after the
 // run in progress.
-func (n notifier) arrived(ctx context.Context, rows []model.Row, now time.Time) (notifier, tea.Cmd) {
+func (n notifier) arrived(ctx context.Context, rows []model.Row) (notifier, tea.Cmd) {
 	if len(n.argv) == 0 {
 		return n, nil
 	}
@@ -68,39 +68,38 @@ func (n notifier) arrived(ctx context.Context, rows []model.Row, now time.Time) 
 		}
 	}
 	n.told = told
-	return n.next(ctx, now)
+	return n.next(ctx)
 }
 
 // update takes the notifier's own messages: a window's end and a run's.
-func (n notifier) update(ctx context.Context, msg tea.Msg, now time.Time) (notifier, tea.Cmd) {
+func (n notifier) update(ctx context.Context, msg tea.Msg) (notifier, tea.Cmd) {
 	switch msg := msg.(type) {
 	case notifyFlushMsg:
-		n.waiting = false
+		n.shut = false
 	case notifiedMsg:
 		n.running = false
 		n.failure, n.status = "", ""
 		if msg.err != nil {
-			n.failure, n.status = failureText(msg.err, msg.stderr)
+			n.failure, n.status = failureText(msg.err, msg.stderr, n.details)
 		}
 	}
-	return n.next(ctx, now)
+	return n.next(ctx)
 }
 
-// next starts a run for what is pending if none is running and the
-// window allows, or schedules the window's end.
-func (n notifier) next(ctx context.Context, now time.Time) (notifier, tea.Cmd) {
-	switch {
-	case len(n.pending) == 0 || n.waiting || n.running:
+// next starts a run for what is pending if none is running and the last
+// run's window has ended.
+func (n notifier) next(ctx context.Context) (notifier, tea.Cmd) {
+	if len(n.pending) == 0 || n.shut || n.running {
 		return n, nil
-	case now.Sub(n.last) >= n.window:
-		return n.start(ctx, now)
 	}
-	n.waiting = true
-	return n, tea.Tick(n.window-now.Sub(n.last), func(time.Time) tea.Msg { return notifyFlushMsg{} })
+	return n.start(ctx)
 }
 
-// start runs the command for everything pending.
-func (n notifier) start(ctx context.Context, now time.Time) (notifier, tea.Cmd) {
+// start runs the command for everything pending, and opens its window: a
+// timer, not a clock, so the window passes in real time even under the
+// fixed clock of the golden tests (Options.Now is the one clock, for what
+// the screen shows).
+func (n notifier) start(ctx context.Context) (notifier, tea.Cmd) {
 	newest := n.pending[0]
 	for _, m := range n.pending[1:] {
 		if m.Date.After(newest.Date) {
@@ -109,8 +108,23 @@ func (n notifier) start(ctx context.Context, now time.Time) (notifier, tea.Cmd) 
 	}
 	v := notifyargs.Values{Account: notifyValue(newest.ID.Account), From: notifyValue(newest.From.Display()),
 		Subject: notifyValue(newest.Subject), Count: len(n.pending)}
-	n.pending, n.last, n.running = nil, now, true
-	return n, runNotify(ctx, n.argv[0], notifyArgs(n.argv, v), n.timeout)
+	n.pending, n.running, n.shut = nil, true, true
+	return n, tea.Batch(runNotify(ctx, n.argv[0], notifyArgs(n.argv, v), n.timeout), windowEnd(ctx, n.window))
+}
+
+// windowEnd reports the end of a run's window, or nothing once the UI has
+// ended (no timer outlives the UI).
+func windowEnd(ctx context.Context, d time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return notifyFlushMsg{}
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 // notifyArgs is the argument list of one run. The appended form says how
@@ -143,8 +157,9 @@ const notifyStderrLines = 5
 // failureText is a failed run for the details view (its error, then the
 // last lines of its stderr) and for the status line (the error and the
 // last line), every line sanitised: the notifier's output is not trusted
-// to be free of terminal escapes.
-func failureText(err error, stderr string) (details, status string) {
+// to be free of terminal escapes. detailsKey is the key that shows the
+// details.
+func failureText(err error, stderr, detailsKey string) (details, status string) {
 	what := textsafe.Line(err.Error())
 	lines := []string{"notify_cmd: last run failed: " + what}
 	status = "notify_cmd: " + what
@@ -162,5 +177,5 @@ func failureText(err error, stderr string) (details, status string) {
 	if last != "" {
 		status += ": " + last
 	}
-	return strings.Join(lines, "\n"), status + " (i: details)"
+	return strings.Join(lines, "\n"), status + " (" + detailsKey + ": details)"
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"unibox/accounts"
+	"unibox/model"
 )
 
 // accountPanes are the accounts, one pane each, and how the list shows
@@ -14,6 +15,74 @@ type accountPanes struct {
 	tags   map[string]string
 	tagW   int
 	focus  int // account index, or -1 for all accounts
+}
+
+// index is the pane of the account named name, or -1.
+func (p *accountPanes) index(name string) int {
+	for i, a := range p.accts {
+		if a.acct.Name() == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// inFocus are the accounts the focus shows (all when there is none), by
+// index.
+func (p *accountPanes) inFocus() map[int]Account {
+	accts := map[int]Account{}
+	for i, a := range p.accts {
+		if p.focus < 0 || p.focus == i {
+			accts[i] = a.acct
+		}
+	}
+	return accts
+}
+
+// setFocus cycles through the accounts and "all" (-1); it says whether
+// there was any account to focus.
+func (p *accountPanes) setFocus(f int) bool {
+	n := len(p.accts)
+	if n == 0 {
+		return false
+	}
+	switch {
+	case f >= n:
+		f = -1
+	case f < -1:
+		f = n - 1
+	}
+	p.focus = f
+	return true
+}
+
+// current is the account an account-wide key acts on: the focused one,
+// else the selected row's (onRow: the list has one).
+func (p *accountPanes) current(selected model.Row, onRow bool) int {
+	if p.focus >= 0 {
+		return p.focus
+	}
+	if onRow {
+		return p.index(selected.ID.Account)
+	}
+	if len(p.accts) > 0 {
+		return 0
+	}
+	return -1
+}
+
+// accountsOf are the accounts rows are in, each once, in the order of the
+// rows.
+func (p *accountPanes) accountsOf(rows []model.Row) []Account {
+	var accts []Account
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if i := p.index(r.ID.Account); i >= 0 && !seen[r.ID.Account] {
+			seen[r.ID.Account] = true
+			accts = append(accts, p.accts[i].acct)
+		}
+	}
+	return accts
 }
 
 // accountPane is one account as the UI follows it: its health, its list

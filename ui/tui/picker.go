@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -13,38 +14,46 @@ import (
 	"unibox/model/textsafe"
 )
 
-// pickerBox is the folder picker of a move, and what the move applies to.
+// pickerBox is the move flow: it asks the accounts of the rows for their
+// folders, lets the user narrow them by typing, j/k or arrows, and ends
+// with a folder picked (the KeyMap's open) or the move cancelled (back).
 type pickerBox struct {
-	p    picker
-	rows []model.Row
-	req  uint64
-}
-
-// picker chooses a folder for a move: type to narrow, j/k or arrows to
-// move, enter to pick, esc to cancel.
-type picker struct {
 	styles  Styles
 	keys    KeyMap
 	input   textinput.Model
+	rows    []model.Row // what the move applies to
+	req     uint64      // the folders request this picker waits for
 	all     []string
 	cursor  int
 	loading bool
 	err     string
+	done    bool   // the move was picked or cancelled
+	choice  string // the folder picked; "" when cancelled
 }
 
-func newPicker(styles Styles, keys KeyMap) picker {
+// The picker moves by the arrows and ctrl+n/ctrl+p only: the list's j/k
+// are letters of a folder's name here.
+var (
+	pickerDown = key.NewBinding(key.WithKeys("down", "ctrl+n"))
+	pickerUp   = key.NewBinding(key.WithKeys("up", "ctrl+p"))
+)
+
+// startMove opens a picker for moving rows and asks accts (the accounts
+// the rows are in) for their folders, as request req.
+func startMove(e *env, rows []model.Row, accts []Account) (pickerBox, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "move to: "
 	in.Placeholder = "type to filter"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	return picker{styles: styles, keys: keys, input: in, loading: true}
+	b := pickerBox{styles: e.styles, keys: e.keys, input: in, rows: rows, req: e.next(), loading: true}
+	return b, foldersCmd(e.ctx, accts, b.req, e.opts.CallTimeout)
 }
 
-func (p picker) matches() []string {
-	q := strings.ToLower(p.input.Value())
+func (b pickerBox) matches() []string {
+	q := strings.ToLower(b.input.Value())
 	var out []string
-	for _, f := range p.all {
+	for _, f := range b.all {
 		if q == "" || strings.Contains(strings.ToLower(f), q) {
 			out = append(out, f)
 		}
@@ -52,74 +61,81 @@ func (p picker) matches() []string {
 	return out
 }
 
-// update returns the chosen folder ("" while choosing) and whether the
-// picker was cancelled.
-func (p picker) update(msg tea.KeyMsg) (picker, string, bool, tea.Cmd) {
-	switch {
-	case msg.Type == tea.KeyEsc:
-		return p, "", true, nil
-	case msg.Type == tea.KeyEnter:
-		if m := p.matches(); p.cursor < len(m) {
-			return p, m[p.cursor], false, nil
+// update takes the folders its request asked for (an answer to an
+// earlier move is dropped) and the keys; ended says when it is over.
+func (b pickerBox) update(msg tea.Msg) (pickerBox, tea.Cmd) {
+	switch msg := msg.(type) {
+	case foldersMsg:
+		if msg.req == b.req {
+			b.loading, b.all = false, msg.folders
+			if msg.err != nil {
+				b.err = accounts.Reason(msg.err)
+			}
 		}
-		return p, "", false, nil
-	case msg.Type == tea.KeyDown || key.Matches(msg, key.NewBinding(key.WithKeys("ctrl+n"))):
-		p.cursor = min(p.cursor+1, max(0, len(p.matches())-1))
-		return p, "", false, nil
-	case msg.Type == tea.KeyUp || key.Matches(msg, key.NewBinding(key.WithKeys("ctrl+p"))):
-		p.cursor = max(p.cursor-1, 0)
-		return p, "", false, nil
+		return b, nil
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, b.keys.Back):
+			b.done = true
+			return b, nil
+		case key.Matches(msg, b.keys.Open):
+			if m := b.matches(); b.cursor < len(m) {
+				b.done, b.choice = true, m[b.cursor]
+			}
+			return b, nil
+		case key.Matches(msg, pickerDown):
+			b.cursor = min(b.cursor+1, max(0, len(b.matches())-1))
+			return b, nil
+		case key.Matches(msg, pickerUp):
+			b.cursor = max(b.cursor-1, 0)
+			return b, nil
+		}
+		var cmd tea.Cmd
+		b.input, cmd = b.input.Update(msg)
+		b.cursor = 0
+		return b, cmd
 	}
-	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
-	p.cursor = 0
-	return p, "", false, cmd
+	return b, nil
 }
 
-func (p picker) view(width, height int) string {
-	var b strings.Builder
-	b.WriteString(p.input.View())
-	b.WriteByte('\n')
+// ended is the folder picked, "" for a cancelled move; ok is false while
+// the user still chooses.
+func (b pickerBox) ended() (folder string, ok bool) { return b.choice, b.done }
+
+func (b pickerBox) view(width, height int) string {
+	var s strings.Builder
+	s.WriteString(b.input.View())
+	s.WriteByte('\n')
 	switch {
-	case p.loading:
-		b.WriteString(p.styles.Dim.Render("loading folders…"))
-	case p.err != "" && len(p.all) == 0:
-		b.WriteString(p.styles.StatusError.Render(textsafe.Fit(p.err, width)))
+	case b.loading:
+		s.WriteString(b.styles.Dim.Render("loading folders…"))
+	case b.err != "" && len(b.all) == 0:
+		s.WriteString(b.styles.StatusError.Render(textsafe.Fit(b.err, width)))
 	default:
-		ms := p.matches()
+		ms := b.matches()
 		off := 0
-		if p.cursor >= height-2 {
-			off = p.cursor - (height - 3)
+		if b.cursor >= height-2 {
+			off = b.cursor - (height - 3)
 		}
 		for i := off; i < len(ms) && i-off < height-1; i++ {
 			line := "  " + textsafe.Line(ms[i])
-			if i == p.cursor {
-				line = p.styles.RowSelected.Render(textsafe.Fit("> "+textsafe.Line(ms[i]), width))
+			if i == b.cursor {
+				line = b.styles.RowSelected.Render(textsafe.Fit("> "+textsafe.Line(ms[i]), width))
 			}
-			b.WriteString(line)
-			b.WriteByte('\n')
+			s.WriteString(line)
+			s.WriteByte('\n')
 		}
 	}
-	return fitLines(strings.TrimRight(b.String(), "\n"), height)
+	return fitLines(strings.TrimRight(s.String(), "\n"), height)
 }
 
-// update routes a key to the picker: a folder chosen, or the move
-// cancelled.
-func (b pickerBox) update(msg tea.KeyMsg) (pickerBox, string, bool, tea.Cmd) {
-	p, choice, cancelled, cmd := b.p.update(msg)
-	b.p = p
-	return b, choice, cancelled, cmd
+// header names the move and its keys.
+func (b pickerBox) header() string {
+	return fmt.Sprintf("move %d message(s) · %s pick · %s cancel", len(b.rows), hint(b.keys.Open), hint(b.keys.Back))
 }
 
-// folders fills the picker with the folders its request asked for; an
-// answer to an earlier move is dropped.
-func (b pickerBox) folders(msg foldersMsg) pickerBox {
-	if msg.req != b.req {
-		return b
-	}
-	b.p.loading, b.p.all = false, msg.folders
-	if msg.err != nil {
-		b.p.err = accounts.Reason(msg.err)
-	}
-	return b
+// ShortHelp and FullHelp are the picker's keys, for the help.
+func (b pickerBox) ShortHelp() []key.Binding {
+	return []key.Binding{as(b.keys.Open, "move here"), as(b.keys.Back, "cancel")}
 }
+func (b pickerBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }

@@ -6,16 +6,13 @@ import tea "github.com/charmbracelet/bubbletea"
 // changed (IMAP IDLE), so the change shows without a key press and without
 // waiting for the periodic refresh. If a listing is under way it may have
 // read the server before the change: one more follows it.
-func (m *Model) pushed(msg pushedMsg) tea.Cmd {
-	if msg.account >= len(m.panes.accts) {
-		return nil
-	}
-	a := m.panes.accts[msg.account]
-	cmds := []tea.Cmd{waitPush(m.env.ctx, msg.account, a.acct.(Pushing).Pushes())}
+func (p *accountPanes) pushed(e *env, msg pushedMsg) tea.Cmd {
+	a := p.accts[msg.account]
+	cmds := []tea.Cmd{waitPush(e.ctx, msg.account, a.acct.(Pushing).Pushes())}
 	if a.loading {
 		a.again = true
 	} else {
-		cmds = append(cmds, m.load(msg.account))
+		cmds = append(cmds, p.load(e, msg.account))
 	}
 	return tea.Batch(cmds...)
 }

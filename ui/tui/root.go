@@ -89,6 +89,13 @@ type env struct {
 	nextReq uint64
 }
 
+// next is a new request id: an answer carries it, and one that is not
+// the latest of its kind is dropped.
+func (e *env) next() uint64 {
+	e.nextReq++
+	return e.nextReq
+}
+
 // frame is the screen around the components: its size, which view has
 // the body, the status line and the help.
 type frame struct {
@@ -134,12 +141,13 @@ func New(opts Options) (*Model, error) {
 	m.panes.focus, m.panes.unread = -1, map[string]int{}
 	m.panes.tags, m.panes.tagW = accountTags(names)
 	m.inbox = model.NewInbox(names)
-	m.triage = triageBox{t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
+	m.triage = triageBox{keys: keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
 		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
-	m.filter = newFilterBox()
-	m.list = listModel{styles: m.env.styles, keys: keys, dateFormat: opts.DateFormat}
-	m.viewer = newViewer(m.env.styles, opts.Now().Location())
-	m.notify = notifier{argv: opts.NotifyCmd, window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
+	m.filter = newFilterBox(keys)
+	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
+		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] }, dateFormat: opts.DateFormat}
+	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
+	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
 	}
@@ -178,7 +186,7 @@ func (m *Model) Init() tea.Cmd {
 		if r, ok := a.acct.(Remembering); ok {
 			remembering[i] = r
 		} else {
-			cmds = append(cmds, m.load(i))
+			cmds = append(cmds, m.panes.load(&m.env, i))
 		}
 	}
 	if len(remembering) > 0 {
@@ -195,7 +203,7 @@ func (m *Model) Init() tea.Cmd {
 // title on the unread total.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.route(msg)
-	if t := m.title(); m.env.opts.Title && t != m.frame.title {
+	if t := m.panes.title(); m.env.opts.Title && t != m.frame.title {
 		m.frame.title = t
 		cmd = tea.Batch(cmd, tea.SetWindowTitle(t))
 	}
@@ -204,9 +212,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // title is the terminal title: the unread total, a number only (never
 // mail text, which could carry an escape sequence into the title bar).
-func (m *Model) title() string {
+func (p *accountPanes) title() string {
 	total := 0
-	for _, n := range m.panes.unread {
+	for _, n := range p.unread {
 		total += n
 	}
 	if total == 0 {
@@ -224,9 +232,10 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
-	case statusMsg:
-		return m, m.handleConnEvent(msg)
-	case restoredMsg, connectMsg, pushedMsg, syncedMsg, notifyFlushMsg, notifiedMsg, storedMatchMsg, listedMsg, openedMsg, refreshedMsg, autoRefreshMsg, appliedMsg, foldersMsg, searchedMsg:
+	case accountMsg:
+		if i := msg.accountIndex(); i < noAccount || i >= len(m.panes.accts) {
+			return m, nil // not an account of this UI
+		}
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()
@@ -241,7 +250,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // layout sizes the components from the window.
 func (m *Model) layout() {
-	bodyH := max(m.frame.height-3-lipgloss.Height(m.helpPage()), 1) // bar, header, status line, help
+	bodyH := max(m.frame.height-3-lipgloss.Height(m.frame.helpPageOf(m.helpKeys(), m.env.keys.Help)), 1) // bar, header, status line, help
 	m.list.width, m.list.height = m.frame.width, bodyH
 	m.list = m.list.clamp()
 	m.viewer = m.viewer.setSize(m.frame.width, bodyH)

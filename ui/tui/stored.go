@@ -4,6 +4,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
 )
 
 // The local store's part in the TUI: what it remembers is drawn before
@@ -16,16 +18,10 @@ const restoreTimeout = time.Second
 // restored draws the accounts' stored newest pages, then starts the
 // listings of the accounts that remember (the others started in Init).
 func (m *Model) restored(msg restoredMsg) tea.Cmd {
-	changed := false
-	for i, page := range msg.pages {
-		if i < len(m.panes.accts) && m.inbox.Restore(m.panes.accts[i].acct.Name(), page.Messages, page.More) {
-			changed = true
-		}
+	if !m.panes.restore(m.inbox, msg) {
+		return m.panes.connect(&m.env) // nothing to draw first: no reason to wait
 	}
-	if !changed {
-		return m.connect() // nothing to draw first: no reason to wait
-	}
-	m.triage.t.Reapply()
+	m.triage.reapply()
 	m.rebuild()
 	// The listings start once this frame is on the screen: starting a
 	// provider per account takes the cores for a while, and the stored
@@ -36,40 +32,48 @@ func (m *Model) restored(msg restoredMsg) tea.Cmd {
 // firstFrame is a little more than Bubble Tea's frame interval (60 fps).
 const firstFrame = 20 * time.Millisecond
 
-// connect starts the listings of the accounts that remember (the others
-// started in Init).
-func (m *Model) connect() tea.Cmd {
-	var cmds []tea.Cmd
-	for i, a := range m.panes.accts {
-		if _, ok := a.acct.(Remembering); ok {
-			cmds = append(cmds, m.load(i))
+// restore puts the stored pages into inbox; it says whether any row came.
+func (p *accountPanes) restore(inbox *model.Inbox, msg restoredMsg) bool {
+	changed := false
+	for i, page := range msg.pages {
+		if i < len(p.accts) && inbox.Restore(p.accts[i].acct.Name(), page.Messages, page.More) {
+			changed = true
 		}
 	}
-	return tea.Batch(cmds...)
+	return changed
+}
+
+// connect starts the listings of the accounts that remember (the others
+// started in Init).
+func (p *accountPanes) connect(e *env) tea.Cmd {
+	return p.loadAll(e, func(a *accountPane) bool {
+		_, ok := a.acct.(Remembering)
+		return ok
+	})
 }
 
 // storedMatched adds the stored rows that match the filter, while the
 // filter still says what was asked.
 func (m *Model) storedMatched(msg storedMatchMsg) {
-	if msg.err == nil && msg.text == m.filter.text() && msg.account < len(m.panes.accts) &&
+	if msg.err == nil && msg.text == m.filter.text() &&
 		m.inbox.AddStored(m.panes.accts[msg.account].acct.Name(), msg.page.Messages) > 0 {
-		m.triage.t.Reapply()
+		m.triage.reapply()
 		m.rebuild()
 	}
+}
+
+// matchStored asks every account's store for rows matching the filter
+// beyond the loaded pages.
+func (p *accountPanes) matchStored(e *env, text string) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, a := range p.accts {
+		if r, ok := a.acct.(Remembering); ok {
+			cmds = append(cmds, storedMatchCmd(e.ctx, r, i, text, storedMatchLimit))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // storedMatchLimit bounds what one filter brings in from the store per
 // account: the newest matches, as a page would.
 const storedMatchLimit = 500
-
-// matchStored asks every account's store for rows matching the filter
-// beyond the loaded pages.
-func (m *Model) matchStored(text string) tea.Cmd {
-	var cmds []tea.Cmd
-	for i, a := range m.panes.accts {
-		if r, ok := a.acct.(Remembering); ok {
-			cmds = append(cmds, storedMatchCmd(m.env.ctx, r, i, text, storedMatchLimit))
-		}
-	}
-	return tea.Batch(cmds...)
-}

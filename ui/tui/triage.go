@@ -12,8 +12,11 @@ import (
 	"unibox/model"
 )
 
-// triageBox is the selection and the actions in flight.
+// triageBox is the selection and the actions in flight. Its maps are its
+// state, changed in place: its methods take a pointer, so no copy of it
+// looks like a snapshot that it is not.
 type triageBox struct {
+	keys        KeyMap // the refresh key an outcome line names
 	t           *model.Triage
 	selected    map[model.MessageID]bool
 	groups      map[int]*groupState // user actions still waiting for answers
@@ -50,7 +53,7 @@ type note struct {
 
 // targets are the rows an action applies to: the selection, else the
 // row under the cursor.
-func (t triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []model.Row {
+func (t *triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []model.Row {
 	if len(t.selected) > 0 {
 		var rows []model.Row
 		for _, r := range inbox.Rows() {
@@ -66,27 +69,28 @@ func (t triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []m
 	return nil
 }
 
+// reapply puts the actions in flight back over rows that a page, the
+// store or a search just brought (fetched before the action began, they
+// must not undo it on screen).
+func (t *triageBox) reapply() { t.t.Reapply() }
+
 // toggle selects or unselects one message.
-func (t triageBox) toggle(id model.MessageID) triageBox {
+func (t *triageBox) toggle(id model.MessageID) {
 	if t.selected[id] {
 		delete(t.selected, id)
 	} else {
 		t.selected[id] = true
 	}
-	return t
 }
 
 // clear drops the selection.
-func (t triageBox) clear() triageBox {
-	t.selected = map[model.MessageID]bool{}
-	return t
-}
+func (t *triageBox) clear() { t.selected = map[model.MessageID]bool{} }
 
 // act starts op on rows: each account gets its own batch (one intent, one
 // call), applied at once on screen and settled when the account answers.
-func (t triageBox) act(op model.Op, rows []model.Row, apply applier) (triageBox, tea.Cmd, note) {
+func (t *triageBox) act(op model.Op, rows []model.Row, apply applier) (tea.Cmd, note) {
 	if len(rows) == 0 {
-		return t, nil, note{}
+		return nil, note{}
 	}
 	group := t.t.Group()
 	gs := newGroup(op, false, nil)
@@ -110,16 +114,16 @@ func (t triageBox) act(op model.Op, rows []model.Row, apply applier) (triageBox,
 	}
 	t.groups[group] = gs
 	if op.Removes() {
-		t = t.clear()
+		t.clear()
 	}
-	return t, tea.Batch(cmds...), note{status: fmt.Sprintf("%s: %d message(s)…", op.Verb(), len(rows))}
+	return tea.Batch(cmds...), note{status: fmt.Sprintf("%s: %d message(s)…", op.Verb(), len(rows))}
 }
 
 // undo runs the plan that takes back the last action.
-func (t triageBox) undo(apply applier) (triageBox, tea.Cmd, note) {
+func (t *triageBox) undo(apply applier) (tea.Cmd, note) {
 	steps, cannot, err := t.t.UndoPlan()
 	if err != nil {
-		return t, nil, note{status: "undo: " + err.Error(), bad: true}
+		return nil, note{status: "undo: " + err.Error(), bad: true}
 	}
 	group := t.t.Group()
 	gs := newGroup(model.Op{}, true, cannot)
@@ -138,18 +142,18 @@ func (t triageBox) undo(apply applier) (triageBox, tea.Cmd, note) {
 	}
 	t.groups[group] = gs
 	if len(cmds) == 0 {
-		return t, nil, note{status: "cannot undo: " + joinNotes(cannot), bad: true}
+		return nil, note{status: "cannot undo: " + joinNotes(cannot), bad: true}
 	}
-	return t, tea.Batch(cmds...), note{status: "undoing…"}
+	return tea.Batch(cmds...), note{status: "undoing…"}
 }
 
 // applied settles an intent; when its action is complete, the note
 // reports the outcome per account (and, after an undo, which accounts to
 // list again: moved-back messages got new uids).
-func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note) {
+func (t *triageBox) applied(msg appliedMsg, inbox *model.Inbox) note {
 	in := t.t.Intent(msg.intent)
 	if in == nil {
-		return t, note{}
+		return note{}
 	}
 	group := t.intentGroup[msg.intent]
 	gs := t.groups[group]
@@ -163,7 +167,7 @@ func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note)
 		n = note{status: "internal: " + err.Error(), bad: true}
 	}
 	if gs == nil {
-		return t, n
+		return n
 	}
 	done, failed, open := in.Counts()
 	gs.done[in.Account] += done
@@ -184,7 +188,7 @@ func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note)
 	}
 	gs.pending--
 	if gs.pending > 0 {
-		return t, n
+		return n
 	}
 	delete(t.groups, group)
 	for id, g := range t.intentGroup {
@@ -192,7 +196,7 @@ func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note)
 			delete(t.intentGroup, id)
 		}
 	}
-	n.status, n.bad = outcomeLine(gs)
+	n.status, n.bad = outcomeLine(gs, hint(t.keys.Refresh))
 	if gs.undo {
 		for _, name := range gs.order {
 			if gs.done[name] > 0 {
@@ -200,7 +204,7 @@ func (t triageBox) applied(msg appliedMsg, inbox *model.Inbox) (triageBox, note)
 			}
 		}
 	}
-	return t, n
+	return n
 }
 
 func newGroup(op model.Op, undo bool, notes []string) *groupState {
@@ -209,23 +213,17 @@ func newGroup(op model.Op, undo bool, notes []string) *groupState {
 
 // act, undo and applied route to the triage box and show what it says.
 func (m *Model) act(op model.Op, rows []model.Row) tea.Cmd {
-	var cmd tea.Cmd
-	var n note
-	m.triage, cmd, n = m.triage.act(op, rows, m.applier())
+	cmd, n := m.triage.act(op, rows, m.applier())
 	return m.report(cmd, n)
 }
 
 func (m *Model) undo() tea.Cmd {
-	var cmd tea.Cmd
-	var n note
-	m.triage, cmd, n = m.triage.undo(m.applier())
+	cmd, n := m.triage.undo(m.applier())
 	return m.report(cmd, n)
 }
 
 func (m *Model) applied(msg appliedMsg) tea.Cmd {
-	var n note
-	m.triage, n = m.triage.applied(msg, m.inbox)
-	return m.report(nil, n)
+	return m.report(nil, m.triage.applied(msg, m.inbox))
 }
 
 // report redraws the rows after a triage update, shows its note and lists
@@ -233,12 +231,12 @@ func (m *Model) applied(msg appliedMsg) tea.Cmd {
 func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 	m.rebuild()
 	if n.status != "" {
-		m.setStatus(n.status, n.bad)
+		m.frame.setStatus(n.status, n.bad)
 	}
 	cmds := []tea.Cmd{cmd}
 	for _, name := range n.reload {
-		if i := m.index(name); i >= 0 {
-			cmds = append(cmds, m.load(i))
+		if i := m.panes.index(name); i >= 0 {
+			cmds = append(cmds, m.panes.load(&m.env, i))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -248,16 +246,17 @@ func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 // the call timeout.
 func (m *Model) applier() applier {
 	return applier{
-		has: func(account string) bool { return m.index(account) >= 0 },
+		has: func(account string) bool { return m.panes.index(account) >= 0 },
 		send: func(account string, intent int, op model.Op, folder string, uv uint32, msgs []model.Message) tea.Cmd {
-			return applyCmd(m.env.ctx, m.panes.accts[m.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout)
+			return applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout)
 		},
 	}
 }
 
 // outcomeLine: "archived 12: Work 8, Personal 4; Yahoo: cooling down, 3
-// not archived". Nothing is reported done that was not.
-func outcomeLine(gs *groupState) (string, bool) {
+// not archived". Nothing is reported done that was not; refresh names the
+// key that checks again.
+func outcomeLine(gs *groupState, refresh string) (string, bool) {
 	verb := gs.op.Verb()
 	if gs.undo {
 		verb = "undone"
@@ -286,7 +285,7 @@ func outcomeLine(gs *groupState) (string, bool) {
 		}
 		if n := gs.open[a]; n > 0 {
 			bad = true
-			line += fmt.Sprintf("; %s: %d unconfirmed (the connection dropped; check again with r)", a, n)
+			line += fmt.Sprintf("; %s: %d unconfirmed (the connection dropped; check again with %s)", a, n, refresh)
 		}
 	}
 	if len(gs.notes) > 0 {

@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -23,7 +20,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, m.env.keys.Help) {
 		// ? opens the help, steps through its pages when the terminal
 		// cannot hold it at once, and closes it after the last.
-		if m.frame.help.ShowAll && m.frame.helpPage+1 < len(m.helpPages()) {
+		if m.frame.help.ShowAll && m.frame.helpPage+1 < len(m.frame.helpPages(m.helpKeys(), m.env.keys.Help)) {
 			m.frame.helpPage++
 		} else {
 			m.frame.help.ShowAll, m.frame.helpPage = !m.frame.help.ShowAll, 0
@@ -48,7 +45,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, m.env.keys.Back, m.env.keys.Quit, m.env.keys.Details):
 			m.setMode(modeList)
 		case key.Matches(msg, m.env.keys.Refresh):
-			m.details = m.details.show(m.panes.accts[m.details.account])
+			m.details = m.details.show()
 			return m.refresh(m.details.account)
 		}
 		return nil
@@ -57,8 +54,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
-	var moved bool
-	if m.list, moved = m.list.update(msg); moved {
+	if m.list.owns(msg) {
+		m.list, _ = m.list.update(msg)
 		return m.pageIfAtEnd()
 	}
 	if cmd := m.handleActionKey(msg); cmd != nil {
@@ -70,40 +67,44 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 			m.filter = m.filter.clear()
 			m.rebuild()
 		} else if len(m.triage.selected) > 0 {
-			m.triage = m.triage.clear()
+			m.triage.clear()
 		}
 	case key.Matches(msg, m.env.keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, m.env.keys.Open):
 		return m.open()
 	case key.Matches(msg, m.env.keys.NextAccount):
-		m.setFocus(m.panes.focus + 1)
+		if m.panes.setFocus(m.panes.focus + 1) {
+			m.rebuild()
+		}
 	case key.Matches(msg, m.env.keys.PrevAccount):
-		m.setFocus(m.panes.focus - 1)
+		if m.panes.setFocus(m.panes.focus - 1) {
+			m.rebuild()
+		}
 	case key.Matches(msg, m.env.keys.AllAccounts):
 		m.panes.focus = -1
 		m.rebuild()
 	case key.Matches(msg, m.env.keys.Refresh):
-		return m.refresh(m.current())
+		return m.refresh(m.panes.current(m.list.selected()))
 	case key.Matches(msg, m.env.keys.RefreshAll):
 		var cmds []tea.Cmd
 		for i := range m.panes.accts {
 			cmds = append(cmds, m.refresh(i))
 		}
-		m.setStatus("refreshing all accounts", false)
+		m.frame.setStatus("refreshing all accounts", false)
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.keys.Details):
-		if i := m.current(); i >= 0 {
-			m.details = detailsBox{account: i}.show(m.panes.accts[i])
+		if i := m.panes.current(m.list.selected()); i >= 0 {
+			m.details = newDetails(&m.env, i, m.panes.accts[i], func() string { return m.notify.failure })
 			m.setMode(modeDetails)
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
-			m.triage = m.triage.toggle(r.ID)
-			m.list, _ = m.list.update(tea.KeyMsg{Type: tea.KeyDown})
+			m.triage.toggle(r.ID)
+			m.list = m.list.step(1)
 		}
 	case key.Matches(msg, m.env.keys.ClearSelection):
-		m.triage = m.triage.clear()
+		m.triage.clear()
 	case key.Matches(msg, m.env.keys.Filter):
 		var cmd tea.Cmd
 		m.filter, cmd = m.filter.open(false)
@@ -179,56 +180,44 @@ func (m *Model) startMove(rows []model.Row) tea.Cmd {
 	if len(rows) == 0 {
 		return nil
 	}
-	var accts []Account
-	seen := map[string]bool{}
-	for _, r := range rows {
-		if i := m.index(r.ID.Account); i >= 0 && !seen[r.ID.Account] {
-			seen[r.ID.Account] = true
-			accts = append(accts, m.panes.accts[i].acct)
-		}
-	}
-	m.env.nextReq++
-	m.pick = pickerBox{p: newPicker(m.env.styles, m.env.keys), rows: rows, req: m.env.nextReq}
-	m.setMode(modePicker)
-	return foldersCmd(m.env.ctx, accts, m.pick.req, m.env.opts.CallTimeout)
-}
-
-func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
-	var choice string
-	var cancelled bool
 	var cmd tea.Cmd
-	m.pick, choice, cancelled, cmd = m.pick.update(msg)
-	switch {
-	case cancelled:
-		m.setMode(modeList)
-		m.setStatus("move cancelled", false)
-	case choice != "":
-		m.setMode(modeList)
-		return m.act(model.Op{Action: model.ActMove, To: choice}, m.pick.rows)
-	}
+	m.pick, cmd = startMove(&m.env, rows, m.panes.accountsOf(rows))
+	m.setMode(modePicker)
 	return cmd
 }
 
-func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEsc:
-		m.filter = m.filter.clear()
-		m.rebuild()
-		return nil
-	case tea.KeyEnter:
-		search := m.filter.search
-		m.filter = m.filter.close()
-		if search {
-			return m.startSearch(m.filter.text())
-		}
-		return nil
-	}
+// handlePickerKey routes a key to the picker, and applies the move when it
+// ends with a folder.
+func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
-	before := m.filter.text()
-	m.filter.input, cmd = m.filter.input.Update(msg)
+	m.pick, cmd = m.pick.update(msg)
+	folder, ended := m.pick.ended()
+	switch {
+	case !ended:
+		return cmd
+	case folder == "":
+		m.setMode(modeList)
+		m.frame.setStatus("move cancelled", false)
+		return cmd
+	}
+	m.setMode(modeList)
+	return m.act(model.Op{Action: model.ActMove, To: folder}, m.pick.rows)
+}
+
+// handleFilterKey routes a key to the filter and shows the rows it keeps:
+// a search runs when its input ends with text (cleared, it has none), and
+// a filter that changed reaches into the store.
+func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
+	before, search := m.filter.text(), m.filter.search
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.update(msg)
 	m.rebuild()
-	if text := m.filter.text(); text != before && text != "" && !m.filter.search {
-		return tea.Batch(cmd, m.matchStored(text))
+	text := m.filter.text()
+	switch {
+	case !m.filter.active && search:
+		return m.startSearch(text)
+	case m.filter.active && text != before && text != "" && !search:
+		return tea.Batch(cmd, m.panes.matchStored(&m.env, text))
 	}
 	return cmd
 }
@@ -239,70 +228,24 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	if q == "" {
 		return nil
 	}
-	m.env.nextReq++
-	var cmds []tea.Cmd
-	for i, a := range m.panes.accts {
-		if m.panes.focus < 0 || m.panes.focus == i {
-			cmds = append(cmds, searchCmd(m.env.ctx, a.acct, i, m.env.nextReq, q, m.env.opts.PageSize, m.env.opts.CallTimeout))
-		}
-	}
-	m.search = m.search.start(m.env.nextReq, q, len(cmds))
-	m.setStatus(fmt.Sprintf("searching %d account(s) for %q…", len(cmds), q), false)
-	return tea.Batch(cmds...)
+	var cmd tea.Cmd
+	m.search, cmd = startSearch(&m.env, q, m.panes.inFocus())
+	m.frame.setStatus(m.search.progress(), false)
+	return cmd
 }
 
 func (m *Model) searched(msg searchedMsg) {
 	name := m.panes.accts[msg.account].acct.Name()
 	m.search = m.search.searched(msg, name, func(msgs []model.Message) int {
 		n := m.inbox.AddFound(name, msgs)
-		m.triage.t.Reapply()
+		m.triage.reapply()
 		return n
 	})
 	m.rebuild()
 	if m.search.finished() {
-		m.setStatus(m.search.outcome(len(m.list.rows)))
+		m.frame.setStatus(m.search.outcome(len(m.list.rows)))
 		m.search = searchBox{}
 	}
-}
-
-// setFocus cycles through the accounts and "all" (-1).
-func (m *Model) setFocus(f int) {
-	n := len(m.panes.accts)
-	if n == 0 {
-		return
-	}
-	switch {
-	case f >= n:
-		f = -1
-	case f < -1:
-		f = n - 1
-	}
-	m.panes.focus = f
-	m.rebuild()
-}
-
-// current is the account an account-wide key acts on: the focused one,
-// else the selected row's.
-func (m *Model) current() int {
-	if m.panes.focus >= 0 {
-		return m.panes.focus
-	}
-	if r, ok := m.list.selected(); ok {
-		return m.index(r.ID.Account)
-	}
-	if len(m.panes.accts) > 0 {
-		return 0
-	}
-	return -1
-}
-
-func (m *Model) index(name string) int {
-	for i, a := range m.panes.accts {
-		if a.acct.Name() == name {
-			return i
-		}
-	}
-	return -1
 }
 
 func (m *Model) open() tea.Cmd {
@@ -310,14 +253,13 @@ func (m *Model) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	i := m.index(r.ID.Account)
+	i := m.panes.index(r.ID.Account)
 	if i < 0 {
 		return nil
 	}
-	m.env.nextReq++
-	m.viewer = m.viewer.open(r.ID, m.env.nextReq)
+	var cmd tea.Cmd
+	m.viewer, cmd = m.viewer.open(&m.env, m.panes.accts[i].acct, r.ID)
 	m.setMode(modeMessage)
-	cmd := openCmd(m.env.ctx, m.panes.accts[i].acct, m.viewer.req, r.ID, m.env.opts.CallTimeout)
 	if !r.Seen && m.env.opts.MarkReadOnOpen {
 		// get_message never sets \Seen: marking read is its own intent.
 		return tea.Batch(cmd, m.act(model.Op{Action: model.ActSetSeen, Value: true}, []model.Row{r}))
@@ -329,14 +271,14 @@ func (m *Model) refresh(i int) tea.Cmd {
 	if i < 0 || i >= len(m.panes.accts) {
 		return nil
 	}
-	m.setStatus("refreshing "+m.panes.accts[i].acct.Name()+"…", false)
+	m.frame.setStatus("refreshing "+m.panes.accts[i].acct.Name()+"…", false)
 	return refreshCmd(m.env.ctx, m.panes.accts[i].acct, i, m.env.opts.CallTimeout)
 }
 
 // handleConnEvent applies a status snapshot: badge, stale rows, and a
 // reload when an account comes back.
 func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
-	if msg.closed || msg.account >= len(m.panes.accts) {
+	if msg.closed {
 		return nil
 	}
 	a := m.panes.accts[msg.account]
@@ -346,34 +288,37 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	// came before this event or come after it (a page and a status event
 	// race to the UI): the mark never depends on their order.
 	m.inbox.SetStale(a.acct.Name(), msg.health.Degraded())
-	m.clearRecovered(a.acct.Name(), msg.health)
+	m.frame.clearRecovered(a.acct.Name(), msg.health)
 	var cmds []tea.Cmd
 	if back {
-		cmds = append(cmds, m.load(msg.account)) // fetch what was missed
+		cmds = append(cmds, m.panes.load(&m.env, msg.account)) // fetch what was missed
 	}
-	if m.frame.mode == modeDetails && m.details.account == msg.account {
-		m.details = m.details.show(a) // read once per event, not once per frame
+	if m.frame.mode == modeDetails {
+		m.details, _ = m.details.update(msg)
 	}
 	m.rebuild()
 	return tea.Batch(append(cmds, waitStatus(m.env.ctx, msg.account, m.panes.subs[msg.account]))...)
 }
 
-// handleAccountMsg applies a result of an account operation.
-func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
+// handleAccountMsg applies a result of an account operation: the one
+// dispatch of every accountMsg.
+func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	switch msg := msg.(type) {
+	case statusMsg:
+		return m.handleConnEvent(msg)
 	case restoredMsg:
 		return m.restored(msg)
 	case connectMsg:
-		return m.connect()
+		return m.panes.connect(&m.env)
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
-		m.notify, cmd = m.notify.update(m.env.ctx, msg, time.Now())
+		m.notify, cmd = m.notify.update(m.env.ctx, msg)
 		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
-			m.setStatus(m.notify.status, true)
+			m.frame.setStatus(m.notify.status, true)
 		}
 		return cmd
 	case pushedMsg:
-		return m.pushed(msg)
+		return m.panes.pushed(&m.env, msg)
 	case syncedMsg:
 		return m.synced(msg)
 	case storedMatchMsg:
@@ -381,34 +326,29 @@ func (m *Model) handleAccountMsg(msg tea.Msg) tea.Cmd {
 	case listedMsg:
 		return m.listed(msg)
 	case openedMsg:
-		m.viewer = m.viewer.opened(msg)
+		m.viewer, _ = m.viewer.update(msg)
 	case refreshedMsg:
 		a := m.panes.accts[msg.account]
 		var line string
 		var failed bool
 		*a, line, failed = a.refreshed(msg.err)
 		if failed {
-			m.setAccountError(a.acct.Name(), line)
+			m.frame.setAccountError(a.acct.Name(), line)
 			return nil
 		}
-		m.setStatus(line, false)
-		return m.load(msg.account)
+		m.frame.setStatus(line, false)
+		return m.panes.load(&m.env, msg.account)
 	case appliedMsg:
 		return m.applied(msg)
 	case foldersMsg:
 		if m.frame.mode == modePicker {
-			m.pick = m.pick.folders(msg)
+			m.pick, _ = m.pick.update(msg)
 		}
 	case searchedMsg:
 		m.searched(msg)
 	case autoRefreshMsg:
-		var cmds []tea.Cmd
-		for i, a := range m.panes.accts {
-			if !a.loading && !a.health.Down() {
-				cmds = append(cmds, m.load(i))
-			}
-		}
-		return tea.Batch(append(cmds, autoRefresh(m.env.opts.RefreshInterval))...)
+		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
+		return tea.Batch(cmd, autoRefresh(m.env.opts.RefreshInterval))
 	}
 	return nil
 }
@@ -432,22 +372,23 @@ func (m *Model) rebuild() {
 	}
 }
 
-func (m *Model) setStatus(s string, isErr bool) {
-	m.frame.status, m.frame.statusErr, m.frame.statusFrom = textsafe.Line(s), isErr, ""
+// setStatus puts one line on the status line; isErr draws it red.
+func (f *frame) setStatus(s string, isErr bool) {
+	f.status, f.statusErr, f.statusFrom = textsafe.Line(s), isErr, ""
 }
 
 // setAccountError shows an account's failure until something else
 // replaces it or the account is connected again (see clearRecovered);
 // `i` keeps it in the account's details either way.
-func (m *Model) setAccountError(account, s string) {
-	m.setStatus(s, true)
-	m.frame.statusFrom = account
+func (f *frame) setAccountError(account, s string) {
+	f.setStatus(s, true)
+	f.statusFrom = account
 }
 
 // clearRecovered takes an account's failure off the status line once its
 // badge says connected: the two would contradict each other.
-func (m *Model) clearRecovered(account string, h accounts.Health) {
-	if m.frame.statusFrom == account && h.Connected() {
-		m.setStatus("", false)
+func (f *frame) clearRecovered(account string, h accounts.Health) {
+	if f.statusFrom == account && h.Connected() {
+		f.setStatus("", false)
 	}
 }

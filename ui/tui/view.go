@@ -16,14 +16,14 @@ import (
 // fixed height so rows arriving or leaving never move the layout.
 func (m *Model) View() string {
 	if m.frame.width < MinWidth || m.frame.height < MinHeight {
-		return m.tooSmall()
+		return m.frame.tooSmall()
 	}
 	now := m.env.opts.Now()
 	var b strings.Builder
-	b.WriteString(m.bar(now))
+	b.WriteString(m.panes.bar(m.env.styles, m.frame.width, now))
 	b.WriteByte('\n')
 	if m.filter.active {
-		b.WriteString(textsafe.Fit(m.filter.input.View(), m.frame.width))
+		b.WriteString(m.filter.view(m.frame.width, 1))
 	} else {
 		// Account names may hold bidi controls and clusters terminals
 		// disagree on (the config refuses only control characters).
@@ -32,14 +32,13 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	switch m.frame.mode {
 	case modeMessage:
-		b.WriteString(m.viewer.view())
+		b.WriteString(m.viewer.view(m.frame.width, m.list.height))
 	case modeDetails:
-		body := m.details.view(m.env.styles, m.panes.accts[m.details.account], m.notify.failure, m.frame.width, m.list.height, now)
-		b.WriteString(fitLines(body, m.list.height))
+		b.WriteString(m.details.view(m.frame.width, m.list.height))
 	case modePicker:
-		b.WriteString(m.pick.p.view(m.frame.width, m.list.height))
+		b.WriteString(m.pick.view(m.frame.width, m.list.height))
 	default:
-		b.WriteString(m.list.view(now, m.panes.tags, m.panes.tagW, m.emptyText(), m.triage.selected))
+		b.WriteString(m.list.view(m.frame.width, m.list.height))
 	}
 	b.WriteByte('\n')
 	st := m.env.styles.Status
@@ -50,7 +49,7 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	// bubbles/help can overflow by one item when its ellipsis does not fit:
 	// cut every help line to the width, escape-sequence aware.
-	lines := strings.Split(m.helpPage(), "\n")
+	lines := strings.Split(m.frame.helpPageOf(m.helpKeys(), m.env.keys.Help), "\n")
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, m.frame.width, "…")
 	}
@@ -58,13 +57,14 @@ func (m *Model) View() string {
 	return b.String()
 }
 
-func (m *Model) bar(now time.Time) string {
-	badges := make([]badgeData, len(m.panes.accts))
-	for i, a := range m.panes.accts {
-		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: m.panes.unread[a.acct.Name()], focused: i == m.panes.focus,
+// bar is the account bar: one badge per pane.
+func (p *accountPanes) bar(styles Styles, width int, now time.Time) string {
+	badges := make([]badgeData, len(p.accts))
+	for i, a := range p.accts {
+		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: p.unread[a.acct.Name()], focused: i == p.focus,
 			syncing: a.syncing}
 	}
-	return accountBar{styles: m.env.styles}.view(badges, m.frame.width, now)
+	return accountBar{styles: styles, badges: badges, now: now}.view(width, 1)
 }
 
 // header discloses partial results: "2 of 3 accounts · Yahoo: cooling
@@ -72,14 +72,15 @@ func (m *Model) bar(now time.Time) string {
 // before those still connecting, so a line cut at the width loses the
 // least alarming first.
 func (m *Model) header(now time.Time) string {
+	k := m.env.keys
 	if m.frame.mode == modeDetails {
-		return "account details · r refresh · esc back"
+		return m.details.header()
 	}
 	if m.frame.mode == modeMessage {
-		return "message · ↑/↓ scroll · esc back"
+		return m.viewer.header()
 	}
 	if m.frame.mode == modePicker {
-		return fmt.Sprintf("move %d message(s) · enter pick · esc cancel", len(m.pick.rows))
+		return m.pick.header()
 	}
 	ok := 0
 	var why, starting []string
@@ -97,7 +98,7 @@ func (m *Model) header(now time.Time) string {
 	var s string
 	if m.panes.focus >= 0 {
 		a := m.panes.accts[m.panes.focus]
-		s = fmt.Sprintf("%s · %d messages · a: all accounts", a.acct.Name(), len(m.list.rows))
+		s = fmt.Sprintf("%s · %d messages · %s: all accounts", a.acct.Name(), len(m.list.rows), hint(k.AllAccounts))
 		if !a.health.Connected() {
 			s += " · " + a.health.Why(now)
 		}
@@ -108,7 +109,7 @@ func (m *Model) header(now time.Time) string {
 		s = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), strings.Join(why, " · "))
 	}
 	if q := m.filter.text(); q != "" {
-		s += fmt.Sprintf(" · filter %q: %d shown (esc clears)", q, len(m.list.rows))
+		s += fmt.Sprintf(" · filter %q: %d shown (%s clears)", q, len(m.list.rows), hint(k.Back))
 	}
 	if n := len(m.triage.selected); n > 0 {
 		s += fmt.Sprintf(" · %d selected", n)
@@ -116,8 +117,9 @@ func (m *Model) header(now time.Time) string {
 	return s
 }
 
-func (m *Model) emptyText() string {
-	for _, a := range m.panes.accts {
+// emptyText is what an empty list says: whether mail may still come.
+func (p *accountPanes) emptyText() string {
+	for _, a := range p.accts {
 		if a.loading {
 			return "Loading…"
 		}
@@ -141,31 +143,43 @@ func fitLines(s string, n int) string {
 func (m *Model) helpKeys() help.KeyMap {
 	switch m.frame.mode {
 	case modeMessage:
-		return modeHelp{m.env.keys.Back, m.env.keys.Down, m.env.keys.Up, m.env.keys.PageDown, m.env.keys.PageUp, m.env.keys.Help}
+		return m.viewer
 	case modeDetails:
-		return modeHelp{m.env.keys.Back, m.env.keys.Refresh, m.env.keys.Help}
+		return m.details
 	case modePicker:
-		return modeHelp{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "move here")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))}
+		return m.pick
 	}
-	return m.env.keys
+	return m.list
 }
 
-// modeHelp is a flat keymap for a mode with few keys.
-type modeHelp []key.Binding
+// as is a binding under another description: what its key does here.
+func as(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+}
 
-func (h modeHelp) ShortHelp() []key.Binding  { return h }
-func (h modeHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h} }
+// hint is how a header or a status line names a binding's key: as the
+// help does, so both follow a [keys] rebinding.
+func hint(b key.Binding) string { return b.Help().Key }
+
+// lastHint is a binding's last key as the help names it: the arrow of
+// "k/↑", for a hint that names two bindings in one ("↑/↓ scroll").
+func lastHint(b key.Binding) string {
+	h := b.Help().Key
+	if last := h[strings.LastIndex(h, "/")+1:]; last != "" {
+		return last
+	}
+	return h // "/" itself, or a key list ending in it
+}
 
 // The smallest terminal the frame is laid out for.
 const MinWidth, MinHeight = 40, 10
 
 // tooSmall is the whole screen below MinWidth x MinHeight: one line that
 // says so, cut to the width, instead of a frame that would wrap.
-func (m *Model) tooSmall() string {
-	if m.frame.width <= 0 || m.frame.height <= 0 {
+func (f *frame) tooSmall() string {
+	if f.width <= 0 || f.height <= 0 {
 		return "" // not sized yet
 	}
-	msg := fmt.Sprintf("Terminal too small: %dx%d < %dx%d", m.frame.width, m.frame.height, MinWidth, MinHeight)
-	return textsafe.Fit(msg, m.frame.width)
+	msg := fmt.Sprintf("Terminal too small: %dx%d < %dx%d", f.width, f.height, MinWidth, MinHeight)
+	return textsafe.Fit(msg, f.width)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -15,6 +16,7 @@ import (
 // viewer shows one message: headers and body in a scrollable viewport.
 type viewer struct {
 	styles  Styles
+	keys    KeyMap         // its scroll keys, as the help names them
 	loc     *time.Location // dates are shown in the UI clock's zone
 	vp      viewport.Model // scrolling; drawn by window, not by vp.View
 	lines   []string       // what vp holds, as laid out, one per line
@@ -25,8 +27,8 @@ type viewer struct {
 	body    model.Body
 }
 
-func newViewer(styles Styles, loc *time.Location) viewer {
-	return viewer{styles: styles, loc: loc, vp: viewport.New(80, 20)}
+func newViewer(styles Styles, keys KeyMap, loc *time.Location) viewer {
+	return viewer{styles: styles, keys: keys, loc: loc, vp: viewport.New(80, 20)}
 }
 
 func (v viewer) setSize(w, h int) viewer {
@@ -37,13 +39,13 @@ func (v viewer) setSize(w, h int) viewer {
 	return v
 }
 
-// open starts showing id while its body loads, waiting for the answer to
-// request req.
-func (v viewer) open(id model.MessageID, req uint64) viewer {
-	v.id, v.req, v.loading, v.err, v.body = id, req, true, "", model.Body{}
+// open starts showing id while its body loads from acct; the viewer waits
+// for the answer to its own request.
+func (v viewer) open(e *env, acct Account, id model.MessageID) (viewer, tea.Cmd) {
+	v.id, v.req, v.loading, v.err, v.body = id, e.next(), true, "", model.Body{}
 	v = v.setText("")
 	v.vp.GotoTop()
-	return v
+	return v, openCmd(e.ctx, acct, v.req, id, e.opts.CallTimeout)
 }
 
 // opened shows the body the open request brought; an answer to an earlier
@@ -75,7 +77,29 @@ func (v viewer) setText(text string) viewer {
 	return v
 }
 
+// update scrolls by the KeyMap's bindings, which the help and the header
+// name (rebound under [keys] with the list's); the viewport's own keys
+// (space, b, the mouse wheel) still work beside them.
 func (v viewer) update(msg tea.Msg) (viewer, tea.Cmd) {
+	if o, ok := msg.(openedMsg); ok {
+		return v.opened(o), nil
+	}
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, v.keys.Down):
+			v.vp.ScrollDown(1)
+			return v, nil
+		case key.Matches(k, v.keys.Up):
+			v.vp.ScrollUp(1)
+			return v, nil
+		case key.Matches(k, v.keys.PageDown):
+			v.vp.PageDown()
+			return v, nil
+		case key.Matches(k, v.keys.PageUp):
+			v.vp.PageUp()
+			return v, nil
+		}
+	}
 	var cmd tea.Cmd
 	v.vp, cmd = v.vp.Update(msg)
 	return v, cmd
@@ -124,12 +148,26 @@ func (v viewer) content() string {
 	return out.String()
 }
 
-func (v viewer) view() string {
+// view draws the message in the size setSize laid it out for (the text
+// is wrapped to the width there, once, not per frame).
+func (v viewer) view(_, _ int) string {
 	if v.loading {
 		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.vp.Height-1))
 	}
 	return v.window()
 }
+
+// header names the view and its keys.
+func (v viewer) header() string {
+	return fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(v.keys.Up), lastHint(v.keys.Down), hint(v.keys.Back))
+}
+
+// ShortHelp and FullHelp are the viewer's keys, for the help.
+func (v viewer) ShortHelp() []key.Binding {
+	k := v.keys
+	return []key.Binding{k.Back, k.Down, k.Up, k.PageDown, k.PageUp, k.Help}
+}
+func (v viewer) FullHelp() [][]key.Binding { return [][]key.Binding{v.ShortHelp()} }
 
 // window is the viewport's visible lines, exactly Height of them, drawn as
 // laid out. viewport.View would pad each line with lipgloss, whose width

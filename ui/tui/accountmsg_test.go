@@ -1,0 +1,40 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"unibox/accounts"
+)
+
+// Every account message reaches the root through one dispatch, which
+// drops one for an account the UI does not have (before any handler
+// indexes the panes with it).
+func TestAccountMsgForAnUnknownAccountIsDropped(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	for _, i := range []int{2, 99, -2} {
+		for _, msg := range []accountMsg{
+			statusMsg{account: i, health: accounts.Health{State: accounts.StateConnected}},
+			pushedMsg{account: i},
+			listedMsg{account: i},
+			syncedMsg{listedMsg: listedMsg{account: i}},
+			storedMatchMsg{account: i},
+			refreshedMsg{account: i},
+			searchedMsg{account: i},
+		} {
+			t.Run(fmt.Sprintf("%T/%d", msg, i), func(t *testing.T) {
+				m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work"}, &benchAccount{name: "Home"}},
+					Now: func() time.Time { return now }, NoTick: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer m.Close()
+				m.Init()
+				if _, cmd := m.Update(msg); cmd != nil {
+					t.Fatalf("a message for account %d was acted on", i)
+				}
+			})
+		}
+	}
+}

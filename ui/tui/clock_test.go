@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+)
+
+// The UI has one clock, Options.Now: no file of the package reads the
+// wall clock itself (New's default is the one mention of time.Now), nor
+// the machine's zone instead of the clock's (Local).
+func TestOneClock(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var uses, local []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "time" && sel.Sel.Name == "Now" {
+				uses = append(uses, fset.Position(sel.Pos()).String())
+			}
+			if sel.Sel.Name == "Local" {
+				local = append(local, fset.Position(sel.Pos()).String())
+			}
+			return true
+		})
+	}
+	if len(uses) != 1 || !strings.HasPrefix(uses[0], "root.go:") {
+		t.Fatalf("time.Now is used at %v; want only New's default in root.go", uses)
+	}
+	if len(local) > 0 {
+		t.Fatalf("the machine's zone is used at %v; want the clock's (Options.Now().Location())", local)
+	}
+}
+
+// A run's window is a timer: a burst inside it waits for its end, however
+// the clock of the screen is set (golden tests fix it), and the timer ends
+// with the UI.
+func TestNotifyWindowIsATimer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	row := func(uid uint32) model.Row {
+		return model.Row{Message: model.Message{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: uid},
+			Subject: "new"}, Fresh: true}
+	}
+	const window = 200 * time.Millisecond
+	n := notifier{argv: []string{"true"}, window: window, timeout: 10 * time.Second}
+	n, cmd := n.arrived(ctx, []model.Row{row(1)})
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok || len(batch) != 2 || !n.running {
+		t.Fatalf("the first arrival did not start a run and its window: %T %v", cmd(), n.running)
+	}
+	run, windowCmd := batch[0], batch[1]
+	start := time.Now()
+	if n, cmd = n.update(ctx, run()); cmd != nil || n.running {
+		t.Fatal("the run's end started another with nothing pending")
+	}
+	if n, cmd = n.arrived(ctx, []model.Row{row(1), row(2)}); cmd != nil || len(n.pending) != 1 {
+		t.Fatalf("a second burst inside the window ran at once (pending %d)", len(n.pending))
+	}
+	msg := windowCmd()
+	if _, ok := msg.(notifyFlushMsg); !ok || time.Since(start) < window {
+		t.Fatalf("the window ended with %T after %s", msg, time.Since(start))
+	}
+	if n, cmd = n.update(ctx, msg); cmd == nil || !n.running || len(n.pending) != 0 {
+		t.Fatal("the window's end did not run what it held back")
+	}
+	cancel()
+	if msg := cmd().(tea.BatchMsg)[1](); msg != nil {
+		t.Fatalf("a window outlived the UI: %T", msg)
+	}
+}
