@@ -32,7 +32,7 @@ func (h *Hub) fetch(ctx context.Context, accts []*accounts.Account, f func(conte
 	}
 	out := fetched{inbox: model.NewInbox(names), hs: make([]accounts.Health, len(res)), synced: make([]time.Time, len(res))}
 	for i, r := range res {
-		out.hs[i] = accounts.Settled(r)
+		out.hs[i] = r.Health()
 		name := r.Account.Name()
 		switch {
 		case r.Err == nil:
@@ -228,7 +228,7 @@ func (h *Hub) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*
 	now := h.now()
 	for _, a := range h.set.Accounts {
 		// Nothing was asked of the account: its own record speaks.
-		hl := accounts.Describe(a, nil, now)
+		hl := accounts.HealthOf(a, a.Status(), nil, now)
 		hl.ErrorClass, hl.Error = hl.LastClass, hl.LastError
 		hl.OK = hl.Connected() || hl.State == accounts.StateIdle
 		hs = append(hs, hl)
