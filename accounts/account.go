@@ -147,7 +147,7 @@ func (a *Account) Get(ctx context.Context, id model.MessageID) (model.Body, erro
 	if why != nil {
 		return b, fmt.Errorf("%w; %v", err, why)
 	}
-	stored.Problems = append(stored.Problems, fmt.Sprintf("shown from the local store: %s cannot be reached (%s)", a.name, Brief(err)))
+	stored.Problems = append(stored.Problems, fmt.Sprintf("shown from the local store: %s cannot be reached (%s)", a.name, ShortReason(err)))
 	return stored, nil
 }
 

@@ -36,7 +36,7 @@ type cache struct {
 	// uids again). Any other change to the stored rows forgets it.
 	known map[string]store.SyncState
 	// pending: per folder, the uids a triage action is under way on;
-	// triages counts the actions begun and ended (see gaps.go).
+	// triages counts the actions begun and ended (see hold, fill).
 	pending map[string]map[uint32]int
 	triages uint64
 
@@ -297,4 +297,87 @@ func (c *cache) forget() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.known = nil
+}
+
+// A store synced whole below UIDNEXT can still lack a message the server
+// has: an archive applied to the store at once whose outcome stayed
+// unknown and was never carried out, a row lost to a crash between two
+// writes. An incremental sync fetches only uids at or above UIDNEXT, so
+// such a gap would last forever; the sync's check (the counts disagree)
+// names the missing uids, and they are fetched, only they.
+//
+// A message a triage action is under way on is no gap: the store shows
+// the action before the server carries it out, so filling it would bring
+// an archived message back. Those are left out, and a fill fetched while
+// a triage began or ended is not stored (the next sync asks again).
+
+// hold marks msgs as under a triage action (applyOptimistic).
+func (c *cache) hold(msgs []model.Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.triages++
+	if c.pending == nil {
+		c.pending = map[string]map[uint32]int{}
+	}
+	for _, m := range msgs {
+		if c.pending[m.ID.Folder] == nil {
+			c.pending[m.ID.Folder] = map[uint32]int{}
+		}
+		c.pending[m.ID.Folder][m.ID.UID]++
+	}
+}
+
+// release ends hold.
+func (c *cache) release(msgs []model.Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.triages++
+	for _, m := range msgs {
+		p := c.pending[m.ID.Folder]
+		if p[m.ID.UID]--; p[m.ID.UID] <= 0 {
+			delete(p, m.ID.UID)
+		}
+	}
+}
+
+// unheld is missing without the uids a triage action is under way on,
+// and the triage count it was taken at (for fill).
+func (c *cache) unheld(folder string, missing [][2]uint32) ([][2]uint32, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	held := slices.Sorted(maps.Keys(c.pending[folder]))
+	var out [][2]uint32
+	for _, r := range missing {
+		lo := r[0]
+		for _, uid := range held {
+			if uid < lo || uid > r[1] {
+				continue
+			}
+			if lo < uid {
+				out = append(out, [2]uint32{lo, uid - 1})
+			}
+			lo = uid + 1
+		}
+		if lo <= r[1] && lo != 0 {
+			out = append(out, [2]uint32{lo, r[1]})
+		}
+	}
+	return out, c.triages
+}
+
+// fill stores a gap's messages, unless a triage action began or ended
+// since triages was taken.
+func (c *cache) fill(folder string, uidValidity uint32, triages uint64, msgs []model.Message) (int, bool) {
+	c.writing.Lock()
+	defer c.writing.Unlock()
+	c.mu.Lock()
+	same := c.triages == triages
+	c.mu.Unlock()
+	if !same {
+		return 0, false
+	}
+	c.forget()
+	n, err := c.st.Fill(context.Background(), c.key, folder, uidValidity, msgs)
+	c.noteWrite(err)
+	return n, err == nil
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"unibox/accounts/history"
-	"unibox/accounts/imapwire"
 	"unibox/conn"
 	"unibox/model"
 )
@@ -36,11 +35,14 @@ func stateEvent(h *history.Log, st conn.Status) {
 	h.Add(history.KindState, st.State.String(), class, text)
 }
 
-// pushEvent records a push from the provider.
-func pushEvent(h *history.Log, uri string) {
+// pushEvent records a push from the provider, naming the folder where
+// the provider can read one from uri (provider.Spec.PushFolder).
+func pushEvent(h *history.Log, folderOf func(uri string) (string, bool), uri string) {
 	what := uri
-	if _, folder, err := imapwire.ParsePushURI(uri); err == nil {
-		what = folder
+	if folderOf != nil {
+		if folder, ok := folderOf(uri); ok {
+			what = folder
+		}
 	}
 	h.Add(history.KindPush, "", "", what+" changed on the server")
 }

@@ -16,7 +16,7 @@ type Result[T any] struct {
 	Took    time.Duration
 	// Status and At are the account as it was when its answer came, so a
 	// face describes state, error and cooldown from one moment (see
-	// Settled), not as they became while slower accounts still answered.
+	// Result.Health), not as they became while slower accounts still answered.
 	Status conn.Status
 	At     time.Time
 }

@@ -3,11 +3,9 @@ package accounts
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
-	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model/textsafe"
@@ -22,7 +20,7 @@ import (
 type Health struct {
 	Name  string
 	State State
-	// The operation's outcome (Describe, Settled): its error class ("none"
+	// The operation's outcome (HealthOf's err): its error class ("none"
 	// without an error), its error (redacted, one line, without the
 	// account name), whether it answered.
 	ErrorClass string
@@ -66,81 +64,54 @@ type Health struct {
 // store, fails with it.
 const ClassStore = "store"
 
-// Push is how an account hears of changes made elsewhere.
-type Push string
+// Push is how an account hears of changes made elsewhere: the provider's
+// own report, already in provider-neutral words (provider.Push), so no
+// wire format reaches the aggregate.
+type Push = provider.Push
 
 // The push states an account shows.
 const (
-	PushNone    Push = "none"    // a kind that never pushes: periodic refresh only
-	PushLive    Push = "live"    // IMAP IDLE is in place (or being set up)
-	PushPolling Push = "polling" // push lost, or the server lacks IDLE: polled
+	PushNone    = provider.PushNone    // a kind that never pushes: periodic refresh only
+	PushLive    = provider.PushLive    // changes are pushed (IMAP IDLE in place, or being set up)
+	PushPolling = provider.PushPolling // push lost, or the server cannot push: polled
 )
 
-// Updates says in words how the account hears of changes made elsewhere,
-// for its details.
-func (h Health) Updates() string {
-	switch h.Push {
-	case PushLive:
-		return "pushed as they happen (IMAP IDLE)"
-	case PushPolling:
-		return "polled, not pushed: the watching connection is lost or the server has no IDLE"
-	}
-	return "by periodic refresh (this account's server cannot push)"
-}
-
-// pushOf reads a provider's report: a watching connection that is lost,
-// or a server without IDLE, means changes are polled, not pushed.
+// pushOf reads a provider's last report: polled when it said so, pushed
+// otherwise (before any report too: push is being set up).
 func pushOf(state *provider.PushState) Push {
 	if state == nil {
 		return PushNone
 	}
-	switch state.Load() {
-	case imapwire.PushLost, imapwire.PushPolling:
+	if state.Load() == PushPolling {
 		return PushPolling
 	}
 	return PushLive
 }
 
-// State is an account's connection state, by its public name.
+// State is an account's connection state, by its public name: conn's
+// State.String, the one spelling `list --json` and `unibox mcp` print.
 type State string
 
-// The states (conn's, by the names `list --json` and `unibox mcp` print).
-const (
-	StateIdle         State = "idle"
-	StateConnecting   State = "connecting"
-	StateConnected    State = "connected"
-	StateDisconnected State = "disconnected"
-	StateReconnecting State = "reconnecting"
-	StateCoolingDown  State = "cooling_down"
-	StateAuthFailed   State = "auth_failed"
-	StateNoSecret     State = "no_secret"
-	StateClosed       State = "closed"
+// The states, named by conn (conn/state.go spells them; these only carry
+// the names into the type the faces compare).
+var (
+	StateIdle         = State(conn.StateIdle.String())
+	StateConnecting   = State(conn.StateConnecting.String())
+	StateConnected    = State(conn.StateConnected.String())
+	StateDisconnected = State(conn.StateDisconnected.String())
+	StateReconnecting = State(conn.StateReconnecting.String())
+	StateCoolingDown  = State(conn.StateCoolingDown.String())
+	StateAuthFailed   = State(conn.StateAuthFailed.String())
+	StateNoSecret     = State(conn.StateNoSecret.String())
+	StateClosed       = State(conn.StateClosed.String())
 )
 
-// Health is the account's health now, with no operation to report.
-func (a *Account) Health() Health { return health(a, a.Status(), nil, time.Now()) }
-
-// Describe reports an account as it is now, after an operation that
-// returned err.
-func Describe(a *Account, err error, now time.Time) Health { return health(a, a.Status(), err, now) }
-
-// Settled reports an account of a fan-out as it was when its answer came.
-// A one-shot face prints after the slowest account settles; by then a
-// refused account's short cooldown may have ended and its self-probe
-// begun, and "reconnecting" beside "connection refused" describes two
-// different moments.
-func Settled[T any](r Result[T]) Health { return health(r.Account, r.Status, r.Err, r.At) }
-
-// HealthOf is st as a Health (an account's status events, and tests that
-// play an account).
-func HealthOf(st conn.Status) Health {
-	return health(nil, st, nil, time.Now())
-}
-
-// health reports st after an operation that returned err. A hung account
-// whose deadline passed reports timeout even while its connect is still
-// in flight.
-func health(a *Account, st conn.Status, err error, now time.Time) Health {
+// HealthOf is the one way to a Health: account a's connection status st
+// after an operation that returned err (nil: none), at time at. a may be
+// nil (a bare status, as tests play an account); then there is no
+// redaction, store, history or push to add. A hung account whose deadline
+// passed reports timeout even while its connect is still in flight.
+func HealthOf(a *Account, st conn.Status, err error, at time.Time) Health {
 	redact := func(s string) string { return s }
 	name := st.Account
 	var notes []string
@@ -171,10 +142,21 @@ func health(a *Account, st conn.Status, err error, now time.Time) Health {
 	}
 	if st.State == conn.StateCoolingDown {
 		h.CooldownUntil = st.CooldownUntil
-		h.CooldownSeconds = seconds(st.CooldownLeft(now))
+		h.CooldownSeconds = seconds(st.CooldownLeft(at))
 	}
 	return h
 }
+
+// Health is the account's health now, with no operation to report:
+// HealthOf(a, a.Status(), nil, time.Now()).
+func (a *Account) Health() Health { return HealthOf(a, a.Status(), nil, time.Now()) }
+
+// Health is the health of r's account as it was when its answer came. A
+// one-shot face prints after the slowest account settles; by then a
+// refused account's short cooldown may have ended and its self-probe
+// begun, and "reconnecting" beside "connection refused" describes two
+// different moments.
+func (r Result[T]) Health() Health { return HealthOf(r.Account, r.Status, r.Err, r.At) }
 
 // Connected: the rows of this account are current.
 func (h Health) Connected() bool { return h.State == StateConnected }
@@ -204,19 +186,6 @@ func (h Health) NoSecret() bool { return h.State == StateNoSecret }
 // CoolingDown: calls fail at once until CooldownUntil.
 func (h Health) CoolingDown() bool { return h.State == StateCoolingDown }
 
-// Label is the state's glyph and word, readable without colour; a
-// cooling-down account carries a live countdown ("⏸ cooling down 42s").
-func (h Health) Label(now time.Time) string {
-	l := h.Glyph() + " " + h.words(now, "auth failed")
-	if h.Connected() && h.Push == PushPolling {
-		l += " · polling" // connected, but changes are not pushed
-	}
-	if w := h.Waiting(now); w > 0 && h.Connected() {
-		l += " · waiting " + Countdown(w.Truncate(time.Second)) // connected, but a call is slow
-	}
-	return l
-}
-
 // Waiting is how long the oldest slow call has waited at now; zero when
 // none has waited past the mark.
 func (h Health) Waiting(now time.Time) time.Duration {
@@ -226,72 +195,6 @@ func (h Health) Waiting(now time.Time) time.Duration {
 	return max(now.Sub(h.WaitingSince), time.Second)
 }
 
-// Glyph is the state alone, for the most compact badges: the glyphs differ
-// per state (idle and connecting share one), so a badge still tells a dead
-// account from a live one without colour.
-func (h Health) Glyph() string {
-	switch h.State {
-	case StateIdle, StateConnecting:
-		return "◌"
-	case StateConnected:
-		return "●"
-	case StateDisconnected:
-		return "○"
-	case StateReconnecting:
-		return "↻"
-	case StateCoolingDown:
-		return "⏸"
-	case StateAuthFailed:
-		return "✗"
-	case StateNoSecret:
-		return "◇"
-	case StateClosed:
-		return "■"
-	}
-	return "?"
-}
-
-// Why is the state in words, for a line that says why an account is
-// missing: "cooling down 42s", "authentication failed".
-func (h Health) Why(now time.Time) string { return h.words(now, "authentication failed") }
-
-func (h Health) words(now time.Time, authFailed string) string {
-	switch h.State {
-	case StateCoolingDown:
-		return "cooling down " + Countdown(h.CooldownUntil.Sub(now))
-	case StateAuthFailed:
-		return authFailed
-	case StateNoSecret:
-		return "secret missing"
-	case "":
-		return "unknown"
-	}
-	return string(h.State)
-}
-
-// Line says why an account is not answering, in the words an agent's
-// answer should carry: "Yahoo unavailable (cooling down 42s)", "Work:
-// authentication failed".
-func (h Health) Line() string {
-	switch {
-	case h.ErrorClass == conn.ClassAuth.String() || h.AuthFailed():
-		return h.Name + ": authentication failed"
-	case h.NoSecret():
-		why := h.Error
-		if why == "" {
-			why = h.LastError
-		}
-		return fmt.Sprintf("%s: secret missing (%s)", h.Name, why)
-	case h.CooldownSeconds > 0:
-		return fmt.Sprintf("%s unavailable (cooling down %ds)", h.Name, h.CooldownSeconds)
-	case h.ErrorClass == conn.ClassTimeout.String():
-		return h.Name + " unavailable (timed out)"
-	case h.Error != "":
-		return fmt.Sprintf("%s unavailable (%s)", h.Name, h.Error)
-	}
-	return fmt.Sprintf("%s unavailable (%s)", h.Name, h.State)
-}
-
 // seconds is d in whole seconds, rounded up, never below 0: a cooldown
 // that has 41.2 s left still says 42.
 func seconds(d time.Duration) int {
@@ -299,42 +202,6 @@ func seconds(d time.Duration) int {
 		return 0
 	}
 	return int((d + time.Second - 1) / time.Second)
-}
-
-// Countdown is a time left as every face writes it: "42s", "1m05s".
-func Countdown(d time.Duration) string {
-	s := seconds(d)
-	if s < 60 {
-		return fmt.Sprintf("%ds", s)
-	}
-	return fmt.Sprintf("%dm%02ds", s/60, s%60)
-}
-
-// Reason is an error without the account name the output already shows.
-func Reason(err error) string {
-	var ce *conn.Error
-	if errors.As(err, &ce) {
-		return textsafe.Line(ce.Reason())
-	}
-	return textsafe.Line(err.Error())
-}
-
-// Brief is a failure as an outcome line says it: "cooling down",
-// "authentication failed", "timed out", or the error itself, short.
-func Brief(err error) string {
-	switch {
-	case errors.Is(err, conn.ErrCoolingDown):
-		return "cooling down"
-	case errors.Is(err, conn.ErrAuthFailed), conn.ClassOf(err) == conn.ClassAuth:
-		return "authentication failed"
-	case conn.ClassOf(err) == conn.ClassTimeout:
-		return "timed out"
-	}
-	s := Reason(err)
-	if r := []rune(s); len(r) > 60 {
-		s = string(r[:59]) + "…"
-	}
-	return s
 }
 
 // Watch delivers the account's health on every transition of its
@@ -363,7 +230,7 @@ func (a *Account) Watch() (<-chan Health, func()) {
 				if !ok {
 					return
 				}
-				send(health(a, st, nil, time.Now()))
+				send(HealthOf(a, st, nil, time.Now()))
 			case <-pushed: // push lost or back: the badge says so at once
 				send(a.Health())
 			case <-done:

@@ -28,7 +28,7 @@ func TestHealthStates(t *testing.T) {
 		{conn.StateClosed, StateClosed, false, false, true, true, false, "■"},
 	}
 	for _, tt := range tests {
-		h := HealthOf(conn.Status{Account: "Work", State: tt.st})
+		h := HealthOf(nil, conn.Status{Account: "Work", State: tt.st}, nil, time.Now())
 		if h.State != tt.want || h.Connected() != tt.connected || h.Starting() != tt.starting || h.Degraded() != tt.degraded ||
 			h.Down() != tt.down || h.AuthFailed() != tt.auth || h.Glyph() != tt.glyph {
 			t.Errorf("%s: %+v: connected %v starting %v degraded %v down %v auth %v glyph %s", tt.st, h.State,
@@ -51,8 +51,8 @@ func TestCooldownWords(t *testing.T) {
 		{0, "⏸ cooling down 0s", 0},
 	} {
 		st := conn.Status{Account: "Yahoo", State: conn.StateCoolingDown, CooldownUntil: now.Add(tt.left)}
-		h := health(nil, st, nil, now)
-		if got := h.Label(now); got != tt.label || h.CooldownSeconds != tt.secs {
+		h := HealthOf(nil, st, nil, now)
+		if got := h.Badge(now); got != tt.label || h.CooldownSeconds != tt.secs {
 			t.Errorf("%v left: %q, %d s; want %q, %d s", tt.left, got, h.CooldownSeconds, tt.label, tt.secs)
 		}
 	}
@@ -60,7 +60,7 @@ func TestCooldownWords(t *testing.T) {
 
 func TestLineSaysTheSameNumber(t *testing.T) {
 	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	h := health(nil, conn.Status{Account: "Yahoo", State: conn.StateCoolingDown, CooldownUntil: now.Add(41200 * time.Millisecond)}, nil, now)
+	h := HealthOf(nil, conn.Status{Account: "Yahoo", State: conn.StateCoolingDown, CooldownUntil: now.Add(41200 * time.Millisecond)}, nil, now)
 	if got, want := h.Line(), "Yahoo unavailable (cooling down 42s)"; got != want {
 		t.Fatalf("Line() = %q, want %q", got, want)
 	}
@@ -109,7 +109,7 @@ func TestWaitingWords(t *testing.T) {
 		if tt.waited > 0 {
 			st.WaitingSince = now.Add(-tt.waited)
 		}
-		if got := health(nil, st, nil, now).Label(now); got != tt.label {
+		if got := HealthOf(nil, st, nil, now).Badge(now); got != tt.label {
 			t.Errorf("%s, waited %s: %q, want %q", tt.state, tt.waited, got, tt.label)
 		}
 	}

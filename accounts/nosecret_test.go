@@ -24,12 +24,12 @@ func TestUnsetPasswordEnvIsNoSecret(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, err := a.List(ctx, ListOptions{})
-	h := Describe(a, err, time.Now())
+	h := HealthOf(a, a.Status(), err, time.Now())
 	if !errors.Is(err, conn.ErrNoSecret) || !h.NoSecret() || h.CooldownSeconds != 0 || !strings.Contains(h.Line(), "UNIBOX_NOSECRET_PW") {
 		t.Fatalf("err %v, state %s, cooldown %d, line %q", err, h.State, h.CooldownSeconds, h.Line())
 	}
-	if h.Label(time.Now()) != "◇ secret missing" {
-		t.Fatalf("label %q", h.Label(time.Now()))
+	if h.Badge(time.Now()) != "◇ secret missing" {
+		t.Fatalf("label %q", h.Badge(time.Now()))
 	}
 	t.Setenv("UNIBOX_NOSECRET_PW", pass)
 	if err := a.Refresh(ctx); err != nil {

@@ -148,7 +148,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 	pushes := make(chan struct{}, 1)
 	adapter := conn.New(conn.Options{
 		OnNotify: func(uri string) { // coalesced: a listing reads every change at once
-			pushEvent(hist, uri)
+			pushEvent(hist, spec.PushFolder, uri)
 			select {
 			case pushes <- struct{}{}:
 			default:

@@ -201,3 +201,27 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	}
 	return page, err
 }
+
+// mendGap fetches and stores the messages the store lacks below uidNext
+// (a page of them); more: there are more to fetch.
+func (a *Account) mendGap(ctx context.Context, syncer provider.Syncer, folder string, uidValidity, uidNext uint32, missing [][2]uint32) (more bool, err error) {
+	want, triages := a.cache.unheld(folder, missing)
+	if len(want) == 0 {
+		return false, nil
+	}
+	page, err := syncer.Sync(ctx, a.adapter, provider.SyncRequest{Folder: folder, UIDValidity: uidValidity, UIDNext: uidNext, Fill: want, Limit: syncPage})
+	if err != nil {
+		err = a.scrub(err)
+		a.hist.Add(history.KindListing, "", conn.ClassOf(err).String(), "mending a gap failed: "+Reason(err))
+		return false, err
+	}
+	if page.Reset {
+		return true, nil // the folder was reset meanwhile: the next step syncs it afresh
+	}
+	n, stored := a.cache.fill(folder, uidValidity, triages, page.New)
+	if !stored {
+		return false, nil // a triage came between: the next sync asks again
+	}
+	a.hist.Add(history.KindListing, "", "", fmt.Sprintf("mended a gap in %s: %d missing messages stored", folder, n))
+	return page.More, nil
+}

@@ -39,7 +39,7 @@ func TestTroubleIsNoReasonNotToOpen(t *testing.T) {
 	if !IsStoreError(err) || errors.Is(err, ErrNoSync) {
 		t.Fatalf("a sync without its store: %v", err)
 	}
-	if d := Describe(a, err, h.Since); d.ErrorClass != ClassStore || d.Error != "store: off: mkdir /cache/unibox: read-only file system" {
+	if d := HealthOf(a, a.Status(), err, h.Since); d.ErrorClass != ClassStore || d.Error != "store: off: mkdir /cache/unibox: read-only file system" {
 		t.Fatalf("described as %q %q", d.ErrorClass, d.Error)
 	}
 	a.hist.Add("listing", "", "", "kept in memory") // no file: no failure to write one

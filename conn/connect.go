@@ -48,19 +48,26 @@ func (a *Adapter) session(ctx context.Context) (*generation, error) {
 				return nil, err
 			}
 		}
-		f := a.flight
-		if f == nil {
-			f = a.startFlight()
+		if err := a.joinFlight(ctx, "connect"); err != nil {
+			return nil, err
 		}
-		a.mu.Unlock()
-		select {
-		case <-f.done:
-		case <-ctx.Done():
-			return nil, a.callerGone(ctx, "connect")
-		}
-		if f.err != nil {
-			return nil, f.err
-		}
+	}
+}
+
+// joinFlight joins the connect in flight, or starts one, and waits for it
+// to end or for the caller to give up (op names the call in that error).
+// Called with mu held; returns with it released.
+func (a *Adapter) joinFlight(ctx context.Context, op string) error {
+	f := a.flight
+	if f == nil {
+		f = a.startFlight()
+	}
+	a.mu.Unlock()
+	select {
+	case <-f.done:
+		return f.err
+	case <-ctx.Done():
+		return a.callerGone(ctx, op)
 	}
 }
 

@@ -180,17 +180,7 @@ func (a *Adapter) Refresh(ctx context.Context) error {
 			return err
 		}
 	}
-	f := a.flight
-	if f == nil {
-		f = a.startFlight()
-	}
-	a.mu.Unlock()
-	select {
-	case <-f.done:
-		return f.err
-	case <-ctx.Done():
-		return a.callerGone(ctx, "refresh")
-	}
+	return a.joinFlight(ctx, "refresh")
 }
 
 // Wake looks again at once after the machine slept or unibox was stopped

@@ -131,11 +131,7 @@ func (t *Triage) settleItem(in *Intent, i int, r ItemResult) error {
 		if it.State == ItemPending {
 			next = ItemFailed
 		}
-		if in.Undo {
-			t.unapplyUndo(in, it)
-		} else {
-			t.rollback(in, it)
-		}
+		t.rollback(in, it)
 	}
 	return in.setState(i, next)
 }
@@ -154,17 +150,19 @@ func (t *Triage) Fail(id int, err string) {
 		}
 		it.Err = err
 		_ = in.setState(i, ItemFailed)
-		if in.Undo {
-			t.unapplyUndo(in, it)
-		} else {
-			t.rollback(in, it)
-		}
+		t.rollback(in, it)
 	}
 }
 
-// rollback restores what Begin changed for one item.
+// rollback takes back what Begin or BeginUndo showed for one item: a
+// removed row comes back, an undo's restored row goes again, and flags
+// (either way) return to what they were before the op.
 func (t *Triage) rollback(in *Intent, it *Item) {
-	if in.Op.Removes() {
+	switch {
+	case in.Op.Removes() && in.Undo:
+		t.inbox.Remove(it.Restored)
+		return
+	case in.Op.Removes():
 		t.inbox.Insert(it.Msg)
 		return
 	}

@@ -83,16 +83,6 @@ func (t *Triage) BeginUndo(group int, s UndoStep) *Intent {
 	return in
 }
 
-// unapplyUndo takes back the optimistic effect of a failed undo item.
-func (t *Triage) unapplyUndo(in *Intent, it *Item) {
-	if in.Op.Removes() {
-		t.inbox.Remove(it.Restored)
-		return
-	}
-	prev := it.Msg
-	t.inbox.Update(prev.ID, func(m *Message) { m.Seen, m.Flagged = prev.Seen, prev.Flagged })
-}
-
 // undoneMove re-addresses a restored row by the uid it got back in its
 // folder, so later actions on it reach the right message.
 func (t *Triage) undoneMove(it *Item, dest MessageID) {

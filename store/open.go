@@ -18,7 +18,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"unibox/private"
+	"unibox/accounts/private"
 )
 
 // applicationID marks a file as unibox's ("unbx"): a SQLite file of

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"unibox/accounts"
 	"unibox/conn"
@@ -39,7 +40,7 @@ func (f *fakeAccount) Name() string { return f.name }
 func (f *fakeAccount) Health() accounts.Health {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return accounts.HealthOf(f.status)
+	return accounts.HealthOf(nil, f.status, nil, time.Now())
 }
 func (f *fakeAccount) Watch() (<-chan accounts.Health, func()) {
 	f.ch <- f.Health()
@@ -56,7 +57,7 @@ func (f *fakeAccount) set(st conn.Status) {
 	case <-f.ch:
 	default:
 	}
-	f.ch <- accounts.HealthOf(st)
+	f.ch <- accounts.HealthOf(nil, st, nil, time.Now())
 }
 
 func (f *fakeAccount) List(ctx context.Context, o accounts.ListOptions) (accounts.Page, error) {

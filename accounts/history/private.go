@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"unibox/private"
+	"unibox/accounts/private"
 )
 
 // MakePrivate takes group and other bits off dir and the history files in

@@ -75,6 +75,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		Classify:          Classify,
 		Probe:             Probe(ac.Name, push),
 		Push:              push,
+		PushFolder:        pushFolder,
 		Redact:            secrets.Redact,
 		Learn:             learn,
 		Notes:             notes,

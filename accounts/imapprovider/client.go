@@ -75,7 +75,7 @@ func Probe(account string, push *provider.PushState) func(ctx context.Context, c
 		res, err := c.CallTool(ctx, "check_account", imapwire.AccountIn{Account: account})
 		var out imapwire.CheckAccountOut
 		if err == nil && push != nil && imapwire.Decode(res, &out) == nil {
-			push.Store(out.Push)
+			push.Store(pushOf(out.Push))
 		}
 		return err
 	}

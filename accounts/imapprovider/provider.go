@@ -38,10 +38,8 @@ func (p imapProvider) page(out imapwire.ListMessagesOut, limit int) provider.Pag
 	if limit <= 0 {
 		limit = 50
 	}
-	pg := provider.Page{Folder: out.Folder, UIDValidity: out.UIDValidity, Total: out.Total, Push: out.Push}
-	if p.push != nil && out.Push != "" {
-		p.push.Store(out.Push)
-	}
+	pg := provider.Page{Folder: out.Folder, UIDValidity: out.UIDValidity, Total: out.Total, Push: pushOf(out.Push)}
+	storePush(p.push, out.Push)
 	for _, m := range out.Messages {
 		pg.Messages = append(pg.Messages, toModel(p.account, out.Folder, m))
 	}
@@ -214,9 +212,7 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 	if _, err := provider.Call(ctx, a, "sync_folder", in, true, &out, imapwire.Decode); err != nil {
 		return provider.SyncPage{}, err
 	}
-	if p.push != nil && out.Push != "" {
-		p.push.Store(out.Push)
-	}
+	storePush(p.push, out.Push)
 	pg := provider.SyncPage{Folder: out.Folder, Reset: out.Reset, UIDValidity: out.UIDValidity, UIDNext: out.UIDNext,
 		HighestModSeq: out.HighestModSeq, Total: out.Total, More: out.More, Checked: out.Checked, Present: out.Present}
 	for _, m := range out.New {

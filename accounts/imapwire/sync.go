@@ -10,6 +10,8 @@ package imapwire
 // server has below the client's UIDNext against the uids the client holds
 // there; only when they disagree is the uid set (one UID SEARCH) sent.
 
+// SyncIn is sync_folder's input: the client's sync state of a folder
+// (zero UIDValidity: none yet), and a page, check or fill to ask for.
 type SyncIn struct {
 	Account string `json:"account"`
 	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
@@ -39,6 +41,8 @@ type FlagState struct {
 	Answered bool   `json:"answered"`
 }
 
+// SyncOut is sync_folder's answer: the folder's new state and only what
+// changed below and above the client's UIDNext.
 type SyncOut struct {
 	ErrorInfo
 	Folder string `json:"folder"`

@@ -15,6 +15,9 @@ type ErrorInfo struct {
 // ErrorInfo (the server's one failure path fills every output alike).
 func (e *ErrorInfo) SetError(info ErrorInfo) { *e = info }
 
+// AddAccountIn is add_account's input: everything the child needs to
+// reach one IMAP account, sent after every connect (the child keeps
+// nothing across restarts, and the password never rides in argv or env).
 type AddAccountIn struct {
 	Account       string `json:"account" jsonschema:"name the other tools use for this account"`
 	Host          string `json:"host"`
@@ -39,16 +42,24 @@ type AddAccountIn struct {
 	PollMS        int64 `json:"poll_ms,omitempty" jsonschema:"NOOP interval on a server without IDLE (default 30 s)"`
 }
 
+// AddAccountOut is add_account's answer: the account is provisioned and
+// logged in, with the server's capabilities for diagnosis.
 type AddAccountOut struct {
 	ErrorInfo
 	Account      string   `json:"account"`
 	Capabilities []string `json:"capabilities,omitempty"`
 }
 
+// AccountIn names the account of a tool that needs nothing else
+// (check_account, list_folders).
 type AccountIn struct {
 	Account string `json:"account"`
 }
 
+// CheckAccountOut is check_account's answer, the health probe: the mail
+// server answered (a NOOP, or a reconnect), how fast, and how push is
+// doing (PushIdle, PushPolling, PushLost), so a badge shows the whole
+// chain, not only the child.
 type CheckAccountOut struct {
 	ErrorInfo
 	Account     string `json:"account"`
@@ -58,6 +69,8 @@ type CheckAccountOut struct {
 	Busy        bool   `json:"busy,omitempty" jsonschema:"a command held the account's connection: the server was proved on another one"`
 }
 
+// Folder is one mailbox in list_folders, with its special use (archive,
+// trash, ...) so triage finds its destinations without a name guessed.
 type Folder struct {
 	Name       string `json:"name"`
 	Delimiter  string `json:"delimiter"`
@@ -66,11 +79,14 @@ type Folder struct {
 	Total      uint32 `json:"total"`
 }
 
+// ListFoldersOut is list_folders' answer.
 type ListFoldersOut struct {
 	ErrorInfo
 	Folders []Folder `json:"folders"`
 }
 
+// ListMessagesIn is list_messages' input: one page of a folder, newest
+// first, paged down by BeforeUID.
 type ListMessagesIn struct {
 	Account    string `json:"account"`
 	Folder     string `json:"folder,omitempty" jsonschema:"default INBOX"`
@@ -79,11 +95,15 @@ type ListMessagesIn struct {
 	UnreadOnly bool   `json:"unread_only,omitempty"`
 }
 
+// Address is a sender or recipient: always a name and an address, so no
+// face parses a header.
 type Address struct {
 	Name    string `json:"name"`
 	Address string `json:"address"`
 }
 
+// Message is one envelope as every listing sends it (list_messages,
+// search, sync_folder): enough for a row of the inbox, never the body.
 type Message struct {
 	ID             string    `json:"id" jsonschema:"opaque id: account/folder/uidvalidity/uid"`
 	UID            uint32    `json:"uid"`
@@ -100,6 +120,9 @@ type Message struct {
 	HasAttachments bool      `json:"has_attachments"`
 }
 
+// ListMessagesOut is a page of envelopes (list_messages and search),
+// with the folder's UIDVALIDITY the client builds ids from and the push
+// state, so a listing also refreshes the badge.
 type ListMessagesOut struct {
 	ErrorInfo
 	Folder      string    `json:"folder"`
@@ -109,23 +132,30 @@ type ListMessagesOut struct {
 	Push        string    `json:"push,omitempty" jsonschema:"how the account's watched folders hear of changes (see check_account)"`
 }
 
+// GetMessageIn is get_message's input: one message by folder and uid.
 type GetMessageIn struct {
 	Account string `json:"account"`
 	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
 	UID     uint32 `json:"uid"`
 }
 
+// Header is one header field of an opened message, decoded.
 type Header struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
 }
 
+// Attachment describes one attachment of an opened message; its content
+// is not sent.
 type Attachment struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
 	Size int64  `json:"size"`
 }
 
+// GetMessageOut is get_message's answer: the envelope, the headers, the
+// body as text (BodyIsHTML: converted from HTML) and what was broken in
+// the message (Problems), so a hostile message is shown, not refused.
 type GetMessageOut struct {
 	ErrorInfo
 	Message
@@ -136,6 +166,8 @@ type GetMessageOut struct {
 	Problems    []string     `json:"problems,omitempty" jsonschema:"what was broken in the message"`
 }
 
+// SearchIn is search's input: a server-side search over from, subject
+// and body of one folder; the answer is a ListMessagesOut.
 type SearchIn struct {
 	Account string `json:"account"`
 	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
@@ -143,6 +175,10 @@ type SearchIn struct {
 	Limit   int    `json:"limit,omitempty" jsonschema:"default 50"`
 }
 
+// SetFlagsIn is set_flags' input. Flags are absolute (a pointer: nil
+// leaves a flag alone), never a toggle, so a retried or reconciled write
+// cannot undo itself; UIDValidity refuses a write to a folder that was
+// recreated meanwhile.
 type SetFlagsIn struct {
 	Account     string   `json:"account"`
 	Folder      string   `json:"folder,omitempty" jsonschema:"default INBOX"`
@@ -152,6 +188,8 @@ type SetFlagsIn struct {
 	Flagged     *bool    `json:"flagged,omitempty" jsonschema:"absolute: true sets, false clears"`
 }
 
+// MoveIn is move's input: uids of one folder to the folder To, refused
+// when the folder's UIDVALIDITY changed.
 type MoveIn struct {
 	Account     string   `json:"account"`
 	Folder      string   `json:"folder,omitempty" jsonschema:"default INBOX"`
@@ -160,6 +198,9 @@ type MoveIn struct {
 	To          string   `json:"to" jsonschema:"destination folder"`
 }
 
+// SpecialMoveIn is the input of archive and trash: a move whose
+// destination the child finds by special use (or the account's
+// archive_folder, trash_folder).
 type SpecialMoveIn struct {
 	Account     string   `json:"account"`
 	Folder      string   `json:"folder,omitempty" jsonschema:"default INBOX"`
@@ -167,6 +208,9 @@ type SpecialMoveIn struct {
 	UIDValidity uint32   `json:"uidvalidity,omitempty" jsonschema:"refuse if the folder's UIDVALIDITY differs"`
 }
 
+// FindMessageIn is find_message's input: the Message-ID to look for in a
+// folder, or in a special-use one, when a write's outcome is unknown and
+// must be read before anything is resent.
 type FindMessageIn struct {
 	Account   string `json:"account"`
 	Folder    string `json:"folder,omitempty" jsonschema:"folder to look in"`
@@ -174,6 +218,8 @@ type FindMessageIn struct {
 	MessageID string `json:"message_id" jsonschema:"the Message-ID header, with or without <>"`
 }
 
+// FindMessageOut is find_message's answer: the uids in the folder that
+// carry the Message-ID (none: the message is not there).
 type FindMessageOut struct {
 	ErrorInfo
 	Folder      string   `json:"folder"`
@@ -190,6 +236,8 @@ const (
 	StatusUnknown     = "unknown"      // the connection dropped after the command was sent
 )
 
+// Result is one uid's outcome of a write (Status*), with the destination
+// uid of a move when the server said it.
 type Result struct {
 	UID             uint32 `json:"uid"`
 	Status          string `json:"status" jsonschema:"done, moved, already_gone, failed or unknown"`
@@ -198,6 +246,9 @@ type Result struct {
 	Error           string `json:"error,omitempty"`
 }
 
+// WriteOut is the answer of every write (set_flags, move, archive,
+// trash): one Result per uid, so a partial failure is never all or
+// nothing.
 type WriteOut struct {
 	ErrorInfo
 	Folder  string   `json:"folder"`

@@ -29,9 +29,9 @@ type Page struct {
 	Total       uint32
 	Messages    []model.Message // newest first
 	More        bool            // older messages exist beyond this page
-	// Push is how the account hears of changes, as the provider says
-	// (imapwire's push states); "" when it does not push.
-	Push string
+	// Push is how the account hears of changes, as the provider mapped
+	// its report; "" when it does not push.
+	Push Push
 }
 
 // Provider maps unibox's operations onto one kind of MCP mail server. An

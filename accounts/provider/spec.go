@@ -39,18 +39,35 @@ type Spec struct {
 	// Push is how the account hears of changes, as last reported (see
 	// Page.Push); nil for a kind that never pushes.
 	Push *PushState
+	// PushFolder is the folder a push notification's uri names, for the
+	// account's history ("INBOX changed on the server"); false when uri
+	// names none. nil: the history says the uri itself. The uri's form is
+	// the provider's wire, which the account never reads.
+	PushFolder func(uri string) (folder string, ok bool)
 }
+
+// Push is how an account hears of changes made elsewhere, in words no
+// provider's wire owns: each provider maps its own report onto these, so
+// the account's health (and every face) reads one vocabulary.
+type Push string
+
+// The push states an account shows.
+const (
+	PushNone    Push = "none"    // a kind that never pushes: periodic refresh only
+	PushLive    Push = "live"    // changes are pushed (IMAP IDLE in place, or being set up)
+	PushPolling Push = "polling" // push lost, or the server cannot push: polled
+)
 
 // PushState is the last push state a provider reported; a change is
 // broadcast, so a badge follows it without waiting for a probe.
 type PushState struct {
 	mu      sync.Mutex
-	state   string
+	state   Push
 	changed chan struct{} // closed (and replaced) on every change
 }
 
 // Store records a state.
-func (p *PushState) Store(state string) {
+func (p *PushState) Store(state Push) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if state == p.state {
@@ -64,7 +81,7 @@ func (p *PushState) Store(state string) {
 }
 
 // Load is the last state recorded, "" before any.
-func (p *PushState) Load() string {
+func (p *PushState) Load() Push {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.state

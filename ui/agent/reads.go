@@ -32,7 +32,7 @@ func (h *Hub) fetch(ctx context.Context, accts []*accounts.Account, f func(conte
 	}
 	out := fetched{inbox: model.NewInbox(names), hs: make([]accounts.Health, len(res)), synced: make([]time.Time, len(res))}
 	for i, r := range res {
-		out.hs[i] = accounts.Settled(r)
+		out.hs[i] = r.Health()
 		name := r.Account.Name()
 		switch {
 		case r.Err == nil:
@@ -127,21 +127,10 @@ func (h *Hub) summary(ctx context.Context, _ *mcp.CallToolRequest, in SummaryIn)
 }
 
 func (h *Hub) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
-	if err := checkFolder("folder", in.Folder); err != nil {
-		return nil, ListOut{}, err
-	}
-	accts, err := h.pick(in.Accounts)
-	if err != nil {
-		return nil, ListOut{}, err
-	}
-	limit := in.Limit
-	if limit <= 0 {
-		limit = 20
-	}
-	got := h.fetch(ctx, accts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
-		return a.Newest(ctx, accounts.ListOptions{Folder: in.Folder, Limit: limit, UnreadOnly: in.UnreadOnly})
-	}, fromStore(in.Folder, limit, in.UnreadOnly))
-	return h.page(got, "")
+	return h.readAcross(ctx, across{names: in.Accounts, folder: in.Folder, limit: in.Limit, stored: true, unread: in.UnreadOnly,
+		read: func(ctx context.Context, a *accounts.Account, limit int) (accounts.Page, error) {
+			return a.Newest(ctx, accounts.ListOptions{Folder: in.Folder, Limit: limit, UnreadOnly: in.UnreadOnly})
+		}})
 }
 
 func (h *Hub) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, ListOut, error) {
@@ -151,21 +140,47 @@ func (h *Hub) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (
 	if err := model.CheckBytes("query", in.Query, model.MaxQueryBytes); err != nil {
 		return nil, ListOut{}, err
 	}
-	if err := checkFolder("folder", in.Folder); err != nil {
+	return h.readAcross(ctx, across{names: in.Accounts, folder: in.Folder, limit: in.Limit, what: fmt.Sprintf(" matching %q", in.Query),
+		read: func(ctx context.Context, a *accounts.Account, limit int) (accounts.Page, error) {
+			return a.Search(ctx, in.Folder, in.Query, limit)
+		}})
+}
+
+// across is a read of one folder on some accounts, what list_messages and
+// search share.
+type across struct {
+	names  []string // the accounts asked for; none: all
+	folder string
+	limit  int    // per account; 0: 20
+	what   string // what the head line says of the messages (" matching ...")
+	// stored: an account that does not answer shows its stored rows,
+	// stale (unread: only its unread ones).
+	stored, unread bool
+	read           func(ctx context.Context, a *accounts.Account, limit int) (accounts.Page, error)
+}
+
+// readAcross checks r's folder, picks its accounts, defaults its limit,
+// reads every account at once and answers the merged page.
+func (h *Hub) readAcross(ctx context.Context, r across) (*mcp.CallToolResult, ListOut, error) {
+	if err := checkFolder("folder", r.folder); err != nil {
 		return nil, ListOut{}, err
 	}
-	accts, err := h.pick(in.Accounts)
+	accts, err := h.pick(r.names)
 	if err != nil {
 		return nil, ListOut{}, err
 	}
-	limit := in.Limit
+	limit := r.limit
 	if limit <= 0 {
 		limit = 20
 	}
+	var stored func(*accounts.Account) (accounts.Page, time.Time, error)
+	if r.stored {
+		stored = fromStore(r.folder, limit, r.unread)
+	}
 	got := h.fetch(ctx, accts, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
-		return a.Search(ctx, in.Folder, in.Query, limit)
-	}, nil)
-	return h.page(got, fmt.Sprintf(" matching %q", in.Query))
+		return r.read(ctx, a, limit)
+	}, stored)
+	return h.page(got, r.what)
 }
 
 func (h *Hub) page(got fetched, what string) (*mcp.CallToolResult, ListOut, error) {
@@ -228,7 +243,7 @@ func (h *Hub) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*
 	now := h.now()
 	for _, a := range h.set.Accounts {
 		// Nothing was asked of the account: its own record speaks.
-		hl := accounts.Describe(a, nil, now)
+		hl := accounts.HealthOf(a, a.Status(), nil, now)
 		hl.ErrorClass, hl.Error = hl.LastClass, hl.LastError
 		hl.OK = hl.Connected() || hl.State == accounts.StateIdle
 		hs = append(hs, hl)

@@ -27,11 +27,16 @@ type Message struct {
 	Stale          bool `json:"stale" jsonschema:"from the local store: its account did not answer now, so it may be out of date"`
 }
 
+// SummaryIn is inbox_summary's input: how many highlights per account,
+// so an agent gets a picture of every inbox in one small answer.
 type SummaryIn struct {
 	MaxPerAccount int  `json:"max_per_account,omitempty" jsonschema:"highlights per account (default 5)"`
 	UnreadOnly    bool `json:"unread_only,omitempty"`
 }
 
+// AccountSummary is one account in inbox_summary: its state, its counts
+// and a few highlights, so an agent sees what needs attention without
+// listing everything.
 type AccountSummary struct {
 	AccountState
 	Messages int       `json:"messages" jsonschema:"messages looked at"`
@@ -42,11 +47,15 @@ type AccountSummary struct {
 	Starred  []Message `json:"flagged_highlights"`
 }
 
+// SummaryOut is inbox_summary's answer: the accounts that did not answer
+// first (Degraded), so none is silently missing, then every account.
 type SummaryOut struct {
 	Degraded []string         `json:"degraded" jsonschema:"one line per account that is not answering, and why"`
 	Accounts []AccountSummary `json:"accounts"`
 }
 
+// ListIn is list_messages' input: some accounts (default all), one
+// folder, a page per account.
 type ListIn struct {
 	Accounts   []string `json:"accounts,omitempty" jsonschema:"account names; default all"`
 	Folder     string   `json:"folder,omitempty" jsonschema:"default INBOX; at most 255 bytes"`
@@ -54,11 +63,15 @@ type ListIn struct {
 	UnreadOnly bool     `json:"unread_only,omitempty"`
 }
 
+// ListOut is list_messages' answer: every account's state beside the
+// merged page, so a missing account is said, not silently absent.
 type ListOut struct {
 	Accounts []AccountState `json:"accounts"`
 	Messages []Message      `json:"messages" jsonschema:"newest first, across accounts"`
 }
 
+// SearchIn is search's input: a server-side search on each account,
+// merged as list_messages' answer (ListOut).
 type SearchIn struct {
 	Query    string   `json:"query" jsonschema:"text searched in from, subject and body; at most 1024 bytes"`
 	Accounts []string `json:"accounts,omitempty"`
@@ -66,16 +79,21 @@ type SearchIn struct {
 	Limit    int      `json:"limit,omitempty" jsonschema:"per account, default 20"`
 }
 
+// GetIn is get_message's input: one message by the id every face shares.
 type GetIn struct {
 	ID string `json:"id" jsonschema:"at most 512 bytes"`
 }
 
+// Attachment describes one attachment of an opened message; its content
+// is not sent to the agent.
 type Attachment struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
 	Size int64  `json:"size"`
 }
 
+// GetOut is get_message's answer: the summary, the recipients and the
+// text body. Opening never marks the message read.
 type GetOut struct {
 	Message
 	To          []model.Address `json:"to"`
@@ -83,16 +101,22 @@ type GetOut struct {
 	Attachments []Attachment    `json:"attachments"`
 }
 
+// FlagsIn is set_flags' input. Flags are absolute (nil leaves one
+// alone), never toggles, so a write settled by reading cannot undo itself.
 type FlagsIn struct {
 	IDs     []string `json:"ids" jsonschema:"at most 1000 ids, each at most 512 bytes"`
 	Seen    *bool    `json:"seen,omitempty" jsonschema:"absolute: true marks read, false unread"`
 	Flagged *bool    `json:"flagged,omitempty" jsonschema:"absolute: true flags, false unflags"`
 }
 
+// IDsIn is the input of archive and trash: the messages, by id, from any
+// accounts (each account folder's share is one write, side by side).
 type IDsIn struct {
 	IDs []string `json:"ids" jsonschema:"at most 1000 ids, each at most 512 bytes"`
 }
 
+// MoveIn is move's input: the messages, by id, and the destination
+// folder, the same name on every account involved.
 type MoveIn struct {
 	IDs []string `json:"ids" jsonschema:"at most 1000 ids, each at most 512 bytes"`
 	To  string   `json:"to" jsonschema:"destination folder; at most 255 bytes"`
@@ -108,11 +132,15 @@ type Outcome struct {
 	Error      string `json:"error,omitempty"`
 }
 
+// WriteOut is every write's answer (set_flags, archive, trash, move):
+// the state of each account involved and one Outcome per message.
 type WriteOut struct {
 	Accounts []AccountState `json:"accounts"`
 	Outcomes []Outcome      `json:"outcomes"`
 }
 
+// StatusOut is account_status' answer: every account's health as it is,
+// without waiting on any.
 type StatusOut struct {
 	Accounts []AccountState `json:"accounts"`
 }

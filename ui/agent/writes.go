@@ -66,7 +66,7 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 			cctx, cancel := context.WithTimeout(ctx, h.timeout)
 			defer cancel()
 			outcomes, err := applyAll(cctx, b, ops)
-			hl := accounts.Describe(b.acct, err, h.now())
+			hl := accounts.HealthOf(b.acct, b.acct.Status(), err, h.now())
 			mu.Lock()
 			defer mu.Unlock()
 			out.Outcomes = append(out.Outcomes, outcomes...)

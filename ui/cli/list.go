@@ -120,7 +120,7 @@ func fromServers(accts []*accounts.Account, timeout time.Duration, limit int, un
 	})
 	out := make([]listed, len(results))
 	for i, r := range results {
-		out[i] = listed{health: accounts.Settled(r), page: r.Value, has: r.Err == nil, ok: r.Err == nil, syncedAt: r.At}
+		out[i] = listed{health: r.Health(), page: r.Value, has: r.Err == nil, ok: r.Err == nil, syncedAt: r.At}
 		if r.Err != nil {
 			var err error
 			out[i].page, out[i].syncedAt, err = stored(r.Account, limit, unread)

@@ -53,7 +53,7 @@ func Status(args []string, stdout, stderr io.Writer) int {
 	var out []StatusJSON
 	ok := 0
 	for _, r := range results {
-		h := accounts.Settled(r)
+		h := r.Health()
 		// A probe that answered reports no error, whatever the connection
 		// went through before it.
 		sj := StatusJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: string(h.State)}, ErrorClass: h.ErrorClass,

@@ -124,7 +124,7 @@ func syncOne(a *accounts.Account, folder string, timeout time.Duration, progress
 	out.Seconds = time.Since(start).Seconds()
 	// The account as it was when its last call settled (as list reports
 	// it): its state, and the class of the error that ended the sync.
-	h := accounts.Settled(accounts.Result[struct{}]{Account: a, Err: err, Status: a.Status(), At: time.Now()})
+	h := accounts.HealthOf(a, a.Status(), err, time.Now())
 	out.State = string(h.State)
 	if err != nil {
 		out.Error, out.ErrorClass = h.Error, h.ErrorClass

@@ -96,7 +96,7 @@ type nameCut struct {
 }
 
 func newBadgeParts(bd badgeData, now time.Time) *badgeParts {
-	p := &badgeParts{name: textsafe.Cell(bd.name), glyph: bd.health.Glyph(), label: bd.health.Label(now),
+	p := &badgeParts{name: textsafe.Cell(bd.name), glyph: bd.health.Glyph(), label: bd.health.Badge(now),
 		focused: bd.focused, degraded: bd.health.Degraded()}
 	if bd.syncing != "" && bd.health.Connected() {
 		p.label += " · " + bd.syncing

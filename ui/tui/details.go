@@ -85,7 +85,7 @@ func (d detailsBox) body(width, height int) string {
 	}
 	b.WriteString(s.Title.Render("Account " + textsafe.Line(name)))
 	b.WriteString("\n\n")
-	line("State:", h.Label(now))
+	line("State:", h.Badge(now))
 	line("Updates:", h.Updates())
 	line("Since:", h.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(h.Since))+" ago)")
 	if h.CoolingDown() {

@@ -127,7 +127,7 @@ func (s searchBox) searched(msg searchedMsg, account string, add func([]model.Me
 		return s
 	}
 	if msg.err != nil {
-		s.failed = append(s.failed, account+": "+accounts.Brief(msg.err))
+		s.failed = append(s.failed, account+": "+accounts.ShortReason(msg.err))
 	} else {
 		s.found += add(msg.page.Messages)
 	}

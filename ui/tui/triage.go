@@ -161,7 +161,7 @@ func (t *triageBox) applied(msg appliedMsg, inbox *model.Inbox) note {
 	if msg.err != nil {
 		t.t.Fail(in.ID, accounts.Reason(msg.err))
 		if gs != nil {
-			gs.why[in.Account] = accounts.Brief(msg.err)
+			gs.why[in.Account] = accounts.ShortReason(msg.err)
 		}
 	} else if err := t.t.Settle(in.ID, msg.results); err != nil {
 		n = note{status: "internal: " + err.Error(), bad: true}

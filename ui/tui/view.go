@@ -89,9 +89,9 @@ func (m *Model) header(now time.Time) string {
 		case a.health.Connected():
 			ok++
 		case a.health.Degraded():
-			why = append(why, a.acct.Name()+": "+a.health.Why(now))
+			why = append(why, a.acct.Name()+": "+a.health.Words(now))
 		default:
-			starting = append(starting, a.acct.Name()+": "+a.health.Why(now))
+			starting = append(starting, a.acct.Name()+": "+a.health.Words(now))
 		}
 	}
 	why = append(why, starting...)
@@ -100,7 +100,7 @@ func (m *Model) header(now time.Time) string {
 		a := m.panes.accts[m.panes.focus]
 		s = fmt.Sprintf("%s · %d messages · %s: all accounts", a.acct.Name(), len(m.list.rows), hint(k.AllAccounts))
 		if !a.health.Connected() {
-			s += " · " + a.health.Why(now)
+			s += " · " + a.health.Words(now)
 		}
 		return s
 	}
