@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"context"
@@ -15,10 +15,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"unibox/accounts/testservers/imaptest"
-	"unibox/accounts/testservers/memimap"
 	"unibox/ui/agent"
 	"unibox/ui/cli"
+	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
 
@@ -86,18 +85,6 @@ func fullDisk(t *testing.T, bin, config, prime string, freeKB int, script string
 	return cmd, out
 }
 
-// appendMail delivers n messages "m<from>"... to sam's INBOX, a minute apart.
-func appendMail(t *testing.T, srv *memimap.Server, from, n int) {
-	t.Helper()
-	for i := from; i < from+n; i++ {
-		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("m%03d %s", i, strings.Repeat("lorem ipsum ", 12)),
-			Date: time.Now().Add(time.Duration(i-1000) * time.Minute), Body: "x"}.Bytes()
-		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // A store that cannot be written is a warning, never an empty inbox:
 // `unibox list` prints the server's messages and exits 0, warning that
 // the store is full; `unibox sync` says the store is full and exits
@@ -122,11 +109,11 @@ func TestFullDiskIsAWarning(t *testing.T) {
 		{"no room to open the store", "list --limit 20", 0, 0, 300, "store: off: database or disk is full"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := samServer(t, "pw", nil)
-			appendMail(t, srv, 0, 300)
+			srv := facetest.Sam(t, "pw", nil)
+			facetest.AppendMail(t, srv, 0, 300)
 			exe, _ := os.Executable()
-			cmd, out := fullDisk(t, exe, oneAccountConfig(t, srv), tt.prime, tt.freeKB, fullSteps)
-			script(t, cmd, out, func() { appendMail(t, srv, 300, tt.newMail) })
+			cmd, out := fullDisk(t, exe, facetest.OneAccount(t, srv), tt.prime, tt.freeKB, fullSteps)
+			script(t, cmd, out, func() { facetest.AppendMail(t, srv, 300, tt.newMail) })
 			read := func(step string) (string, string, int) {
 				o, _ := os.ReadFile(filepath.Join(out, step+".out"))
 				e, _ := os.ReadFile(filepath.Join(out, step+".err"))
@@ -139,7 +126,7 @@ func TestFullDiskIsAWarning(t *testing.T) {
 			o, e, rc := read("list")
 			var list cli.ListJSON
 			_ = json.Unmarshal([]byte(o), &list)
-			subj, stale := listed(list)
+			subj, stale := facetest.Listed(list)
 			if rc != launch.ExitOK || len(subj) != 20 || !strings.HasPrefix(subj[0], fmt.Sprintf("m%03d ", tt.total-1)) || slices.Contains(stale, true) {
 				t.Fatalf("list on a full disk: exit %d, %d messages %.20q, stale %v\n%s", rc, len(subj), subj, stale, e)
 			}
@@ -231,10 +218,10 @@ func script(t *testing.T, cmd *exec.Cmd, out string, between func()) {
 // its structured answer.
 func TestFullDiskAgent(t *testing.T) {
 	namespaces(t)
-	srv := samServer(t, "pw", nil)
-	appendMail(t, srv, 0, 300)
+	srv := facetest.Sam(t, "pw", nil)
+	facetest.AppendMail(t, srv, 0, 300)
 	exe, _ := os.Executable()
-	cmd, out := fullDisk(t, exe, oneAccountConfig(t, srv), "list --limit 20", 40, `exec "$UNIBOX" mcp --config "$CONFIG" --timeout 30s`)
+	cmd, out := fullDisk(t, exe, facetest.OneAccount(t, srv), "list --limit 20", 40, `exec "$UNIBOX" mcp --config "$CONFIG" --timeout 30s`)
 	connected := make(chan error, 1)
 	var cs *mcp.ClientSession
 	go func() {
@@ -249,12 +236,12 @@ func TestFullDiskAgent(t *testing.T) {
 	t.Cleanup(func() { cs.Close() })
 
 	var list agent.ListOut
-	callHub(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}, Limit: 20}, &list)
+	facetest.Call(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}, Limit: 20}, &list)
 	if len(list.Messages) != 20 || !strings.HasPrefix(list.Messages[0].Subject, "m299 ") || list.Messages[0].Stale || !list.Accounts[0].Answered {
 		t.Fatalf("list_messages on a full disk: %+v", list)
 	}
 	var st agent.StatusOut
-	text := callHub(t, cs, "account_status", struct{}{}, &st)
+	text := facetest.Call(t, cs, "account_status", struct{}{}, &st)
 	if len(st.Accounts) != 1 || st.Accounts[0].Store != "database or disk is full" || !strings.Contains(text, "Work: connected; store: database or disk is full") {
 		t.Fatalf("account_status on a full disk: %+v\n%s", st, text)
 	}
@@ -265,11 +252,11 @@ func TestFullDiskAgent(t *testing.T) {
 // it), and its details (i) say why it is not remembered.
 func TestFullDiskTUI(t *testing.T) {
 	namespaces(t)
-	srv := samServer(t, "pw", nil)
-	appendMail(t, srv, 0, 300)
-	cmd, out := fullDisk(t, buildUnibox(t), oneAccountConfig(t, srv), "sync", 40, `exec "$UNIBOX" --config "$CONFIG"`)
+	srv := facetest.Sam(t, "pw", nil)
+	facetest.AppendMail(t, srv, 0, 300)
+	cmd, out := fullDisk(t, buildUnibox(t), facetest.OneAccount(t, srv), "sync", 40, `exec "$UNIBOX" --config "$CONFIG"`)
 	r := startPTY(t, cmd.Path, cmd.Args[1:], cmd.Env, 30, 120)
-	primed(t, out, func() { appendMail(t, srv, 300, 150) })
+	primed(t, out, func() { facetest.AppendMail(t, srv, 300, 150) })
 	r.waitScreen(30*time.Second, "m449 lorem")
 	r.press("i")
 	r.waitScreen(30*time.Second, "store: database or disk is full")

@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/testservers/imaptest"
+	"unibox/ui/facetest"
 )
 
 // downNames are the three accounts of manyConfig that are down: two whose
@@ -23,7 +24,7 @@ var downNames = []string{"Refused 🇫🇷", "Gone\u202eaway", "Wrong password"}
 // outlast the test.
 func manyConfig(t *testing.T) string {
 	t.Helper()
-	srv := samServer(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
+	srv := facetest.Sam(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
 	raw := imaptest.Mail{From: "Ann <ann@example.com>", To: "sam@example.com", Subject: "Quarterly report",
 		Date: time.Now().Add(-time.Hour), Body: "x"}.Bytes()
 	if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
@@ -46,7 +47,7 @@ func manyConfig(t *testing.T) string {
 			account(fmt.Sprintf("Account %02d", i+1), srv.Port(), "UNIBOX_MANY_PW")
 		}
 	}
-	return writeConfig(t, b.String())
+	return facetest.Write(t, b.String())
 }
 
 // tailCount is N of the bar's "+N down" / "+N more".

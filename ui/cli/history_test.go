@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"unibox/ui/cli"
+	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
 
@@ -17,15 +18,15 @@ import (
 // Down refused and cooled down (with its class). The files are 0600 in
 // $XDG_STATE_HOME/unibox.
 func TestStatusHistory(t *testing.T) {
-	path := threeAccounts(t)
+	path := facetest.ThreeAccounts(t)
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"status", "--history", "--config", path}, &stdout, &stderr); code != launch.ExitNone ||
+	if code := cli.Status([]string{"--history", "--config", path}, &stdout, &stderr); code != launch.ExitNone ||
 		!strings.Contains(stderr.String(), "no history yet") {
 		t.Fatalf("before any run: exit %d, %q", code, stderr.String())
 	}
-	run([]string{"list", "--json", "--config", path, "--timeout", "2s"}, &stdout, &stderr)
+	cli.List([]string{"--json", "--config", path, "--timeout", "2s"}, &stdout, &stderr)
 	stdout.Reset()
-	if code := run([]string{"status", "--history", "--json", "--config", path}, &stdout, &stderr); code != launch.ExitOK {
+	if code := cli.Status([]string{"--history", "--json", "--config", path}, &stdout, &stderr); code != launch.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var out cli.HistoryJSON
@@ -46,7 +47,7 @@ func TestStatusHistory(t *testing.T) {
 		t.Fatalf("history:\nWork %q\nDown %q", work, down)
 	}
 	stdout.Reset()
-	if code := run([]string{"status", "--history", "--config", path}, &stdout, &stderr); code != launch.ExitOK || !strings.Contains(stdout.String(), "cooling down") {
+	if code := cli.Status([]string{"--history", "--config", path}, &stdout, &stderr); code != launch.ExitOK || !strings.Contains(stdout.String(), "cooling down") {
 		t.Fatalf("the table: exit %d\n%s", code, stdout.String())
 	}
 	files, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_STATE_HOME"), "unibox", "*.log"))

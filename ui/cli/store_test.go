@@ -1,12 +1,10 @@
-package main
+package cli_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -18,76 +16,11 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts/testservers/imaptest"
-	"unibox/accounts/testservers/memimap"
 	"unibox/store"
-	"unibox/ui/agent"
 	"unibox/ui/cli"
+	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
-
-// oneAccountConfig is a config with one account, Work, on srv (user sam).
-func oneAccountConfig(t *testing.T, srv *memimap.Server) string {
-	t.Setenv("UNIBOX_TEST_PW", "pw")
-	return writeConfig(t, fmt.Sprintf(`
-[resilience]
-backoff_base = "1m"
-backoff_cap = "1m"
-
-[[account]]
-name = "Work"
-host = "127.0.0.1"
-port = %d
-security = "none"
-username = "sam"
-password_env = "UNIBOX_TEST_PW"
-`, srv.Port()))
-}
-
-// listJSON runs `unibox list --json args...` in process.
-func listJSON(t *testing.T, args ...string) (cli.ListJSON, int, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := run(append([]string{"list", "--json", "--timeout", "3s"}, args...), &stdout, &stderr)
-	var out cli.ListJSON
-	if code != launch.ExitNone || stdout.Len() > 0 {
-		if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-			t.Fatalf("list %v: exit %d, %v\n%s\n%s", args, code, err, stdout.String(), stderr.String())
-		}
-	}
-	return out, code, stderr.String()
-}
-
-func listed(out cli.ListJSON) (subjects []string, stale []bool) {
-	for _, m := range out.Messages {
-		subjects = append(subjects, m.Subject)
-		stale = append(stale, m.Stale)
-	}
-	return subjects, stale
-}
-
-// otherClient is a phone or webmail: it changes the mailbox between two
-// runs of unibox.
-func otherClient(t *testing.T, srv *memimap.Server, f func(c *imapclient.Client)) {
-	t.Helper()
-	otherClientAs(t, srv, "pw", f)
-}
-
-// otherClientAs is otherClient for sam with password pass.
-func otherClientAs(t *testing.T, srv *memimap.Server, pass string, f func(c *imapclient.Client)) {
-	t.Helper()
-	c, err := imapclient.DialInsecure(srv.Addr(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login("sam", pass).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	f(c)
-}
 
 // flagAndExpunge sets flag on message seq and expunges message gone.
 func flagAndExpunge(t *testing.T, c *imapclient.Client, seq uint32, flag imap.Flag, gone uint32) {
@@ -110,46 +43,46 @@ func flagAndExpunge(t *testing.T, c *imapclient.Client, seq uint32, flag imap.Fl
 // with the next listing (not before: --cached never dials); with the
 // server gone, `list` prints the stored rows, stale.
 func TestListCachedAcrossRuns(t *testing.T) {
-	srv := samServer(t, "pw", nil)
+	srv := facetest.Sam(t, "pw", nil)
 	for i, s := range []string{"one", "two", "three"} {
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: s, Date: time.Now().Add(time.Duration(i-3) * time.Hour), Body: "x"}.Bytes()
 		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	path := oneAccountConfig(t, srv)
+	path := facetest.OneAccount(t, srv)
 
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"list", "--cached", "--config", path}, &stdout, &stderr); code != launch.ExitNone || !strings.Contains(stderr.String(), "no local store yet") {
+	if code := cli.List([]string{"--cached", "--config", path}, &stdout, &stderr); code != launch.ExitNone || !strings.Contains(stderr.String(), "no local store yet") {
 		t.Fatalf("--cached with no store: exit %d, stderr %q", code, stderr.String())
 	}
-	out, code, _ := listJSON(t, "--config", path)
-	if subj, stale := listed(out); code != launch.ExitOK || !slices.Equal(subj, []string{"three", "two", "one"}) || slices.Contains(stale, true) ||
+	out, code, _ := facetest.ListJSON(t, "--config", path)
+	if subj, stale := facetest.Listed(out); code != launch.ExitOK || !slices.Equal(subj, []string{"three", "two", "one"}) || slices.Contains(stale, true) ||
 		out.Accounts[0].SyncedAt == "" || out.Messages[0].SyncedAt != out.Accounts[0].SyncedAt {
 		t.Fatalf("first listing: exit %d, %+v", code, out)
 	}
 
-	otherClient(t, srv, func(c *imapclient.Client) { flagAndExpunge(t, c, 1, imap.FlagSeen, 2) })
+	facetest.OtherClient(t, srv, "pw", func(c *imapclient.Client) { flagAndExpunge(t, c, 1, imap.FlagSeen, 2) })
 	if _, err := srv.Append("sam", "INBOX", imaptest.Mail{From: "Bo <bo@example.com>", Subject: "four", Date: time.Now(), Body: "x"}.Bytes(), nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 
-	cached, code, _ := listJSON(t, "--cached", "--config", path)
-	if subj, stale := listed(cached); code != launch.ExitOK || !slices.Equal(subj, []string{"three", "two", "one"}) || slices.Contains(stale, false) {
+	cached, code, _ := facetest.ListJSON(t, "--cached", "--config", path)
+	if subj, stale := facetest.Listed(cached); code != launch.ExitOK || !slices.Equal(subj, []string{"three", "two", "one"}) || slices.Contains(stale, false) {
 		t.Fatalf("--cached before the next listing: exit %d, %v %v", code, subj, stale)
 	}
-	out, _, _ = listJSON(t, "--config", path)
-	if subj, _ := listed(out); !slices.Equal(subj, []string{"four", "three", "one"}) || !out.Messages[2].Seen {
+	out, _, _ = facetest.ListJSON(t, "--config", path)
+	if subj, _ := facetest.Listed(out); !slices.Equal(subj, []string{"four", "three", "one"}) || !out.Messages[2].Seen {
 		t.Fatalf("after another client: %+v", out.Messages)
 	}
-	cached, _, _ = listJSON(t, "--cached", "--config", path)
-	if subj, stale := listed(cached); !slices.Equal(subj, []string{"four", "three", "one"}) || !cached.Messages[2].Seen || slices.Contains(stale, false) {
+	cached, _, _ = facetest.ListJSON(t, "--cached", "--config", path)
+	if subj, stale := facetest.Listed(cached); !slices.Equal(subj, []string{"four", "three", "one"}) || !cached.Messages[2].Seen || slices.Contains(stale, false) {
 		t.Fatalf("--cached after the listing: %v %v", subj, stale)
 	}
 
 	srv.Close()
-	out, code, _ = listJSON(t, "--config", path)
-	if subj, stale := listed(out); code != launch.ExitNone || !slices.Equal(subj, []string{"four", "three", "one"}) || slices.Contains(stale, false) ||
+	out, code, _ = facetest.ListJSON(t, "--config", path)
+	if subj, stale := facetest.Listed(out); code != launch.ExitNone || !slices.Equal(subj, []string{"four", "three", "one"}) || slices.Contains(stale, false) ||
 		out.Accounts[0].State == "connected" || out.Accounts[0].Count != 3 {
 		t.Fatalf("server gone: exit %d, %+v", code, out)
 	}
@@ -159,7 +92,7 @@ func TestListCachedAcrossRuns(t *testing.T) {
 // of 400 messages; after each, the store opens without being set aside,
 // and the listing after the last one leaves it matching the server.
 func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
-	srv := samServer(t, "pw", nil)
+	srv := facetest.Sam(t, "pw", nil)
 	const n = 400
 	for i := range n {
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("message %03d", i), Date: time.Now().Add(time.Duration(i-n) * time.Minute), Body: "x"}.Bytes()
@@ -167,7 +100,7 @@ func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path := oneAccountConfig(t, srv)
+	path := facetest.OneAccount(t, srv)
 	exe, _ := os.Executable()
 	unibox := func() *exec.Cmd {
 		cmd := exec.Command(exe, "list", "--config", path, "--limit", fmt.Sprint(n))
@@ -200,7 +133,7 @@ func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
 	if out, err := unibox().CombinedOutput(); err != nil {
 		t.Fatalf("the listing after: %v\n%s", err, out)
 	}
-	cached, code, _ := listJSON(t, "--cached", "--config", path, "--limit", fmt.Sprint(n+10))
+	cached, code, _ := facetest.ListJSON(t, "--cached", "--config", path, "--limit", fmt.Sprint(n+10))
 	if code != launch.ExitOK || len(cached.Messages) != n || cached.Messages[0].Subject != fmt.Sprintf("message %03d", n-1) {
 		t.Fatalf("store after the kills: exit %d, %d rows", code, len(cached.Messages))
 	}
@@ -209,15 +142,15 @@ func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
 // Several unibox processes on one store at once: every listing answers,
 // none warns or says "database is locked".
 func TestConcurrentProcessesShareTheStore(t *testing.T) {
-	srv := samServer(t, "pw", nil)
+	srv := facetest.Sam(t, "pw", nil)
 	for i := range 50 {
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("m%d", i), Date: time.Now().Add(-time.Duration(i) * time.Minute), Body: "x"}.Bytes()
 		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	path := oneAccountConfig(t, srv)
-	if _, code, _ := listJSON(t, "--config", path); code != launch.ExitOK {
+	path := facetest.OneAccount(t, srv)
+	if _, code, _ := facetest.ListJSON(t, "--config", path); code != launch.ExitOK {
 		t.Fatalf("first listing: exit %d", code)
 	}
 	exe, _ := os.Executable()
@@ -245,49 +178,5 @@ func TestConcurrentProcessesShareTheStore(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
-	}
-}
-
-// The demo remembers its mail in memory only: nothing is written under
-// the cache folder (or anywhere in HOME).
-func TestDemoWritesNothing(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"list", "--demo", "--json"}, &stdout, &stderr); code != launch.ExitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Fatalf("the demo wrote %v", entries)
-	}
-}
-
-// The agent face remembers too: an account that does not answer lists its
-// stored messages, each marked stale, with when they were confirmed.
-func TestAgentSeesStoredRowsOfADownAccount(t *testing.T) {
-	srv := samServer(t, "pw", nil)
-	for i, s := range []string{"one", "two"} {
-		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: s, Date: time.Now().Add(time.Duration(i-3) * time.Hour), Body: "x"}.Bytes()
-		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := oneAccountConfig(t, srv)
-	if _, code, _ := listJSON(t, "--config", path); code != launch.ExitOK {
-		t.Fatalf("first listing: exit %d", code)
-	}
-	srv.Close()
-	cs := mcpSession(t, path)
-	var out agent.ListOut
-	text := callHub(t, cs, "list_messages", map[string]any{}, &out)
-	if len(out.Messages) != 2 || !out.Messages[0].Stale || out.Accounts[0].Answered || out.Accounts[0].SyncedAt == "" ||
-		!strings.Contains(text, "two | ") || !strings.Contains(text, "(stale)") {
-		t.Fatalf("list_messages with the account down:\n%s\n%+v", text, out)
-	}
-	var sum agent.SummaryOut
-	text = callHub(t, cs, "inbox_summary", map[string]any{}, &sum)
-	if !strings.Contains(text, "Work (stale: from the local store") || sum.Accounts[0].Messages != 2 {
-		t.Fatalf("inbox_summary with the account down:\n%s", text)
 	}
 }

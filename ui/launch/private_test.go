@@ -1,4 +1,4 @@
-package main
+package launch_test
 
 import (
 	"bytes"
@@ -9,14 +9,16 @@ import (
 
 	"unibox/accounts/history"
 	"unibox/store"
+	"unibox/ui/cli"
+	"unibox/ui/facetest"
 )
 
 // A store and history that other users may read (left so by an older
 // unibox, or a backup restored under umask 022) are made private when a
 // face opens them, and stderr says so; the next run says nothing.
 func TestFacesMakeTheirFilesPrivate(t *testing.T) {
-	path := oneAccountConfig(t, samServer(t, "pw", nil))
-	if _, code, _ := listJSON(t, "--config", path); code != 0 {
+	path := facetest.OneAccount(t, facetest.Sam(t, "pw", nil))
+	if _, code, _ := facetest.ListJSON(t, "--config", path); code != 0 {
 		t.Fatalf("first listing: exit %d", code)
 	}
 	db, _ := store.DefaultPath()
@@ -29,7 +31,7 @@ func TestFacesMakeTheirFilesPrivate(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"status", "--history", "--config", path}, &stdout, &stderr); code != 0 {
+	if code := cli.Status([]string{"--history", "--config", path}, &stdout, &stderr); code != 0 {
 		t.Fatalf("status --history: exit %d, %s", code, stderr.String())
 	}
 	for p, m := range open {
@@ -49,7 +51,7 @@ func TestFacesMakeTheirFilesPrivate(t *testing.T) {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 	stderr.Reset()
-	if code := run([]string{"status", "--history", "--config", path}, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+	if code := cli.Status([]string{"--history", "--config", path}, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
 		t.Fatalf("again: exit %d, %s", code, stderr.String())
 	}
 }

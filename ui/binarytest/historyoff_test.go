@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 
 	"unibox/ui/agent"
 	"unibox/ui/cli"
+	"unibox/ui/command"
+	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
 
@@ -34,20 +36,20 @@ func stateIsAFile(t *testing.T) string {
 // The script faces, in this process: list and sync answer, status says
 // why history is off in its text and its JSON.
 func TestHistoryFolderIsAFile(t *testing.T) {
-	srv := samServer(t, "pw", nil)
-	appendMail(t, srv, 0, 3)
-	path := oneAccountConfig(t, srv)
+	srv := facetest.Sam(t, "pw", nil)
+	facetest.AppendMail(t, srv, 0, 3)
+	path := facetest.OneAccount(t, srv)
 	want := stateIsAFile(t)
 
-	out, code, stderr := listJSON(t, "--config", path)
+	out, code, stderr := facetest.ListJSON(t, "--config", path)
 	if code != launch.ExitOK || len(out.Messages) != 3 || !strings.Contains(stderr, "warning: no account history this time: mkdir") {
 		t.Fatalf("list: exit %d, %d messages\n%s", code, len(out.Messages), stderr)
 	}
-	if accts, code := syncJSON(t, "--config", path); code != launch.ExitOK || accts[0].Stored != 3 {
+	if accts, code := facetest.SyncJSON(t, "--config", path); code != launch.ExitOK || accts[0].Stored != 3 {
 		t.Fatalf("sync: exit %d %+v", code, accts)
 	}
 	var stdout, errs bytes.Buffer
-	if code := run([]string{"status", "--json", "--config", path}, &stdout, &errs); code != launch.ExitOK {
+	if code := command.Main([]string{"status", "--json", "--config", path}, &stdout, &errs); code != launch.ExitOK {
 		t.Fatalf("status: exit %d\n%s", code, errs.String())
 	}
 	var st struct{ Accounts []cli.StatusJSON }
@@ -55,25 +57,25 @@ func TestHistoryFolderIsAFile(t *testing.T) {
 		t.Fatalf("status --json: %v %s", err, stdout.String())
 	}
 	stdout.Reset()
-	if code := run([]string{"status", "--config", path}, &stdout, &errs); code != launch.ExitOK || !strings.Contains(stdout.String(), "Work: "+want) {
+	if code := command.Main([]string{"status", "--config", path}, &stdout, &errs); code != launch.ExitOK || !strings.Contains(stdout.String(), "Work: "+want) {
 		t.Fatalf("status: exit %d\n%s", code, stdout.String())
 	}
 }
 
 // The agent face: it starts, answers, and account_status says why.
 func TestHistoryFolderIsAFileAgent(t *testing.T) {
-	srv := samServer(t, "canary-secret-31337", nil)
-	appendMail(t, srv, 0, 3)
-	path := oneAccountConfig(t, srv)
+	srv := facetest.Sam(t, "canary-secret-31337", nil)
+	facetest.AppendMail(t, srv, 0, 3)
+	path := facetest.OneAccount(t, srv)
 	want := stateIsAFile(t)
-	cs := mcpSession(t, path)
+	cs := facetest.MCP(t, path)
 	var list agent.ListOut
-	callHub(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}}, &list)
+	facetest.Call(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}}, &list)
 	if len(list.Messages) != 3 {
 		t.Fatalf("list_messages: %+v", list)
 	}
 	var st agent.StatusOut
-	text := callHub(t, cs, "account_status", struct{}{}, &st)
+	text := facetest.Call(t, cs, "account_status", struct{}{}, &st)
 	if "history: "+st.Accounts[0].History != want || !strings.Contains(text, want) {
 		t.Fatalf("account_status: %+v\n%s", st, text)
 	}
@@ -81,9 +83,9 @@ func TestHistoryFolderIsAFileAgent(t *testing.T) {
 
 // The TUI starts, shows the inbox, and its details say why.
 func TestHistoryFolderIsAFileTUI(t *testing.T) {
-	srv := samServer(t, "pw", nil)
-	appendMail(t, srv, 0, 3)
-	path := oneAccountConfig(t, srv)
+	srv := facetest.Sam(t, "pw", nil)
+	facetest.AppendMail(t, srv, 0, 3)
+	path := facetest.OneAccount(t, srv)
 	want := stateIsAFile(t)
 	r := startPTY(t, buildUnibox(t), []string{"--config", path}, []string{"UNIBOX_TEST_PW=pw",
 		"XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")}, 30, 160)
@@ -96,9 +98,9 @@ func TestHistoryFolderIsAFileTUI(t *testing.T) {
 // root; a read-only file system does): every face runs, status says why.
 func TestHistoryFolderReadOnly(t *testing.T) {
 	namespaces(t)
-	srv := samServer(t, "canary-secret-31337", nil)
-	appendMail(t, srv, 0, 3)
-	path := oneAccountConfig(t, srv)
+	srv := facetest.Sam(t, "canary-secret-31337", nil)
+	facetest.AppendMail(t, srv, 0, 3)
+	path := facetest.OneAccount(t, srv)
 	exe, _ := os.Executable()
 	state := os.Getenv("XDG_STATE_HOME")
 	dir := filepath.Join(state, "unibox")
@@ -136,9 +138,9 @@ mount -o remount,ro "$XDG_STATE_HOME"
 	}
 	t.Cleanup(func() { cs.Close() })
 	var list agent.ListOut
-	callHub(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}}, &list)
+	facetest.Call(t, cs, "list_messages", agent.ListIn{Accounts: []string{"Work"}}, &list)
 	var st agent.StatusOut
-	callHub(t, cs, "account_status", struct{}{}, &st)
+	facetest.Call(t, cs, "account_status", struct{}{}, &st)
 	if len(list.Messages) != 3 || "history: "+st.Accounts[0].History != want {
 		t.Fatalf("mcp: %d messages, %+v", len(list.Messages), st)
 	}

@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/testservers/imaptest"
+	"unibox/ui/facetest"
 )
 
 // The real binary in a real terminal, with the default dials: alice's
@@ -26,7 +27,7 @@ func TestSilentServerLeavesConnectedInSeconds(t *testing.T) {
 	var cfg strings.Builder
 	var front *imaptest.Proxy
 	for i, name := range []string{"alice", "bob"} {
-		srv := samServer(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
+		srv := facetest.Sam(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", To: "sam@example.com", Subject: "hello " + name,
 			Date: time.Now().Add(-time.Hour), Body: "x"}.Bytes()
 		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
@@ -40,7 +41,7 @@ func TestSilentServerLeavesConnectedInSeconds(t *testing.T) {
 		host, port, _ := net.SplitHostPort(addr)
 		fmt.Fprintf(&cfg, "[[account]]\nname = %q\nhost = %q\nport = %s\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_SILENT_PW\"\n\n", name, host, port)
 	}
-	path := writeConfig(t, cfg.String())
+	path := facetest.Write(t, cfg.String())
 	s := startTmux(t, bin, []string{"--config", path}, []string{"UNIBOX_SILENT_PW=pw"}, 100, 20)
 	s.waitFor("2 of 2 accounts", 30*time.Second)
 	s.waitFor("alice ● connected", 30*time.Second)

@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 
 	"unibox/accounts/testservers/imaptest"
 	"unibox/model/textsafe"
+	"unibox/ui/facetest"
 )
 
 // tmuxScreen is the real binary in a real terminal (tmux), where width is
@@ -130,7 +131,7 @@ var widthTorture = []string{
 // from one in-process account.
 func widthConfig(t *testing.T) string {
 	t.Helper()
-	srv := samServer(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
+	srv := facetest.Sam(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
 	when := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	for _, m := range imaptest.HostileCorpus() {
 		if _, err := srv.Append("sam", "INBOX", m.Raw, nil, when); err != nil {
@@ -144,7 +145,7 @@ func widthConfig(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	return writeConfig(t, fmt.Sprintf("[[account]]\nname = \"Wide\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_WIDE_PW\"\n", srv.Port()))
+	return facetest.Write(t, fmt.Sprintf("[[account]]\nname = \"Wide\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_WIDE_PW\"\n", srv.Port()))
 }
 
 // checkFrame: line 1 is the account bar, the last line the key hints, and

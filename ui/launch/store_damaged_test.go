@@ -1,4 +1,4 @@
-package main
+package launch_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"unibox/accounts/testservers/imaptest"
 	"unibox/store"
+	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
 
@@ -17,7 +18,7 @@ import (
 // every account's error and on stderr, and exits 1; never "idle 0" with an
 // empty error.
 func TestListCachedSaysTheStoreIsDamaged(t *testing.T) {
-	srv := samServer(t, "pw", nil)
+	srv := facetest.Sam(t, "pw", nil)
 	for i := range 200 {
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("message %03d %s", i, strings.Repeat("s", 100)), Date: time.Now().Add(time.Duration(i-200) * time.Minute), Body: "x"}.Bytes()
 		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
@@ -26,7 +27,7 @@ func TestListCachedSaysTheStoreIsDamaged(t *testing.T) {
 	}
 	// Two accounts: the one read after the file was set aside finds a new,
 	// empty store, and must say the same.
-	path := writeConfig(t, fmt.Sprintf(`
+	path := facetest.Write(t, fmt.Sprintf(`
 [[account]]
 name = "Work"
 host = "127.0.0.1"
@@ -44,7 +45,7 @@ username = "sam"
 password_env = "UNIBOX_TEST_PW"
 `, srv.Port()))
 	t.Setenv("UNIBOX_TEST_PW", "pw")
-	if _, code, _ := listJSON(t, "--config", path, "--limit", "200"); code != launch.ExitOK {
+	if _, code, _ := facetest.ListJSON(t, "--config", path, "--limit", "200"); code != launch.ExitOK {
 		t.Fatalf("first listing: exit %d", code)
 	}
 	db, _ := store.DefaultPath()
@@ -58,7 +59,7 @@ password_env = "UNIBOX_TEST_PW"
 	if err := os.WriteFile(db, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, code, stderr := listJSON(t, "--cached", "--config", path)
+	out, code, stderr := facetest.ListJSON(t, "--cached", "--config", path)
 	if code != launch.ExitNone || len(out.Accounts) != 2 || len(out.Messages) != 0 {
 		t.Fatalf("exit %d, %+v", code, out)
 	}

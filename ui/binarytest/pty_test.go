@@ -1,11 +1,10 @@
-package main
+package binarytest
 
 import (
 	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,17 +13,6 @@ import (
 
 	"unibox/accounts/testservers/imaptest"
 )
-
-// buildUnibox builds the real binary (without -race: the race runtime
-// sleeps a second in every process at exit).
-func buildUnibox(t testing.TB) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "unibox")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // ptyRun is the real binary under a pseudo-terminal of its own: every
 // byte it writes, and its exit.
@@ -131,4 +119,21 @@ func (r *ptyRun) wait(bound time.Duration) error {
 		r.fail("unibox still running %s later", bound)
 		return fmt.Errorf("unreachable")
 	}
+}
+
+// stripANSI drops the renderer's own CSI sequences, to look for text.
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
+	"unibox/ui/command"
 	"unibox/ui/tui"
 )
 
@@ -210,7 +211,7 @@ func TestSecretsStayPut(t *testing.T) {
 
 	// list --json and the hub.
 	var stdout, stderr bytes.Buffer
-	run([]string{"list", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
+	command.Main([]string{"list", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
 	noCanary(t, "list --json", stdout.String()+stderr.String())
 	// The local store that listing filled: the file, its WAL, anything
 	// beside them.
@@ -230,7 +231,7 @@ func TestSecretsStayPut(t *testing.T) {
 		}
 	}
 	stdout.Reset()
-	run([]string{"status", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
+	command.Main([]string{"status", "--json", "--config", path, "--timeout", "3s"}, &stdout, &stderr)
 	noCanary(t, "status --json", stdout.String()+stderr.String())
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "mcp", "--config", path, "--timeout", "3s")

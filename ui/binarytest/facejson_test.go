@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"bytes"
@@ -17,6 +17,8 @@ import (
 
 	"unibox/accounts/testservers/imaptest"
 	"unibox/conn"
+	"unibox/ui/command"
+	"unibox/ui/facetest"
 )
 
 // updating reports -update (registered by charmbracelet/x/exp/golden,
@@ -31,7 +33,7 @@ func updating() bool {
 // none depends on the clock (auth_failed has no cooldown).
 func goldenConfig(t *testing.T) string {
 	t.Helper()
-	srv := samServer(t, "canary-secret-31337", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive, "Trash": imap.MailboxAttrTrash})
+	srv := facetest.Sam(t, "canary-secret-31337", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive, "Trash": imap.MailboxAttrTrash})
 	when := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	for i, subj := range []string{"Quarterly report", "Lunch on Friday?", "Invoice 2026-11 (attached)"} {
 		m := imaptest.Mail{From: "Ann Lee <ann@example.com>", To: "sam@example.com", Subject: subj, Date: when.Add(time.Duration(i) * time.Hour),
@@ -53,7 +55,7 @@ func goldenConfig(t *testing.T) string {
 	}
 	// The agent face runs as a child with only UNIBOX_TEST_PW: the wrong
 	// password comes from a command.
-	return writeConfig(t, "[resilience]\nbackoff_base = \"10m\"\nbackoff_cap = \"10m\"\n"+
+	return facetest.Write(t, "[resilience]\nbackoff_base = \"10m\"\nbackoff_cap = \"10m\"\n"+
 		account("Work", `password_env = "UNIBOX_TEST_PW"`)+account("Home", `password_env = "UNIBOX_TEST_PW"`)+
 		account("Locked", `password_cmd = "echo not-the-password"`))
 }
@@ -97,10 +99,10 @@ func TestFaceJSONGoldens(t *testing.T) {
 	path := goldenConfig(t)
 	for _, face := range []struct{ name, cmd string }{{"list", "list"}, {"status", "status"}} {
 		var out, errb bytes.Buffer
-		run([]string{face.cmd, "--json", "--config", path}, &out, &errb)
+		command.Main([]string{face.cmd, "--json", "--config", path}, &out, &errb)
 		checkGolden(t, face.name+".json", out.Bytes())
 	}
-	cs := mcpSession(t, path)
+	cs := facetest.MCP(t, path)
 	// The tools' schemas are what an agent reads first.
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil {

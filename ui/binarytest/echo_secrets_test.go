@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"bytes"
@@ -21,6 +21,8 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/conn"
+	"unibox/ui/command"
+	"unibox/ui/facetest"
 )
 
 // Secrets a careless server echoes back, one account per form.
@@ -102,7 +104,7 @@ secret_env = "EMAIL_PASS"
 `, echo.Port(), "printf '%s' '"+echoCmdPW+"'", endpoint.URL+"/token", echoCS, echoRT, exe) +
 		oauth("XOAuth", "xoauth2", echoXOAuth, echo.Port()) + oauth("Bearer", "oauthbearer", echoBearer, echo.Port()) +
 		oauth("Cut", "xoauth2", echoCut, cut.Port())
-	return writeConfig(t, cfg), echo
+	return facetest.Write(t, cfg), echo
 }
 
 // TestEchoedSecretsScrubbed: a server that echoes what it was sent into
@@ -149,7 +151,7 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 	}
 
 	var stdout, stderr bytes.Buffer
-	run([]string{"status", "--json", "--config", path, "--timeout", "10s"}, &stdout, &stderr)
+	command.Main([]string{"status", "--json", "--config", path, "--timeout", "10s"}, &stdout, &stderr)
 	if !strings.Contains(stdout.String(), "you sent: ") {
 		t.Fatalf("status --json shows no echo:\n%s", stdout.String())
 	}
@@ -212,7 +214,7 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	run([]string{"status", "--history", "--json", "--config", path}, &stdout, &stderr)
+	command.Main([]string{"status", "--history", "--json", "--config", path}, &stdout, &stderr)
 	if n := strings.Count(stdout.String(), "older version: "); n != len(old) {
 		t.Fatalf("status --history shows %d of the older lines, want %d:\n%s\n%s", n, len(old), stdout.String(), stderr.String())
 	}

@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 import (
 	"bytes"
@@ -17,19 +17,9 @@ import (
 	"unibox/accounts/testservers/memimap"
 	"unibox/ui/agent"
 	"unibox/ui/cli"
+	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
-
-func syncJSON(t *testing.T, args ...string) ([]cli.SyncJSON, int) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := run(append([]string{"sync", "--json", "--timeout", "5s"}, args...), &stdout, &stderr)
-	var out struct{ Accounts []cli.SyncJSON }
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("sync %v: exit %d, %v\n%s\n%s", args, code, err, stdout.String(), stderr.String())
-	}
-	return out.Accounts, code
-}
 
 // `unibox list` and `unibox sync` move only what changed. The first list
 // of a 300-message inbox takes one page of a first sync (the 200 newest);
@@ -52,18 +42,18 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path := oneAccountConfig(t, srv)
+	path := facetest.OneAccount(t, srv)
 	wire.Envelopes()
 
-	out, code, _ := listJSON(t, "--config", path, "--limit", "20")
-	if subj, _ := listed(out); code != launch.ExitOK || len(subj) != 20 || subj[0] != "m299" || subj[19] != "m280" {
+	out, code, _ := facetest.ListJSON(t, "--config", path, "--limit", "20")
+	if subj, _ := facetest.Listed(out); code != launch.ExitOK || len(subj) != 20 || subj[0] != "m299" || subj[19] != "m280" {
 		t.Fatalf("first list: exit %d, %v", code, subj)
 	}
 	if n := wire.Envelopes(); n != 200 {
 		t.Fatalf("first list fetched %d envelopes, want one page of a first sync (200)", n)
 	}
 
-	accts, code := syncJSON(t, "--config", path)
+	accts, code := facetest.SyncJSON(t, "--config", path)
 	if code != launch.ExitOK || len(accts) != 1 || accts[0].Method != "sync" || accts[0].Stored != 300 || accts[0].Total != 300 || accts[0].Error != "" {
 		t.Fatalf("sync: exit %d, %+v", code, accts)
 	}
@@ -71,17 +61,17 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 		t.Fatalf("sync fetched %d envelopes, want the 100 the first list left", n)
 	}
 	// Nothing changed: nothing moves.
-	if accts, _ := syncJSON(t, "--config", path); accts[0].Stored != 300 || wire.Envelopes() != 0 {
+	if accts, _ := facetest.SyncJSON(t, "--config", path); accts[0].Stored != 300 || wire.Envelopes() != 0 {
 		t.Fatalf("an unchanged sync: %+v", accts)
 	}
 
-	otherClient(t, srv, func(c *imapclient.Client) { flagAndExpunge(t, c, 300, imap.FlagFlagged, 299) })
+	facetest.OtherClient(t, srv, "pw", func(c *imapclient.Client) { flagAndExpunge(t, c, 300, imap.FlagFlagged, 299) })
 	if _, err := srv.Append("sam", "INBOX", imaptest.Mail{From: "Bo <bo@example.com>", Subject: "new", Date: time.Now(), Body: "x"}.Bytes(), nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	wire.Envelopes()
-	out, code, _ = listJSON(t, "--config", path, "--limit", "3")
-	subj, stale := listed(out)
+	out, code, _ = facetest.ListJSON(t, "--config", path, "--limit", "3")
+	subj, stale := facetest.Listed(out)
 	if code != launch.ExitOK || !slices.Equal(subj, []string{"new", "m299", "m297"}) || slices.Contains(stale, true) || !out.Messages[1].Flagged {
 		t.Fatalf("list after another client: exit %d, %v %v %+v", code, subj, stale, out.Messages)
 	}
@@ -112,22 +102,22 @@ func TestSyncCommandFolders(t *testing.T) {
 			}
 		}
 	}
-	path := oneAccountConfig(t, srv)
+	path := facetest.OneAccount(t, srv)
 	t.Setenv("UNIBOX_TEST_PW", "canary-secret-31337") // the agent's child has this one
 	wire.Envelopes()
-	accts, code := syncJSON(t, "--config", path, "--folder", "INBOX", "--folder", "Archive")
+	accts, code := facetest.SyncJSON(t, "--config", path, "--folder", "INBOX", "--folder", "Archive")
 	if code != launch.ExitOK || len(accts) != 2 || accts[0].Folder != "INBOX" || accts[0].Stored != 3 || accts[1].Folder != "Archive" || accts[1].Stored != 250 || accts[1].Total != 250 {
 		t.Fatalf("sync of two folders: exit %d, %+v", code, accts)
 	}
 	if n := wire.Envelopes(); n != 253 {
 		t.Fatalf("the sync fetched %d envelopes, want 253", n)
 	}
-	if accts, _ := syncJSON(t, "--config", path); len(accts) != 1 || accts[0].Folder != "INBOX" || wire.Envelopes() != 0 {
+	if accts, _ := facetest.SyncJSON(t, "--config", path); len(accts) != 1 || accts[0].Folder != "INBOX" || wire.Envelopes() != 0 {
 		t.Fatalf("the default sync: %+v", accts)
 	}
-	cs := mcpSession(t, path)
+	cs := facetest.MCP(t, path)
 	var out agent.ListOut
-	callHub(t, cs, "list_messages", agent.ListIn{Folder: "Archive", Limit: 5}, &out)
+	facetest.Call(t, cs, "list_messages", agent.ListIn{Folder: "Archive", Limit: 5}, &out)
 	if len(out.Messages) != 5 || out.Messages[0].Subject != "Archive 249" {
 		t.Fatalf("list_messages of Archive: %+v", out.Messages)
 	}
@@ -136,69 +126,12 @@ func TestSyncCommandFolders(t *testing.T) {
 	}
 }
 
-// An agent's list_messages syncs too: the first call takes one page of a
-// first sync, the second finishes it, an unchanged inbox then moves no
-// envelope, and another client's flag arrives without one.
-func TestAgentListMessagesSyncs(t *testing.T) {
-	wire := &imaptest.Wire{}
-	srv, err := memimap.Start(memimap.Options{DebugWriter: wire})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if err := srv.AddUser("sam", "canary-secret-31337", nil); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 300 {
-		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("m%03d", i), Date: time.Now().Add(time.Duration(i-300) * time.Minute), Body: "x"}.Bytes()
-		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cs := mcpSession(t, writeConfig(t, fmt.Sprintf("[[account]]\nname = \"Work\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_TEST_PW\"\n", srv.Port())))
-	list := func() agent.ListOut {
-		var out agent.ListOut
-		callHub(t, cs, "list_messages", agent.ListIn{Limit: 5}, &out)
-		return out
-	}
-	wire.Envelopes()
-	if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
-		t.Fatalf("first list_messages: %+v", out.Messages)
-	}
-	if n := wire.Envelopes(); n != 200 {
-		t.Fatalf("first list_messages fetched %d envelopes, want one page of a first sync (200)", n)
-	}
-	// The first sync left unfinished goes one page further (the last 100)
-	// while the newest page is listed.
-	if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
-		t.Fatalf("second list_messages: %+v", out.Messages)
-	}
-	if n := wire.Envelopes(); n != 105 {
-		t.Fatalf("second list_messages fetched %d envelopes, want the rest of the first sync and a listing of 5", n)
-	}
-	if out := list(); len(out.Messages) != 5 || wire.Envelopes() != 0 {
-		t.Fatalf("an unchanged inbox: %d rows", len(out.Messages))
-	}
-	otherClientAs(t, srv, "canary-secret-31337", func(c *imapclient.Client) {
-		if err := c.Store(imap.SeqSetNum(300), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
-			t.Fatal(err)
-		}
-	})
-	wire.Envelopes()
-	if out := list(); !out.Messages[0].Seen || out.Messages[0].Stale {
-		t.Fatalf("another client's flag: %+v", out.Messages[0])
-	}
-	if n := wire.Envelopes(); n != 0 {
-		t.Fatalf("a flag change fetched %d envelopes", n)
-	}
-}
-
 // `unibox sync` isolates its accounts like every face: one down and one
 // hung cost the one that answers nothing (it syncs whole), each reports
 // its own class, and an account that cannot sync (a third-party MCP
 // server) is listed instead, saying so.
 func TestSyncCommandIsolatesAccounts(t *testing.T) {
-	path := threeAccounts(t)
+	path := facetest.ThreeAccounts(t)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +143,7 @@ func TestSyncCommandIsolatesAccounts(t *testing.T) {
 	fmt.Fprintf(f, "\n[[account]]\nname = \"Third\"\nkind = \"mcp\"\nprofile = \"mcp-mail-server\"\ncommand = [%q, \"fake-mcp\"]\npassword_env = \"UNIBOX_TEST_PW\"\nsecret_env = \"EMAIL_PASS\"\n", exe)
 	f.Close()
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"sync", "--json", "--timeout", "5s", "--config", path}, &stdout, &stderr)
+	code := cli.Sync([]string{"--json", "--timeout", "5s", "--config", path}, &stdout, &stderr)
 	var out struct{ Accounts []cli.SyncJSON }
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("exit %d, %v\n%s\n%s", code, err, stdout.String(), stderr.String())

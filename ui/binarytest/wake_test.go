@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/ui/agent"
+	"unibox/ui/facetest"
 )
 
 // Wake-up: the real binary (`unibox mcp`) is stopped; meanwhile its mail
@@ -21,7 +22,7 @@ import (
 // badge from connected to cooling down within the test's bound.
 func TestWakeFindsWhatDiedWhileStopped(t *testing.T) {
 	bin := buildUnibox(t)
-	srv := samServer(t, "pw", nil)
+	srv := facetest.Sam(t, "pw", nil)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.toml")
 	cfg := fmt.Sprintf(`
@@ -48,10 +49,10 @@ password_env = "PW"
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	callHub(t, cs, "list_messages", map[string]any{}, nil)
+	facetest.Call(t, cs, "list_messages", map[string]any{}, nil)
 	state := func() string {
 		var out agent.StatusOut
-		callHub(t, cs, "account_status", map[string]any{}, &out)
+		facetest.Call(t, cs, "account_status", map[string]any{}, &out)
 		return out.Accounts[0].State
 	}
 	if st := state(); st != "connected" {

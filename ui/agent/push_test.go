@@ -1,4 +1,4 @@
-package main
+package agent_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"unibox/accounts/testservers/imaptest"
 	"unibox/ui/agent"
+	"unibox/ui/facetest"
 )
 
 // Push to agents: a go-sdk client subscribes to unibox://inbox and
@@ -19,8 +20,8 @@ import (
 // the inbox, the mail server going away updates the accounts, each
 // without the agent polling.
 func TestAgentSubscriptions(t *testing.T) {
-	srv := samServer(t, "pw", nil)
-	path := oneAccountConfig(t, srv)
+	srv := facetest.Sam(t, "pw", nil)
+	path := facetest.OneAccount(t, srv)
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "mcp", "--config", path, "--timeout", "2s")
 	cmd.Env = []string{"UNIBOX_TEST_PW=pw", "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")}

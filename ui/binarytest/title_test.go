@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"unibox/accounts/testservers/imaptest"
+	"unibox/ui/facetest"
 )
 
 // The terminal title carries the unread total, and follows it: in a real
@@ -19,14 +20,14 @@ func TestTerminalTitleIsTheUnreadTotal(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	// Not the demo: its schedule brings new mail while the test runs.
-	srv := samServer(t, "pw", nil)
+	srv := facetest.Sam(t, "pw", nil)
 	for i := range 5 {
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("unread %d", i), Date: time.Now().Add(-time.Duration(i) * time.Hour), Body: "x"}.Bytes()
 		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	path := oneAccountConfig(t, srv)
+	path := facetest.OneAccount(t, srv)
 	s := startTmux(t, buildUnibox(t), []string{"--config", path}, []string{"UNIBOX_TEST_PW=pw"}, 100, 30)
 	s.waitFor("5 messages", 20*time.Second)
 	re := regexp.MustCompile(`^unibox \((\d+) unread\)$`)
@@ -66,14 +67,14 @@ func TestTerminalTitleIsRestoredOnQuit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	srv := samServer(t, "pw", nil)
+	srv := facetest.Sam(t, "pw", nil)
 	for i := range 5 {
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("unread %d", i), Date: time.Now().Add(-time.Duration(i) * time.Hour), Body: "x"}.Bytes()
 		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	path := oneAccountConfig(t, srv)
+	path := facetest.OneAccount(t, srv)
 	script := `printf '\033]2;my shell\033\\'; "$@"; echo "unibox exited $?"; read x`
 	s := startTmux(t, "/bin/sh", []string{"-c", script, "sh", buildUnibox(t), "--config", path}, []string{"UNIBOX_TEST_PW=pw"}, 100, 30)
 	title := func() string { return strings.TrimSpace(s.tmux("display-message", "-p", "-t", "%t", "#{pane_title}")) }

@@ -1,4 +1,4 @@
-package main
+package binarytest
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/testservers/imaptest"
+	"unibox/ui/facetest"
 )
 
 // quitGrace is terminate_after in the quit tests' configs: long, so a quit
@@ -81,7 +82,7 @@ func quitConfig(t *testing.T, n int, proxied bool) (string, string, *imaptest.Pr
 	}
 	var front *imaptest.Proxy
 	for i := range n {
-		srv := samServer(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
+		srv := facetest.Sam(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
 		for j := range 2 {
 			raw := imaptest.Mail{From: "Ann <ann@example.com>", To: "sam@example.com", Subject: fmt.Sprintf("hello %d.%d", i, j),
 				Date: time.Now().Add(-time.Duration(j) * time.Hour), Body: "x"}.Bytes()
@@ -97,7 +98,7 @@ func quitConfig(t *testing.T, n int, proxied bool) (string, string, *imaptest.Pr
 		}
 		fmt.Fprintf(&b, "\n[[account]]\nname = \"A%02d\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_QUIT_PW\"\n", i+1, port)
 	}
-	return writeConfig(t, b.String()), fmt.Sprintf("%d of %d accounts · %d messages", n, n, 2*n), front
+	return facetest.Write(t, b.String()), fmt.Sprintf("%d of %d accounts · %d messages", n, n, 2*n), front
 }
 
 // quitAndTime runs unibox under a pseudo-terminal, waits for ready on
