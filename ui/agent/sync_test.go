@@ -32,7 +32,7 @@ func TestAgentListMessagesSyncs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cs := facetest.MCP(t, facetest.Write(t, fmt.Sprintf("[[account]]\nname = \"Work\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_TEST_PW\"\n", srv.Port())))
+	cs := facetest.MCP(t, facetest.Write(t, facetest.IMAP("Work", srv.Port(), facetest.Env("UNIBOX_TEST_PW"))))
 	list := func() agent.ListOut {
 		var out agent.ListOut
 		facetest.Call(t, cs, "list_messages", agent.ListIn{Limit: 5}, &out)

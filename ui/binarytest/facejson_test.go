@@ -50,13 +50,11 @@ func goldenConfig(t *testing.T) string {
 		}
 	}
 	t.Setenv("UNIBOX_TEST_PW", "canary-secret-31337")
-	account := func(name, password string) string {
-		return fmt.Sprintf("\n[[account]]\nname = %q\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\n%s\n", name, srv.Port(), password)
-	}
+	account := func(name, password string) string { return facetest.IMAP(name, srv.Port(), password) }
 	// The agent face runs as a child with only UNIBOX_TEST_PW: the wrong
 	// password comes from a command.
-	return facetest.Write(t, "[resilience]\nbackoff_base = \"10m\"\nbackoff_cap = \"10m\"\n"+
-		account("Work", `password_env = "UNIBOX_TEST_PW"`)+account("Home", `password_env = "UNIBOX_TEST_PW"`)+
+	return facetest.Write(t, facetest.Resilience("10m")+
+		account("Work", facetest.Env("UNIBOX_TEST_PW"))+account("Home", facetest.Env("UNIBOX_TEST_PW"))+
 		account("Locked", `password_cmd = "echo not-the-password"`))
 }
 
@@ -86,7 +84,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run %s . -update)", err, t.Name())
+		t.Fatalf("%v (run go test -run %s ./ui/binarytest -update)", err, t.Name())
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s differs from %s:\n--- got\n%s\n--- want\n%s", name, path, got, want)

@@ -19,10 +19,8 @@ var binDir string
 // TestMain doubles as the unibox binary for the provider children (they
 // run `<test binary> serve-imap ...`) and the faces run as processes
 // (see facetest.Main), and as a third-party MCP mail server (fake-mcp).
+// It builds the real binary once, for the tests that run it (buildUnibox).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "fake-mcp" {
-		os.Exit(fakeMCPMain())
-	}
 	dir, err := os.MkdirTemp("", "unibox-binarytest-")
 	if err != nil {
 		panic(err)

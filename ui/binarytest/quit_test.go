@@ -96,7 +96,7 @@ func quitConfig(t *testing.T, n int, proxied bool) (string, string, *imaptest.Pr
 			_, p, _ := net.SplitHostPort(front.Addr())
 			port, _ = strconv.Atoi(p)
 		}
-		fmt.Fprintf(&b, "\n[[account]]\nname = \"A%02d\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_QUIT_PW\"\n", i+1, port)
+		b.WriteString(facetest.IMAP(fmt.Sprintf("A%02d", i+1), port, facetest.Env("UNIBOX_QUIT_PW")))
 	}
 	return facetest.Write(t, b.String()), fmt.Sprintf("%d of %d accounts · %d messages", n, n, 2*n), front
 }

@@ -31,9 +31,9 @@ func manyConfig(t *testing.T) string {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	b.WriteString("[resilience]\nconnect_attempts = 1\nbackoff_base = \"10m\"\nbackoff_cap = \"10m\"\n")
+	b.WriteString(facetest.Resilience("10m") + "connect_attempts = 1\n")
 	account := func(name string, port int, pwEnv string) {
-		fmt.Fprintf(&b, "\n[[account]]\nname = %q\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = %q\n", name, port, pwEnv)
+		b.WriteString(facetest.IMAP(name, port, facetest.Env(pwEnv)))
 	}
 	for i := range 20 {
 		switch i {

@@ -145,7 +145,7 @@ func widthConfig(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	return facetest.Write(t, fmt.Sprintf("[[account]]\nname = \"Wide\"\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\npassword_env = \"UNIBOX_WIDE_PW\"\n", srv.Port()))
+	return facetest.Write(t, facetest.IMAP("Wide", srv.Port(), facetest.Env("UNIBOX_WIDE_PW")))
 }
 
 // checkFrame: line 1 is the account bar, the last line the key hints, and

@@ -2,10 +2,7 @@ package binarytest
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -24,24 +21,7 @@ func TestWakeFindsWhatDiedWhileStopped(t *testing.T) {
 	bin := buildUnibox(t)
 	srv := facetest.Sam(t, "pw", nil)
 	dir := t.TempDir()
-	path := filepath.Join(dir, "config.toml")
-	cfg := fmt.Sprintf(`
-[resilience]
-probe_interval = "10m"
-backoff_base = "1m"
-backoff_cap = "1m"
-
-[[account]]
-name = "Work"
-host = "127.0.0.1"
-port = %d
-security = "none"
-username = "sam"
-password_env = "PW"
-`, srv.Port())
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := facetest.Write(t, facetest.Resilience("1m")+"probe_interval = \"10m\"\n"+facetest.IMAP("Work", srv.Port(), facetest.Env("PW")))
 	cmd := exec.Command(bin, "mcp", "--config", path)
 	cmd.Env = []string{"PW=pw", "XDG_CACHE_HOME=" + dir, "XDG_STATE_HOME=" + dir}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)

@@ -21,7 +21,8 @@ var children = []string{"serve-imap", "mcp", "list", "sync", "status"}
 // Main is a face test package's TestMain. Run with a child's arguments,
 // the test binary is unibox (ui/command.Main, what main.go runs), so a
 // test and the accounts it opens spawn os.Executable() as the real
-// binary would spawn itself. Otherwise it runs the tests with no goroutine
+// binary would spawn itself; run as `fake-mcp`, it is a careless
+// third-party MCP mail server (fakeMCP). Otherwise it runs the tests with no goroutine
 // left behind and with a cache of their own: nothing a test runs
 // remembers mail in the user's own cache (a test that writes a config
 // gets its own store, see Write; this is the fallback for the rest).
@@ -29,6 +30,9 @@ var children = []string{"serve-imap", "mcp", "list", "sync", "status"}
 func Main(m *testing.M, atExit ...func()) {
 	if len(os.Args) > 1 && slices.Contains(children, os.Args[1]) {
 		os.Exit(command.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "fake-mcp" {
+		os.Exit(fakeMCP())
 	}
 	cache, err := os.MkdirTemp("", "unibox-test-cache-")
 	if err != nil {

@@ -27,23 +27,7 @@ func TestListCachedSaysTheStoreIsDamaged(t *testing.T) {
 	}
 	// Two accounts: the one read after the file was set aside finds a new,
 	// empty store, and must say the same.
-	path := facetest.Write(t, fmt.Sprintf(`
-[[account]]
-name = "Work"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "sam"
-password_env = "UNIBOX_TEST_PW"
-
-[[account]]
-name = "Home"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "sam"
-password_env = "UNIBOX_TEST_PW"
-`, srv.Port()))
+	path := facetest.Write(t, facetest.IMAP("Work", srv.Port(), facetest.Env("UNIBOX_TEST_PW"))+facetest.IMAP("Home", srv.Port(), facetest.Env("UNIBOX_TEST_PW")))
 	t.Setenv("UNIBOX_TEST_PW", "pw")
 	if _, code, _ := facetest.ListJSON(t, "--config", path, "--limit", "200"); code != launch.ExitOK {
 		t.Fatalf("first listing: exit %d", code)
