@@ -22,7 +22,7 @@ import (
 )
 
 // updating reports -update (registered by charmbracelet/x/exp/golden,
-// which the root tests link through teatest).
+// which this package links through teatest).
 func updating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
