@@ -58,50 +58,24 @@ func echoConfig(t *testing.T) (path string, echo *imaptest.Echo) {
 	t.Setenv("UNIBOX_ECHO_MCP", echoMCP)
 	exe, _ := os.Executable()
 	oauth := func(name, sasl, tok string, port int) string {
-		return fmt.Sprintf("\n[[account]]\nname = %q\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\nauth = \"oauth2\"\nsasl = %q\ntoken_cmd = %q\n",
-			name, port, sasl, "printf %s "+tok)
+		return facetest.IMAP(name, port, fmt.Sprintf("auth = \"oauth2\"\nsasl = %q\ntoken_cmd = %q", sasl, "printf %s "+tok))
 	}
-	cfg := fmt.Sprintf(`
-[resilience]
-backoff_base = "1m"
-backoff_cap = "1m"
-
-[[account]]
-name = "Quoted"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "sam"
-password_env = "UNIBOX_ECHO_PW"
-
-[[account]]
-name = "CmdQuoted"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "sam"
-password_cmd = %[2]q
-
-[[account]]
-name = "Refresh"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "sam"
-auth = "oauth2"
-oauth2_token_url = %[3]q
+	cfg := facetest.Resilience("1m") +
+		facetest.IMAP("Quoted", echo.Port(), facetest.Env("UNIBOX_ECHO_PW")) +
+		facetest.IMAP("CmdQuoted", echo.Port(), fmt.Sprintf("password_cmd = %q", "printf '%s' '"+echoCmdPW+"'")) +
+		facetest.IMAP("Refresh", echo.Port(), fmt.Sprintf(`auth = "oauth2"
+oauth2_token_url = %q
 oauth2_client_id = "unibox-echo"
-oauth2_client_secret_cmd = "printf %%s %[4]s"
-refresh_token_cmd = "printf %%s %[5]s"
-
+oauth2_client_secret_cmd = "printf %%s %s"
+refresh_token_cmd = "printf %%s %s"`, endpoint.URL+"/token", echoCS, echoRT)) + fmt.Sprintf(`
 [[account]]
 name = "MCP"
 kind = "mcp"
 profile = "mcp-mail-server"
-command = [%[6]q, "fake-mcp"]
+command = [%q, "fake-mcp"]
 password_env = "UNIBOX_ECHO_MCP"
 secret_env = "EMAIL_PASS"
-`, echo.Port(), "printf '%s' '"+echoCmdPW+"'", endpoint.URL+"/token", echoCS, echoRT, exe) +
+`, exe) +
 		oauth("XOAuth", "xoauth2", echoXOAuth, echo.Port()) + oauth("Bearer", "oauthbearer", echoBearer, echo.Port()) +
 		oauth("Cut", "xoauth2", echoCut, cut.Port())
 	return facetest.Write(t, cfg), echo

@@ -21,6 +21,7 @@ import (
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
 	"unibox/ui/command"
+	"unibox/ui/facetest"
 	"unibox/ui/tui"
 )
 
@@ -48,56 +49,22 @@ func secretsConfig(t *testing.T) string {
 	}
 	t.Setenv("UNIBOX_CANARY_PW", canaryEnv)
 	t.Setenv("UNIBOX_CANARY_MCP", canaryMCP)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // its own local store, read below
-	t.Setenv("XDG_STATE_HOME", t.TempDir()) // its own account histories, read below
 	exe, _ := os.Executable()
-	cfg := fmt.Sprintf(`
-[[account]]
-name = "EnvAcct"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "envuser"
-password_env = "UNIBOX_CANARY_PW"
-
-[[account]]
-name = "CmdAcct"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "cmduser"
-password_cmd = "printf %%s %[2]s"
-
-[[account]]
-name = "TokAcct"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "tokuser"
-auth = "oauth2"
-token_cmd = "printf %%s %[4]s"
-
-[[account]]
-name = "BadTokAcct"
-host = "127.0.0.1"
-port = %[1]d
-security = "none"
-username = "tokuser"
-auth = "oauth2"
-token_cmd = "printf %%s %[5]s"
-
+	token := func(tok string) string { return fmt.Sprintf("auth = \"oauth2\"\ntoken_cmd = \"printf %%s %s\"", tok) }
+	cfg := facetest.IMAPAs("EnvAcct", "envuser", srv.Port(), facetest.Env("UNIBOX_CANARY_PW")) +
+		facetest.IMAPAs("CmdAcct", "cmduser", srv.Port(), fmt.Sprintf("password_cmd = \"printf %%s %s\"", canaryCmd)) +
+		facetest.IMAPAs("TokAcct", "tokuser", srv.Port(), token(canaryTok)) +
+		facetest.IMAPAs("BadTokAcct", "tokuser", srv.Port(), token(canaryBad)) + fmt.Sprintf(`
 [[account]]
 name = "MCPAcct"
 kind = "mcp"
 profile = "mcp-mail-server"
-command = [%[3]q, "fake-mcp"]
+command = [%q, "fake-mcp"]
 password_env = "UNIBOX_CANARY_MCP"
 secret_env = "EMAIL_PASS"
-`, srv.Port(), canaryCmd, exe, canaryTok, canaryBad)
-	path := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`, exe)
+	// Its own local store and account histories, read below.
+	path := facetest.Write(t, cfg)
 	return path
 }
 

@@ -44,9 +44,13 @@ func Resilience(backoff string) string {
 }
 
 // IMAP is an [[account]] table: user sam on the loopback server at port,
-// in plain text, with password, a password line (see Env).
-func IMAP(name string, port int, password string) string {
-	return fmt.Sprintf("\n[[account]]\nname = %q\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = \"sam\"\n%s\n", name, port, password)
+// in plain text; rest is the account's other lines, its password at
+// least (see Env).
+func IMAP(name string, port int, rest string) string { return IMAPAs(name, "sam", port, rest) }
+
+// IMAPAs is IMAP for another user than sam.
+func IMAPAs(name, user string, port int, rest string) string {
+	return fmt.Sprintf("\n[[account]]\nname = %q\nhost = \"127.0.0.1\"\nport = %d\nsecurity = \"none\"\nusername = %q\n%s\n", name, port, user, rest)
 }
 
 // Env is the password line that reads the password from the environment
