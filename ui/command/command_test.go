@@ -26,10 +26,10 @@ func TestMainPicksTheFace(t *testing.T) {
 		{args: []string{"version"}, stdout: "unibox " + command.Version + "\n"},
 		{args: []string{"--help"}, stdout: "  unibox mcp                  the hub as an MCP server on stdio, for agents\n"},
 		{args: []string{"-h"}, stdout: "Usage:\n"},
-		{args: []string{"list", "--bogus"}, code: launch.ExitUsage, stderr: "--bogus"},
-		{args: []string{"status", "--bogus"}, code: launch.ExitUsage, stderr: "--bogus"},
-		{args: []string{"sync", "--bogus"}, code: launch.ExitUsage, stderr: "--bogus"},
-		{args: []string{"mcp", "--bogus"}, code: launch.ExitUsage, stderr: "--bogus"},
+		{args: []string{"list", "--bogus"}, code: launch.ExitUsage, stderr: "Usage of list:"},
+		{args: []string{"status", "--bogus"}, code: launch.ExitUsage, stderr: "Usage of status:"},
+		{args: []string{"sync", "--bogus"}, code: launch.ExitUsage, stderr: "Usage of sync:"},
+		{args: []string{"mcp", "--bogus"}, code: launch.ExitUsage, stderr: "Usage of mcp:"},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
