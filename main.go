@@ -1,63 +1,11 @@
 // Command unibox triages mail from several accounts in one unified inbox.
+// Everything it does is in ui/command, which tests run as it is.
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
 
-	"unibox/accounts/serveimap"
-	"unibox/ui/agent"
-	"unibox/ui/cli"
-	"unibox/ui/tui"
+	"unibox/ui/command"
 )
 
-const usage = `unibox - one unified inbox over several mail accounts
-
-Usage:
-  unibox [--config FILE]      open the unified inbox (TUI)
-  unibox --demo               run on built-in demo accounts (no config needed)
-  unibox list [--json] [--account NAME]... [--limit N] [--unread] [--timeout 10s]
-                              the unified inbox once, for scripts (exit 0 all
-                              answered, 3 some failed, 1 none did, 2 usage)
-  unibox status [--json]      a health probe per account
-  unibox sync [--json]        bring every inbox in the local store up to date,
-                              the whole folder (only what changed), then exit
-  unibox mcp                  the hub as an MCP server on stdio, for agents
-  unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
-  unibox --help | --version
-
-list, status, sync and mcp take --config FILE or --demo too.
-
-The config file is $XDG_CONFIG_HOME/unibox/config.toml (see config.example.toml).
-`
-
-var version = "0.1.0-dev"
-
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
-
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "serve-imap":
-			// The IMAP provider child: MCP on stdin/stdout. Its password
-			// arrives in add_account over the pipe, never in argv or env.
-			return serveimap.Main(args[1:], os.Stdin, os.Stdout, stderr)
-		case "list":
-			return cli.List(args[1:], stdout, stderr)
-		case "status":
-			return cli.Status(args[1:], stdout, stderr)
-		case "sync":
-			return cli.Sync(args[1:], stdout, stderr)
-		case "mcp":
-			return agent.Run(args[1:], stderr)
-		case "--version", "-version", "version":
-			fmt.Fprintln(stdout, "unibox", version)
-			return 0
-		case "--help", "-h", "-help", "help":
-			fmt.Fprint(stdout, usage)
-			return 0
-		}
-	}
-	return tui.Run(args, usage, stdout, stderr)
-}
+func main() { os.Exit(command.Main(os.Args[1:], os.Stdout, os.Stderr)) }

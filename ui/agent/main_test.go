@@ -11,24 +11,13 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.uber.org/goleak"
 
 	"unibox/accounts"
 	"unibox/accounts/config"
-	"unibox/accounts/serveimap"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
 )
-
-// TestMain doubles as `unibox serve-imap` for the accounts' provider
-// children: the hub runs over real children and a real IMAP server.
-func TestMain(m *testing.M) {
-	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
-		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
-	goleak.VerifyTestMain(m)
-}
 
 // rig is a hub over one IMAP account "Work" on an in-process server whose
 // wire log the test reads, with an MCP client connected to it in memory.

@@ -3,8 +3,8 @@
 // share, defined once and embedded by each: how a message is named and
 // described, how an account is named. Field names are a public interface.
 // Each record is a contiguous run of fields in every face's output, so
-// embedding keeps every face's bytes as they were (pinned by golden
-// files in the module root's tests).
+// embedding keeps every face's bytes as they were (pinned by this
+// package's tests and by the faces' golden files in ui/binarytest).
 package jsonview
 
 import (

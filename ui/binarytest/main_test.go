@@ -1,0 +1,72 @@
+package binarytest
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/ui/facetest"
+)
+
+// binDir holds the binary buildUnibox builds, once for the package.
+var binDir string
+
+// TestMain doubles as the unibox binary for the provider children (they
+// run `<test binary> serve-imap ...`) and the faces run as processes
+// (see facetest.Main), and as a third-party MCP mail server (fake-mcp).
+// It builds the real binary once, for the tests that run it (buildUnibox).
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "unibox-binarytest-")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	facetest.Main(m, func() { os.RemoveAll(dir) })
+}
+
+var (
+	buildOnce sync.Once
+	built     string // the binary's path, or "" when the build failed
+	buildErr  string
+)
+
+// buildUnibox builds the real binary (main.go, exactly as users run it),
+// once for every test of the package that needs it, without -race: the
+// race runtime sleeps a second in every process at exit, and the quit
+// tests time the exit. The children that run as the test binary
+// (facetest.Main) are built with -race when the tests are.
+func buildUnibox(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		bin := filepath.Join(binDir, "unibox")
+		if out, err := exec.Command("go", "build", "-o", bin, "unibox").CombinedOutput(); err != nil {
+			buildErr = err.Error() + "\n" + string(out)
+			return
+		}
+		built = bin
+	})
+	if built == "" {
+		t.Fatalf("build: %s", buildErr)
+	}
+	return built
+}
+
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func readAll(r io.Reader) (string, error) {
+	b, err := io.ReadAll(r)
+	return string(b), err
+}

@@ -1,0 +1,70 @@
+// Package command is the unibox command line: it picks the face (TUI,
+// script, agent, IMAP provider) the first argument names. main.go only
+// calls Main, so tests run exactly what the binary runs: in process, and
+// in the test binaries that stand in for unibox as a child (their
+// TestMain hands a child's arguments to Main; see ui/facetest).
+package command
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"unibox/accounts/serveimap"
+	"unibox/ui/agent"
+	"unibox/ui/cli"
+	"unibox/ui/tui"
+)
+
+const usage = `unibox - one unified inbox over several mail accounts
+
+Usage:
+  unibox [--config FILE]      open the unified inbox (TUI)
+  unibox --demo               run on built-in demo accounts (no config needed)
+  unibox list [--json] [--account NAME]... [--limit N] [--unread] [--timeout 10s]
+                              the unified inbox once, for scripts (exit 0 all
+                              answered, 3 some failed, 1 none did, 2 usage)
+  unibox status [--json]      a health probe per account
+  unibox sync [--json]        bring every inbox in the local store up to date,
+                              the whole folder (only what changed), then exit
+  unibox mcp                  the hub as an MCP server on stdio, for agents
+  unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
+  unibox --help | --version
+
+list, status, sync and mcp take --config FILE or --demo too.
+
+The config file is $XDG_CONFIG_HOME/unibox/config.toml (see config.example.toml).
+`
+
+// Version is what --version prints (set at link time with
+// -ldflags "-X unibox/ui/command.Version=...").
+var Version = "0.1.0-dev"
+
+// Main runs unibox with args (without the program name) and returns its
+// exit code. The IMAP provider and the agent face speak MCP on the
+// process's own stdin and stdout.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "serve-imap":
+			// The IMAP provider child: MCP on stdin/stdout. Its password
+			// arrives in add_account over the pipe, never in argv or env.
+			return serveimap.Main(args[1:], os.Stdin, os.Stdout, stderr)
+		case "list":
+			return cli.List(args[1:], stdout, stderr)
+		case "status":
+			return cli.Status(args[1:], stdout, stderr)
+		case "sync":
+			return cli.Sync(args[1:], stdout, stderr)
+		case "mcp":
+			return agent.Run(args[1:], stderr)
+		case "--version", "-version", "version":
+			fmt.Fprintln(stdout, "unibox", Version)
+			return 0
+		case "--help", "-h", "-help", "help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+	}
+	return tui.Run(args, usage, stdout, stderr)
+}

@@ -1,0 +1,58 @@
+package facetest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"unibox/ui/command"
+)
+
+// children are the first arguments unibox is run with as a child of a
+// test or of another unibox (the accounts' IMAP providers, the agent
+// face, the script faces run as processes).
+var children = []string{"serve-imap", "mcp", "list", "sync", "status"}
+
+// Main is a face test package's TestMain. Run with a child's arguments,
+// the test binary is unibox (ui/command.Main, what main.go runs), so a
+// test and the accounts it opens spawn os.Executable() as the real
+// binary would spawn itself; run as `fake-mcp`, it is a careless
+// third-party MCP mail server (fakeMCP). Otherwise it runs the tests with no goroutine
+// left behind and with a cache of their own: nothing a test runs
+// remembers mail in the user's own cache (a test that writes a config
+// gets its own store, see Write; this is the fallback for the rest).
+// atExit runs after the tests, before the process exits.
+func Main(m *testing.M, atExit ...func()) {
+	if len(os.Args) > 1 && slices.Contains(children, os.Args[1]) {
+		os.Exit(command.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "fake-mcp" {
+		os.Exit(fakeMCP())
+	}
+	cache, err := os.MkdirTemp("", "unibox-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	// The go command's build cache defaults to $XDG_CACHE_HOME/go-build:
+	// pin it first, or every `go build` of the binary starts cold.
+	if os.Getenv("GOCACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	os.Setenv("XDG_STATE_HOME", filepath.Join(cache, "state")) // account histories
+	// teatest's own SIGINT goroutine is the only allowed leftover.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"),
+		goleak.Cleanup(func(int) {
+			for _, f := range atExit {
+				f()
+			}
+			os.RemoveAll(cache)
+		}))
+}
