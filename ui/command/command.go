@@ -21,13 +21,17 @@ const usage = `unibox - one unified inbox over several mail accounts
 Usage:
   unibox [--config FILE]      open the unified inbox (TUI)
   unibox --demo               run on built-in demo accounts (no config needed)
-  unibox list [--json] [--account NAME]... [--limit N] [--unread] [--timeout 10s]
+  unibox list [--json] [--account NAME]... [--limit N] [--unread] [--cached] [--timeout 10s]
                               the unified inbox once, for scripts (exit 0 all
-                              answered, 3 some failed, 1 none did, 2 usage)
-  unibox status [--json]      a health probe per account
-  unibox sync [--json]        bring every inbox in the local store up to date,
-                              the whole folder (only what changed), then exit
-  unibox mcp                  the hub as an MCP server on stdio, for agents
+                              answered, 3 some failed, 1 none did, 2 usage);
+                              --cached prints the local store, dialling nothing
+  unibox status [--json] [--history] [--account NAME]... [--timeout 10s]
+                              a health probe per account; --history prints
+                              what each account went through instead
+  unibox sync [--json] [--account NAME]... [--folder NAME]... [--timeout 10s]
+                              bring every inbox (or the folders named) in the
+                              local store up to date (only what changed), then exit
+  unibox mcp [--timeout 10s]  the hub as an MCP server on stdio, for agents
   unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
   unibox --help | --version
 
