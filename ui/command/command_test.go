@@ -24,7 +24,7 @@ func TestMainPicksTheFace(t *testing.T) {
 	}{
 		{args: []string{"--version"}, stdout: "unibox " + command.Version + "\n"},
 		{args: []string{"version"}, stdout: "unibox " + command.Version + "\n"},
-		{args: []string{"--help"}, stdout: "  unibox mcp                  the hub as an MCP server on stdio, for agents\n"},
+		{args: []string{"--help"}, stdout: "  unibox mcp [--timeout 10s]  the hub as an MCP server on stdio, for agents\n"},
 		{args: []string{"-h"}, stdout: "Usage:\n"},
 		{args: []string{"list", "--bogus"}, code: launch.ExitUsage, stderr: "Usage of list:"},
 		{args: []string{"status", "--bogus"}, code: launch.ExitUsage, stderr: "Usage of status:"},
