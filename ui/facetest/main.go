@@ -49,10 +49,14 @@ func Main(m *testing.M, atExit ...func()) {
 	os.Setenv("XDG_STATE_HOME", filepath.Join(cache, "state")) // account histories
 	// teatest's own SIGINT goroutine is the only allowed leftover.
 	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"),
-		goleak.Cleanup(func(int) {
+		// Cleanup replaces goleak's os.Exit: it must exit with the code
+		// goleak passes, or a leak found after the tests passed would
+		// leave the binary exiting 0 (m.Run's code).
+		goleak.Cleanup(func(code int) {
 			for _, f := range atExit {
 				f()
 			}
 			os.RemoveAll(cache)
+			os.Exit(code)
 		}))
 }
