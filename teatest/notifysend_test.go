@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/teatest"
+
 	"unibox/model"
 	"unibox/ui/tui"
 )
@@ -107,12 +109,7 @@ func TestNotifyCountAndDash(t *testing.T) {
 // reason from stderr, and in the details view.
 func TestNotifySendRefusalIsShown(t *testing.T) {
 	notifySend, _ := fakeNotifySendCmd(t, "")
-	work := newFake("Work", connected, msgs("Work", 3, time.Hour)...)
-	tm, _ := run(t, []tui.Account{work}, 100, 30, func(o *tui.Options) {
-		o.RefreshInterval, o.NotifyCmd = 50*time.Millisecond, []string{notifySend, "--app-name=unibox"}
-	})
-	waitFor(t, tm, "3 messages")
-	arrival(work, 501, "Priya Raman", "hello", time.Minute)
+	tm := notifiedOnce(t, notifySend, "--app-name=unibox")
 	waitFor(t, tm, "notify_cmd: exit status 1: Invalid number of options. (i: details)")
 	tm.Send(key("i"))
 	waitFor(t, tm, "notify_cmd: last run failed: exit status 1", "  Invalid number of options.")
@@ -121,16 +118,23 @@ func TestNotifySendRefusalIsShown(t *testing.T) {
 // A notifier's stderr is shown without its terminal escapes.
 func TestNotifyStderrIsSanitised(t *testing.T) {
 	bad := script(t, t.TempDir(), "notify", "printf 'earlier\\n\\033]2;pwned\\007\\033[31mbad\\033[0m day\\n' >&2\nexit 3\n")
-	work := newFake("Work", connected, msgs("Work", 3, time.Hour)...)
-	tm, _ := run(t, []tui.Account{work}, 100, 30, func(o *tui.Options) {
-		o.RefreshInterval, o.NotifyCmd = 50*time.Millisecond, []string{bad, "{subject}"}
-	})
-	waitFor(t, tm, "3 messages")
-	arrival(work, 501, "Priya Raman", "hello", time.Minute)
+	tm := notifiedOnce(t, bad, "{subject}")
 	waitFor(t, tm, "notify_cmd: exit status 3: bad day (i: details)")
 	tm.Send(key("i"))
 	waitFor(t, tm, "  earlier", "  bad day")
 	if v := final(t, tm); !strings.Contains(v, "bad day") || strings.Contains(v, "pwned") || strings.Contains(v, "\x1b") {
 		t.Fatalf("a terminal escape reached the screen: %q", v)
 	}
+}
+
+// notifiedOnce runs the TUI with notify_cmd argv over one account, and
+// brings it one new unread message.
+func notifiedOnce(t *testing.T, argv ...string) *teatest.TestModel {
+	work := newFake("Work", connected, msgs("Work", 3, time.Hour)...)
+	tm, _ := run(t, []tui.Account{work}, 100, 30, func(o *tui.Options) {
+		o.RefreshInterval, o.NotifyCmd = 50*time.Millisecond, argv
+	})
+	waitFor(t, tm, "3 messages")
+	arrival(work, 501, "Priya Raman", "hello", time.Minute)
+	return tm
 }

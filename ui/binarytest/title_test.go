@@ -20,14 +20,7 @@ func TestTerminalTitleIsTheUnreadTotal(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	// Not the demo: its schedule brings new mail while the test runs.
-	srv := facetest.Sam(t, "pw", nil)
-	for i := range 5 {
-		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("unread %d", i), Date: time.Now().Add(-time.Duration(i) * time.Hour), Body: "x"}.Bytes()
-		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := facetest.OneAccount(t, srv)
+	path := fiveUnread(t)
 	s := startTmux(t, buildUnibox(t), []string{"--config", path}, []string{"UNIBOX_TEST_PW=pw"}, 100, 30)
 	s.waitFor("5 messages", 20*time.Second)
 	re := regexp.MustCompile(`^unibox \((\d+) unread\)$`)
@@ -67,14 +60,7 @@ func TestTerminalTitleIsRestoredOnQuit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	srv := facetest.Sam(t, "pw", nil)
-	for i := range 5 {
-		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("unread %d", i), Date: time.Now().Add(-time.Duration(i) * time.Hour), Body: "x"}.Bytes()
-		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := facetest.OneAccount(t, srv)
+	path := fiveUnread(t)
 	script := `printf '\033]2;my shell\033\\'; "$@"; echo "unibox exited $?"; read x`
 	s := startTmux(t, "/bin/sh", []string{"-c", script, "sh", buildUnibox(t), "--config", path}, []string{"UNIBOX_TEST_PW=pw"}, 100, 30)
 	title := func() string { return strings.TrimSpace(s.tmux("display-message", "-p", "-t", "%t", "#{pane_title}")) }
@@ -91,4 +77,17 @@ func TestTerminalTitleIsRestoredOnQuit(t *testing.T) {
 	if got := title(); got != "my shell" {
 		t.Fatalf("title after quitting: %q, want the shell's", got)
 	}
+}
+
+// fiveUnread is a config of one account whose INBOX holds five unread
+// messages.
+func fiveUnread(t *testing.T) string {
+	srv := facetest.Sam(t, "pw", nil)
+	for i := range 5 {
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("unread %d", i), Date: time.Now().Add(-time.Duration(i) * time.Hour), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return facetest.OneAccount(t, srv)
 }
