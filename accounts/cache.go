@@ -12,7 +12,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/model"
-	"unibox/store"
+	"unibox/accounts/store"
 )
 
 // cache is an account's part of the local store: every listing goes in,

@@ -12,7 +12,7 @@ import (
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/model"
-	"unibox/store"
+	"unibox/accounts/store"
 )
 
 // storedAccount is one account on an in-process server behind a proxy,

@@ -23,4 +23,12 @@
 //   - events.go: the account's history (what it went through).
 //   - guard.go: its borders: inputs checked against model's limits,
 //     errors scrubbed of secrets.
+//
+// Beneath it, each in its own package: the config (config), the local
+// store (store, the SQLite file every face reads first), the provider
+// contract and its kinds (provider, imapprovider with serveimap and
+// imapwire, mcpprovider), OAuth2 (oauth), the history file (history),
+// the wake watcher (wake), private files (private), mail text (mailtext),
+// secret scrubbing (secret), the demo (demo) and test servers
+// (testservers).
 package accounts

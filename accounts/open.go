@@ -18,7 +18,7 @@ import (
 	"unibox/accounts/provider"
 	"unibox/accounts/wake"
 	"unibox/conn"
-	"unibox/store"
+	"unibox/accounts/store"
 )
 
 // Options say how to start providers.

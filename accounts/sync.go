@@ -10,7 +10,7 @@ import (
 	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
-	"unibox/store"
+	"unibox/accounts/store"
 )
 
 // ErrNoSync is an account that cannot sync incrementally (a third-party

@@ -18,7 +18,7 @@ import (
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
 	"unibox/model"
-	"unibox/store"
+	"unibox/accounts/store"
 )
 
 // cutAt is where the proxy cuts a link (limit_data, server to client):

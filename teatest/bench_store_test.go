@@ -16,7 +16,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/model"
-	"unibox/store"
+	"unibox/accounts/store"
 	"unibox/ui/tui"
 )
 

@@ -17,7 +17,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
-	"unibox/store"
+	"unibox/accounts/store"
 	"unibox/ui/tui"
 )
 

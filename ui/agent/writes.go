@@ -60,7 +60,8 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 	out := WriteOut{Outcomes: append([]Outcome{}, bad...)}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	seen := map[string]int{} // account → its index in out.Accounts
+	seen := map[string]int{}      // account → its index in out.Accounts
+	var healths []accounts.Health // out.Accounts' health, index for index
 	for _, b := range bs {
 		wg.Go(func() {
 			cctx, cancel := context.WithTimeout(ctx, h.timeout)
@@ -73,8 +74,9 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 			if i, ok := seen[hl.Name]; !ok {
 				seen[hl.Name] = len(out.Accounts)
 				out.Accounts = append(out.Accounts, state(hl))
+				healths = append(healths, hl)
 			} else if !hl.OK {
-				out.Accounts[i] = state(hl) // one line per account: the failing batch wins
+				out.Accounts[i], healths[i] = state(hl), hl // one line per account: the failing batch wins
 			}
 		})
 	}
@@ -87,12 +89,7 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 			lines = append(lines, fmt.Sprintf("%s: %s %s", o.ID, o.Status, o.Error))
 		}
 	}
-	var deg []string
-	for _, a := range out.Accounts {
-		if !a.Answered {
-			deg = append(deg, accounts.Health{Name: a.Name, State: accounts.State(a.State), ErrorClass: a.ErrorClass, Error: a.Error, CooldownSeconds: a.CooldownSeconds}.Line())
-		}
-	}
+	deg := degraded(healths)
 	var verbs []string
 	for _, op := range ops {
 		verbs = append(verbs, op.Verb())

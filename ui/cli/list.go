@@ -14,7 +14,7 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
-	"unibox/store"
+	"unibox/accounts/store"
 	"unibox/ui/jsonview"
 	"unibox/ui/launch"
 )

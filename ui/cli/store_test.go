@@ -16,7 +16,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts/testservers/imaptest"
-	"unibox/store"
+	"unibox/accounts/store"
 	"unibox/ui/cli"
 	"unibox/ui/facetest"
 	"unibox/ui/launch"

@@ -15,7 +15,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/history"
-	"unibox/store"
+	"unibox/accounts/store"
 )
 
 // Exit codes of every face.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"unibox/accounts/history"
-	"unibox/store"
+	"unibox/accounts/store"
 	"unibox/ui/cli"
 	"unibox/ui/facetest"
 )

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"unibox/accounts/testservers/imaptest"
-	"unibox/store"
+	"unibox/accounts/store"
 	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )

@@ -39,12 +39,12 @@ func TestPickerIsTheMoveFlow(t *testing.T) {
 	}
 	b, _ = b.update(typed("proj"))
 	b, _ = b.update(tea.KeyMsg{Type: tea.KeyDown})
-	if _, ok := b.ended(); ok {
+	if _, _, ok := b.ended(); ok {
 		t.Fatal("ended before a pick")
 	}
 	b, _ = b.update(tea.KeyMsg{Type: tea.KeyEnter})
-	if folder, ok := b.ended(); !ok || folder != "Projects/Zeta" {
-		t.Fatalf("picked %q, %v", folder, ok)
+	if folder, moved, ok := b.ended(); !ok || folder != "Projects/Zeta" || len(moved) != 1 || moved[0].ID != rows[0].ID {
+		t.Fatalf("picked %q for %v, %v", folder, moved, ok)
 	}
 
 	b, _ = startMove(e, rows, nil)

@@ -98,9 +98,11 @@ func (b pickerBox) update(msg tea.Msg) (pickerBox, tea.Cmd) {
 	return b, nil
 }
 
-// ended is the folder picked, "" for a cancelled move; ok is false while
-// the user still chooses.
-func (b pickerBox) ended() (folder string, ok bool) { return b.choice, b.done }
+// ended is the folder picked ("" for a cancelled move) and the rows the
+// move applies to; ok is false while the user still chooses.
+func (b pickerBox) ended() (folder string, rows []model.Row, ok bool) {
+	return b.choice, b.rows, b.done
+}
 
 func (b pickerBox) view(width, height int) string {
 	var s strings.Builder

@@ -125,7 +125,7 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 	cursor, onRow := m.list.selected()
 	rows := m.triage.targets(m.inbox, cursor, onRow)
 	if m.frame.mode == modeMessage {
-		if r, ok := m.inbox.Find(m.viewer.id); ok {
+		if r, ok := m.inbox.Find(m.viewer.showing()); ok {
 			rows = []model.Row{r}
 		} else {
 			rows = nil
@@ -191,7 +191,7 @@ func (m *Model) startMove(rows []model.Row) tea.Cmd {
 func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.pick, cmd = m.pick.update(msg)
-	folder, ended := m.pick.ended()
+	folder, rows, ended := m.pick.ended()
 	switch {
 	case !ended:
 		return cmd
@@ -201,7 +201,7 @@ func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	m.setMode(modeList)
-	return m.act(model.Op{Action: model.ActMove, To: folder}, m.pick.rows)
+	return m.act(model.Op{Action: model.ActMove, To: folder}, rows)
 }
 
 // handleFilterKey routes a key to the filter and shows the rows it keeps:

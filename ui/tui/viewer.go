@@ -39,6 +39,9 @@ func (v viewer) setSize(w, h int) viewer {
 	return v
 }
 
+// showing is the message on screen (loaded or still loading).
+func (v viewer) showing() model.MessageID { return v.id }
+
 // open starts showing id while its body loads from acct; the viewer waits
 // for the answer to its own request.
 func (v viewer) open(e *env, acct Account, id model.MessageID) (viewer, tea.Cmd) {
@@ -148,9 +151,13 @@ func (v viewer) content() string {
 	return out.String()
 }
 
-// view draws the message in the size setSize laid it out for (the text
-// is wrapped to the width there, once, not per frame).
-func (v viewer) view(_, _ int) string {
+// view draws the message in the size it is given. The text is wrapped
+// once, in setSize, for the size the layout gives the body; a view at
+// another size lays out a copy for that frame.
+func (v viewer) view(width, height int) string {
+	if width != v.vp.Width || height != v.vp.Height {
+		v = v.setSize(width, height)
+	}
 	if v.loading {
 		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.vp.Height-1))
 	}
