@@ -41,6 +41,8 @@ type Account struct {
 	// though the counts agree (Options.SyncCheckEvery).
 	checkEvery time.Duration
 
+	sending sending // how it sends: identity, submission, the Sent copy
+
 	histMu      sync.Mutex
 	lastListing string // what the last listing event said, to skip repeats
 }

@@ -160,7 +160,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
 		cache: cache{st: o.Store, off: o.StoreOff, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
-		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour)}, nil
+		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour), sending: sendingOf(ac, spec)}, nil
 }
 
 // openHistory is an account's history, with a file in dir unless dir is

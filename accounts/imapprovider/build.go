@@ -79,6 +79,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		Redact:            secrets.Redact,
 		Learn:             learn,
 		Notes:             notes,
+		Send:              sender(ac, password, secrets),
 	}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"unibox/accounts/smtpsend"
 	"unibox/conn"
 )
 
@@ -44,6 +45,10 @@ type Spec struct {
 	// names none. nil: the history says the uri itself. The uri's form is
 	// the provider's wire, which the account never reads.
 	PushFolder func(uri string) (folder string, ok bool)
+	// Send submits one message (SMTP for IMAP accounts, a mapped send
+	// tool for third-party servers); nil: the account cannot send.
+	// beforeBody runs once, before the first byte of the body leaves.
+	Send func(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error)
 }
 
 // Push is how an account hears of changes made elsewhere, in words no

@@ -1,0 +1,69 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"unibox/accounts/outbox"
+)
+
+// Report is what one delivery came to, for `unibox send`.
+type Report struct {
+	Outcome Outcome
+	Entry   outbox.Entry // as it stands: SentFolder says where the copy went
+}
+
+// Deliver takes one entry through every step now, for a command that
+// waits for the answer: one send (with smtpsend's retries before the
+// body), then the copy in Sent and the flag, waiting out LookAfter. A
+// send that did not go leaves the entry queued for the caller to keep
+// (--queue) or remove. A copy or a flag that cannot be done now stays
+// in the outbox for the next unibox to finish; the send itself is done.
+func (r *Runner) Deliver(ctx context.Context, id string) (Report, error) {
+	e, ok := r.entry(id)
+	if !ok {
+		return Report{}, fmt.Errorf("outbox entry %s: not found", id)
+	}
+	a, ok := r.accts[e.Account]
+	if !ok {
+		return Report{Outcome: OutcomeFailed, Entry: e}, fmt.Errorf("account %q is not configured: the message is not sent through another", e.Account)
+	}
+	out, err := r.advance(ctx, a, id)
+	if out != OutcomeSent {
+		e, _ = r.entry(id)
+		if out == OutcomeWaiting {
+			out = OutcomeFailed // one try, and it did not go
+		}
+		return Report{Outcome: out, Entry: e}, err
+	}
+	for {
+		cur, ok := r.entry(id)
+		if !ok { // done and off the disk
+			return Report{Outcome: OutcomeSent, Entry: last(e, cur)}, nil
+		}
+		e = cur
+		if cur.State == outbox.StateSent && cur.SaveTries > 2 || cur.State == outbox.StateSaved && cur.FlagTries > 2 {
+			return Report{Outcome: OutcomeSent, Entry: cur}, nil // left for later
+		}
+		if wait := r.dueAt(cur).Sub(r.o.Now()); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return Report{Outcome: OutcomeSent, Entry: cur}, nil
+			case <-t.C:
+			}
+		}
+		if _, err := r.advance(ctx, a, id); err != nil {
+			return Report{Outcome: OutcomeSent, Entry: cur}, nil
+		}
+	}
+}
+
+func last(before, cur outbox.Entry) outbox.Entry {
+	if cur.ID != "" {
+		return cur
+	}
+	return before
+}

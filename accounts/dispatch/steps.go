@@ -1,0 +1,212 @@
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"unibox/accounts/outbox"
+	"unibox/accounts/smtpsend"
+	"unibox/model"
+)
+
+// Outcome is where an entry stands after dispatch worked on it.
+type Outcome string
+
+// The outcomes `unibox send --json` prints, and the TUI shows.
+const (
+	OutcomeSent    Outcome = "sent"    // the server took it (a 250 to the final dot)
+	OutcomeFailed  Outcome = "failed"  // not sent: refused, or not reachable
+	OutcomeUnknown Outcome = "unknown" // cut after the body went out: may have been sent
+	OutcomeWaiting Outcome = "waiting" // not sent yet: queued for its time or a retry
+)
+
+// advance claims the entry and takes it through every step that is due,
+// each recorded before the next; it stops at the first that must wait.
+func (r *Runner) advance(ctx context.Context, a Account, id string) (Outcome, error) {
+	c, err := r.box.Claim(id)
+	if errors.Is(err, outbox.ErrClaimed) {
+		return OutcomeWaiting, errBusy
+	}
+	if err != nil {
+		return OutcomeWaiting, err
+	}
+	defer c.Release()
+	for {
+		e := c.Entry()
+		if at := r.dueAt(e); at.After(r.o.Now()) {
+			return outcomeOf(e.State), nil
+		}
+		var err error
+		switch e.State {
+		case outbox.StateQueued:
+			err = r.send(ctx, a, c)
+		case outbox.StateSent:
+			err = r.save(ctx, a, c)
+		case outbox.StateSaved:
+			err = r.flag(ctx, a, c)
+		case outbox.StateDone:
+			return OutcomeSent, r.finish(c)
+		default: // failed, unknown: a person decides
+			return outcomeOf(e.State), nil
+		}
+		if errors.Is(err, errWait) {
+			return outcomeOf(c.Entry().State), nil
+		}
+		if err != nil {
+			return outcomeOf(c.Entry().State), err
+		}
+	}
+}
+
+func outcomeOf(s outbox.State) Outcome {
+	switch s {
+	case outbox.StateSent, outbox.StateSaved, outbox.StateDone:
+		return OutcomeSent
+	case outbox.StateFailed:
+		return OutcomeFailed
+	case outbox.StateUnknown, outbox.StateSending:
+		return OutcomeUnknown
+	}
+	return OutcomeWaiting
+}
+
+// send submits the entry once. "sending" is on disk before the body's
+// first byte leaves; what happens after that without a reply is unknown.
+func (r *Runner) send(ctx context.Context, a Account, c *outbox.Claim) error {
+	e := c.Entry()
+	wire, err := c.Wire()
+	if err != nil {
+		return c.Mark(outbox.StateFailed, func(e *outbox.Entry) { e.LastError = "the message on disk cannot be read: " + err.Error() })
+	}
+	_, err = a.Send(ctx, smtpsend.Envelope{From: e.From, Rcpt: e.Rcpt, Data: wire}, func() error {
+		return c.Mark(outbox.StateSending, nil)
+	})
+	switch {
+	case err == nil:
+		return c.Mark(outbox.StateSent, func(e *outbox.Entry) { e.LastError, e.NextTry = "", r.o.Now() })
+	case errors.Is(err, smtpsend.ErrUnknown):
+		return c.Mark(outbox.StateUnknown, func(e *outbox.Entry) { e.LastError = err.Error() })
+	case errors.Is(err, smtpsend.ErrNotSent) && !errors.Is(err, smtpsend.ErrAuth):
+		// Nothing left: connect, greeting, a 4xx. The entry waits its turn.
+		return c.Mark(outbox.StateQueued, func(e *outbox.Entry) {
+			e.Attempts++
+			e.NextTry = r.o.Now().Add(r.o.Backoff(e.Attempts))
+			e.LastError = err.Error()
+		})
+	}
+	// Refused (5xx, a recipient, the size), credentials refused, or an
+	// account that cannot send: trying again changes nothing.
+	return c.Mark(outbox.StateFailed, func(e *outbox.Entry) { e.Attempts++; e.LastError = err.Error() })
+}
+
+// save files the copy in Sent, unless the server keeps its own. The
+// Message-ID is looked for first whenever a copy may already be there:
+// the server's own (auto), or ours from a try that was cut.
+func (r *Runner) save(ctx context.Context, a Account, c *outbox.Claim) error {
+	e := c.Entry()
+	sc := a.SentCopy()
+	if !sc.Append {
+		return c.Mark(outbox.StateSaved, nil)
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.o.StepTimeout)
+	defer cancel()
+	if sc.LookFirst || e.SaveTries > 0 {
+		if sc.LookFirst && e.SaveTries == 0 && r.o.Now().Before(e.Updated.Add(r.o.LookAfter)) {
+			return r.retryLater(c, e.Updated.Add(r.o.LookAfter), nil) // the server may still be filing its own
+		}
+		id, found, err := a.FindMessageID(ctx, sc.Folder, special(sc.Folder), e.MessageID)
+		if err != nil {
+			return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)
+		}
+		if found {
+			return c.Mark(outbox.StateSaved, func(e *outbox.Entry) { e.SentFolder, e.SentUID = id.Folder, id.UID })
+		}
+	}
+	if err := c.Mark(outbox.StateSent, func(e *outbox.Entry) { e.SaveTries++ }); err != nil {
+		return err
+	}
+	saved, err := c.Saved()
+	if err != nil {
+		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)
+	}
+	id, err := a.Append(ctx, sc.Folder, special(sc.Folder), saved, []string{`\Seen`})
+	if err != nil {
+		// The copy may or may not be there; the next try looks first.
+		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)
+	}
+	return c.Mark(outbox.StateSaved, func(e *outbox.Entry) { e.SentFolder, e.SentUID, e.LastError = id.Folder, id.UID, "" })
+}
+
+// special is the special-use folder to file in when none is configured.
+func special(folder string) string {
+	if folder == "" {
+		return "sent"
+	}
+	return ""
+}
+
+// flag marks the message answered (reply) or forwarded (forward). A
+// message gone meanwhile is no reason to hold the entry.
+func (r *Runner) flag(ctx context.Context, a Account, c *outbox.Claim) error {
+	e := c.Entry()
+	if e.Original == nil || e.Flag == "" {
+		return c.Mark(outbox.StateDone, nil)
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.o.StepTimeout)
+	defer cancel()
+	id := model.MessageID{Account: e.Original.Account, Folder: e.Original.Folder, UIDValidity: e.Original.UIDValidity, UID: e.Original.UID}
+	orig, ok := r.accts[e.Original.Account]
+	if !ok {
+		return c.Mark(outbox.StateDone, func(e *outbox.Entry) { e.LastError = "the answered message's account is gone: not flagged" })
+	}
+	var err error
+	switch e.Flag {
+	case "answered":
+		err = orig.MarkAnswered(ctx, id)
+	case "forwarded":
+		err = orig.MarkForwarded(ctx, id)
+	default:
+		err = fmt.Errorf("unknown flag %q", e.Flag)
+	}
+	if err != nil && e.FlagTries < 3 {
+		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.FlagTries+1)), err, func(e *outbox.Entry) { e.FlagTries++ })
+	}
+	return c.Mark(outbox.StateDone, func(e *outbox.Entry) {
+		if err != nil {
+			e.LastError = "sent, but not flagged: " + err.Error()
+		}
+	})
+}
+
+// retryLater keeps the entry in its state until at, with why.
+func (r *Runner) retryLater(c *outbox.Claim, at time.Time, why error, more ...func(*outbox.Entry)) error {
+	err := c.Mark(c.Entry().State, func(e *outbox.Entry) {
+		e.NextTry = at
+		if why != nil {
+			e.LastError = why.Error()
+		}
+		for _, f := range more {
+			f(e)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return errWait
+}
+
+// errWait ends advance: the entry's next step is not due yet.
+var errWait = errors.New("not due yet")
+
+// finish takes a done entry, and the draft it came from, off the disk.
+func (r *Runner) finish(c *outbox.Claim) error {
+	e := c.Entry()
+	if e.DraftID != "" {
+		if err := r.box.DiscardDraft(e.DraftID); err != nil && !errors.Is(err, outbox.ErrNotFound) {
+			return err
+		}
+	}
+	return r.box.Remove(e.ID)
+}

@@ -1,0 +1,66 @@
+package accounts
+
+import (
+	"context"
+	"fmt"
+	"net/mail"
+
+	"unibox/accounts/config"
+	"unibox/accounts/dispatch"
+	"unibox/accounts/provider"
+	"unibox/accounts/smtpsend"
+)
+
+// sending is what an account sends with, from its config.
+type sending struct {
+	from    *mail.Address
+	aliases []string
+	send    func(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error)
+	noSend  error // why it cannot send, when send is nil
+	copy    dispatch.SentCopy
+}
+
+func sendingOf(ac config.Account, spec *provider.Spec) sending {
+	s := sending{from: ac.From, aliases: ac.Aliases, send: spec.Send}
+	switch {
+	case spec.Send != nil:
+	case ac.Kind == config.KindMCP:
+		s.noSend = fmt.Errorf("this account's MCP server offers no send tool that its profile maps: it cannot send")
+	default:
+		s.noSend = config.ErrNoSMTP
+	}
+	switch {
+	case ac.SaveSent == config.SaveSentAlways:
+		s.copy = dispatch.SentCopy{Append: true, Folder: ac.SentFolder}
+	case ac.SaveSent == config.SaveSentAuto && !ac.ServerSavesSent && ac.Kind == config.KindIMAP:
+		s.copy = dispatch.SentCopy{Append: true, LookFirst: true, Folder: ac.SentFolder}
+	}
+	return s
+}
+
+// From is the address the account sends as (from, else an address
+// username).
+func (a *Account) From() (*mail.Address, error) {
+	if a.sending.from == nil {
+		return nil, fmt.Errorf("account %s has no address to send from: set from = \"Name <you@example.org>\"", a.name)
+	}
+	return a.sending.from, nil
+}
+
+// Identity is the account's own addresses: reply all leaves them out.
+func (a *Account) Identity() (from *mail.Address, aliases []string) {
+	return a.sending.from, a.sending.aliases
+}
+
+// Send submits one message, at most once: see smtpsend for where a
+// failure stops being "not sent" and becomes "unknown".
+func (a *Account) Send(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error) {
+	if a.sending.send == nil {
+		return smtpsend.Receipt{}, a.sending.noSend
+	}
+	rec, err := a.sending.send(ctx, env, beforeBody)
+	return rec, a.scrub(err)
+}
+
+// SentCopy says how the copy of a sent message reaches Sent (save_sent).
+func (a *Account) SentCopy() dispatch.SentCopy { return a.sending.copy }

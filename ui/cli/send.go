@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"unibox/accounts"
+	"unibox/accounts/dispatch"
+	"unibox/accounts/outbox"
+	"unibox/model/compose"
+	"unibox/model/textsafe"
+	"unibox/ui/launch"
+)
+
+// Exit codes of `unibox send` beyond every face's 0 and 2.
+const (
+	ExitNotSent = 1 // not sent, nothing queued
+	ExitUnknown = 3 // cut after the body went out: it may have been sent
+	ExitQueued  = 4 // --queue: not sent now, waiting in the outbox
+)
+
+// SendJSON is `unibox send --json` (public names).
+type SendJSON struct {
+	MessageID string `json:"message_id"`
+	Outcome   string `json:"outcome"`  // sent, failed or unknown
+	SavedTo   string `json:"saved_to"` // the folder holding the copy, "" when none was filed
+	Error     string `json:"error"`
+}
+
+// maxSend bounds the message a script hands in: past this no mail
+// server takes it, and it is all held in memory.
+const maxSend = 50 << 20
+
+// Send is `unibox send --account NAME [--json] [--queue] [FILE|-]`: one
+// RFC 5322 message through the same at-most-once path as the TUI, with no
+// delay, and its copy in Sent.
+func Send(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	const use = "usage: unibox send --account NAME [--json] [--queue] [--timeout 5m] [FILE|-]"
+	f := newFaceFlags("send", use, stderr)
+	f.timeout = 5 * time.Minute
+	f.fs.Lookup("timeout").DefValue = "5m0s"
+	queue := f.fs.Bool("queue", false, "an unreachable account leaves the message in the outbox (exit 4)")
+	if err := f.fs.Parse(args); err != nil {
+		return launch.ExitUsage
+	}
+	if len(f.names) != 1 || f.fs.NArg() > 1 || f.timeout <= 0 {
+		fmt.Fprintln(stderr, use)
+		return launch.ExitUsage
+	}
+	raw, err := readMessage(f.fs.Arg(0), stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "unibox send: %v\n", err)
+		return launch.ExitUsage
+	}
+	env, accts, code := f.open(launch.StoreOpen)
+	if env == nil {
+		return code
+	}
+	defer env.Close()
+	a := accts[0]
+	out, code := send(a, env, raw, *queue, f.timeout)
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(out)
+	} else if out.Outcome == string(dispatch.OutcomeSent) {
+		fmt.Fprintf(stdout, "sent <%s>%s\n", textsafe.Line(out.MessageID), savedNote(out.SavedTo))
+	}
+	if out.Error != "" {
+		fmt.Fprintf(stderr, "unibox send: %s\n", out.Error)
+	}
+	return code
+}
+
+func savedNote(folder string) string {
+	if folder == "" {
+		return ""
+	}
+	return ", copy in " + textsafe.Line(folder)
+}
+
+// readMessage reads FILE, or stdin for "-" or no argument.
+func readMessage(path string, stdin io.Reader) ([]byte, error) {
+	r := stdin
+	if path != "" && path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxSend+1))
+	if err != nil {
+		return nil, fmt.Errorf("read the message: %w", err)
+	}
+	if len(b) > maxSend {
+		return nil, fmt.Errorf("the message is over %d MiB", maxSend>>20)
+	}
+	return b, nil
+}
+
+// send puts the message in the outbox (on disk before anything can
+// fail), delivers it once, and says how it went.
+func send(a *accounts.Account, env *launch.Env, raw []byte, queue bool, timeout time.Duration) (SendJSON, int) {
+	from, err := a.From()
+	if err != nil {
+		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, ExitNotSent
+	}
+	prep, err := compose.PrepareRaw(raw, from, time.Now())
+	if err != nil {
+		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
+	}
+	out := SendJSON{MessageID: prep.MessageID, Outcome: string(dispatch.OutcomeFailed)}
+	box, err := env.Outbox()
+	if err != nil {
+		out.Error = err.Error()
+		return out, ExitNotSent
+	}
+	e, err := box.Enqueue(outbox.Entry{Account: a.Name(), MessageID: prep.MessageID, From: prep.From, Rcpt: prep.Rcpt, SendAt: time.Now()}, prep.Wire, prep.Saved)
+	if err != nil {
+		out.Error = err.Error()
+		return out, ExitNotSent
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{}).Deliver(ctx, e.ID)
+	out.Outcome, out.SavedTo = string(rep.Outcome), rep.Entry.SentFolder
+	if err != nil {
+		out.Error = a.Redact(err.Error())
+	} else if rep.Entry.LastError != "" && rep.Outcome != dispatch.OutcomeSent {
+		out.Error = rep.Entry.LastError
+	}
+	switch rep.Outcome {
+	case dispatch.OutcomeSent:
+		if rep.Entry.State != outbox.StateDone && rep.Entry.LastError != "" {
+			out.Error = "sent; " + rep.Entry.LastError + " (unibox finishes it later)"
+		}
+		return out, launch.ExitOK
+	case dispatch.OutcomeUnknown:
+		out.Error = "may have been sent: check Sent (" + out.Error + ")"
+		return out, ExitUnknown
+	}
+	if queue && rep.Entry.State == outbox.StateQueued {
+		return out, ExitQueued
+	}
+	if rmErr := box.Remove(e.ID); rmErr != nil && !errors.Is(rmErr, outbox.ErrNotFound) {
+		out.Error += "; and it could not be taken out of the outbox: " + rmErr.Error()
+	}
+	return out, ExitNotSent
+}
