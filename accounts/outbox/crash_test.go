@@ -121,8 +121,9 @@ func churnDraft(b *Box, id string) error {
 	if err != nil {
 		return err
 	}
+	texts := [][]byte{churnText(0), churnText(1)}
 	for i := 0; ; i++ {
-		if err := b.SaveDraft(d, churnText(i%2)); err != nil {
+		if err := b.SaveDraft(d, texts[i%2]); err != nil {
 			return err
 		}
 		if i == 1 {
@@ -131,10 +132,10 @@ func churnDraft(b *Box, id string) error {
 	}
 }
 
-// churnText is a text large enough (1 MiB) that a kill lands inside its
+// churnText is a text large enough (4 MiB) that a kill lands inside its
 // write, not between writes.
 func churnText(n int) []byte {
-	return bytes.Repeat([]byte(fmt.Sprintf("line of text number %d, version %d\n", n, n)), 1<<20/34)
+	return bytes.Repeat([]byte(fmt.Sprintf("line of text number %d, version %d\n", n, n)), 4<<20/34)
 }
 
 // A kill -9 in the middle of saving a draft leaves one of the texts
@@ -151,7 +152,7 @@ func TestKilledWhileSavingDraft(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range 8 {
+	for i := range 12 {
 		c := startChild(t, "churn", root, d.ID)
 		c.line(t)
 		time.Sleep(time.Duration(rand.IntN(30)) * time.Millisecond)
