@@ -175,15 +175,20 @@ func TestKilledWhileSavingDraft(t *testing.T) {
 	if err := flockNB(held); err != nil {
 		t.Fatal(err)
 	}
+	for _, dir := range []string{"drafts", "outbox"} { // as a kill mid-write leaves them
+		if err := os.WriteFile(filepath.Join(root, dir, tempPrefix+"cut-short"), []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	old := time.Now().Add(-time.Hour)
-	temps, _ := filepath.Glob(filepath.Join(root, "drafts", tempPrefix+"*"))
+	temps, _ := filepath.Glob(filepath.Join(root, "*", tempPrefix+"*"))
 	for _, p := range temps {
 		os.Chtimes(p, old, old)
 	}
 	if _, err := Open(root); err != nil {
 		t.Fatal(err)
 	}
-	left, _ := filepath.Glob(filepath.Join(root, "drafts", tempPrefix+"*"))
+	left, _ := filepath.Glob(filepath.Join(root, "*", tempPrefix+"*"))
 	if len(left) != 1 || filepath.Base(left[0]) != tempPrefix+"held" {
 		t.Fatalf("temp files after Open: %v (there were %v): want only the held one", left, temps)
 	}
