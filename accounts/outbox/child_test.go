@@ -174,11 +174,7 @@ func sendOnce(b *Box, id string, log io.Writer) error {
 	if err := c.Mark(StateDone, nil); err != nil {
 		return err
 	}
-	c.Release()
-	if err := b.Remove(id); err != nil && !errors.Is(err, ErrClaimed) && !errors.Is(err, ErrNotFound) {
-		return err
-	}
-	return nil
+	return c.Remove()
 }
 
 // holdSending claims entry id, marks it sending and dies there.

@@ -146,7 +146,7 @@ func (b *Box) setAside(id string, why error) Entry {
 	return Entry{ID: id, Err: fmt.Errorf("%w; set aside as %s, its bodies kept", why, filepath.Base(to))}
 }
 
-// Entries is every entry in the outbox. A damaged one is set aside and
+// Entries is every entry in the outbox, oldest SendAt first. A damaged one is set aside and
 // listed with its Err, this time and every time after, until removed.
 func (b *Box) Entries() ([]Entry, error) {
 	names, err := listNames(b.outbox)
@@ -173,7 +173,12 @@ func (b *Box) Entries() ([]Entry, error) {
 		}
 		out = append(out, e)
 	}
-	slices.SortStableFunc(out, func(x, y Entry) int { return strings.Compare(x.ID, y.ID) })
+	slices.SortStableFunc(out, func(x, y Entry) int {
+		if c := x.SendAt.Compare(y.SendAt); c != 0 {
+			return c
+		}
+		return strings.Compare(x.ID, y.ID)
+	})
 	return out, nil
 }
 
@@ -190,8 +195,7 @@ func (b *Box) Due(now time.Time) ([]Entry, error) {
 			due = append(due, e)
 		}
 	}
-	slices.SortStableFunc(due, func(x, y Entry) int { return x.SendAt.Compare(y.SendAt) })
-	return due, nil
+	return due, nil // in Entries' order: oldest SendAt first
 }
 
 // Orphans is the entries whose account is not among accounts (removed

@@ -44,7 +44,8 @@ func (b *Box) Cancel(id string) (Entry, error) {
 // draft goes too: sent and saved), or when a person discards a failed or
 // unknown one (its draft, if any, stays: a person discards that on its
 // own), or one set aside as damaged. It claims the entry, so a sender's
-// entry is never pulled from under it.
+// entry is never pulled from under it; a sender holding the claim uses
+// Claim.Remove.
 func (b *Box) Remove(id string) error {
 	c, err := b.Claim(id)
 	if errors.Is(err, ErrNotFound) {
@@ -56,13 +57,22 @@ func (b *Box) Remove(id string) error {
 		return err
 	}
 	defer c.Release()
+	return c.Remove()
+}
+
+// Remove is Box.Remove under a claim already held: the sender that
+// marked the entry done removes it without letting go of it between.
+func (c *Claim) Remove() error {
+	if c.lock == nil {
+		return fmt.Errorf("outbox: entry %s: the claim was released", c.entry.ID)
+	}
 	switch c.entry.State {
 	case StateDone:
-		return b.removeEntry(c, true)
+		return c.b.removeEntry(c, true)
 	case StateFailed, StateUnknown:
-		return b.removeEntry(c, false)
+		return c.b.removeEntry(c, false)
 	}
-	return fmt.Errorf("outbox: entry %s is %s: only a done, failed or unknown entry is removed: %w", id, c.entry.State, ErrState)
+	return fmt.Errorf("outbox: entry %s is %s: only a done, failed or unknown entry is removed: %w", c.entry.ID, c.entry.State, ErrState)
 }
 
 // removeEntry deletes a claimed entry: its draft first when withDraft
