@@ -110,13 +110,12 @@ func (b *Box) Draft(id string) (Draft, []byte, error) {
 	}
 	d := b.readDraft(id)
 	text, terr := os.ReadFile(d.Path)
-	if terr != nil {
-		if errors.Is(terr, fs.ErrNotExist) && errors.Is(d.Err, ErrNotFound) {
-			return Draft{}, nil, fmt.Errorf("outbox: draft %s: %w", id, ErrNotFound)
-		}
-		return d, nil, fmt.Errorf("outbox: draft %s: its text: %w", id, notFound(terr))
-	}
-	if d.Err != nil {
+	switch {
+	case errors.Is(terr, fs.ErrNotExist) && errors.Is(d.Err, ErrNotFound):
+		return Draft{}, nil, fmt.Errorf("outbox: draft %s: %w", id, ErrNotFound)
+	case terr != nil && !errors.Is(terr, fs.ErrNotExist):
+		return d, nil, fmt.Errorf("outbox: draft %s: its text: %w", id, terr)
+	case terr != nil || d.Err != nil:
 		b.explain(&d)
 		return d, text, d.Err
 	}
@@ -127,7 +126,7 @@ func (b *Box) Draft(id string) (Draft, []byte, error) {
 // files (its JSON, which held the date, is what is damaged).
 func (b *Box) explain(d *Draft) {
 	if _, err := os.Stat(d.Path); err != nil {
-		d.Err = fmt.Errorf("outbox: draft %s: %w: its text is missing", d.ID, ErrDamaged)
+		d.Err = fmt.Errorf("outbox: draft %s: %w: its text is missing: %v", d.ID, ErrDamaged, err)
 	} else if errors.Is(d.Err, ErrNotFound) {
 		d.Err = fmt.Errorf("outbox: draft %s: %w: its account and kind are missing (the text is kept)", d.ID, ErrDamaged)
 	}
@@ -173,7 +172,7 @@ func (b *Box) Drafts() ([]Draft, error) {
 	var out []Draft
 	for _, id := range ids {
 		d := b.readDraft(id)
-		if d.Err != nil {
+		if _, err := os.Stat(d.Path); err != nil || d.Err != nil {
 			b.explain(&d)
 		}
 		out = append(out, d)

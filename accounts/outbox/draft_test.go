@@ -90,11 +90,22 @@ func TestDamagedDraftIsListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(b.drafts, lost.ID+".json"))
+	textless, err := b.NewDraft("work", "new", nil, []byte("gone"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(textless.Path)
 	list, err := b.Drafts()
-	if err != nil || len(list) != 2 {
+	if err != nil || len(list) != 3 {
 		t.Fatalf("drafts %+v %v", list, err)
 	}
 	for _, d := range list {
+		if d.ID == textless.ID {
+			if _, _, err := b.Draft(d.ID); !errors.Is(d.Err, ErrDamaged) || !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "its text is missing") {
+				t.Errorf("a draft without its text: listed %v, read %v", d.Err, err)
+			}
+			continue
+		}
 		if !errors.Is(d.Err, ErrDamaged) || d.Updated.IsZero() {
 			t.Errorf("draft %s: Err %v, dated %v", d.ID, d.Err, d.Updated)
 		}
