@@ -10,7 +10,8 @@ import (
 // are errors, not silently ignored settings.
 var (
 	imapOnly = []string{"provider", "host", "port", "security", "username", "archive_folder", "trash_folder", "tls_skip_verify", "allow_plaintext", "tls_ca_file", "auth", "token_cmd", "sasl",
-		"oauth2_token_url", "oauth2_client_id", "oauth2_client_secret_cmd", "oauth2_scopes", "refresh_token_cmd", "refresh_token_store_cmd"}
+		"oauth2_token_url", "oauth2_client_id", "oauth2_client_secret_cmd", "oauth2_scopes", "refresh_token_cmd", "refresh_token_store_cmd",
+		"smtp_host", "smtp_port", "smtp_security", "smtp_username", "save_sent", "sent_folder", "drafts_folder"}
 	mcpOnly = []string{"command", "env", "cwd", "profile", "secret_env", "tools", "provision"}
 )
 
@@ -63,6 +64,7 @@ func account(t *table) (Account, []string) {
 	if a.PasswordCmd != "" && a.PasswordEnv != "" {
 		t.errorf("password_env", "set only one of password_cmd and password_env")
 	}
+	identity(t, &a)
 	switch a.Kind {
 	case KindIMAP:
 		imapAccount(t, &a)
@@ -146,6 +148,8 @@ func imapAccount(t *table, a *Account) {
 		t.is.warn(t.line("allow_plaintext"), t.at("allow_plaintext"),
 			"security = \"none\" is allowed to a remote host: the password crosses the network unencrypted")
 	}
+	sending(t, a, p)
+	defaultFrom(a)
 }
 
 // folder reads an optional folder name; empty means "find it by

@@ -25,6 +25,7 @@ func build(root *table) *Config {
 			AmbiguousWidth:  "auto",
 		},
 		Store:    Store{CacheBodiesMaxMB: DefaultCacheBodiesMaxMB},
+		Compose:  Compose{SendDelay: Duration{DefaultSendDelay}},
 		Keys:     map[string][]string{},
 		keyLines: map[string]int{},
 	}
@@ -57,6 +58,9 @@ func build(root *table) *Config {
 	}
 	if t, ok := root.sub("store"); ok {
 		cfg.Store = storeTable(t, cfg.Store)
+	}
+	if t, ok := root.sub("compose"); ok {
+		cfg.Compose = composeTable(t, cfg.Compose)
 	}
 	if t, ok := root.sub("keys"); ok {
 		keys(t, cfg)

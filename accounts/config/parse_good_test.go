@@ -16,7 +16,7 @@ func TestParseGood(t *testing.T) {
 	}{
 		{"defaults", "# comment\n[[account]]\n" + imapOK, func(t *testing.T, c *Config) {
 			want := Account{Name: "work", Kind: KindIMAP, Host: "imap.example.com", Port: 993, Security: SecurityTLS,
-				Username: "me", PasswordEnv: "PW", Auth: AuthPassword, Line: 2, hideEnv: []string{"PW"}}
+				Username: "me", PasswordEnv: "PW", Auth: AuthPassword, SaveSent: SaveSentAuto, Line: 2, hideEnv: []string{"PW"}}
 			if len(c.Accounts) != 1 || !reflect.DeepEqual(c.Accounts[0], want) {
 				t.Errorf("account:\n got %+v\nwant %+v", c.Accounts, want)
 			}

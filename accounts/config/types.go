@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/mail"
 	"time"
 )
 
@@ -32,6 +33,7 @@ type Config struct {
 	Resilience Resilience
 	UI         UI
 	Store      Store
+	Compose    Compose
 	// Keys maps a UI action name to the keys that trigger it. Action names
 	// are not checked here (the UI owns them); KeyLine says where each one
 	// was written so the UI can report a bad name precisely.
@@ -80,6 +82,16 @@ type Account struct {
 	Tools     map[string]ToolCall
 	Provision []ToolCall
 
+	// Sending (both kinds): the account's own addresses.
+	From    *mail.Address // from; default: username when it is an address
+	Aliases []string      // more own addresses, left out of reply all
+	// Sending (IMAP): nil SMTP means the account only reads.
+	SMTP            *SMTP
+	SaveSent        string // SaveSentAuto (default), SaveSentAlways or SaveSentNever
+	ServerSavesSent bool   // the preset's server saves its own copy: auto skips the search
+	SentFolder      string // empty: found by special-use, then the usual names
+	DraftsFolder    string
+
 	Line int // line of the account's [[account]] header
 
 	hideEnv []string // password_env names of every account: kept from password_cmd
@@ -106,6 +118,25 @@ type ToolCall struct {
 	Tool string
 	Args map[string]any
 }
+
+// Compose is the [compose] table: how messages are written and sent.
+type Compose struct {
+	// Editor is the command the text is edited with, run by the shell with
+	// the file as its argument (as git runs core.editor); empty: $VISUAL,
+	// then $EDITOR, then vi, looked up when it runs.
+	Editor string
+	// SendDelay is how long a message waits in the outbox after the send
+	// key, so it can be taken back (undo); zero sends at once.
+	SendDelay Duration
+}
+
+// DefaultSendDelay is send_delay's default: long enough to catch a
+// missing attachment, short enough not to wonder whether it went.
+const DefaultSendDelay = 10 * time.Second
+
+// MaxSendDelay bounds send_delay: a longer wait is a scheduled send,
+// which unibox does not do.
+const MaxSendDelay = 10 * time.Minute
 
 // UI holds the [ui] section, defaults applied.
 type UI struct {
