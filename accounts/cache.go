@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"unibox/accounts/config"
-	"unibox/model"
 	"unibox/accounts/store"
+	"unibox/model"
 )
 
 // cache is an account's part of the local store: every listing goes in,

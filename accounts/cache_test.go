@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"unibox/accounts/config"
+	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/model"
-	"unibox/accounts/store"
 )
 
 // storedAccount is one account on an in-process server behind a proxy,

@@ -16,9 +16,9 @@ import (
 	"unibox/accounts/imapprovider"
 	"unibox/accounts/mcpprovider"
 	"unibox/accounts/provider"
+	"unibox/accounts/store"
 	"unibox/accounts/wake"
 	"unibox/conn"
-	"unibox/accounts/store"
 )
 
 // Options say how to start providers.

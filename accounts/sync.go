@@ -8,9 +8,9 @@ import (
 
 	"unibox/accounts/history"
 	"unibox/accounts/provider"
+	"unibox/accounts/store"
 	"unibox/conn"
 	"unibox/model"
-	"unibox/accounts/store"
 )
 
 // ErrNoSync is an account that cannot sync incrementally (a third-party

@@ -14,11 +14,11 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts/config"
+	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/conn"
 	"unibox/model"
-	"unibox/accounts/store"
 )
 
 // cutAt is where the proxy cuts a link (limit_data, server to client):

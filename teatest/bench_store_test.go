@@ -14,9 +14,9 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/config"
+	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/model"
-	"unibox/accounts/store"
 	"unibox/ui/tui"
 )
 

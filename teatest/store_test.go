@@ -15,9 +15,9 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/config"
+	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
-	"unibox/accounts/store"
 	"unibox/ui/tui"
 )
 

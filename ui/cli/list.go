@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"unibox/accounts"
+	"unibox/accounts/store"
 	"unibox/model"
 	"unibox/model/textsafe"
-	"unibox/accounts/store"
 	"unibox/ui/jsonview"
 	"unibox/ui/launch"
 )

@@ -15,8 +15,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
-	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/store"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/ui/cli"
 	"unibox/ui/facetest"
 	"unibox/ui/launch"

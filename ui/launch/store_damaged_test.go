@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/store"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
