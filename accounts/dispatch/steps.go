@@ -90,8 +90,7 @@ func (r *Runner) send(ctx context.Context, a Account, c *outbox.Claim) error {
 		return c.Mark(outbox.StateUnknown, func(e *outbox.Entry) { e.LastError = err.Error() })
 	case errors.Is(err, smtpsend.ErrNotSent) && !errors.Is(err, smtpsend.ErrAuth):
 		// Nothing left: connect, greeting, a 4xx. The entry waits its turn.
-		return c.Mark(outbox.StateQueued, func(e *outbox.Entry) {
-			e.Attempts++
+		return c.Mark(outbox.StateQueued, func(e *outbox.Entry) { // Mark counts the attempt
 			e.NextTry = r.o.Now().Add(r.o.Backoff(e.Attempts))
 			e.LastError = err.Error()
 		})
@@ -201,12 +200,24 @@ func (r *Runner) retryLater(c *outbox.Claim, at time.Time, why error, more ...fu
 var errWait = errors.New("not due yet")
 
 // finish takes a done entry, and the draft it came from, off the disk.
-func (r *Runner) finish(c *outbox.Claim) error {
-	e := c.Entry()
-	if e.DraftID != "" {
-		if err := r.box.DiscardDraft(e.DraftID); err != nil && !errors.Is(err, outbox.ErrNotFound) {
+func (r *Runner) finish(c *outbox.Claim) error { return c.Remove() }
+
+// Abandon takes an entry that was not sent out of the outbox: `unibox
+// send` without --queue leaves nothing behind. An entry that may have
+// gone (sending, unknown) or did go is refused.
+func (r *Runner) Abandon(id string) error {
+	c, err := r.box.Claim(id)
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	if c.Entry().State == outbox.StateQueued {
+		if err := c.Mark(outbox.StateFailed, nil); err != nil {
 			return err
 		}
 	}
-	return r.box.Remove(e.ID)
+	if c.Entry().State != outbox.StateFailed {
+		return fmt.Errorf("outbox entry %s is %s: not taken out", id, c.Entry().State)
+	}
+	return c.Remove()
 }

@@ -27,10 +27,16 @@ type Entry struct {
 	LastError string    `json:"last_error,omitempty"`
 	Original  *Ref      `json:"original,omitempty"`
 	// Flag is what to set on Original after sending.
-	Flag       string    `json:"flag,omitempty"` // "answered" | "forwarded" | ""
-	SentFolder string    `json:"sent_folder,omitempty"`
-	SentUID    uint32    `json:"sent_uid,omitempty"`
-	Updated    time.Time `json:"updated"`
+	Flag       string `json:"flag,omitempty"` // "answered" | "forwarded" | ""
+	SentFolder string `json:"sent_folder,omitempty"`
+	SentUID    uint32 `json:"sent_uid,omitempty"`
+	// SaveTries counts APPENDs to Sent begun: after one, a copy may be
+	// there, so the next try looks for the Message-ID first.
+	SaveTries int `json:"save_tries,omitempty"`
+	// FlagTries counts failed tries at flagging Original; after a few the
+	// entry is done without the flag, and LastError says so.
+	FlagTries int       `json:"flag_tries,omitempty"`
+	Updated   time.Time `json:"updated"`
 	// Err is why a listed entry is damaged: its JSON did not parse and was
 	// set aside (renamed .broken-TIME) with its bodies kept. Only ID and
 	// Err are set; it is never due and never claimed, and Remove clears it.

@@ -70,8 +70,12 @@ var steps = map[step]bool{
 	{StateSending, StateQueued, Sender}:  true,
 	{StateSending, StateUnknown, Sender}: true,
 	{StateSent, StateSaved, Sender}:      true,
-	{StateSent, StateDone, Sender}:       true, // no copy to save
-	{StateSaved, StateDone, Sender}:      true,
+	// The copy in Sent or the flag could not be done now: the entry
+	// keeps its state and says when it tries again (NextTry).
+	{StateSent, StateSent, Sender}:   true,
+	{StateSaved, StateSaved, Sender}: true,
+	{StateSent, StateDone, Sender}:   true, // no copy to save
+	{StateSaved, StateDone, Sender}:  true,
 	// Its sender died mid-send: nobody knows whether it went.
 	{StateSending, StateUnknown, Recovery}: true,
 	// Only a person may send an unknown or failed message again, or say

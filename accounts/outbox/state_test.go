@@ -21,6 +21,8 @@ func TestStep(t *testing.T) {
 		{StateSending, StateQueued, Sender},
 		{StateSending, StateUnknown, Sender},
 		{StateSent, StateSaved, Sender},
+		{StateSent, StateSent, Sender},
+		{StateSaved, StateSaved, Sender},
 		{StateSent, StateDone, Sender},
 		{StateSaved, StateDone, Sender},
 		{StateSending, StateUnknown, Recovery},

@@ -129,7 +129,8 @@ func send(a *accounts.Account, env *launch.Env, raw []byte, queue bool, timeout 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{}).Deliver(ctx, e.ID)
+	runner := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{})
+	rep, err := runner.Deliver(ctx, e.ID)
 	out.Outcome, out.SavedTo = string(rep.Outcome), rep.Entry.SentFolder
 	if err != nil {
 		out.Error = a.Redact(err.Error())
@@ -149,7 +150,7 @@ func send(a *accounts.Account, env *launch.Env, raw []byte, queue bool, timeout 
 	if queue && rep.Entry.State == outbox.StateQueued {
 		return out, ExitQueued
 	}
-	if rmErr := box.Remove(e.ID); rmErr != nil && !errors.Is(rmErr, outbox.ErrNotFound) {
+	if rmErr := runner.Abandon(e.ID); rmErr != nil && !errors.Is(rmErr, outbox.ErrNotFound) {
 		out.Error += "; and it could not be taken out of the outbox: " + rmErr.Error()
 	}
 	return out, ExitNotSent

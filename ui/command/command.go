@@ -31,11 +31,15 @@ Usage:
   unibox sync [--json] [--account NAME]... [--folder NAME]... [--timeout 10s]
                               bring every inbox (or the folders named) in the
                               local store up to date (only what changed), then exit
+  unibox send --account NAME [--json] [--queue] [--timeout 5m] [FILE|-]
+                              send one RFC 5322 message (stdin without FILE),
+                              at most once, and file its copy in Sent (exit 0
+                              sent, 1 not sent, 3 may have been sent, 4 queued)
   unibox mcp [--timeout 10s]  the hub as an MCP server on stdio, for agents
   unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
   unibox --help | --version
 
-list, status, sync and mcp take --config FILE or --demo too.
+list, status, sync, send and mcp take --config FILE or --demo too.
 
 The config file is $XDG_CONFIG_HOME/unibox/config.toml (see config.example.toml).
 `
@@ -60,6 +64,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cli.Status(args[1:], stdout, stderr)
 		case "sync":
 			return cli.Sync(args[1:], stdout, stderr)
+		case "send":
+			return cli.Send(args[1:], os.Stdin, stdout, stderr)
 		case "mcp":
 			return agent.Run(args[1:], stderr)
 		case "--version", "-version", "version":

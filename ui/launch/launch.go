@@ -15,6 +15,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/history"
+	"unibox/accounts/outbox"
 	"unibox/accounts/store"
 )
 
@@ -29,10 +30,12 @@ const (
 // Env is everything a face runs on: the config, its accounts, the local
 // store they remember their mail in and, with --demo, the demo servers.
 type Env struct {
-	Config *config.Config
-	Set    *accounts.Set
-	Store  *store.Store // nil when it could not be opened (a warning said why)
-	demo   *demo.Demo
+	Config   *config.Config
+	Set      *accounts.Set
+	Store    *store.Store // nil when it could not be opened (a warning said why)
+	demo     *demo.Demo
+	box      *outbox.Box // opened by Outbox
+	demoData string      // the demo's outbox folder, removed by Close
 }
 
 // Close closes every account (reaping its provider child), the store and
@@ -44,6 +47,9 @@ func (e *Env) Close() {
 	}
 	if e.demo != nil {
 		e.demo.Close()
+	}
+	if e.demoData != "" {
+		os.RemoveAll(e.demoData)
 	}
 }
 
