@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"time"
 
 	"unibox/accounts/smtpsend"
 	"unibox/model"
@@ -17,9 +18,9 @@ type Account interface {
 	// the server's own first.
 	SentCopy() SentCopy
 	FindMessageID(ctx context.Context, folder, special, messageID string) (model.MessageID, bool, error)
-	Append(ctx context.Context, folder, special string, raw []byte, flags []string) (model.MessageID, error)
-	MarkAnswered(ctx context.Context, id model.MessageID) error
-	MarkForwarded(ctx context.Context, id model.MessageID) error
+	Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error)
+	MarkAnswered(ctx context.Context, id model.MessageID) (model.ItemResult, error)
+	MarkForwarded(ctx context.Context, id model.MessageID) (model.ItemResult, error)
 }
 
 // SentCopy is an account's save_sent, resolved.

@@ -130,7 +130,7 @@ func (r *Runner) save(ctx context.Context, a Account, c *outbox.Claim) error {
 	if err != nil {
 		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)
 	}
-	id, err := a.Append(ctx, sc.Folder, special(sc.Folder), saved, []string{`\Seen`})
+	id, err := a.Append(ctx, sc.Folder, special(sc.Folder), saved, []string{`\Seen`}, e.Updated)
 	if err != nil {
 		// The copy may or may not be there; the next try looks first.
 		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)
@@ -160,14 +160,20 @@ func (r *Runner) flag(ctx context.Context, a Account, c *outbox.Claim) error {
 	if !ok {
 		return c.Mark(outbox.StateDone, func(e *outbox.Entry) { e.LastError = "the answered message's account is gone: not flagged" })
 	}
+	var res model.ItemResult
 	var err error
 	switch e.Flag {
 	case "answered":
-		err = orig.MarkAnswered(ctx, id)
+		res, err = orig.MarkAnswered(ctx, id)
 	case "forwarded":
-		err = orig.MarkForwarded(ctx, id)
+		res, err = orig.MarkForwarded(ctx, id)
 	default:
 		err = fmt.Errorf("unknown flag %q", e.Flag)
+	}
+	if err == nil && res.Kind == model.ResultFailed {
+		// The server answered: the message is gone, or the folder cannot
+		// keep the keyword. Trying again changes nothing.
+		return c.Mark(outbox.StateDone, func(e *outbox.Entry) { e.LastError = "sent, but not flagged: " + res.Err })
 	}
 	if err != nil && e.FlagTries < 3 {
 		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.FlagTries+1)), err, func(e *outbox.Entry) { e.FlagTries++ })
