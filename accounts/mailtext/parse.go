@@ -35,6 +35,33 @@ type Options struct {
 	// MaxText caps the size in bytes of Message.Text; a cut body ends with
 	// "\n[… truncated]". Zero or less means DefaultMaxText.
 	MaxText int
+	// Keep, when set, asks for one attachment's decoded content: the one
+	// at Keep.Index of Message.Attachments, so that an index from one
+	// Parse names the same attachment in the next.
+	Keep *Keep
+}
+
+// Keep is one attachment's content, kept while Parse streams the rest.
+type Keep struct {
+	Index int   // position in Message.Attachments, from 0
+	Max   int64 // more decoded bytes than this: TooBig, and Data is dropped
+	// What Parse found: whether the attachment exists, its bytes, and
+	// whether it was over Max.
+	Found  bool
+	TooBig bool
+	Data   []byte
+}
+
+// Write keeps b unless the attachment has grown over Max.
+func (k *Keep) Write(b []byte) (int, error) {
+	switch {
+	case k.TooBig:
+	case int64(len(k.Data))+int64(len(b)) > k.Max:
+		k.TooBig, k.Data = true, nil
+	default:
+		k.Data = append(k.Data, b...)
+	}
+	return len(b), nil
 }
 
 // DefaultMaxText is the default Options.MaxText: far more than anyone reads

@@ -29,6 +29,9 @@ type Options struct {
 	DebugWriter  io.Writer // wire log; must be goroutine-safe
 	// TLS, when set, serves implicit TLS (port-993 style) with it.
 	TLS *tls.Config
+	// NoKeywords leaves \* out of PERMANENTFLAGS: a folder that keeps
+	// only the system flags, so a keyword ($Forwarded) cannot be stored.
+	NoKeywords bool
 	// Tokens, when set, offers OAuth2 logins (AUTH=XOAUTH2 and
 	// AUTH=OAUTHBEARER) and says whether token is valid for user.
 	Tokens func(user, token string) bool
