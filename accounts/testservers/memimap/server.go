@@ -117,7 +117,7 @@ func (f *Faults) loginFault() error {
 }
 
 // DropAfter makes the server carry out the next n commands named cmd
-// ("MOVE", "STORE", "COPY", "EXPUNGE") and then hang up before answering:
+// ("MOVE", "STORE", "COPY", "APPEND") and then hang up before answering:
 // the client cannot know whether they happened.
 // RefuseExamine makes EXAMINE fail with NO until called with false (a
 // watching connection cannot start while a normal SELECT still works).

@@ -102,6 +102,14 @@ func (s *session) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *im
 	return err
 }
 
+// Append hangs up after storing when Faults.DropAfter("APPEND") says so:
+// the message is there, and its client cannot know.
+func (s *session) Append(mailbox string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
+	d, err := s.Session.Append(mailbox, r, options)
+	s.fault("APPEND")
+	return d, err
+}
+
 func (s *session) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, error) {
 	d, err := s.Session.Copy(numSet, dest)
 	s.fault("COPY")

@@ -1,0 +1,456 @@
+package serveimap
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/accounts/imapwire"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+	"unibox/conn"
+)
+
+// folderFlags is uid → flags of folder as another client sees it.
+func folderFlags(t *testing.T, c *imapclient.Client, folder string) map[uint32][]imap.Flag {
+	t.Helper()
+	if _, err := c.Select(folder, nil).Wait(); err != nil {
+		t.Fatalf("select %s: %v", folder, err)
+	}
+	all := imap.SeqSet{}
+	all.AddRange(1, 0)
+	bufs, err := c.Fetch(all, &imap.FetchOptions{UID: true, Flags: true}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[uint32][]imap.Flag{}
+	for _, b := range bufs {
+		out[uint32(b.UID)] = b.Flags
+	}
+	return out
+}
+
+// A reply's copy goes to Sent, a postponed draft to Drafts, each found by
+// special use; the uid is APPENDUID's, the flags are stored, and
+// find_message in the same special folder finds the Message-ID.
+func TestAppendToSpecialFolders(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		for _, tc := range []struct {
+			special, folder string
+			flags           []string
+		}{
+			{"sent", "Sent", []string{`\Seen`}},
+			{"drafts", "Drafts", []string{`\Draft`, `\Seen`}},
+		} {
+			id := fmt.Sprintf("%s.%d@unibox.test", tc.special, time.Now().UnixNano())
+			raw := imaptest.Mail{From: "me@example.org", To: "you@example.org", Subject: "to " + tc.special, Date: time.Now(), MessageID: id, Body: "hi"}.Bytes()
+			var out imapwire.AppendMessageOut
+			mustOK(t, "append_message", call(t, cs, "append_message", imapwire.AppendMessageIn{Account: "work", Special: tc.special, Message: string(raw), Flags: tc.flags}, &out))
+			if out.Folder != tc.folder || out.UID == 0 || out.UIDValidity == 0 {
+				t.Fatalf("append to %s: %+v", tc.special, out)
+			}
+			flags := folderFlags(t, b.Client(t, user), tc.folder)
+			got, ok := flags[out.UID]
+			if !ok || len(flags) != 1 {
+				t.Fatalf("%s holds %v, want only uid %d", tc.folder, flags, out.UID)
+			}
+			for _, f := range tc.flags {
+				if !slices.Contains(got, imap.Flag(f)) {
+					t.Fatalf("uid %d in %s has %v, want %v", out.UID, tc.folder, got, tc.flags)
+				}
+			}
+			var found imapwire.FindMessageOut
+			mustOK(t, "find_message", call(t, cs, "find_message", imapwire.FindMessageIn{Account: "work", Special: tc.special, MessageID: "<" + id + ">"}, &found))
+			if found.Folder != tc.folder || !slices.Equal(found.UIDs, []uint32{out.UID}) || found.UIDValidity != out.UIDValidity {
+				t.Fatalf("find_message in %s: %+v, want uid %d", tc.special, found, out.UID)
+			}
+		}
+	})
+}
+
+// Without SPECIAL-USE the folder is the first of the usual names that
+// exists, in their order (not the server's listing order); sent_folder
+// and drafts_folder override both.
+func TestAppendFindsSentByName(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		folders []string
+		cfg     func(*imapwire.AddAccountIn)
+		special string
+		want    string
+	}{
+		{"Sent", []string{"Sent", "Sent Items"}, nil, "sent", "Sent"},
+		{"iCloud", []string{"Sent Messages"}, nil, "sent", "Sent Messages"},
+		{"iCloud before Outlook", []string{"Sent Items", "Sent Messages"}, nil, "sent", "Sent Messages"},
+		{"Outlook", []string{"Sent Items", "INBOX.Sent"}, nil, "sent", "Sent Items"},
+		{"Gmail", []string{"[Gmail]/Sent Mail", "INBOX.Sent"}, nil, "sent", "[Gmail]/Sent Mail"},
+		{"Courier", []string{"INBOX.Sent"}, nil, "sent", "INBOX.Sent"},
+		{"Drafts", []string{"Drafts", "INBOX.Drafts"}, nil, "drafts", "Drafts"},
+		{"Gmail drafts", []string{"INBOX.Drafts", "[Gmail]/Drafts"}, nil, "drafts", "[Gmail]/Drafts"},
+		{"Courier drafts", []string{"INBOX.Drafts"}, nil, "drafts", "INBOX.Drafts"},
+		{"sent_folder", []string{"Sent", "Outbox copies"}, func(in *imapwire.AddAccountIn) { in.SentFolder = "Outbox copies" }, "sent", "Outbox copies"},
+		{"drafts_folder", []string{"Drafts", "Brouillons"}, func(in *imapwire.AddAccountIn) { in.DraftsFolder = "Brouillons" }, "drafts", "Brouillons"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := imaptest.NewMem(t, memimap.Options{NoSpecialUse: true})
+			folders := map[string]imap.MailboxAttr{}
+			for _, f := range tc.folders {
+				folders[f] = ""
+			}
+			if err := b.Srv.AddUser("ann", "ann-pw", folders); err != nil {
+				t.Fatal(err)
+			}
+			in := accountIn(b, "ann", "ann-pw")
+			if tc.cfg != nil {
+				tc.cfg(&in)
+			}
+			cs := session(t, Options{})
+			mustOK(t, "add_account", call(t, cs, "add_account", in, nil))
+			var out imapwire.AppendMessageOut
+			mustOK(t, "append_message", call(t, cs, "append_message", imapwire.AppendMessageIn{Account: "work", Special: tc.special, Message: string(mail("copy", "me@example.org", 0))}, &out))
+			if out.Folder != tc.want {
+				t.Fatalf("appended to %q, want %q", out.Folder, tc.want)
+			}
+			if n := len(folderFlags(t, b.Client(t, "ann"), tc.want)); n != 1 {
+				t.Fatalf("%s holds %d messages, want 1", tc.want, n)
+			}
+		})
+	}
+	t.Run("none", func(t *testing.T) {
+		b := imaptest.NewMem(t, memimap.Options{NoSpecialUse: true})
+		if err := b.Srv.AddUser("ann", "ann-pw", map[string]imap.MailboxAttr{"Archive": ""}); err != nil {
+			t.Fatal(err)
+		}
+		cs := session(t, Options{})
+		mustOK(t, "add_account", call(t, cs, "add_account", accountIn(b, "ann", "ann-pw"), nil))
+		res := call(t, cs, "append_message", imapwire.AppendMessageIn{Account: "work", Special: "sent", Message: string(mail("copy", "me@example.org", 0))}, nil)
+		mustClass(t, "append_message", res, conn.ClassTool)
+		if !strings.Contains(conn.ResultText(res), "sent_folder") {
+			t.Fatalf("the refusal does not say how to set the folder: %s", conn.ResultText(res))
+		}
+	})
+}
+
+// Without UIDPLUS the server does not say the uid: 0, and the folder's
+// UIDVALIDITY still comes back.
+func TestAppendWithoutUIDPlus(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{NoUIDPlus: true})
+	cs, user := provisioned(t, b, Options{})
+	var out imapwire.AppendMessageOut
+	mustOK(t, "append_message", call(t, cs, "append_message", imapwire.AppendMessageIn{Account: "work", Folder: "Sent", Message: string(mail("copy", "me@example.org", 0))}, &out))
+	if out.UID != 0 || out.UIDValidity == 0 || out.Folder != "Sent" {
+		t.Fatalf("append without UIDPLUS: %+v", out)
+	}
+	if n := len(folderFlags(t, b.Client(t, user), "Sent")); n != 1 {
+		t.Fatalf("Sent holds %d", n)
+	}
+}
+
+// Bad input is refused before anything is sent, naming the field.
+func TestAppendRefusals(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	cs, user := provisioned(t, b, Options{MaxAppendBytes: 1000})
+	ok := string(mail("copy", "me@example.org", 0))
+	for _, tc := range []struct {
+		name string
+		in   imapwire.AppendMessageIn
+		want string
+	}{
+		{"too big", imapwire.AppendMessageIn{Folder: "Sent", Message: ok + strings.Repeat("x", 1000)}, "message: "},
+		{"empty", imapwire.AppendMessageIn{Folder: "Sent"}, "message is empty"},
+		{"both", imapwire.AppendMessageIn{Folder: "Sent", Special: "sent", Message: ok}, "not both"},
+		{"neither", imapwire.AppendMessageIn{Message: ok}, "not neither"},
+		{"special", imapwire.AppendMessageIn{Special: "trash", Message: ok}, "special"},
+		{"flag", imapwire.AppendMessageIn{Folder: "Sent", Message: ok, Flags: []string{`\Seen`, "a b"}}, "flags[1]"},
+		{"system flag", imapwire.AppendMessageIn{Folder: "Sent", Message: ok, Flags: []string{`\Recent`}}, "flags[0]"},
+		{"date", imapwire.AppendMessageIn{Folder: "Sent", Message: ok, Date: "yesterday"}, "date"},
+	} {
+		tc.in.Account = "work"
+		res := call(t, cs, "append_message", tc.in, nil)
+		mustClass(t, tc.name, res, conn.ClassTool)
+		if !strings.Contains(conn.ResultText(res), tc.want) {
+			t.Errorf("%s: %s, want it to name %q", tc.name, conn.ResultText(res), tc.want)
+		}
+	}
+	if n := len(folderFlags(t, b.Client(t, user), "Sent")); n != 0 {
+		t.Fatalf("refused appends stored %d messages", n)
+	}
+}
+
+// The server stores the message and hangs up before answering: the
+// outcome is unknown, said so in structured form, and the APPEND is not
+// sent again (one copy).
+func TestAppendDropAfterSendIsUnknownNotRetried(t *testing.T) {
+	faults := &memimap.Faults{}
+	b := imaptest.NewMem(t, memimap.Options{Faults: faults})
+	cs, user := provisioned(t, b, Options{})
+	faults.DropAfter("APPEND", 1)
+	res := call(t, cs, "append_message", imapwire.AppendMessageIn{Account: "work", Special: "sent", Message: string(mail("once", "me@example.org", 0))}, nil)
+	if !res.IsError {
+		t.Fatalf("a dropped APPEND succeeded: %s", conn.ResultText(res))
+	}
+	var info imapwire.ErrorInfo
+	if err := imapwire.Decode(res, &info); err != nil || info.Outcome != imapwire.OutcomeUnknown {
+		t.Fatalf("outcome %q (%v), want unknown: %s", info.Outcome, err, conn.ResultText(res))
+	}
+	if n := len(folderFlags(t, b.Client(t, user), "Sent")); n != 1 {
+		t.Fatalf("Sent holds %d copies, want 1", n)
+	}
+}
+
+// \Answered and $Forwarded are absolute: set, read back, cleared.
+func TestSetFlagsAnsweredForwarded(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		uid := b.Seed(t, user, "INBOX", mail("original", "ann@example.org", time.Hour))
+		yes, no := true, false
+		for _, step := range []struct {
+			in   imapwire.SetFlagsIn
+			want map[imap.Flag]bool
+		}{
+			{imapwire.SetFlagsIn{Answered: &yes}, map[imap.Flag]bool{imap.FlagAnswered: true, imap.FlagForwarded: false}},
+			{imapwire.SetFlagsIn{Forwarded: &yes}, map[imap.Flag]bool{imap.FlagAnswered: true, imap.FlagForwarded: true}},
+			{imapwire.SetFlagsIn{Answered: &yes, Forwarded: &yes}, map[imap.Flag]bool{imap.FlagAnswered: true, imap.FlagForwarded: true}},
+			{imapwire.SetFlagsIn{Answered: &no}, map[imap.Flag]bool{imap.FlagAnswered: false, imap.FlagForwarded: true}},
+			{imapwire.SetFlagsIn{Forwarded: &no}, map[imap.Flag]bool{imap.FlagAnswered: false, imap.FlagForwarded: false}},
+		} {
+			in := step.in
+			in.Account, in.UIDs = "work", []uint32{uid}
+			var out imapwire.WriteOut
+			mustOK(t, "set_flags", call(t, cs, "set_flags", in, &out))
+			if len(out.Results) != 1 || out.Results[0].Status != imapwire.StatusDone {
+				t.Fatalf("set_flags: %s", pretty(out))
+			}
+			got := folderFlags(t, b.Client(t, user), "INBOX")[uid]
+			for f, want := range step.want {
+				if slices.Contains(got, f) != want {
+					t.Fatalf("after %s: flags %v, want %s %v", pretty(step.in), got, f, want)
+				}
+			}
+		}
+	})
+}
+
+// A folder whose PERMANENTFLAGS lack \* and $Forwarded cannot keep the
+// keyword: each uid says so, failed, and nothing is stored.
+func TestSetFlagsForwardedNotKept(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{NoKeywords: true})
+	cs, user := provisioned(t, b, Options{})
+	uid := b.Seed(t, user, "INBOX", mail("original", "ann@example.org", time.Hour))
+	yes := true
+	var out imapwire.WriteOut
+	mustOK(t, "set_flags", call(t, cs, "set_flags", imapwire.SetFlagsIn{Account: "work", UIDs: []uint32{uid}, Answered: &yes, Forwarded: &yes}, &out))
+	if len(out.Results) != 1 || out.Results[0].Status != imapwire.StatusFailed || !strings.Contains(out.Results[0].Error, "$Forwarded") {
+		t.Fatalf("set_flags forwarded where it cannot be kept: %s", pretty(out))
+	}
+	if got := folderFlags(t, b.Client(t, user), "INBOX")[uid]; len(got) != 0 {
+		t.Fatalf("flags %v stored, want none", got)
+	}
+	// \Answered alone is a system flag: kept.
+	mustOK(t, "set_flags", call(t, cs, "set_flags", imapwire.SetFlagsIn{Account: "work", UIDs: []uint32{uid}, Answered: &yes}, &out))
+	if out.Results[0].Status != imapwire.StatusDone || !slices.Contains(folderFlags(t, b.Client(t, user), "INBOX")[uid], imap.FlagAnswered) {
+		t.Fatalf("answered: %s", pretty(out))
+	}
+}
+
+// delete_messages removes exactly the uids asked: another message marked
+// \Deleted by someone else stays, as does every other message.
+func TestDeleteMessagesExactly(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		var uids []uint32
+		for i := range 4 {
+			uids = append(uids, b.Seed(t, user, "Drafts", mail(fmt.Sprintf("draft %d", i), "me@example.org", time.Hour)))
+		}
+		other := b.Client(t, user)
+		folderFlags(t, other, "Drafts")
+		marked := imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}
+		if err := other.Store(imap.UIDSetNum(imap.UID(uids[3])), &marked, nil).Close(); err != nil {
+			t.Fatal(err)
+		}
+		var list imapwire.ListMessagesOut
+		mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", Folder: "Drafts"}, &list))
+		var out imapwire.WriteOut
+		mustOK(t, "delete_messages", call(t, cs, "delete_messages", imapwire.DeleteMessagesIn{Account: "work", Folder: "Drafts",
+			UIDValidity: list.UIDValidity, UIDs: []uint32{uids[0], uids[2], 9999}}, &out))
+		want := map[uint32]string{uids[0]: imapwire.StatusDone, uids[2]: imapwire.StatusDone, 9999: imapwire.StatusAlreadyGone}
+		for _, r := range out.Results {
+			if want[r.UID] != r.Status {
+				t.Fatalf("delete_messages: %s", pretty(out))
+			}
+			delete(want, r.UID)
+		}
+		if len(want) != 0 {
+			t.Fatalf("no result for %v: %s", want, pretty(out))
+		}
+		left := folderFlags(t, b.Client(t, user), "Drafts")
+		if _, ok := left[uids[1]]; !ok || len(left) != 2 {
+			t.Fatalf("left in Drafts: %v, want uids %d and %d", left, uids[1], uids[3])
+		}
+		if _, ok := left[uids[3]]; !ok {
+			t.Fatalf("the message someone else marked deleted was expunged: %v", left)
+		}
+		res := call(t, cs, "delete_messages", imapwire.DeleteMessagesIn{Account: "work", Folder: "Drafts", UIDValidity: list.UIDValidity + 1, UIDs: []uint32{uids[1]}}, nil)
+		mustClass(t, "delete_messages with another UIDVALIDITY", res, conn.ClassTool)
+		if n := len(folderFlags(t, b.Client(t, user), "Drafts")); n != 2 {
+			t.Fatalf("a refused delete changed the folder: %d left", n)
+		}
+	})
+}
+
+// Without UIDPLUS, delete_messages refuses: a plain EXPUNGE would take
+// every message marked \Deleted with it.
+func TestDeleteMessagesRefusedWithoutUIDPlus(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{NoUIDPlus: true})
+	cs, user := provisioned(t, b, Options{})
+	uid := b.Seed(t, user, "Drafts", mail("draft", "me@example.org", time.Hour))
+	var list imapwire.ListMessagesOut
+	mustOK(t, "list_messages", call(t, cs, "list_messages", imapwire.ListMessagesIn{Account: "work", Folder: "Drafts"}, &list))
+	res := call(t, cs, "delete_messages", imapwire.DeleteMessagesIn{Account: "work", Folder: "Drafts", UIDValidity: list.UIDValidity, UIDs: []uint32{uid}}, nil)
+	mustClass(t, "delete_messages", res, conn.ClassTool)
+	if !strings.Contains(conn.ResultText(res), "UIDPLUS") {
+		t.Fatalf("refusal: %s", conn.ResultText(res))
+	}
+	flags := folderFlags(t, b.Client(t, user), "Drafts")
+	if got, ok := flags[uid]; !ok || slices.Contains(got, imap.FlagDeleted) {
+		t.Fatalf("the refused delete touched the draft: %v", flags)
+	}
+}
+
+// attachmentMail is a message with a text body and two attachments whose
+// bytes cover every value (base64) and a text file (quoted-printable).
+func attachmentMail(bin []byte, txt string) []byte {
+	var b bytes.Buffer
+	b.WriteString("From: ann@example.org\r\nTo: me@example.org\r\nSubject: files\r\nMessage-ID: <files@unibox.test>\r\nMIME-Version: 1.0\r\n")
+	b.WriteString("Content-Type: multipart/mixed; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n")
+	b.WriteString("--B\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"all.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n")
+	enc := base64Lines(bin)
+	b.WriteString(enc)
+	b.WriteString("--B\r\nContent-Type: text/plain; name=\"notes.txt\"\r\nContent-Disposition: attachment; filename=\"notes.txt\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n")
+	b.WriteString(strings.ReplaceAll(txt, "=", "=3D") + "\r\n--B--\r\n")
+	return b.Bytes()
+}
+
+// get_part gives an attachment's decoded bytes, byte for byte, by its
+// index in get_message's list; a bad index or one over the limit is
+// refused, saying why.
+func TestGetPart(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{MaxPartBytes: 4096})
+		bin := make([]byte, 3000)
+		for i := range bin {
+			bin[i] = byte(i * 7)
+		}
+		txt := "a = b\r\nline two"
+		uid := b.Seed(t, user, "INBOX", attachmentMail(bin, txt))
+		var msg imapwire.GetMessageOut
+		mustOK(t, "get_message", call(t, cs, "get_message", imapwire.GetMessageIn{Account: "work", UID: uid}, &msg))
+		if len(msg.Attachments) != 2 || msg.Attachments[0].Name != "all.bin" || msg.Attachments[1].Name != "notes.txt" {
+			t.Fatalf("attachments: %s", pretty(msg.Attachments))
+		}
+		for i, want := range [][]byte{bin, []byte(txt)} {
+			var out imapwire.GetPartOut
+			mustOK(t, "get_part", call(t, cs, "get_part", imapwire.GetPartIn{Account: "work", UID: uid, Index: i}, &out))
+			if !bytes.Equal(out.Data, want) || out.Name != msg.Attachments[i].Name || out.Type != msg.Attachments[i].Type || out.Size != int64(len(want)) || out.UIDValidity != msg.UIDValidity {
+				t.Fatalf("part %d: %q %s %d bytes, want %q %s %d bytes", i, out.Name, out.Type, len(out.Data), msg.Attachments[i].Name, msg.Attachments[i].Type, len(want))
+			}
+		}
+		for _, idx := range []int{2, -1} {
+			res := call(t, cs, "get_part", imapwire.GetPartIn{Account: "work", UID: uid, Index: idx}, nil)
+			mustClass(t, "get_part bad index", res, conn.ClassTool)
+			if !strings.Contains(conn.ResultText(res), "index") {
+				t.Fatalf("bad index %d: %s", idx, conn.ResultText(res))
+			}
+		}
+		big := b.Seed(t, user, "INBOX", attachmentMail(make([]byte, 5000), txt))
+		res := call(t, cs, "get_part", imapwire.GetPartIn{Account: "work", UID: big, Index: 0}, nil)
+		mustClass(t, "get_part over the limit", res, conn.ClassTool)
+		if !strings.Contains(conn.ResultText(res), "over the limit of 4096 bytes") {
+			t.Fatalf("over the limit: %s", conn.ResultText(res))
+		}
+	})
+}
+
+// get_message gives what an answer needs; the ids are raw and clean.
+func TestGetMessageAnswerFields(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		raw := imaptest.Mail{From: "Ann <ann@example.org>", To: "me@example.org", Subject: "question", Date: time.Now(), MessageID: "q.2@example.org",
+			Headers: map[string]string{
+				"Reply-To":    "List <list@example.org>",
+				"Cc":          "Bo <bo@example.org>, cy@example.org",
+				"In-Reply-To": "<q.1@example.org>",
+				"References":  "<root@example.org> (a comment) <q.1@example.org>",
+			}, Body: "?"}.Bytes()
+		uid := b.Seed(t, user, "INBOX", raw)
+		var out imapwire.GetMessageOut
+		mustOK(t, "get_message", call(t, cs, "get_message", imapwire.GetMessageIn{Account: "work", UID: uid}, &out))
+		if len(out.ReplyTo) != 1 || out.ReplyTo[0] != (imapwire.Address{Name: "List", Address: "list@example.org"}) {
+			t.Errorf("reply_to %+v", out.ReplyTo)
+		}
+		if len(out.Cc) != 2 || out.Cc[0].Address != "bo@example.org" || out.Cc[1].Address != "cy@example.org" {
+			t.Errorf("cc %+v", out.Cc)
+		}
+		if out.InReplyTo != "q.1@example.org" || !slices.Equal(out.References, []string{"root@example.org", "q.1@example.org"}) || out.MessageID != "q.2@example.org" {
+			t.Errorf("ids: in_reply_to %q references %q message_id %q", out.InReplyTo, out.References, out.MessageID)
+		}
+		// No Reply-To header: none, though the envelope repeats From.
+		plain := b.Seed(t, user, "INBOX", mail("plain", "ann@example.org", 0))
+		out = imapwire.GetMessageOut{}
+		mustOK(t, "get_message", call(t, cs, "get_message", imapwire.GetMessageIn{Account: "work", UID: plain}, &out))
+		if len(out.ReplyTo) != 0 || len(out.Cc) != 0 || out.InReplyTo != "" || len(out.References) != 0 {
+			t.Errorf("a message without them: reply_to %v cc %v in_reply_to %q references %v", out.ReplyTo, out.Cc, out.InReplyTo, out.References)
+		}
+	})
+}
+
+// A hostile References (10,000 ids, a folded line hiding a header, bytes
+// outside the grammar) comes back capped to the first and the last 50,
+// each a clean id.
+func TestGetMessageHostileReferences(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		var refs strings.Builder
+		refs.WriteString("<first@x> <in\r\n jected@x> <ctl\x01@x> <ok\xc3\xa9@x>")
+		for i := range 10000 {
+			fmt.Fprintf(&refs, "\r\n <r%d@x>", i)
+		}
+		raw := imaptest.Mail{From: "ann@example.org", To: "me@example.org", Subject: "long thread", Date: time.Now(),
+			Headers: map[string]string{"References": refs.String(), "In-Reply-To": "<a\r\n b@x>"}, Body: "x"}.Bytes()
+		uid := b.Seed(t, user, "INBOX", raw)
+		var out imapwire.GetMessageOut
+		mustOK(t, "get_message", call(t, cs, "get_message", imapwire.GetMessageIn{Account: "work", UID: uid}, &out))
+		if len(out.References) != 51 || out.References[0] != "first@x" || out.References[1] != "r9950@x" || out.References[50] != "r9999@x" {
+			t.Fatalf("%d references: %q ... %q", len(out.References), out.References[:min(3, len(out.References))], out.References[max(0, len(out.References)-2):])
+		}
+		for _, id := range out.References {
+			for _, c := range []byte(id) {
+				if c <= ' ' || c >= 0x7f || c == '<' || c == '>' {
+					t.Fatalf("unclean id %q", id)
+				}
+			}
+		}
+		if out.InReplyTo != "" {
+			t.Fatalf("in_reply_to %q from a folded id", out.InReplyTo)
+		}
+	})
+}
+
+func base64Lines(data []byte) string {
+	var b strings.Builder
+	enc := base64.StdEncoding.EncodeToString(data)
+	for len(enc) > 76 {
+		b.WriteString(enc[:76] + "\r\n")
+		enc = enc[76:]
+	}
+	b.WriteString(enc + "\r\n")
+	return b.String()
+}
