@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"unibox/model/textsafe"
@@ -28,6 +29,10 @@ type Message struct {
 	FromHTML    bool          // whether Text was rendered from text/html
 	Attachments []Attachment
 	Problems    []string // what was broken and worked around
+	// Raw are the message's own fields named in Options.Raw, as written:
+	// unfolded, neither decoded nor sanitised. They are for values used
+	// verbatim (message ids, checked by the caller), never for display.
+	Raw []HeaderField
 }
 
 // Options tune Parse.
@@ -39,6 +44,8 @@ type Options struct {
 	// at Keep.Index of Message.Attachments, so that an index from one
 	// Parse names the same attachment in the next.
 	Keep *Keep
+	// Raw names header fields (any case) to return in Message.Raw.
+	Raw []string
 }
 
 // Keep is one attachment's content, kept while Parse streams the rest.
@@ -155,6 +162,9 @@ func (p *parser) message(br *bufio.Reader, depth int) {
 		p.problem(pr)
 	}
 	for _, f := range fs {
+		if depth == 0 && slices.ContainsFunc(p.opts.Raw, func(n string) bool { return strings.EqualFold(n, f.name) }) {
+			p.msg.Raw = append(p.msg.Raw, HeaderField{Name: f.name, Value: f.value})
+		}
 		value, probs := decodeWords(f.value)
 		for _, pr := range probs {
 			p.problem(pr + " in " + f.name + " header")

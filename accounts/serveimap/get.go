@@ -29,12 +29,12 @@ func (s *Server) getMessage(ctx context.Context, in imapwire.GetMessageIn) (imap
 	folder := folderOr(in.Folder)
 	var out imapwire.GetMessageOut
 	err = a.read(ctx, func(c *imapclient.Client) error {
-		sel, buf, parsed, err := a.fetchParsed(ctx, c, folder, in.UID, mailtext.Options{})
+		sel, buf, parsed, err := a.fetchParsed(ctx, c, folder, in.UID, mailtext.Options{Raw: []string{"In-Reply-To", "References"}})
 		if err != nil {
 			return err
 		}
 		out.Message = summary(in.Account, folder, sel.UIDValidity, buf)
-		answerFields(&out, buf.Envelope, parsed.Headers)
+		answerFields(&out, buf.Envelope, parsed)
 		out.Body, out.BodyIsHTML, out.Problems = parsed.Text, parsed.FromHTML, parsed.Problems
 		out.Headers = make([]imapwire.Header, 0, len(parsed.Headers))
 		for _, h := range parsed.Headers {
@@ -115,14 +115,20 @@ func (a *account) fetchParsed(ctx context.Context, c *imapclient.Client, folder 
 // ids are read from the headers (References is no envelope field) and
 // kept only where they are ids (model.MsgIDList): they become header
 // values of the reply.
-func answerFields(out *imapwire.GetMessageOut, env *imap.Envelope, headers []mailtext.HeaderField) {
+func answerFields(out *imapwire.GetMessageOut, env *imap.Envelope, parsed mailtext.Message) {
 	out.ReplyTo, out.Cc = []imapwire.Address{}, []imapwire.Address{}
 	var inReplyTo, references string
 	var hasReplyTo, seenIRT, seenRefs bool
-	for _, h := range headers {
-		switch {
-		case strings.EqualFold(h.Name, "Reply-To"):
+	for _, h := range parsed.Headers {
+		if strings.EqualFold(h.Name, "Reply-To") {
 			hasReplyTo = true
+		}
+	}
+	// The ids as written, not the sanitised display text: an id with a
+	// control byte in it is refused, never passed on with the byte
+	// silently taken out (a different id).
+	for _, h := range parsed.Raw {
+		switch {
 		case strings.EqualFold(h.Name, "In-Reply-To") && !seenIRT:
 			inReplyTo, seenIRT = h.Value, true
 		case strings.EqualFold(h.Name, "References") && !seenRefs:

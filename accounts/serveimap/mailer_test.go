@@ -414,7 +414,8 @@ func TestGetMessageAnswerFields(t *testing.T) {
 
 // A hostile References (10,000 ids, a folded line hiding a header, bytes
 // outside the grammar) comes back capped to the first and the last 50,
-// each a clean id.
+// each a clean id taken as written (never a sanitised id with its
+// control bytes taken out).
 func TestGetMessageHostileReferences(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
 		cs, user := provisioned(t, b, Options{})
@@ -423,6 +424,9 @@ func TestGetMessageHostileReferences(t *testing.T) {
 		for i := range 10000 {
 			fmt.Fprintf(&refs, "\r\n <r%d@x>", i)
 		}
+		// Sanitised as display text, these would pass as ids ("ctl@y"):
+		// the raw header is read, and they are refused.
+		refs.WriteString(" <ctl\x01@y> <esc\x1b[31m@y> <ok\xc3\xa9@y>")
 		raw := imaptest.Mail{From: "ann@example.org", To: "me@example.org", Subject: "long thread", Date: time.Now(),
 			Headers: map[string]string{"References": refs.String(), "In-Reply-To": "<a\r\n b@x>"}, Body: "x"}.Bytes()
 		uid := b.Seed(t, user, "INBOX", raw)
