@@ -89,7 +89,12 @@ func (s *Server) appendMessage(ctx context.Context, in imapwire.AppendMessageIn)
 	})
 	if err != nil {
 		if sent && (isDrop(err) || classOf(err, "") == conn.ClassTimeout) {
-			err = &unknownOutcome{err}
+			// Class tool, as a move's per-uid unknown rides in a
+			// successful answer: the server took the command, so it is
+			// not known to be down (the next call re-dials, and finds
+			// out), and the caller's next step, find_message, must not
+			// meet a cooldown.
+			err = withClass(conn.ClassTool, &unknownOutcome{err})
 		}
 		return imapwire.AppendMessageOut{}, "", fmt.Errorf("append to %s/%s: %w", in.Account, orSpecial(in.Folder, in.Special), err)
 	}
