@@ -83,7 +83,7 @@ func TestAccountSendingNeeds(t *testing.T) {
 	bin := bytes.Repeat([]byte{0, 1, 2, 250, 255, '\r', '\n'}, 1000)
 	orig := imaptest.Mail{From: "Ann <ann@example.org>", To: "sam@example.org", Subject: "plans", Date: time.Now(), MessageID: "plans.2@example.org",
 		Headers: map[string]string{"Reply-To": "team@example.org", "Cc": "bo@example.org", "In-Reply-To": "<plans.1@example.org>", "References": "<plans.1@example.org>"},
-		Body: "see attached", Attach: map[string][]byte{"plan.bin": bin}}.Bytes()
+		Body:    "see attached", Attach: map[string][]byte{"plan.bin": bin}}.Bytes()
 	if _, err := srv.Append("sam", "INBOX", orig, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
