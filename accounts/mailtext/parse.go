@@ -162,7 +162,7 @@ func (p *parser) message(br *bufio.Reader, depth int) {
 		p.problem(pr)
 	}
 	for _, f := range fs {
-		if depth == 0 && slices.ContainsFunc(p.opts.Raw, func(n string) bool { return strings.EqualFold(n, f.name) }) {
+		if slices.ContainsFunc(p.opts.Raw, func(n string) bool { return strings.EqualFold(n, f.name) }) {
 			p.msg.Raw = append(p.msg.Raw, HeaderField{Name: f.name, Value: f.value})
 		}
 		value, probs := decodeWords(f.value)
