@@ -45,6 +45,7 @@ func (s *Server) appendMessage(ctx context.Context, in imapwire.AppendMessageIn)
 		return imapwire.AppendMessageOut{}, "", withClass(conn.ClassTool, fmt.Errorf("append_message: %w", err))
 	}
 	var out imapwire.AppendMessageOut
+	ctx = withUpload(ctx, len(in.Message))
 	sent, err := a.write(ctx, func(c *imapclient.Client, change func(cmd func() error) error) error {
 		folder := in.Folder
 		if in.Special != "" {
@@ -176,6 +177,25 @@ func (s *Server) maxPart() int64 {
 		return int64(s.opts.MaxPartBytes)
 	}
 	return defaultMaxPart
+}
+
+// minUploadRate is the slowest uplink an APPEND is given time for: its
+// command deadline grows by the time its message takes at this rate (a
+// 25 MiB forward on a 1 MB/s uplink took 26 s, and was cut at 15 s with
+// its outcome unknown).
+const minUploadRate = 128 << 10 // bytes a second
+
+type uploadKey struct{}
+
+// withUpload gives the commands under ctx the time n bytes take to go out
+// at minUploadRate, on top of the command deadline.
+func withUpload(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, uploadKey{}, time.Duration(n)*time.Second/minUploadRate)
+}
+
+func uploadTime(ctx context.Context) time.Duration {
+	d, _ := ctx.Value(uploadKey{}).(time.Duration)
+	return d
 }
 
 // unknownOutcome is a write that may have reached the server before the

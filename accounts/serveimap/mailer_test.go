@@ -2,8 +2,10 @@ package serveimap
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -457,4 +459,52 @@ func base64Lines(data []byte) string {
 	}
 	b.WriteString(enc + "\r\n")
 	return b.String()
+}
+
+// slowConn sends at most rate bytes a second: a slow uplink.
+type slowConn struct {
+	net.Conn
+	rate int
+}
+
+func (c *slowConn) Write(b []byte) (int, error) {
+	n := 0
+	for len(b) > 0 {
+		chunk := b[:min(len(b), c.rate/20)]
+		time.Sleep(50 * time.Millisecond)
+		w, err := c.Conn.Write(chunk)
+		n += w
+		if err != nil {
+			return n, err
+		}
+		b = b[len(chunk):]
+	}
+	return n, nil
+}
+
+// An APPEND on a slow uplink is given the time its message takes to go
+// out, on top of the command deadline: a big forward is not cut off with
+// its outcome unknown.
+func TestAppendOnASlowUplink(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	d := &net.Dialer{}
+	slow := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &slowConn{Conn: c, rate: 256 << 10}, nil
+	}
+	// 400 KiB at 256 KiB/s: about 1.6 s, three times the command deadline.
+	cs, user := provisioned(t, b, Options{Dial: slow, CommandTimeout: 500 * time.Millisecond})
+	msg := "Subject: big\r\n\r\n" + strings.Repeat(strings.Repeat("x", 76)+"\r\n", 400<<10/78)
+	start := time.Now()
+	var out imapwire.AppendMessageOut
+	mustOK(t, "append_message", call(t, cs, "append_message", imapwire.AppendMessageIn{Account: "work", Special: "sent", Message: msg}, &out))
+	if took := time.Since(start); took < 500*time.Millisecond {
+		t.Fatalf("the upload took %s: the link was not slow, the test proves nothing", took)
+	}
+	if n := len(folderFlags(t, b.Client(t, user), "Sent")); n != 1 {
+		t.Fatalf("Sent holds %d", n)
+	}
 }
