@@ -44,11 +44,27 @@ type Header struct{ Name, Value string }
 // Body is a message opened for reading.
 type Body struct {
 	Message
+	// What an answer needs: Reply-To and Cc for the recipients of a reply
+	// (to all), In-Reply-To and References for the thread. The ids are
+	// raw msg-ids without <>, each checked against the msg-id grammar
+	// (CleanMsgID), never display text: they become header values.
+	ReplyTo     []Address
+	Cc          []Address
+	InReplyTo   string
+	References  []string
 	Headers     []Header
 	Text        string
 	FromHTML    bool
 	Attachments []Attachment
 	Problems    []string
+}
+
+// Part is one attachment's content, fetched to be sent on (a forward
+// keeps the original's attachments).
+type Part struct {
+	Name string
+	Type string
+	Data []byte
 }
 
 // Folder is one mailbox of an account.

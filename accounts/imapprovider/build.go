@@ -48,7 +48,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 	in := imapwire.AddAccountIn{
 		Account: ac.Name, Host: ac.Host, Port: ac.Port, Security: ac.Security, Username: ac.Username,
 		TLSSkipVerify: ac.TLSSkipVerify, AllowPlaintext: ac.AllowPlaintext,
-		ArchiveFolder: ac.ArchiveFolder, TrashFolder: ac.TrashFolder, TLSCAPEM: ac.TLSCAPEM, TLSCAFile: ac.TLSCAFile,
+		ArchiveFolder: ac.ArchiveFolder, TrashFolder: ac.TrashFolder, SentFolder: ac.SentFolder, DraftsFolder: ac.DraftsFolder, TLSCAPEM: ac.TLSCAPEM, TLSCAFile: ac.TLSCAFile,
 		Auth: ac.Auth, SASL: ac.SASL,
 		IdleRestartMS: cfg.Resilience.IdleRestart.Milliseconds(), PollMS: cfg.Resilience.PushPoll.Milliseconds(),
 	}

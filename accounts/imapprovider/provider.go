@@ -55,15 +55,19 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 	if err != nil {
 		id = model.MessageID{Account: account, Folder: folder, UIDValidity: m.UIDValidity, UID: m.UID}
 	}
-	to := make([]model.Address, 0, len(m.To))
-	for _, a := range m.To {
-		to = append(to, model.Address(a))
-	}
 	return model.Message{
-		ID: id, MessageID: m.MessageID, From: model.Address(m.From), To: to, Subject: m.Subject,
+		ID: id, MessageID: m.MessageID, From: model.Address(m.From), To: addrs(m.To), Subject: m.Subject,
 		Date: parseTime(m.Date), Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered,
 		Size: m.Size, HasAttachments: m.HasAttachments,
 	}
+}
+
+func addrs(list []imapwire.Address) []model.Address {
+	out := make([]model.Address, 0, len(list))
+	for _, a := range list {
+		out = append(out, model.Address(a))
+	}
+	return out
 }
 
 func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error) {
@@ -78,7 +82,8 @@ func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.Message
 		return model.Body{}, &conn.Error{Account: p.account, Op: "get_message", Class: conn.ClassTool,
 			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", id.Folder, out.UIDValidity, id.UIDValidity)}
 	}
-	b := model.Body{Message: toModel(p.account, id.Folder, out.Message), Text: out.Body, FromHTML: out.BodyIsHTML, Problems: out.Problems}
+	b := model.Body{Message: toModel(p.account, id.Folder, out.Message), Text: out.Body, FromHTML: out.BodyIsHTML, Problems: out.Problems,
+		ReplyTo: addrs(out.ReplyTo), Cc: addrs(out.Cc), InReplyTo: out.InReplyTo, References: out.References}
 	for _, h := range out.Headers {
 		b.Headers = append(b.Headers, model.Header(h))
 	}
@@ -139,6 +144,11 @@ func (p imapProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, f
 	if _, err := provider.Call(ctx, a, tool, args, false, &out, imapwire.Decode); err != nil {
 		return nil, err
 	}
+	return p.results(out), nil
+}
+
+// results turns a write's per-uid answer into the model's.
+func (p imapProvider) results(out imapwire.WriteOut) []model.ItemResult {
 	res := make([]model.ItemResult, 0, len(out.Results))
 	for _, r := range out.Results {
 		ir := model.ItemResult{UID: r.UID, Err: r.Error}
@@ -157,7 +167,7 @@ func (p imapProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, f
 		}
 		res = append(res, ir)
 	}
-	return res, nil
+	return res
 }
 
 // lookup lists the newest message at or below uid: it is uid itself when

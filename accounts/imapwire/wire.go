@@ -9,7 +9,14 @@ package imapwire
 type ErrorInfo struct {
 	Error      string `json:"error,omitempty" jsonschema:"what went wrong, when the call failed"`
 	ErrorClass string `json:"error_class,omitempty" jsonschema:"auth, not_provisioned, unavailable, timeout, throttled or tool"`
+	// Outcome is OutcomeUnknown when a write that is not per uid
+	// (append_message) failed after its command may have reached the
+	// server: it may be done, and must be looked up, never resent.
+	Outcome string `json:"outcome,omitempty" jsonschema:"unknown: the write may have been done before the connection dropped"`
 }
+
+// OutcomeUnknown is ErrorInfo.Outcome for a write that may have been done.
+const OutcomeUnknown = "unknown"
 
 // SetError puts a failed call's error into an output that embeds
 // ErrorInfo (the server's one failure path fills every output alike).
@@ -37,6 +44,8 @@ type AddAccountIn struct {
 	AllowPlaintext bool   `json:"allow_plaintext,omitempty" jsonschema:"allow security none to a non-loopback host"`
 	ArchiveFolder  string `json:"archive_folder,omitempty" jsonschema:"override the archive folder found by special-use"`
 	TrashFolder    string `json:"trash_folder,omitempty" jsonschema:"override the trash folder found by special-use"`
+	SentFolder     string `json:"sent_folder,omitempty" jsonschema:"override the sent folder found by special-use"`
+	DraftsFolder   string `json:"drafts_folder,omitempty" jsonschema:"override the drafts folder found by special-use"`
 	// Push: how a watched folder (resources/subscribe) is kept.
 	IdleRestartMS int64 `json:"idle_restart_ms,omitempty" jsonschema:"re-issue IDLE after this long, before the server's limit (default 28 minutes)"`
 	PollMS        int64 `json:"poll_ms,omitempty" jsonschema:"NOOP interval on a server without IDLE (default 30 s)"`
@@ -159,6 +168,13 @@ type Attachment struct {
 type GetMessageOut struct {
 	ErrorInfo
 	Message
+	// What an answer needs. The ids are raw msg-ids without <>, checked
+	// against the msg-id grammar (never display text: a reply puts them
+	// into its headers); References keeps the first and last 50.
+	ReplyTo     []Address    `json:"reply_to"`
+	Cc          []Address    `json:"cc"`
+	InReplyTo   string       `json:"in_reply_to,omitempty" jsonschema:"the In-Reply-To id, without <>"`
+	References  []string     `json:"references,omitempty" jsonschema:"the References ids, without <>, oldest first (at most the first and the last 50)"`
 	Headers     []Header     `json:"headers"`
 	Body        string       `json:"body"`
 	BodyIsHTML  bool         `json:"body_from_html" jsonschema:"the body was converted from HTML"`
@@ -186,6 +202,8 @@ type SetFlagsIn struct {
 	UIDValidity uint32   `json:"uidvalidity,omitempty" jsonschema:"refuse if the folder's UIDVALIDITY differs"`
 	Seen        *bool    `json:"seen,omitempty" jsonschema:"absolute: true sets, false clears"`
 	Flagged     *bool    `json:"flagged,omitempty" jsonschema:"absolute: true sets, false clears"`
+	Answered    *bool    `json:"answered,omitempty" jsonschema:"absolute: \\Answered"`
+	Forwarded   *bool    `json:"forwarded,omitempty" jsonschema:"absolute: the $Forwarded keyword (failed per uid where the folder cannot keep keywords)"`
 }
 
 // MoveIn is move's input: uids of one folder to the folder To, refused
@@ -214,7 +232,7 @@ type SpecialMoveIn struct {
 type FindMessageIn struct {
 	Account   string `json:"account"`
 	Folder    string `json:"folder,omitempty" jsonschema:"folder to look in"`
-	Special   string `json:"special,omitempty" jsonschema:"or a special-use folder: archive or trash"`
+	Special   string `json:"special,omitempty" jsonschema:"or a special-use folder: archive, trash, sent or drafts"`
 	MessageID string `json:"message_id" jsonschema:"the Message-ID header, with or without <>"`
 }
 
@@ -254,4 +272,54 @@ type WriteOut struct {
 	Folder  string   `json:"folder"`
 	To      string   `json:"to,omitempty"`
 	Results []Result `json:"results"`
+}
+
+// AppendMessageIn is append_message's input: a whole RFC 5322 message
+// stored in a folder (the copy in Sent, a postponed draft). Never
+// retried by any layer: a second APPEND is a second copy.
+type AppendMessageIn struct {
+	Account string   `json:"account"`
+	Folder  string   `json:"folder,omitempty" jsonschema:"folder to append to"`
+	Special string   `json:"special,omitempty" jsonschema:"or a special-use folder: sent or drafts"`
+	Message string   `json:"message" jsonschema:"the raw RFC 5322 message (CRLF line ends; at most 50 MiB)"`
+	Flags   []string `json:"flags,omitempty" jsonschema:"flags to store with it, e.g. \\Seen, \\Draft"`
+	Date    string   `json:"date,omitempty" jsonschema:"internal date, RFC 3339 (default: now)"`
+}
+
+// AppendMessageOut is append_message's answer: where the message went,
+// and its uid when the server said (APPENDUID, with UIDPLUS; else 0).
+type AppendMessageOut struct {
+	ErrorInfo
+	Folder      string `json:"folder"`
+	UIDValidity uint32 `json:"uidvalidity"`
+	UID         uint32 `json:"uid" jsonschema:"the new message's uid (APPENDUID), 0 when the server does not say"`
+}
+
+// DeleteMessagesIn is delete_messages' input: exactly these uids are
+// removed (STORE \Deleted, then UID EXPUNGE of them only: UIDPLUS).
+type DeleteMessagesIn struct {
+	Account     string   `json:"account"`
+	Folder      string   `json:"folder"`
+	UIDValidity uint32   `json:"uidvalidity" jsonschema:"refuse if the folder's UIDVALIDITY differs"`
+	UIDs        []uint32 `json:"uids"`
+}
+
+// GetPartIn is get_part's input: one attachment of a message, Index
+// counting as get_message's attachments list does (from 0).
+type GetPartIn struct {
+	Account string `json:"account"`
+	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
+	UID     uint32 `json:"uid"`
+	Index   int    `json:"index" jsonschema:"the attachment's position in get_message's attachments, from 0"`
+}
+
+// GetPartOut is get_part's answer: the attachment's decoded bytes
+// (base64 in the JSON), with its name and media type.
+type GetPartOut struct {
+	ErrorInfo
+	UIDValidity uint32 `json:"uidvalidity" jsonschema:"the folder's, to check the uid still names the same message"`
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Size        int64  `json:"size"`
+	Data        []byte `json:"data" jsonschema:"the decoded content, base64"`
 }

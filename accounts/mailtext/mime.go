@@ -119,7 +119,7 @@ func (p *parser) leaf(h getter, typ string, params map[string]string, body io.Re
 	isText := typ == "text/plain" || typ == "text/html"
 	switch {
 	case disp == "attachment" || (!isText && (name != "" || parent == "" || parent == "multipart/mixed")):
-		p.addAttachment(Attachment{Name: name, Type: typ, Size: p.count(r)})
+		p.addAttachment(Attachment{Name: name, Type: typ, Size: p.count(p.keep(r))})
 	case typ == "text/plain" && p.wantPlain():
 		text, more := p.readText(r, params["charset"], p.opts.MaxText)
 		p.setText(&p.plain, text, more)
@@ -128,7 +128,7 @@ func (p *parser) leaf(h getter, typ string, params map[string]string, body io.Re
 		p.setText(&p.html, text, more)
 	case name != "":
 		// A named text part that is not the body: a text file sent inline.
-		p.addAttachment(Attachment{Name: name, Type: typ, Size: p.count(r)})
+		p.addAttachment(Attachment{Name: name, Type: typ, Size: p.count(p.keep(r))})
 	default:
 		return // not shown: the multipart reader skips what is left
 	}
@@ -214,9 +214,10 @@ func (p *parser) attachedMessage(h getter, typ string, params map[string]string,
 	if problem != "" {
 		p.problem(problem)
 	}
-	cr := &countingReader{r: r}
+	cr := &countingReader{r: p.keep(r)}
 	if depth < maxDepth {
 		sub := newParser(p.opts, p.parts, p.buf)
+		sub.opts.Keep = nil // its attachments are not in this message's list
 		sub.message(newBufReader(cr), depth+1)
 		m := sub.result()
 		for _, pr := range m.Problems {

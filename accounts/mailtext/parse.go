@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"unibox/model/textsafe"
@@ -28,6 +29,10 @@ type Message struct {
 	FromHTML    bool          // whether Text was rendered from text/html
 	Attachments []Attachment
 	Problems    []string // what was broken and worked around
+	// Raw are the message's own fields named in Options.Raw, as written:
+	// unfolded, neither decoded nor sanitised. They are for values used
+	// verbatim (message ids, checked by the caller), never for display.
+	Raw []HeaderField
 }
 
 // Options tune Parse.
@@ -35,6 +40,35 @@ type Options struct {
 	// MaxText caps the size in bytes of Message.Text; a cut body ends with
 	// "\n[… truncated]". Zero or less means DefaultMaxText.
 	MaxText int
+	// Keep, when set, asks for one attachment's decoded content: the one
+	// at Keep.Index of Message.Attachments, so that an index from one
+	// Parse names the same attachment in the next.
+	Keep *Keep
+	// Raw names header fields (any case) to return in Message.Raw.
+	Raw []string
+}
+
+// Keep is one attachment's content, kept while Parse streams the rest.
+type Keep struct {
+	Index int   // position in Message.Attachments, from 0
+	Max   int64 // more decoded bytes than this: TooBig, and Data is dropped
+	// What Parse found: whether the attachment exists, its bytes, and
+	// whether it was over Max.
+	Found  bool
+	TooBig bool
+	Data   []byte
+}
+
+// Write keeps b unless the attachment has grown over Max.
+func (k *Keep) Write(b []byte) (int, error) {
+	switch {
+	case k.TooBig:
+	case int64(len(k.Data))+int64(len(b)) > k.Max:
+		k.TooBig, k.Data = true, nil
+	default:
+		k.Data = append(k.Data, b...)
+	}
+	return len(b), nil
 }
 
 // DefaultMaxText is the default Options.MaxText: far more than anyone reads
@@ -128,6 +162,9 @@ func (p *parser) message(br *bufio.Reader, depth int) {
 		p.problem(pr)
 	}
 	for _, f := range fs {
+		if slices.ContainsFunc(p.opts.Raw, func(n string) bool { return strings.EqualFold(n, f.name) }) {
+			p.msg.Raw = append(p.msg.Raw, HeaderField{Name: f.name, Value: f.value})
+		}
 		value, probs := decodeWords(f.value)
 		for _, pr := range probs {
 			p.problem(pr + " in " + f.name + " header")

@@ -129,3 +129,14 @@ func forwardPreamble(m Message) string {
 	b.WriteString("\n")
 	return b.String()
 }
+
+// keep is r, copied into Options.Keep when the attachment about to be
+// listed is the one asked for.
+func (p *parser) keep(r io.Reader) io.Reader {
+	k := p.opts.Keep
+	if k == nil || k.Index != len(p.msg.Attachments) || k.Index >= maxAttachments {
+		return r
+	}
+	k.Found = true
+	return io.TeeReader(r, k)
+}

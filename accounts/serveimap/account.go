@@ -240,7 +240,8 @@ func closed(c *imapclient.Client) bool {
 func (a *account) cmd(ctx context.Context, c *imapclient.Client, fn func() error) error {
 	var timedOut atomic.Bool
 	start := mono()
-	timer := time.AfterFunc(within(ctx, a.srv.opts.CommandTimeout), func() { timedOut.Store(true); c.Close() })
+	deadline := a.srv.opts.CommandTimeout + uploadTime(ctx)
+	timer := time.AfterFunc(within(ctx, deadline), func() { timedOut.Store(true); c.Close() })
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	unguard := a.guard(ctx, a.patience(ctx))
 	err := fn()
@@ -251,7 +252,7 @@ func (a *account) cmd(ctx context.Context, c *imapclient.Client, fn func() error
 	case err == nil:
 		return nil
 	case timedOut.Load():
-		return withClass(conn.ClassTimeout, fmt.Errorf("%w (no answer within %s)", errTimeout, a.srv.opts.CommandTimeout))
+		return withClass(conn.ClassTimeout, fmt.Errorf("%w (no answer within %s)", errTimeout, deadline))
 	case a.live.silencedAfter(start):
 		return withClass(conn.ClassTimeout, fmt.Errorf("%w for %s", errSilent, time.Duration(mono()-start).Round(100*time.Millisecond)))
 	case ctx.Err() != nil:

@@ -22,13 +22,15 @@ var specialAttrs = map[imap.MailboxAttr]string{
 	imap.MailboxAttrDrafts:  "drafts",
 }
 
-// fallbackNames are tried, in order, when a server has no SPECIAL-USE.
+// fallbackNames are tried, in order, when no folder has the special-use
+// attribute: the first that exists wins (iCloud says "Sent Messages",
+// Outlook "Sent Items", Gmail "[Gmail]/Sent Mail", Courier "INBOX.Sent").
 var fallbackNames = map[string][]string{
 	"archive": {"Archive", "Archives", "INBOX.Archive", "INBOX/Archive", "[Gmail]/All Mail", "Archived"},
 	"trash":   {"Trash", "Deleted Items", "Deleted Messages", "INBOX.Trash", "INBOX/Trash", "[Gmail]/Trash", "Bin"},
 	"junk":    {"Junk", "Spam", "Junk E-mail", "INBOX.Junk", "[Gmail]/Spam"},
-	"sent":    {"Sent", "Sent Items", "Sent Messages", "INBOX.Sent", "[Gmail]/Sent Mail"},
-	"drafts":  {"Drafts", "INBOX.Drafts", "[Gmail]/Drafts"},
+	"sent":    {"Sent", "Sent Messages", "Sent Items", "[Gmail]/Sent Mail", "INBOX.Sent"},
+	"drafts":  {"Drafts", "[Gmail]/Drafts", "INBOX.Drafts"},
 }
 
 // listMailboxes runs LIST with special-use attributes when the server has them.
@@ -54,16 +56,18 @@ func specialUse(d *imap.ListData) string {
 	return ""
 }
 
-// specialFolder finds the folder for kind ("archive", "trash"): the
-// account's override, else the server's special-use attribute (for the
-// archive, \Archive, else \All), else the first conventional name that
-// exists.
+// specialFolder finds the folder for kind ("archive", "trash", "sent",
+// "drafts"): the account's override, else the server's special-use
+// attribute (for the archive, \Archive, else \All), else the first
+// conventional name, in fallbackNames' order, that exists.
 func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind string) (string, error) {
+	override, known := map[string]string{"archive": a.cfg.ArchiveFolder, "trash": a.cfg.TrashFolder,
+		"sent": a.cfg.SentFolder, "drafts": a.cfg.DraftsFolder}[kind]
 	switch {
-	case kind == "archive" && a.cfg.ArchiveFolder != "":
-		return a.cfg.ArchiveFolder, nil
-	case kind == "trash" && a.cfg.TrashFolder != "":
-		return a.cfg.TrashFolder, nil
+	case !known:
+		return "", withClass(conn.ClassTool, fmt.Errorf("special %q: want archive, trash, sent or drafts", kind))
+	case override != "":
+		return override, nil
 	}
 	if a.special == nil {
 		list, err := a.listMailboxes(ctx, c)
@@ -71,9 +75,7 @@ func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind 
 			return "", err
 		}
 		a.special = map[string]string{}
-		exists := map[string]bool{}
 		for _, d := range list {
-			exists[strings.ToLower(d.Mailbox)] = true
 			if k := specialUse(d); k != "" && a.special[k] == "" {
 				a.special[k] = d.Mailbox
 			}
@@ -92,11 +94,13 @@ func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind 
 			if a.special[k] != "" {
 				continue
 			}
-			for _, d := range list {
-				for _, n := range names {
-					if strings.EqualFold(d.Mailbox, n) && a.special[k] == "" {
-						a.special[k] = d.Mailbox
-					}
+			// The names' order decides, not the server's listing order.
+			for _, n := range names {
+				if i := slices.IndexFunc(list, func(d *imap.ListData) bool {
+					return strings.EqualFold(d.Mailbox, n) && !hasAttr(d, imap.MailboxAttrNoSelect)
+				}); i >= 0 {
+					a.special[k] = list[i].Mailbox
+					break
 				}
 			}
 		}

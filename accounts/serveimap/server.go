@@ -48,6 +48,9 @@ type Options struct {
 	// 2 s); ProveWithin is how long that proof may take before the server
 	// is declared silent (default 3 s). See liveness.go.
 	SilenceAfter, ProveWithin time.Duration
+	// MaxAppendBytes caps append_message's message (default 50 MiB);
+	// MaxPartBytes caps get_part's attachment (default 25 MiB).
+	MaxAppendBytes, MaxPartBytes int
 }
 
 // Server holds the provisioned accounts of one provider process.
@@ -160,7 +163,9 @@ func Serve(ctx context.Context, opts Options, r io.ReadCloser, w io.WriteCloser)
 // outputs are written into their responses as encoded, past the SDK
 // (imapwire.Splicer). Call it once, before the server runs.
 func (s *Server) Transport(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
-	return &mcp.IOTransport{Reader: r, Writer: s.splice.Writer(w)}
+	// One inbound frame must hold append_message's largest message,
+	// escaped as a JSON string (CRLF as \r\n: a few percent more).
+	return &mcp.IOTransport{Reader: r, Writer: s.splice.Writer(w), MaxLineLength: s.maxAppend() + s.maxAppend()/4 + 1<<20}
 }
 
 // abort closes every IMAP socket under whoever is using it and refuses new
@@ -271,13 +276,19 @@ func (s *Server) MCP() *mcp.Server {
 	addTool(s, ms, &mcp.Tool{Name: "find_message", Annotations: readOnly,
 		Description: "UIDs of the messages with a Message-ID in a folder (to reconcile a write whose outcome is unknown)."}, s.findMessage)
 	addTool(s, ms, &mcp.Tool{Name: "set_flags", Annotations: idem,
-		Description: "Set or clear \\Seen and \\Flagged (absolute, never a toggle)."}, s.setFlags)
+		Description: "Set or clear \\Seen, \\Flagged, \\Answered and $Forwarded (absolute, never a toggle)."}, s.setFlags)
 	addTool(s, ms, &mcp.Tool{Name: "move",
 		Description: "Move messages to a folder; per-uid outcome with the destination uid."}, s.move)
 	addTool(s, ms, &mcp.Tool{Name: "archive",
 		Description: "Move messages to the archive folder."}, s.archive)
 	addTool(s, ms, &mcp.Tool{Name: "trash",
 		Description: "Move messages to the trash folder."}, s.trash)
+	addTool(s, ms, &mcp.Tool{Name: "append_message",
+		Description: "Store a raw RFC 5322 message in a folder, or in the sent or drafts folder; the new uid when the server says it (UIDPLUS). Not idempotent: never retry, look it up with find_message."}, s.appendMessage)
+	addTool(s, ms, &mcp.Tool{Name: "delete_messages",
+		Description: "Delete exactly these uids (STORE \\Deleted, UID EXPUNGE of them only); refused without UIDPLUS."}, s.deleteMessages)
+	addTool(s, ms, &mcp.Tool{Name: "get_part", Annotations: readOnly,
+		Description: "One attachment's decoded bytes (base64), by its index in get_message's attachments."}, s.getPart)
 	return ms
 }
 
@@ -348,7 +359,12 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, args any) erro
 func (s *Server) failure(tool string, err error, out errorSetter) (*mcp.CallToolResult, error) {
 	class := classOf(err, "")
 	msg := s.redact(err.Error())
-	out.SetError(imapwire.ErrorInfo{Error: msg, ErrorClass: class.String()})
+	info := imapwire.ErrorInfo{Error: msg, ErrorClass: class.String()}
+	var unknown *unknownOutcome
+	if errors.As(err, &unknown) {
+		info.Outcome = imapwire.OutcomeUnknown
+	}
+	out.SetError(info)
 	b, merr := json.Marshal(out)
 	if merr != nil {
 		return nil, merr

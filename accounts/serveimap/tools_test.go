@@ -36,14 +36,17 @@ func TestNotProvisioned(t *testing.T) {
 	cs := session(t, Options{})
 	yes := true
 	for tool, args := range map[string]any{
-		"list_messages": imapwire.ListMessagesIn{Account: "nobody"},
-		"list_folders":  imapwire.AccountIn{Account: "nobody"},
-		"check_account": imapwire.AccountIn{Account: "nobody"},
-		"get_message":   imapwire.GetMessageIn{Account: "nobody", UID: 1},
-		"search":        imapwire.SearchIn{Account: "nobody", Query: "x"},
-		"set_flags":     imapwire.SetFlagsIn{Account: "nobody", UIDs: []uint32{1}, Seen: &yes},
-		"archive":       imapwire.SpecialMoveIn{Account: "nobody", UIDs: []uint32{1}},
-		"move":          imapwire.MoveIn{Account: "nobody", UIDs: []uint32{1}, To: "X"},
+		"list_messages":   imapwire.ListMessagesIn{Account: "nobody"},
+		"list_folders":    imapwire.AccountIn{Account: "nobody"},
+		"check_account":   imapwire.AccountIn{Account: "nobody"},
+		"get_message":     imapwire.GetMessageIn{Account: "nobody", UID: 1},
+		"search":          imapwire.SearchIn{Account: "nobody", Query: "x"},
+		"set_flags":       imapwire.SetFlagsIn{Account: "nobody", UIDs: []uint32{1}, Seen: &yes},
+		"archive":         imapwire.SpecialMoveIn{Account: "nobody", UIDs: []uint32{1}},
+		"move":            imapwire.MoveIn{Account: "nobody", UIDs: []uint32{1}, To: "X"},
+		"append_message":  imapwire.AppendMessageIn{Account: "nobody", Special: "sent", Message: "x"},
+		"delete_messages": imapwire.DeleteMessagesIn{Account: "nobody", Folder: "Drafts", UIDValidity: 1, UIDs: []uint32{1}},
+		"get_part":        imapwire.GetPartIn{Account: "nobody", UID: 1},
 	} {
 		res := call(t, cs, tool, args, nil)
 		mustClass(t, tool, res, conn.ClassNotProvisioned)

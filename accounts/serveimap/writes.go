@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -84,14 +85,14 @@ func (s *Server) setFlags(ctx context.Context, in imapwire.SetFlagsIn) (imapwire
 	if err != nil {
 		return imapwire.WriteOut{}, "", err
 	}
-	if len(in.UIDs) == 0 || (in.Seen == nil && in.Flagged == nil) {
-		return imapwire.WriteOut{}, "", withClass(conn.ClassTool, errors.New("set_flags needs uids and seen and/or flagged"))
+	if len(in.UIDs) == 0 || (in.Seen == nil && in.Flagged == nil && in.Answered == nil && in.Forwarded == nil) {
+		return imapwire.WriteOut{}, "", withClass(conn.ClassTool, errors.New("set_flags needs uids and at least one of seen, flagged, answered, forwarded"))
 	}
 	var add, del []imap.Flag
 	for _, f := range []struct {
 		want *bool
 		flag imap.Flag
-	}{{in.Seen, imap.FlagSeen}, {in.Flagged, imap.FlagFlagged}} {
+	}{{in.Seen, imap.FlagSeen}, {in.Flagged, imap.FlagFlagged}, {in.Answered, imap.FlagAnswered}, {in.Forwarded, imap.FlagForwarded}} {
 		switch {
 		case f.want == nil:
 		case *f.want:
@@ -102,9 +103,17 @@ func (s *Server) setFlags(ctx context.Context, in imapwire.SetFlagsIn) (imapwire
 	}
 	folder := folderOr(in.Folder)
 	var b *batch
+	var cannotKeep error
 	sent, err := a.write(ctx, func(c *imapclient.Client, change func(cmd func() error) error) (err error) {
 		if b, err = a.prepare(ctx, c, folder, in.UIDs, in.UIDValidity); err != nil || len(b.present) == 0 {
 			return err
+		}
+		if in.Forwarded != nil && !keepsFlag(b.sel, imap.FlagForwarded) {
+			// Stored, the keyword would last only as long as the session
+			// (RFC 3501 7.1: PERMANENTFLAGS): nothing is sent, each uid
+			// says why.
+			cannotKeep = fmt.Errorf("folder %s cannot keep the $Forwarded keyword (its PERMANENTFLAGS lack \\* and $Forwarded): nothing was changed", model.Quote(folder))
+			return nil
 		}
 		// +FLAGS / -FLAGS: absolute and idempotent, never a toggle, and
 		// never clobbering flags set by someone else (FLAGS would).
@@ -118,7 +127,12 @@ func (s *Server) setFlags(ctx context.Context, in imapwire.SetFlagsIn) (imapwire
 		}
 		return nil
 	})
-	res, err := outcome(b, sent, err, func(u imap.UID) imapwire.Result { return imapwire.Result{UID: uint32(u), Status: imapwire.StatusDone} })
+	res, err := outcome(b, sent, err, func(u imap.UID) imapwire.Result {
+		if cannotKeep != nil {
+			return imapwire.Result{UID: uint32(u), Status: imapwire.StatusFailed, Error: cannotKeep.Error()}
+		}
+		return imapwire.Result{UID: uint32(u), Status: imapwire.StatusDone}
+	})
 	if err != nil {
 		return imapwire.WriteOut{}, "", fmt.Errorf("set flags in %s/%s: %w", in.Account, folder, err)
 	}
@@ -234,4 +248,19 @@ func summarize(what string, res []imapwire.Result) string {
 	}
 	return fmt.Sprintf("%s: %d done, %d already gone, %d failed, %d unknown", what,
 		counts[imapwire.StatusDone]+counts[imapwire.StatusMoved], counts[imapwire.StatusAlreadyGone], counts[imapwire.StatusFailed], counts[imapwire.StatusUnknown])
+}
+
+// keepsFlag reports whether the selected folder stores flag for good: a
+// server that sent no PERMANENTFLAGS keeps every flag (RFC 3501 7.1), and
+// "\\*" lets a client create keywords.
+func keepsFlag(sel *imap.SelectData, flag imap.Flag) bool {
+	if sel == nil || sel.PermanentFlags == nil {
+		return true
+	}
+	for _, f := range sel.PermanentFlags {
+		if f == imap.FlagWildcard || strings.EqualFold(string(f), string(flag)) {
+			return true
+		}
+	}
+	return false
 }

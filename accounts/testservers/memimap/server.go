@@ -29,6 +29,9 @@ type Options struct {
 	DebugWriter  io.Writer // wire log; must be goroutine-safe
 	// TLS, when set, serves implicit TLS (port-993 style) with it.
 	TLS *tls.Config
+	// NoKeywords leaves \* out of PERMANENTFLAGS: a folder that keeps
+	// only the system flags, so a keyword ($Forwarded) cannot be stored.
+	NoKeywords bool
 	// Tokens, when set, offers OAuth2 logins (AUTH=XOAUTH2 and
 	// AUTH=OAUTHBEARER) and says whether token is valid for user.
 	Tokens func(user, token string) bool
@@ -114,7 +117,7 @@ func (f *Faults) loginFault() error {
 }
 
 // DropAfter makes the server carry out the next n commands named cmd
-// ("MOVE", "STORE", "COPY", "EXPUNGE") and then hang up before answering:
+// ("MOVE", "STORE", "COPY", "APPEND") and then hang up before answering:
 // the client cannot know whether they happened.
 // RefuseExamine makes EXAMINE fail with NO until called with false (a
 // watching connection cannot start while a normal SELECT still works).

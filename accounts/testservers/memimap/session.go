@@ -35,7 +35,23 @@ func (s *session) Select(mailbox string, options *imap.SelectOptions) (*imap.Sel
 	if options != nil && options.ReadOnly && s.srv.opts.Faults.examineRefused() {
 		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "EXAMINE refused by the test"}
 	}
-	return s.Session.Select(mailbox, options)
+	data, err := s.Session.Select(mailbox, options)
+	if err == nil && s.srv.opts.NoKeywords {
+		d := *data
+		d.PermanentFlags = nil
+		for _, f := range data.PermanentFlags {
+			if strings.HasPrefix(string(f), `\`) && f != imap.FlagWildcard {
+				d.PermanentFlags = append(d.PermanentFlags, f)
+			}
+		}
+		if len(d.PermanentFlags) == 0 {
+			// An empty list reads as none sent at all (go-imap), which
+			// means every flag is kept: say the system flags outright.
+			d.PermanentFlags = []imap.Flag{imap.FlagSeen, imap.FlagAnswered, imap.FlagFlagged, imap.FlagDeleted, imap.FlagDraft}
+		}
+		data = &d
+	}
+	return data, err
 }
 
 // Fetch refuses a FETCH by sequence number while Faults.RefuseSeqFetch
@@ -84,6 +100,14 @@ func (s *session) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *im
 	err := s.Session.Store(w, numSet, flags, options)
 	s.fault("STORE")
 	return err
+}
+
+// Append hangs up after storing when Faults.DropAfter("APPEND") says so:
+// the message is there, and its client cannot know.
+func (s *session) Append(mailbox string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
+	d, err := s.Session.Append(mailbox, r, options)
+	s.fault("APPEND")
+	return d, err
 }
 
 func (s *session) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, error) {

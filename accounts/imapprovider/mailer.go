@@ -1,0 +1,111 @@
+package imapprovider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"unibox/accounts/imapwire"
+	"unibox/accounts/provider"
+	"unibox/conn"
+	"unibox/model"
+)
+
+// The tools sending needs (provider.Mailer), as serve-imap offers them.
+var _ provider.Mailer = imapProvider{}
+
+func (p imapProvider) Append(ctx context.Context, a *conn.Adapter, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error) {
+	in := imapwire.AppendMessageIn{Account: p.account, Folder: folder, Special: special, Message: string(raw), Flags: flags}
+	if !date.IsZero() {
+		in.Date = date.Format(time.RFC3339)
+	}
+	var out imapwire.AppendMessageOut
+	if _, err := provider.Call(ctx, a, "append_message", in, false, &out, imapwire.Decode); err != nil {
+		return model.MessageID{}, maybeDone(err)
+	}
+	return model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: out.UID}, nil
+}
+
+// maybeDone marks a tool error whose outcome serve-imap called unknown
+// (the APPEND may have reached the server before the drop): the conn
+// layer sees only an IsError result, which it takes as not done.
+func maybeDone(err error) error {
+	var ce *conn.Error
+	if !errors.As(err, &ce) || ce.Result == nil || ce.MaybeDone {
+		return err
+	}
+	var info imapwire.ErrorInfo
+	if imapwire.Decode(ce.Result, &info) == nil && info.Outcome == imapwire.OutcomeUnknown {
+		cp := *ce
+		cp.MaybeDone = true
+		return &cp
+	}
+	return err
+}
+
+func (p imapProvider) Delete(ctx context.Context, a *conn.Adapter, folder string, uv uint32, uids []uint32) ([]model.ItemResult, error) {
+	if err := p.checkValidity("delete_messages", folder, uv); err != nil {
+		return nil, err
+	}
+	var out imapwire.WriteOut
+	in := imapwire.DeleteMessagesIn{Account: p.account, Folder: folder, UIDValidity: uv, UIDs: uids}
+	if _, err := provider.Call(ctx, a, "delete_messages", in, false, &out, imapwire.Decode); err != nil {
+		return nil, err
+	}
+	return p.results(out), nil
+}
+
+func (p imapProvider) Part(ctx context.Context, a *conn.Adapter, id model.MessageID, index int) (model.Part, error) {
+	if err := p.checkValidity("get_part", id.Folder, id.UIDValidity); err != nil {
+		return model.Part{}, err
+	}
+	var out imapwire.GetPartOut
+	in := imapwire.GetPartIn{Account: p.account, Folder: id.Folder, UID: id.UID, Index: index}
+	if _, err := provider.Call(ctx, a, "get_part", in, true, &out, imapwire.Decode); err != nil {
+		return model.Part{}, err
+	}
+	if out.UIDValidity != id.UIDValidity {
+		// The folder was recreated: the uid may name another message.
+		return model.Part{}, &conn.Error{Account: p.account, Op: "get_part", Class: conn.ClassTool,
+			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", model.Quote(id.Folder), out.UIDValidity, id.UIDValidity)}
+	}
+	return model.Part{Name: out.Name, Type: out.Type, Data: out.Data}, nil
+}
+
+func (p imapProvider) FindIn(ctx context.Context, a *conn.Adapter, folder, special, messageID string) (model.MessageID, bool, error) {
+	in := imapwire.FindMessageIn{Account: p.account, Folder: folder, Special: special, MessageID: messageID}
+	var out imapwire.FindMessageOut
+	if _, err := provider.Call(ctx, a, "find_message", in, true, &out, imapwire.Decode); err != nil {
+		return model.MessageID{}, false, err
+	}
+	if len(out.UIDs) == 0 {
+		return model.MessageID{}, false, nil
+	}
+	return model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: out.UIDs[len(out.UIDs)-1]}, true, nil
+}
+
+func (p imapProvider) Mark(ctx context.Context, a *conn.Adapter, id model.MessageID, mark provider.Mark) (model.ItemResult, error) {
+	if err := p.checkValidity("set_flags", id.Folder, id.UIDValidity); err != nil {
+		return model.ItemResult{}, err
+	}
+	yes := true
+	in := imapwire.SetFlagsIn{Account: p.account, Folder: id.Folder, UIDs: []uint32{id.UID}, UIDValidity: id.UIDValidity}
+	switch mark {
+	case provider.MarkAnswered:
+		in.Answered = &yes
+	case provider.MarkForwarded:
+		in.Forwarded = &yes
+	default:
+		return model.ItemResult{}, fmt.Errorf("unknown mark %d", mark)
+	}
+	var out imapwire.WriteOut
+	if _, err := provider.Call(ctx, a, "set_flags", in, false, &out, imapwire.Decode); err != nil {
+		return model.ItemResult{}, err
+	}
+	res := p.results(out)
+	if len(res) != 1 {
+		return model.ItemResult{}, &conn.Error{Account: p.account, Op: "set_flags", Class: conn.ClassProtocol, Err: fmt.Errorf("%d results for one uid", len(res))}
+	}
+	return res[0], nil
+}

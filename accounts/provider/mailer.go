@@ -1,0 +1,52 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"unibox/conn"
+	"unibox/model"
+)
+
+// Mailer is a provider that can do what sending needs of the mail server
+// (unibox's IMAP provider; a third-party MCP server generally cannot).
+// None of its writes is retried by any layer: an append whose connection
+// dropped is looked up with FindIn, never sent again.
+type Mailer interface {
+	// Append stores raw in folder, or in the special folder ("sent",
+	// "drafts") when folder is "". The id's UID is 0 when the server did
+	// not say it (no UIDPLUS). An error that may have left it stored is
+	// a *conn.Error with MaybeDone.
+	Append(ctx context.Context, a *conn.Adapter, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error)
+	// Delete removes exactly uids from folder (refused where that cannot
+	// be done without removing others: no UIDPLUS), one result per uid.
+	Delete(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids []uint32) ([]model.ItemResult, error)
+	// Part is attachment index of a message, counted as Body.Attachments.
+	Part(ctx context.Context, a *conn.Adapter, id model.MessageID, index int) (model.Part, error)
+	// FindIn looks a Message-ID up in folder, or in the special folder
+	// ("archive", "trash", "sent", "drafts") when folder is "".
+	FindIn(ctx context.Context, a *conn.Adapter, folder, special, messageID string) (model.MessageID, bool, error)
+	// Mark sets (absolute, never a toggle) a mark on one message.
+	Mark(ctx context.Context, a *conn.Adapter, id model.MessageID, mark Mark) (model.ItemResult, error)
+}
+
+// Mark is what sending sets on the original it answered: \Answered after
+// a reply, $Forwarded after a forward. It is no triage action (model.Op):
+// nobody undoes it from the inbox, and it is set once the message is
+// sent, not optimistically.
+type Mark int
+
+const (
+	MarkAnswered Mark = iota + 1
+	MarkForwarded
+)
+
+func (m Mark) String() string {
+	switch m {
+	case MarkAnswered:
+		return "answered"
+	case MarkForwarded:
+		return "forwarded"
+	}
+	return "unknown mark"
+}
