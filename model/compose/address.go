@@ -1,0 +1,104 @@
+package compose
+
+import (
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// cleanAddress strips what must never reach a header or the editor from an
+// address that came from mail: CR, LF, every other control, escape
+// sequences and bidirectional controls (textsafe.Line), so a name such as
+// "Bob\r\nBcc: x@evil" becomes the visible, harmless "Bob Bcc: x@evil".
+func cleanAddress(a model.Address) model.Address {
+	return model.Address{Name: textsafe.Line(a.Name), Address: textsafe.Line(a.Address)}
+}
+
+// sameAddress compares the addresses alone, ignoring case: mailbox names
+// are case-sensitive in theory, never in practice, and treating them so is
+// what makes "alice@x" and "Alice@X" one person in reply all.
+func sameAddress(a, b string) bool { return strings.EqualFold(a, b) }
+
+// addressSet is a list of addresses that lets each in once, in order.
+type addressSet struct {
+	list []model.Address
+	seen map[string]bool
+}
+
+func (s *addressSet) has(addr string) bool { return s.seen[strings.ToLower(addr)] }
+
+// add appends a unless it is empty or already in (or in one of skip).
+func (s *addressSet) add(a model.Address, skip ...*addressSet) {
+	if a.Address == "" || s.has(a.Address) {
+		return
+	}
+	for _, o := range skip {
+		if o.has(a.Address) {
+			return
+		}
+	}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	s.seen[strings.ToLower(a.Address)] = true
+	s.list = append(s.list, a)
+}
+
+// selfSet is the identity's own addresses, to leave out of a reply.
+func selfSet(self Identity) *addressSet {
+	s := &addressSet{}
+	s.add(self.From)
+	for _, a := range self.Aliases {
+		s.add(model.Address{Address: strings.TrimSpace(a)})
+	}
+	return s
+}
+
+// formatAddress writes a as the editor shows it and net/mail reads it back:
+// the name unencoded (the editor shows UTF-8), quoted when it holds a
+// character that would split or end it ("Doe, Jane", a quote, "<").
+func formatAddress(a model.Address) string {
+	if a.Name == "" {
+		return a.Address
+	}
+	name := a.Name
+	if strings.ContainsAny(name, "()<>[]:;@\\,.\"") {
+		name = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name) + `"`
+	}
+	return name + " <" + a.Address + ">"
+}
+
+func formatList(l []model.Address) string {
+	s := make([]string, len(l))
+	for i, a := range l {
+		s[i] = formatAddress(a)
+	}
+	return strings.Join(s, ", ")
+}
+
+// checkAddress refuses an address that an SMTP server or a header cannot
+// carry as is: one net/mail does not read back to itself, or a name with a
+// control character in it.
+func checkAddress(field string, a model.Address) error {
+	if hasControl(a.Name) {
+		return fmt.Errorf("%s: the name of %q holds a control character", field, a.Address)
+	}
+	p, err := mail.ParseAddress("<" + a.Address + ">")
+	if err != nil || p.Address != a.Address {
+		return fmt.Errorf("%s: %q is not an address", field, a.Address)
+	}
+	return nil
+}
+
+// hasControl reports a C0 control (tab aside), DEL or a C1 control.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return true
+		}
+	}
+	return false
+}
