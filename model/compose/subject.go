@@ -10,12 +10,13 @@ import (
 // prefixes are the words that mark a subject as already answered or
 // forwarded, in the languages mail clients commonly write them: Re, Fw and
 // Fwd in English (any case), AW and WG in German, SV in the Nordic
-// languages, Antw in Dutch, Odp in Polish, Rif in Italian, Ref and TR in
-// French, RV in Spanish, YNT in Turkish and the Chinese 回复 and 转发.
+// languages, Antw in Dutch, Odp in Polish, Rif in Italian, RV in Spanish,
+// YNT in Turkish and the Chinese 回复, 答复 and 转发. Words that also start ordinary subjects ("Ref:", "TR:") are left
+// out: a wrong strip loses part of someone's subject.
 var prefixes = map[string]bool{
 	"re": true, "fw": true, "fwd": true, "aw": true, "wg": true, "sv": true,
-	"antw": true, "odp": true, "rif": true, "ref": true, "tr": true,
-	"rv": true, "ynt": true, "回复": true, "答复": true, "转发": true,
+	"antw": true, "odp": true, "rif": true, "rv": true, "ynt": true,
+	"回复": true, "答复": true, "转发": true,
 }
 
 // replySubject is s with exactly one "Re: " in front.
