@@ -79,6 +79,37 @@ func formatList(l []model.Address) string {
 	return strings.Join(s, ", ")
 }
 
+// Lengths a header line can carry: RFC 5321 caps a path at 256 octets
+// (254 without <>); a name or a subject word (ASCII is not encoded, so it
+// is written as is) longer than a line cannot be folded, and go-message
+// would split it, changing it.
+const (
+	maxAddressLen = 254
+	maxNameLen    = 256
+	maxWordLen    = 900
+)
+
+// checkLengths is the length rule for one address.
+func checkLengths(a model.Address) error {
+	if len(a.Address) > maxAddressLen {
+		return fmt.Errorf("%w: %.40q... is %d octets (limit %d)", ErrBadAddress, a.Address, len(a.Address), maxAddressLen)
+	}
+	if len(a.Name) > maxNameLen {
+		return fmt.Errorf("the name of %q is %d octets (limit %d)", a.Address, len(a.Name), maxNameLen)
+	}
+	return nil
+}
+
+// longWord reports a run without white space too long for a header line.
+func longWord(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if len(w) > maxWordLen {
+			return true
+		}
+	}
+	return false
+}
+
 // checkAddress refuses an address that an SMTP server or a header cannot
 // carry as is: one net/mail does not read back to itself, or a name with a
 // control character in it.
@@ -86,11 +117,21 @@ func checkAddress(field string, a model.Address) error {
 	if hasControl(a.Name) {
 		return fmt.Errorf("%s: the name of %q holds a control character", field, a.Address)
 	}
-	p, err := mail.ParseAddress("<" + a.Address + ">")
-	if err != nil || p.Address != a.Address {
+	if err := checkLengths(a); err != nil {
+		return fmt.Errorf("%s: %w", field, err)
+	}
+	if !plainAddress(a.Address) {
 		return fmt.Errorf("%s: %q is not an address", field, a.Address)
 	}
 	return nil
+}
+
+// plainAddress: addr reads back as itself in angle brackets, which is how
+// it goes into RCPT TO and a header. A local part that needs quoting
+// (net/mail hands it back unquoted, `" "@x` as ` @x`) does not.
+func plainAddress(addr string) bool {
+	p, err := mail.ParseAddress("<" + addr + ">")
+	return err == nil && p.Address == addr
 }
 
 // hasControl reports a C0 control (tab aside), DEL or a C1 control.

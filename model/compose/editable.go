@@ -37,6 +37,8 @@ var (
 	ErrBadAddress    = errors.New("an address does not parse")
 )
 
+var errLongWord = fmt.Errorf("a word over %d characters without a space cannot be written in a header line", maxWordLen)
+
 // editable are the header lines the editor gets, in order; no other header
 // line is read back.
 var editable = []string{"From", "To", "Cc", "Bcc", "Subject"}
@@ -120,6 +122,9 @@ func readHeader(d *Draft, seen map[string]bool, line string) error {
 	}
 	value = strings.TrimSpace(value)
 	if key == "subject" {
+		if longWord(value) {
+			return errLongWord
+		}
 		d.Subject = value
 		return nil
 	}
@@ -167,6 +172,12 @@ func parseList(value string) ([]model.Address, error) {
 	for i, a := range addrs {
 		if hasControl(a.Name) { // net/mail decodes =?..?= words in names
 			return nil, fmt.Errorf("%w: in the name of %q", ErrControl, a.Address)
+		}
+		if err := checkLengths(model.Address{Name: a.Name, Address: a.Address}); err != nil {
+			return nil, err
+		}
+		if !plainAddress(a.Address) {
+			return nil, fmt.Errorf("%w: %q (a quoted local part cannot go in an SMTP command as unibox sends it)", ErrBadAddress, a.Address)
 		}
 		out[i] = model.Address{Name: a.Name, Address: a.Address}
 	}

@@ -89,6 +89,10 @@ func TestParseErrors(t *testing.T) {
 		{"twice", from + "To: b@example.com\nto: c@example.com\n\n", 3, "to: c@example.com", ErrDuplicate, ""},
 		{"two froms", "From: a@example.org, b@example.org\nTo: b@example.com\n\n", 1, "From: a@example.org, b@example.org", nil, "exactly one"},
 		{"empty from", "From:\nTo: b@example.com\n\n", 1, "From:", nil, "exactly one"},
+		{"address over 254 octets", "To: " + strings.Repeat("a", 250) + "@b.example\n\n", 1, "To: " + strings.Repeat("a", 250) + "@b.example", ErrBadAddress, "limit 254"},
+		{"name over 256 octets", "To: " + strings.Repeat("n", 257) + " <b@example.com>\n\n", 1, "To: " + strings.Repeat("n", 257) + " <b@example.com>", nil, "limit 256"},
+		{"subject word over 900", "To: b@example.com\nSubject: " + strings.Repeat("w", 901) + "\n\n", 2, "Subject: " + strings.Repeat("w", 901), nil, "900"},
+		{"quoted local part", "To: \"a b\"@example.com\n\n", 1, "To: \"a b\"@example.com", ErrBadAddress, "quoted local part"},
 		{"bad utf-8", "To: b@example.com\nSubject: \xff\n\n", 2, "Subject: \xff", nil, "UTF-8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

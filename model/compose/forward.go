@@ -12,9 +12,9 @@ import (
 // forwardMark opens the forwarded block, as Gmail and most clients write it.
 const forwardMark = "---------- Forwarded message ----------"
 
-// maxNameLen caps an attachment's name in bytes (a file name's usual
+// maxFileNameLen caps an attachment's name in bytes (a file name's usual
 // limit), so its encoded form stays within a header line.
-const maxNameLen = 255
+const maxFileNameLen = 255
 
 // Forward passes o on from self to recipients the user adds: one "Fwd:",
 // o's headers and text in a block under the body, and o's attachments
@@ -42,11 +42,11 @@ func Forward(o Original, self Identity) Draft {
 }
 
 // cleanPart makes an attachment from mail safe to put in a header: its
-// name without controls and at most maxNameLen bytes, its type a valid
+// name without controls and at most maxFileNameLen bytes, its type a valid
 // media type (else application/octet-stream). The data stays byte-exact.
 func cleanPart(p Part) Part {
 	name := textsafe.Line(p.Name)
-	for len(name) > maxNameLen {
+	for len(name) > maxFileNameLen {
 		_, size := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-size]
 	}

@@ -55,6 +55,9 @@ func (d Draft) check() ([]string, error) {
 	if hasControl(d.Subject) {
 		return nil, fmt.Errorf("Subject: %w", ErrControl)
 	}
+	if longWord(d.Subject) {
+		return nil, fmt.Errorf("Subject: %w", errLongWord)
+	}
 	for _, id := range append([]string{d.InReplyTo}, d.References...) {
 		if id != "" && cleanID(id) != id {
 			return nil, fmt.Errorf("In-Reply-To/References: %q is not a message id", id)
@@ -134,8 +137,8 @@ func (d Draft) write(w io.Writer, id string, now time.Time) error {
 }
 
 // attachmentHeader names the file twice, as Thunderbird does: RFC 2231 in
-// Content-Disposition's filename (mime.FormatMediaType encodes a non-ASCII
-// name as filename*=utf-8''...), and an RFC 2047 word in Content-Type's
+// Content-Disposition's filename (mime.FormatMediaType writes a non-ASCII
+// name as filename* in percent-encoded UTF-8), and an RFC 2047 word in Content-Type's
 // name for older readers (go-message's SetContentType encodes it so).
 func attachmentHeader(p Part) mail.AttachmentHeader {
 	var h mail.AttachmentHeader
