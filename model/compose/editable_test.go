@@ -165,3 +165,24 @@ func TestKindString(t *testing.T) {
 		}
 	}
 }
+
+// Editable makes any draft safe, not only those Reply and Forward made: a
+// draft the lead builds from stored fields gets the same five lines.
+func TestEditableSanitisesAnyDraft(t *testing.T) {
+	d := Draft{
+		From:    model.Address{Name: "A\r\nBcc: x@evil", Address: "alice@example.org"},
+		To:      []model.Address{{Name: "B\nX-Foo: 1", Address: "bob@example.com\r\nBcc: y@evil"}},
+		Subject: "s\r\nBcc: z@evil\r\n\r\nbody",
+		Body:    "body\n",
+	}
+	head, body, _ := strings.Cut(d.Editable(), "\n\n")
+	lines := strings.Split(head, "\n")
+	if len(lines) != 5 || lines[3] != "Bcc: " || body != "body\n" {
+		t.Fatalf("Editable() = %q", d.Editable())
+	}
+	for _, l := range lines {
+		if strings.ContainsAny(l, "\r") {
+			t.Errorf("a CR in %q", l)
+		}
+	}
+}

@@ -158,16 +158,16 @@ func attachmentHeader(p Part) mail.AttachmentHeader {
 	return h
 }
 
-// textBody is the body with CRLF line ends and the transfer encoding it
-// needs: 7bit when it is short-lined ASCII, else quoted-printable (whose
-// writer makes the CRLFs itself).
+// textBody is the body with LF line ends and the transfer encoding it
+// needs: 7bit when it is short-lined ASCII, else quoted-printable. Either
+// go-message writer turns each LF into the CRLF SMTP requires.
 func textBody(s string) (string, string) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	if needsQP(s) {
 		return s, "quoted-printable"
 	}
-	return strings.ReplaceAll(s, "\n", "\r\n"), "7bit"
+	return s, "7bit"
 }
 
 // needsQP: a non-ASCII byte, a control, a line over 76 characters or one

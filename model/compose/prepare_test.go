@@ -180,14 +180,15 @@ func hasField(t *testing.T, raw []byte, key string) bool {
 // The body is 7bit when it is short-lined ASCII and quoted-printable when
 // it is not; either way it decodes to what was written.
 func TestPrepareTransferEncoding(t *testing.T) {
-	for _, tc := range []struct{ name, body, cte string }{
-		{"ascii", "Hi,\n\nsee you\n", "7bit"},
-		{"empty", "", "7bit"},
-		{"non-ascii", "Grüße\n", "quoted-printable"},
-		{"long line", strings.Repeat("x", 77) + "\n", "quoted-printable"},
-		{"trailing space", "a \nb\n", "quoted-printable"},
-		{"control", "a\x1bb\n", "quoted-printable"},
-		{"equals and dots", "a=b\n.\n..\n", "7bit"},
+	for _, tc := range []struct{ name, body, cte, want string }{
+		{"ascii", "Hi,\n\nsee you\n", "7bit", ""},
+		{"empty", "", "7bit", ""},
+		{"non-ascii", "Grüße\n", "quoted-printable", ""},
+		{"long line", strings.Repeat("x", 77) + "\n", "quoted-printable", ""},
+		{"trailing space", "a \nb\n", "quoted-printable", ""},
+		{"control", "a\x1bb\n", "quoted-printable", ""},
+		{"equals and dots", "a=b\n.\n..\n", "7bit", ""},
+		{"cr line ends", "a\rb\r\nc\r", "7bit", "a\nb\nc\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := Draft{From: alice, To: []model.Address{bob}, Body: tc.body}
@@ -199,8 +200,12 @@ func TestPrepareTransferEncoding(t *testing.T) {
 			if !reflect.DeepEqual(m.ctes, []string{tc.cte}) {
 				t.Errorf("Content-Transfer-Encoding = %v, want %s", m.ctes, tc.cte)
 			}
-			if m.text != tc.body {
-				t.Errorf("body = %q, want %q", m.text, tc.body)
+			want := tc.body
+			if tc.want != "" {
+				want = tc.want
+			}
+			if m.text != want {
+				t.Errorf("body = %q, want %q", m.text, want)
 			}
 			if bytes.Contains(bytes.ReplaceAll(p.Wire, []byte("\r\n"), nil), []byte("\n")) {
 				t.Errorf("a bare LF on the wire: %q", p.Wire)
