@@ -113,3 +113,39 @@ func TestPrepareRawRefuses(t *testing.T) {
 		t.Error("an account from without a domain was accepted")
 	}
 }
+
+// A Bcc-only message with the usual empty group in To goes to the Bcc.
+func TestPrepareRawGroup(t *testing.T) {
+	p, err := PrepareRaw([]byte("To: undisclosed-recipients:;\r\nBcc: a@example.com\r\n\r\nx"), alice, now)
+	if err != nil || !reflect.DeepEqual(p.Rcpt, []string{"a@example.com"}) {
+		t.Fatalf("Rcpt, err = %v, %v", p.Rcpt, err)
+	}
+	if !bytes.HasPrefix(p.Wire, []byte("Message-Id: ")) || !bytes.Contains(p.Wire, []byte("\r\nTo: undisclosed-recipients:;\r\n\r\nx")) {
+		t.Errorf("Wire = %q", p.Wire)
+	}
+}
+
+// FuzzPrepareRaw: any bytes either are refused or give a Wire that
+// go-message reads, with no Bcc field, and a Saved that differs from it
+// only by Bcc.
+func FuzzPrepareRaw(f *testing.F) {
+	f.Add([]byte("To: b@example.com\r\nBcc: c@example.com\r\n\r\nbody"))
+	f.Add([]byte("To: b@example.com\nSubject: x\n\n"))
+	f.Add([]byte("bcc: a@b.c\r\n bcc: x\r\nTo: =?utf-8?q?=0D=0A?= <d@e.f>\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p, err := PrepareRaw(raw, alice, now)
+		if err != nil {
+			return
+		}
+		if len(p.Rcpt) == 0 || p.MessageID == "" {
+			t.Fatalf("accepted with Rcpt %v, id %q", p.Rcpt, p.MessageID)
+		}
+		if hasField(t, p.Wire, "Bcc") {
+			t.Fatalf("Bcc on the wire: %q", p.Wire)
+		}
+		again, err := withoutBcc(p.Saved)
+		if err != nil || !bytes.Equal(again, p.Wire) {
+			t.Fatalf("Saved minus Bcc is not Wire (%v):\n%q\n%q", err, again, p.Wire)
+		}
+	})
+}
