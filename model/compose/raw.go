@@ -7,7 +7,6 @@ import (
 
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/mail"
-	"github.com/emersion/go-message/textproto"
 
 	"unibox/model"
 )
@@ -31,7 +30,7 @@ func PrepareRaw(raw []byte, from model.Address, now time.Time) (Prepared, error)
 	if err != nil {
 		return Prepared{}, err
 	}
-	h := mail.Header{Header: messageHeader(th)}
+	h := mail.Header{Header: message.Header{Header: th}}
 	rcpt := &addressSet{}
 	for _, key := range []string{"To", "Cc", "Bcc"} {
 		for f := th.FieldsByKey(key); f.Next(); {
@@ -40,6 +39,9 @@ func PrepareRaw(raw []byte, from model.Address, now time.Time) (Prepared, error)
 				return Prepared{}, fmt.Errorf("compose: %s: %w: %q (%v)", key, ErrBadAddress, f.Value(), err)
 			}
 			for _, a := range list {
+				if err := checkAddress(key, model.Address{Address: a.Address}); err != nil {
+					return Prepared{}, fmt.Errorf("compose: %w", err)
+				}
 				rcpt.add(model.Address{Address: a.Address})
 			}
 		}
@@ -78,5 +80,3 @@ func PrepareRaw(raw []byte, from model.Address, now time.Time) (Prepared, error)
 	}
 	return Prepared{MessageID: id, From: from.Address, Rcpt: out, Wire: wire, Saved: saved}, nil
 }
-
-func messageHeader(h textproto.Header) message.Header { return message.Header{Header: h} }

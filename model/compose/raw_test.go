@@ -98,6 +98,7 @@ func TestPrepareRawRefuses(t *testing.T) {
 		{"empty to", "To: \r\nCc:\r\n\r\nbody", ErrNoRecipient, ""},
 		{"bad to", "To: bob@example.com, not an address\r\n\r\n", ErrBadAddress, "To"},
 		{"bad bcc", "To: bob@example.com\r\nBcc: <x@>\r\n\r\n", ErrBadAddress, "Bcc"},
+		{"quoted local part", "To: \"a b\"@example.com\r\n\r\n", nil, `To: "a b@example.com" is not an address`},
 		{"not a message", "hello there\r\n", nil, "reading the header"},
 		{"bad message-id", "To: b@example.com\r\nMessage-ID: <a b@h>\r\n\r\n", nil, "Message-ID"},
 		{"empty", "", ErrNoRecipient, ""},
