@@ -59,13 +59,15 @@ func selfSet(self Identity) *addressSet {
 
 // formatAddress writes a as the editor shows it and net/mail reads it back:
 // the name unencoded (the editor shows UTF-8), quoted when it holds a
-// character that would split or end it ("Doe, Jane", a quote, "<").
+// character that would split or end it ("Doe, Jane", a quote, "<"), or
+// "=?" (net/mail decodes an encoded word outside quotes, which would turn
+// a name's literal "=?utf-8?q?=0D=0A?=" into a CR LF).
 func formatAddress(a model.Address) string {
 	if a.Name == "" {
 		return a.Address
 	}
 	name := a.Name
-	if strings.ContainsAny(name, "()<>[]:;@\\,.\"") {
+	if strings.ContainsAny(name, "()<>[]:;@\\,.\"") || strings.Contains(name, "=?") {
 		name = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(name) + `"`
 	}
 	return name + " <" + a.Address + ">"

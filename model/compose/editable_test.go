@@ -18,7 +18,7 @@ func TestEditableRoundTrip(t *testing.T) {
 		MessageID: "m@h", References: []string{"r@h"},
 		From:    model.Address{Name: `Doe, "JD" \ Jane`, Address: "jane@example.com"},
 		To:      []model.Address{alice, {Name: "Zoë Ça", Address: "zoe@example.fr"}, {Name: "O'Brien (work)", Address: "ob@example.ie"}},
-		Cc:      []model.Address{{Address: "plain@example.com"}},
+		Cc:      []model.Address{{Address: "plain@example.com"}, {Name: "=?utf-8?q?a=0D=0ABcc=3A_x=40y?=", Address: "lit@example.com"}},
 		Subject: "Réunion: ça va?",
 		Date:    time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		Text:    "hello",

@@ -92,7 +92,30 @@ func FuzzReplyEditable(f *testing.F) {
 			if lines[3] != "Bcc: " {
 				t.Fatalf("a Bcc from mail: %q", lines[3])
 			}
-			_, _ = Parse(out, d)
+			// A stranger's address that is no address ("a@b, c@d") shows as
+			// written: Parse reads what the user sees, whatever it is.
+			got, err := Parse(out, d)
+			if err == nil && readable(d) {
+				if !reflect.DeepEqual(got.To, d.To) || !reflect.DeepEqual(got.Cc, d.Cc) || got.Subject != d.Subject {
+					t.Fatalf("Parse(Editable()) changed the draft:\n got %+v\nwant %+v\n%q", got, d, out)
+				}
+			} else if readable(d) && !errors.Is(err, ErrNoRecipient) {
+				t.Fatalf("Parse refuses the Editable() of a draft with plain addresses: %v\n%q", err, out)
+			}
 		}
 	})
+}
+
+// readable: every address in d is one Parse takes (plain, within limits),
+// so Parse must read its Editable() back.
+func readable(d Draft) bool {
+	if longWord(d.Subject) {
+		return false
+	}
+	for _, a := range append(append([]model.Address{d.From}, d.To...), d.Cc...) {
+		if checkAddress("", a) != nil {
+			return false
+		}
+	}
+	return true
 }
