@@ -1,0 +1,80 @@
+package compose
+
+import (
+	"time"
+
+	"unibox/model"
+)
+
+// Kind says what a draft answers; the outbox uses it to mark the original
+// (\Answered after a reply, $Forwarded after a forward).
+type Kind int
+
+const (
+	KindNew Kind = iota
+	KindReply
+	KindReplyAll
+	KindForward
+)
+
+// String is the kind's stable name, as scripts and files spell it.
+func (k Kind) String() string {
+	switch k {
+	case KindNew:
+		return "new"
+	case KindReply:
+		return "reply"
+	case KindReplyAll:
+		return "reply_all"
+	case KindForward:
+		return "forward"
+	}
+	return "unknown"
+}
+
+// Part is an attachment carried by a forward.
+type Part struct {
+	Name, Type string
+	Data       []byte
+}
+
+// Identity is the account's own addresses: its "from" and its "aliases".
+// Reply all leaves all of them out.
+type Identity struct {
+	From    model.Address
+	Aliases []string
+}
+
+// Original is what an answer needs of the message answered. Every string
+// in it came from a stranger's mail: decoded, and possibly holding CR, LF
+// or escape sequences.
+type Original struct {
+	MessageID   string   // raw, without <>
+	References  []string // raw ids, without <>
+	InReplyTo   string
+	From        model.Address
+	ReplyTo     []model.Address
+	To, Cc      []model.Address
+	Subject     string
+	Date        time.Time
+	Text        string // the text part, already decoded
+	Attachments []Part
+}
+
+// Draft is a message being written. Kind, InReplyTo, References and
+// Attachments are fixed when it is made; the editor changes the rest.
+type Draft struct {
+	Kind        Kind
+	From        model.Address
+	To, Cc, Bcc []model.Address
+	Subject     string
+	InReplyTo   string
+	References  []string
+	Body        string
+	Attachments []Part
+}
+
+// New is an empty message from the account.
+func New(self Identity) Draft {
+	return Draft{Kind: KindNew, From: cleanAddress(self.From)}
+}
