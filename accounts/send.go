@@ -38,6 +38,9 @@ func sendingOf(ac config.Account, spec *provider.Spec) sending {
 	return s
 }
 
+// CanSend says why the account cannot send (nil: it can).
+func (a *Account) CanSend() error { return a.sending.noSend }
+
 // From is the address the account sends as (from, else an address
 // username).
 func (a *Account) From() (*mail.Address, error) {

@@ -29,9 +29,11 @@ func (r *Runner) Deliver(ctx context.Context, id string) (Report, error) {
 	if !ok {
 		return Report{Outcome: OutcomeFailed, Entry: e}, fmt.Errorf("account %q is not configured: the message is not sent through another", e.Account)
 	}
-	out, err := r.advance(ctx, a, id)
+	out, cur, err := r.advance(ctx, a, id)
+	if cur.ID != "" {
+		e = cur
+	}
 	if out != OutcomeSent {
-		e, _ = r.entry(id)
 		if out == OutcomeWaiting {
 			out = OutcomeFailed // one try, and it did not go
 		}
@@ -40,7 +42,7 @@ func (r *Runner) Deliver(ctx context.Context, id string) (Report, error) {
 	for {
 		cur, ok := r.entry(id)
 		if !ok { // done and off the disk
-			return Report{Outcome: OutcomeSent, Entry: last(e, cur)}, nil
+			return Report{Outcome: OutcomeSent, Entry: e}, nil
 		}
 		e = cur
 		if cur.State == outbox.StateSent && cur.SaveTries > 2 || cur.State == outbox.StateSaved && cur.FlagTries > 2 {
@@ -55,15 +57,12 @@ func (r *Runner) Deliver(ctx context.Context, id string) (Report, error) {
 			case <-t.C:
 			}
 		}
-		if _, err := r.advance(ctx, a, id); err != nil {
-			return Report{Outcome: OutcomeSent, Entry: cur}, nil
+		_, after, err := r.advance(ctx, a, id)
+		if after.ID != "" {
+			e = after
+		}
+		if err != nil {
+			return Report{Outcome: OutcomeSent, Entry: e}, nil
 		}
 	}
-}
-
-func last(before, cur outbox.Entry) outbox.Entry {
-	if cur.ID != "" {
-		return cur
-	}
-	return before
 }

@@ -146,7 +146,7 @@ func (r *Runner) pass(ctx context.Context, a Account) time.Time {
 			next = earliest(next, at)
 			continue
 		}
-		if _, err := r.advance(ctx, a, e.ID); err == nil {
+		if _, _, err := r.advance(ctx, a, e.ID); err == nil {
 			r.notify()
 		}
 		if e2, ok := r.entry(e.ID); ok && live(e2.State) {

@@ -24,19 +24,20 @@ const (
 
 // advance claims the entry and takes it through every step that is due,
 // each recorded before the next; it stops at the first that must wait.
-func (r *Runner) advance(ctx context.Context, a Account, id string) (Outcome, error) {
+// It returns the entry as it last stood, also when it is done and gone.
+func (r *Runner) advance(ctx context.Context, a Account, id string) (Outcome, outbox.Entry, error) {
 	c, err := r.box.Claim(id)
 	if errors.Is(err, outbox.ErrClaimed) {
-		return OutcomeWaiting, errBusy
+		return OutcomeWaiting, outbox.Entry{}, errBusy
 	}
 	if err != nil {
-		return OutcomeWaiting, err
+		return OutcomeWaiting, outbox.Entry{}, err
 	}
 	defer c.Release()
 	for {
 		e := c.Entry()
 		if at := r.dueAt(e); at.After(r.o.Now()) {
-			return outcomeOf(e.State), nil
+			return outcomeOf(e.State), e, nil
 		}
 		var err error
 		switch e.State {
@@ -47,15 +48,15 @@ func (r *Runner) advance(ctx context.Context, a Account, id string) (Outcome, er
 		case outbox.StateSaved:
 			err = r.flag(ctx, a, c)
 		case outbox.StateDone:
-			return OutcomeSent, r.finish(c)
+			return OutcomeSent, e, r.finish(c)
 		default: // failed, unknown: a person decides
-			return outcomeOf(e.State), nil
+			return outcomeOf(e.State), e, nil
 		}
 		if errors.Is(err, errWait) {
-			return outcomeOf(c.Entry().State), nil
+			return outcomeOf(c.Entry().State), c.Entry(), nil
 		}
 		if err != nil {
-			return outcomeOf(c.Entry().State), err
+			return outcomeOf(c.Entry().State), c.Entry(), err
 		}
 	}
 }

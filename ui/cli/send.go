@@ -12,6 +12,7 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/dispatch"
 	"unibox/accounts/outbox"
+	"unibox/model"
 	"unibox/model/compose"
 	"unibox/model/textsafe"
 	"unibox/ui/launch"
@@ -109,10 +110,13 @@ func readMessage(path string, stdin io.Reader) ([]byte, error) {
 // fail), delivers it once, and says how it went.
 func send(a *accounts.Account, env *launch.Env, raw []byte, queue bool, timeout time.Duration) (SendJSON, int) {
 	from, err := a.From()
+	if cerr := a.CanSend(); cerr != nil {
+		err = cerr
+	}
 	if err != nil {
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, ExitNotSent
 	}
-	prep, err := compose.PrepareRaw(raw, from, time.Now())
+	prep, err := compose.PrepareRaw(raw, model.Address{Name: from.Name, Address: from.Address}, time.Now())
 	if err != nil {
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
 	}

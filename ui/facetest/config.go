@@ -22,13 +22,14 @@ import (
 )
 
 // Write writes cfg as a config file (0600, as unibox wants) and returns
-// its path. The test gets its own local store and account histories too
-// ($XDG_CACHE_HOME, $XDG_STATE_HOME): tests reuse account names, hosts
-// and users.
+// its path. The test gets its own local store, account histories, drafts
+// and outbox too ($XDG_CACHE_HOME, $XDG_STATE_HOME, $XDG_DATA_HOME):
+// tests reuse account names, hosts and users.
 func Write(t testing.TB, cfg string) string {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // drafts and the outbox
 	path := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
