@@ -145,7 +145,10 @@ func (s *Server) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	err := s.smtp.Shutdown(ctx) // closes the listener, waits for every handler
+	err := s.smtp.Shutdown(ctx) // waits for every handler
+	// Shutdown closes only the listeners Serve has registered: a server
+	// closed before its Serve goroutine ran would accept forever.
+	_ = s.ln.Close()
 	s.wg.Wait()
 	return err
 }
