@@ -27,13 +27,16 @@ func TestCloseReleasesEverything(t *testing.T) {
 	}
 	idle.Close()
 
-	started := make(chan struct{})
+	delivered := make(chan struct{})
 	var once sync.Once
-	srv, err := smtptest.Start(smtptest.Options{OnBody: func() { once.Do(func() { close(started) }) }})
+	srv, err := smtptest.Start(smtptest.Options{Deliver: func(string, []string, []byte) error {
+		once.Do(func() { close(delivered) })
+		return nil
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.HangAfterDot(1, false)
+	srv.HangAfterDot(1, true)
 	hung := make(chan error, 1)
 	go func() {
 		c, err := smtp.Dial(srv.Addr())
@@ -53,9 +56,9 @@ func TestCloseReleasesEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-started: // the hung send reached its body
+	case <-delivered: // the send is delivered; its answer now hangs
 	case <-time.After(patience):
-		t.Fatal("the send never reached its body")
+		t.Fatal("the send was never delivered")
 	}
 	closed := make(chan struct{})
 	go func() { srv.Close(); close(closed) }()
@@ -70,8 +73,8 @@ func TestCloseReleasesEverything(t *testing.T) {
 	if err := live.Noop(); err == nil {
 		t.Fatal("a live session survived Close")
 	}
-	if srv.Deliveries() != 0 {
-		t.Fatalf("%d deliveries, want none (HangAfterDot without delivery)", srv.Deliveries())
+	if srv.Deliveries() != 1 {
+		t.Fatalf("%d deliveries, want 1", srv.Deliveries())
 	}
 }
 
