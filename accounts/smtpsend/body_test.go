@@ -1,6 +1,7 @@
 package smtpsend_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync/atomic"
@@ -52,5 +53,19 @@ func TestBeforeBodyErrorSendsNothing(t *testing.T) {
 	}
 	if w.srv.BodiesStarted() != 0 || w.srv.Deliveries() != 0 || w.copies(t, marker) != 0 {
 		t.Fatalf("%d bodies, %d deliveries after BeforeBody failed", w.srv.BodiesStarted(), w.srv.Deliveries())
+	}
+}
+
+// Cancelling the send once the body is on its way cuts the connection,
+// and the outcome is unknown, never "not sent".
+func TestCancelDuringBodyIsUnknown(t *testing.T) {
+	c, cancel := context.WithCancel(ctx(t))
+	defer cancel()
+	w := newWorld(t, smtptest.Options{OnBody: cancel})
+	w.srv.HangAfterDot(1, false)
+	env, _ := w.envelope()
+	_, err := smtpsend.Send(c, w.server(), password("ann-pw"), env, smtpsend.Options{})
+	if !errors.Is(err, smtpsend.ErrUnknown) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want unknown, caused by the cancel", err)
 	}
 }
