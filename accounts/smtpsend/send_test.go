@@ -89,6 +89,9 @@ func TestBoundaries(t *testing.T) {
 			if c := smtpsend.Class(err); c != tc.class {
 				t.Errorf("class %q, want %q", c, tc.class)
 			}
+			if err := w.srv.AwaitDeliveries(ctx(t), tc.delivered); err != nil {
+				t.Fatal(err)
+			}
 			if n := w.copies(t, marker); n != tc.delivered || w.srv.Deliveries() != tc.delivered {
 				t.Fatalf("%d copies in INBOX, %d deliveries; want %d", n, w.srv.Deliveries(), tc.delivered)
 			}

@@ -68,6 +68,7 @@ type Server struct {
 	mu        sync.Mutex
 	conns     map[string]*tconn // by remote address
 	delivered []Message
+	changed   chan struct{} // closed and replaced at each delivery
 	faults    faults
 	closed    bool
 }
@@ -78,7 +79,7 @@ func Start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smtptest: listen: %w", err)
 	}
-	s := &Server{opts: opts, addr: ln.Addr().String(), done: make(chan struct{}), conns: map[string]*tconn{}}
+	s := &Server{opts: opts, addr: ln.Addr().String(), done: make(chan struct{}), conns: map[string]*tconn{}, changed: make(chan struct{})}
 	s.ln = &listener{Listener: ln, s: s}
 	srv := smtp.NewServer(smtp.BackendFunc(s.newSession))
 	srv.Domain = "smtptest.local"
@@ -161,9 +162,30 @@ func (s *Server) deliver(from string, rcpt []string, data []byte) error {
 	}
 	s.mu.Lock()
 	s.delivered = append(s.delivered, Message{From: from, Rcpt: append([]string(nil), rcpt...), Data: data})
-	s.mu.Unlock()
 	s.deliveries.Add(1)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
 	return nil
+}
+
+// AwaitDeliveries waits until n messages were delivered, or ctx ends: a
+// client that gave up waiting (a reply hung after the dot) may return
+// before the server has delivered.
+func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
+	for {
+		s.mu.Lock()
+		got, changed := len(s.delivered), s.changed
+		s.mu.Unlock()
+		if got >= n {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("smtptest: %d of %d deliveries: %w", got, n, ctx.Err())
+		}
+	}
 }
 
 // listener registers every connection so faults and Close can cut it.
