@@ -105,3 +105,25 @@ func TestSecretNeverInError(t *testing.T) {
 		})
 	}
 }
+
+// A login configured for a server that offers no AUTH (a relay port, not
+// submission) is refused before MAIL: mail is never sent unauthenticated
+// in its place.
+func TestNoAuthOffered(t *testing.T) {
+	srv, err := smtptest.Start(smtptest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	env := smtpsend.Envelope{From: "ann@example.org", Rcpt: []string{"bob@example.org"}, Data: []byte("Subject: x\r\n\r\nx\r\n")}
+	s := smtpsend.Server{Host: srv.Host(), Port: srv.Port(), Security: "none", Username: "ann"}
+	_, err = smtpsend.Send(ctx(t), s, password("ann-pw"), env, smtpsend.Options{})
+	e := sendErr(t, err)
+	if !errors.Is(err, smtpsend.ErrRefused) || e.Stage != smtpsend.StageAuth || smtpsend.Class(err) != "config" {
+		t.Fatalf("got %v (stage %s, class %s), want refused at auth, class config", err, e.Stage, smtpsend.Class(err))
+	}
+	mustContain(t, err.Error(), "offers no AUTH")
+	if srv.MailCommands() != 0 || srv.Deliveries() != 0 {
+		t.Fatal("sent without the login")
+	}
+}

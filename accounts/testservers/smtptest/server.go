@@ -33,6 +33,9 @@ type Options struct {
 	// Users are the AUTH PLAIN logins (name → password). With Users or
 	// Tokens set, MAIL needs a login first.
 	Users map[string]string
+	// LoginMech offers AUTH LOGIN for Users instead of PLAIN, as some
+	// older servers do.
+	LoginMech bool
 	// Tokens, when set, offers XOAUTH2 and OAUTHBEARER and says whether
 	// token is valid for user (e.g. an imaptest.Issuer's check).
 	Tokens func(user, token string) bool
