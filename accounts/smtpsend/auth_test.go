@@ -95,13 +95,24 @@ func TestSecretNeverInError(t *testing.T) {
 			if strings.Contains(err.Error(), pw) || !strings.Contains(err.Error(), "[secret]") {
 				t.Fatalf("error text %q: the echoed secret is not scrubbed", err)
 			}
-			var e *smtpsend.Error
-			errors.As(err, &e)
-			for cause := e.Err; cause != nil; cause = errors.Unwrap(cause) {
+			var walk func(error)
+			walk = func(cause error) { // every wrapped cause, %w lists included
+				if cause == nil {
+					return
+				}
 				if strings.Contains(cause.Error(), pw) {
 					t.Fatalf("a wrapped cause holds the secret: %q", cause)
 				}
+				switch u := cause.(type) {
+				case interface{ Unwrap() error }:
+					walk(u.Unwrap())
+				case interface{ Unwrap() []error }:
+					for _, c := range u.Unwrap() {
+						walk(c)
+					}
+				}
 			}
+			walk(err)
 		})
 	}
 }
