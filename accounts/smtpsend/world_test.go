@@ -33,7 +33,7 @@ type world struct {
 
 // newWorld starts both servers; without Users or Tokens the submission
 // login is ann / ann-pw.
-func newWorld(t *testing.T, opts smtptest.Options) *world {
+func newWorld(t testing.TB, opts smtptest.Options) *world {
 	t.Helper()
 	mem := imaptest.NewMem(t, memimap.Options{})
 	user, _ := mem.NewUser(t)
