@@ -117,6 +117,16 @@ func (is *Issuer) Checked() int { is.mu.Lock(); defer is.mu.Unlock(); return is.
 // TCP level from then on.
 func (is *Issuer) Down() { _ = is.srv.Close() }
 
+// Valid says whether token is live and was issued to user: the check an
+// in-process server (smtptest, memimap) makes instead of introspecting.
+func (is *Issuer) Valid(user, token string) bool {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	is.checked++
+	tk := is.tokens[token]
+	return tk != nil && tk.user == user && tk.valid(time.Now())
+}
+
 func (is *Issuer) mint(w http.ResponseWriter, r *http.Request) {
 	user := r.URL.Query().Get("user")
 	ttl, err := time.ParseDuration(r.URL.Query().Get("ttl"))

@@ -1,11 +1,12 @@
 package memimap
 
 import (
-	"bytes"
 	"errors"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-sasl"
+
+	"unibox/accounts/saslauth"
 )
 
 // AuthenticateMechanisms offers OAuth2 logins when Options.Tokens is set
@@ -33,7 +34,7 @@ func (s *session) Authenticate(mech string) (sasl.Server, error) {
 			return nil
 		})}, nil
 	case "XOAUTH2":
-		return &xoauth2Server{s: s}, nil
+		return saslauth.NewXOAuth2Server(func(user, token string) bool { return s.loginByToken(user, token) == nil }, authFailed), nil
 	}
 	return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "SASL mechanism not supported"}
 }
@@ -66,33 +67,4 @@ func (s *session) loginByToken(user, token string) error {
 		return errors.New("no such user")
 	}
 	return s.Login(user, u.password)
-}
-
-// xoauth2Server is Google's XOAUTH2: "user=U\x01auth=Bearer T\x01\x01".
-type xoauth2Server struct {
-	s      *session
-	failed bool
-}
-
-func (x *xoauth2Server) Next(resp []byte) ([]byte, bool, error) {
-	if x.failed { // the client answered the error challenge
-		return nil, true, authFailed
-	}
-	if resp == nil {
-		return []byte{}, false, nil // ask for the initial response
-	}
-	var user, token string
-	for _, f := range bytes.Split(resp, []byte{1}) {
-		if v, ok := bytes.CutPrefix(f, []byte("user=")); ok {
-			user = string(v)
-		}
-		if v, ok := bytes.CutPrefix(f, []byte("auth=Bearer ")); ok {
-			token = string(v)
-		}
-	}
-	if err := x.s.loginByToken(user, token); err != nil {
-		x.failed = true
-		return []byte(`{"status":"401","schemes":"bearer","scope":"https://mail.google.com/"}`), false, nil
-	}
-	return nil, true, nil
 }

@@ -403,6 +403,10 @@ func (s *Server) forget(c *imapserver.Conn) {
 	s.mu.Unlock()
 }
 
+// HasUser reports whether a user is named name (an SMTP test server asks
+// before it delivers to an address).
+func (s *Server) HasUser(name string) bool { return s.lookup(name) != nil }
+
 // lookup is the user named name, or nil.
 func (s *Server) lookup(name string) *user {
 	s.mu.Lock()
