@@ -21,6 +21,7 @@ func TestSentOnce(t *testing.T) {
 		opts                 smtptest.Options
 	}{
 		{"none, plain", "none", "", smtptest.Options{}},
+		{"login, where PLAIN is not offered", "none", "", smtptest.Options{LoginMech: true}},
 		{"implicit tls", "tls", "", smtptest.Options{TLS: ca.Server, Implicit: true}},
 		{"starttls", "starttls", "", smtptest.Options{TLS: ca.Server}},
 		{"xoauth2", "tls", "xoauth2", smtptest.Options{TLS: ca.Server, Implicit: true}},
@@ -68,6 +69,7 @@ func TestBoundaries(t *testing.T) {
 	}{
 		{"cut at MAIL", func(s *smtptest.Server) { s.CutAtMail(1) }, smtpsend.Options{}, smtpsend.ErrNotSent, smtpsend.StageMail, 0, 0, "unavailable"},
 		{"cut after RCPT", func(s *smtptest.Server) { s.CutAtData(1) }, smtpsend.Options{}, smtpsend.ErrNotSent, smtpsend.StageData, 0, 0, "unavailable"},
+		{"4xx at AUTH", func(s *smtptest.Server) { s.FailAt("auth", 454) }, smtpsend.Options{}, smtpsend.ErrNotSent, smtpsend.StageAuth, 454, 0, "unavailable"},
 		{"4xx at MAIL", func(s *smtptest.Server) { s.FailAt("mail", 451) }, smtpsend.Options{}, smtpsend.ErrNotSent, smtpsend.StageMail, 451, 0, "unavailable"},
 		{"4xx at RCPT", func(s *smtptest.Server) { s.FailAt("rcpt", 450) }, smtpsend.Options{}, smtpsend.ErrNotSent, smtpsend.StageRcpt, 450, 0, "unavailable"},
 		{"5xx at MAIL", func(s *smtptest.Server) { s.FailAt("mail", 550) }, smtpsend.Options{}, smtpsend.ErrRefused, smtpsend.StageMail, 550, 0, "tool"},
@@ -88,6 +90,9 @@ func TestBoundaries(t *testing.T) {
 			}
 			if c := smtpsend.Class(err); c != tc.class {
 				t.Errorf("class %q, want %q", c, tc.class)
+			}
+			if err := w.srv.AwaitDeliveries(ctx(t), tc.delivered); err != nil {
+				t.Fatal(err)
 			}
 			if n := w.copies(t, marker); n != tc.delivered || w.srv.Deliveries() != tc.delivered {
 				t.Fatalf("%d copies in INBOX, %d deliveries; want %d", n, w.srv.Deliveries(), tc.delivered)

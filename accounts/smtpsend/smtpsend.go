@@ -96,6 +96,7 @@ type sender struct {
 	opts   Options
 	scrub  scrubber
 	ctx    context.Context
+	stop   func() bool // ends the watch of ctx on the connection
 }
 
 // fail builds the *Error, with the secret scrubbed from the cause and the
@@ -119,14 +120,13 @@ func (s *sender) send(ctx context.Context) (Receipt, error) {
 		return Receipt{}, err
 	}
 	c, w, err := s.connect(ctx)
+	if s.stop != nil {
+		defer s.stop()
+	}
 	if err != nil {
 		return Receipt{}, err
 	}
 	defer c.Close()
-	// Cancelling ctx cuts the connection; whatever was under way fails
-	// with the outcome of its stage.
-	stop := context.AfterFunc(ctx, func() { _ = w.Conn.Close() })
-	defer stop()
 
 	if n, ok := c.MaxMessageSize(); ok && n > 0 && len(s.env.Data) > n {
 		return Receipt{}, &Error{Stage: StageMail, Outcome: Refused,
@@ -211,6 +211,9 @@ func (s *sender) connect(ctx context.Context) (*smtp.Client, *wire, error) {
 	if err != nil {
 		return nil, nil, s.fail(StageConnect, NotSent, err)
 	}
+	// Cancelling ctx cuts the connection, from the TLS handshake on;
+	// whatever was under way fails with the outcome of its stage.
+	s.stop = context.AfterFunc(ctx, func() { _ = raw.Close() })
 	base := raw
 	if s.srv.Security == "tls" {
 		tc := tls.Client(raw, tcfg)

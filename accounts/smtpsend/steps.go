@@ -113,7 +113,8 @@ func (s *sender) envelope(c *smtp.Client) error {
 	}
 	for _, r := range s.env.Rcpt {
 		if err := c.Rcpt(r, nil); err != nil {
-			_ = c.Reset()
+			// Stopping here, before DATA, is what sends nothing to anyone:
+			// the connection closes and the transaction dies with it.
 			e := s.fail(StageRcpt, byReply(err), err)
 			e.Recipient = r
 			return e

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts/smtpsend"
 	"unibox/accounts/testservers/imaptest"
@@ -32,7 +33,7 @@ type world struct {
 
 // newWorld starts both servers; without Users or Tokens the submission
 // login is ann / ann-pw.
-func newWorld(t *testing.T, opts smtptest.Options) *world {
+func newWorld(t testing.TB, opts smtptest.Options) *world {
 	t.Helper()
 	mem := imaptest.NewMem(t, memimap.Options{})
 	user, _ := mem.NewUser(t)
@@ -64,7 +65,12 @@ func (w *world) envelope(extra ...string) (smtpsend.Envelope, string) {
 // over IMAP.
 func (w *world) copies(t *testing.T, marker string) int {
 	t.Helper()
-	c := w.mem.Client(t, w.user)
+	return copiesIn(t, w.mem.Client(t, w.user), marker)
+}
+
+// copiesIn counts the messages holding marker in c's INBOX.
+func copiesIn(t *testing.T, c *imapclient.Client, marker string) int {
+	t.Helper()
 	sel, err := c.Select("INBOX", nil).Wait()
 	if err != nil {
 		t.Fatal(err)

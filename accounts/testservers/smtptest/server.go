@@ -33,6 +33,9 @@ type Options struct {
 	// Users are the AUTH PLAIN logins (name → password). With Users or
 	// Tokens set, MAIL needs a login first.
 	Users map[string]string
+	// LoginMech offers AUTH LOGIN for Users instead of PLAIN, as some
+	// older servers do.
+	LoginMech bool
 	// Tokens, when set, offers XOAUTH2 and OAUTHBEARER and says whether
 	// token is valid for user (e.g. an imaptest.Issuer's check).
 	Tokens func(user, token string) bool
@@ -68,6 +71,7 @@ type Server struct {
 	mu        sync.Mutex
 	conns     map[string]*tconn // by remote address
 	delivered []Message
+	changed   chan struct{} // closed and replaced at each delivery
 	faults    faults
 	closed    bool
 }
@@ -78,7 +82,7 @@ func Start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smtptest: listen: %w", err)
 	}
-	s := &Server{opts: opts, addr: ln.Addr().String(), done: make(chan struct{}), conns: map[string]*tconn{}}
+	s := &Server{opts: opts, addr: ln.Addr().String(), done: make(chan struct{}), conns: map[string]*tconn{}, changed: make(chan struct{})}
 	s.ln = &listener{Listener: ln, s: s}
 	srv := smtp.NewServer(smtp.BackendFunc(s.newSession))
 	srv.Domain = "smtptest.local"
@@ -145,7 +149,10 @@ func (s *Server) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	err := s.smtp.Shutdown(ctx) // closes the listener, waits for every handler
+	err := s.smtp.Shutdown(ctx) // waits for every handler
+	// Shutdown closes only the listeners Serve has registered: a server
+	// closed before its Serve goroutine ran would accept forever.
+	_ = s.ln.Close()
 	s.wg.Wait()
 	return err
 }
@@ -158,9 +165,30 @@ func (s *Server) deliver(from string, rcpt []string, data []byte) error {
 	}
 	s.mu.Lock()
 	s.delivered = append(s.delivered, Message{From: from, Rcpt: append([]string(nil), rcpt...), Data: data})
-	s.mu.Unlock()
 	s.deliveries.Add(1)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
 	return nil
+}
+
+// AwaitDeliveries waits until n messages were delivered, or ctx ends: a
+// client that gave up waiting (a reply hung after the dot) may return
+// before the server has delivered.
+func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
+	for {
+		s.mu.Lock()
+		got, changed := len(s.delivered), s.changed
+		s.mu.Unlock()
+		if got >= n {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("smtptest: %d of %d deliveries: %w", got, n, ctx.Err())
+		}
+	}
 }
 
 // listener registers every connection so faults and Close can cut it.

@@ -40,7 +40,10 @@ func (ss *session) cut() {
 
 func (ss *session) AuthMechanisms() []string {
 	var m []string
-	if ss.s.opts.Users != nil {
+	switch {
+	case ss.s.opts.Users != nil && ss.s.opts.LoginMech:
+		m = append(m, sasl.Login)
+	case ss.s.opts.Users != nil:
 		m = append(m, sasl.Plain)
 	}
 	if ss.s.opts.Tokens != nil {
@@ -56,7 +59,16 @@ func (ss *session) Auth(mech string) (sasl.Server, error) {
 	end := &authEnd{ss: ss}
 	tokens := ss.s.opts.Tokens
 	switch {
-	case mech == sasl.Plain && ss.s.opts.Users != nil:
+	case mech == sasl.Login && ss.s.opts.Users != nil && ss.s.opts.LoginMech:
+		end.Server = &loginServer{check: func(user, pass string) error {
+			if want, ok := ss.s.opts.Users[user]; ok && want == pass {
+				ss.authed = true
+				return nil
+			}
+			end.secret = pass
+			return smtp.ErrAuthFailed
+		}}
+	case mech == sasl.Plain && ss.s.opts.Users != nil && !ss.s.opts.LoginMech:
 		end.Server = sasl.NewPlainServer(func(identity, user, pass string) error {
 			if want, ok := ss.s.opts.Users[user]; ok && want == pass && (identity == "" || identity == user) {
 				ss.authed = true
@@ -198,4 +210,29 @@ func (f *firstByte) Read(p []byte) (int, error) {
 		f.on()
 	}
 	return n, err
+}
+
+// loginServer is the obsolete AUTH LOGIN (go-sasl has only its client):
+// "Username:" and "Password:" challenges, one answer each.
+type loginServer struct {
+	check func(user, pass string) error
+	user  string
+	step  int
+}
+
+func (l *loginServer) Next(resp []byte) ([]byte, bool, error) {
+	l.step++
+	switch l.step {
+	case 1:
+		if resp != nil { // an initial response is the username
+			l.user = string(resp)
+			l.step++
+			return []byte("Password:"), false, nil
+		}
+		return []byte("Username:"), false, nil
+	case 2:
+		l.user = string(resp)
+		return []byte("Password:"), false, nil
+	}
+	return nil, true, l.check(l.user, string(resp))
 }
