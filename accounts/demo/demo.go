@@ -8,6 +8,8 @@ package demo
 import (
 	"context"
 	"fmt"
+	"net/mail"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/smtptest"
 )
 
 // Order is the demo accounts in display order.
@@ -36,6 +39,7 @@ var DefaultSchedule = Schedule{Up: 40 * time.Second, Down: 45 * time.Second}
 // Demo is the running demo: its servers and the config that reaches them.
 type Demo struct {
 	servers map[string]*memimap.Server
+	smtp    *smtptest.Server // takes every account's mail, delivers it to the demo's own
 	cfg     *config.Config
 	stop    chan struct{}
 	wg      sync.WaitGroup
@@ -58,7 +62,16 @@ func Start(now time.Time, sched Schedule) (*Demo, error) {
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: 5 * time.Second}
 	cfg.Resilience.ProbeTimeout = config.Duration{Duration: 3 * time.Second}
 	cfg.Resilience.IMAPCommandTimeout = config.Duration{Duration: 5 * time.Second}
-	users, folders, mail := Users(), Folders(), Mailboxes(now)
+	users, folders, seeded := Users(), Folders(), Mailboxes(now)
+	logins := map[string]string{}
+	for _, l := range users {
+		logins[l[0]] = l[1]
+	}
+	smtp, err := smtptest.Start(smtptest.Options{Users: logins, Deliver: d.deliver})
+	if err != nil {
+		return nil, fmt.Errorf("demo: the SMTP server: %w", err)
+	}
+	d.smtp = smtp
 	for _, name := range Order {
 		srv, err := memimap.Start(memimap.Options{})
 		if err != nil {
@@ -77,7 +90,7 @@ func Start(now time.Time, sched Schedule) (*Demo, error) {
 			d.Close()
 			return nil, fmt.Errorf("demo %s: %w", name, err)
 		}
-		for _, s := range mail[name] {
+		for _, s := range seeded[name] {
 			if _, err := srv.Append(login[0], s.Folder, s.Raw, s.Flags, s.Received); err != nil {
 				d.Close()
 				return nil, fmt.Errorf("demo %s: seed: %w", name, err)
@@ -86,6 +99,8 @@ func Start(now time.Time, sched Schedule) (*Demo, error) {
 		cfg.Accounts = append(cfg.Accounts, config.Account{
 			Name: name, Kind: config.KindIMAP, Host: "127.0.0.1", Port: srv.Port(),
 			Security: config.SecurityNone, Username: login[0],
+			From: &mail.Address{Name: ownerName(name), Address: login[0]}, SaveSent: config.SaveSentAlways,
+			SMTP: &config.SMTP{Host: "127.0.0.1", Port: smtp.Port(), Security: config.SecurityNone, Username: login[0]},
 		})
 	}
 	d.cfg = cfg
@@ -139,7 +154,26 @@ func (d *Demo) Close() {
 		close(d.stop)
 	}
 	d.wg.Wait()
+	if d.smtp != nil {
+		d.smtp.Close()
+	}
 	for _, s := range d.servers {
 		s.Close()
 	}
+}
+
+// deliver hands a sent message to each recipient that is one of the
+// demo's own accounts (its INBOX); mail to anyone else goes nowhere, as
+// the demo reaches nothing beyond this machine.
+func (d *Demo) deliver(_ string, rcpt []string, data []byte) error {
+	for _, r := range rcpt {
+		for name, login := range Users() {
+			if strings.EqualFold(r, login[0]) {
+				if _, err := d.servers[name].Append(login[0], "INBOX", data, nil, time.Now()); err != nil {
+					return fmt.Errorf("deliver to %s: %w", r, err)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -110,3 +110,13 @@ func Users() map[string][2]string {
 	}
 	return out
 }
+
+// ownerName is the name an account's mail goes out under.
+func ownerName(account string) string {
+	for _, a := range accounts {
+		if a.name == account {
+			return a.owner.name
+		}
+	}
+	return ""
+}

@@ -86,7 +86,13 @@ func (r *Runner) send(ctx context.Context, a Account, c *outbox.Claim) error {
 	})
 	switch {
 	case err == nil:
-		return c.Mark(outbox.StateSent, func(e *outbox.Entry) { e.LastError, e.NextTry = "", r.o.Now() })
+		// The copy in Sent is due at once, or, where the server may be
+		// filing its own, once it has had LookAfter to do so.
+		next := r.o.Now()
+		if a.SentCopy().LookFirst {
+			next = next.Add(r.o.LookAfter)
+		}
+		return c.Mark(outbox.StateSent, func(e *outbox.Entry) { e.LastError, e.NextTry = "", next })
 	case errors.Is(err, smtpsend.ErrUnknown):
 		return c.Mark(outbox.StateUnknown, func(e *outbox.Entry) { e.LastError = err.Error() })
 	case errors.Is(err, smtpsend.ErrNotSent) && !errors.Is(err, smtpsend.ErrAuth):
@@ -113,9 +119,6 @@ func (r *Runner) save(ctx context.Context, a Account, c *outbox.Claim) error {
 	ctx, cancel := context.WithTimeout(ctx, r.o.StepTimeout)
 	defer cancel()
 	if sc.LookFirst || e.SaveTries > 0 {
-		if sc.LookFirst && e.SaveTries == 0 && r.o.Now().Before(e.Updated.Add(r.o.LookAfter)) {
-			return r.retryLater(c, e.Updated.Add(r.o.LookAfter), nil) // the server may still be filing its own
-		}
 		id, found, err := a.FindMessageID(ctx, sc.Folder, special(sc.Folder), e.MessageID)
 		if err != nil {
 			return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)
