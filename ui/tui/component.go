@@ -30,5 +30,6 @@ var (
 	_ component[viewer]     = viewer{}
 	_ component[detailsBox] = detailsBox{}
 	_ component[pickerBox]  = pickerBox{}
+	_ component[composer]   = composer{}
 	_ input[filterBox]      = filterBox{}
 )

@@ -14,8 +14,8 @@ import (
 )
 
 // rebound is a model whose every action is bound under [keys] to a key of
-// its own that no default uses ("alt+a", "alt+b", … in the order of
-// Actions()); key names an action's key message and hint its label.
+// its own that no default uses ("alt+a", "alt+b", …, "alt+A", … in the
+// order of Actions()); key names an action's key message and hint its label.
 type rebound struct {
 	*Model
 	label map[string]string
@@ -26,7 +26,11 @@ func newRebound(t *testing.T) rebound {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 	keys, label := map[string][]string{}, map[string]string{}
 	for i, a := range Actions() {
-		label[a] = "alt+" + string(rune('a'+i))
+		r := rune('a' + i)
+		if i >= 26 {
+			r = rune('A' + i - 26) // more actions than letters
+		}
+		label[a] = "alt+" + string(r)
 		keys[a] = []string{label[a]}
 	}
 	var accts []Account

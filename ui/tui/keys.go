@@ -18,6 +18,10 @@ type KeyMap struct {
 	ToggleRead, ToggleFlag, Archive, Trash  key.Binding
 	Move, Select, ClearSelection, Undo      key.Binding
 	Filter, Search                          key.Binding
+	// Writing: Compose anywhere; Reply, ReplyAll and Forward in a message
+	// (where r and R do not refresh); the review screen's own keys.
+	Compose, Reply, ReplyAll, Forward key.Binding
+	Send, Edit, Postpone, Discard     key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).
@@ -52,6 +56,14 @@ func DefaultKeyMap() KeyMap {
 		Undo:           b([]string{"z"}, "z", "undo"),
 		Filter:         b([]string{"/"}, "/", "filter"),
 		Search:         b([]string{"s"}, "s", "search server"),
+		Compose:        b([]string{"c"}, "c", "compose"),
+		Reply:          b([]string{"r"}, "r", "reply"),
+		ReplyAll:       b([]string{"R"}, "R", "reply all"),
+		Forward:        b([]string{"F"}, "F", "forward"),
+		Send:           b([]string{"y"}, "y", "send"),
+		Edit:           b([]string{"e"}, "e", "edit"),
+		Postpone:       b([]string{"p"}, "p", "postpone to Drafts"),
+		Discard:        b([]string{"x"}, "x", "discard"),
 	}
 }
 
@@ -66,6 +78,8 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"toggle_read": &k.ToggleRead, "toggle_flag": &k.ToggleFlag, "archive": &k.Archive, "trash": &k.Trash,
 		"move": &k.Move, "select": &k.Select, "clear_selection": &k.ClearSelection, "undo": &k.Undo,
 		"filter": &k.Filter, "search": &k.Search,
+		"compose": &k.Compose, "reply": &k.Reply, "reply_all": &k.ReplyAll, "forward": &k.Forward,
+		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard,
 	}
 }
 
@@ -112,6 +126,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
 		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo},
-		{k.Select, k.ClearSelection, k.Filter, k.Search},
+		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose},
 	}
 }

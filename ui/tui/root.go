@@ -34,6 +34,8 @@ type Options struct {
 	Now func() time.Time
 	// NoTick stops the once-a-second redraw (golden tests).
 	NoTick bool
+	// Mailroom writes and sends mail; nil: the TUI cannot send.
+	Mailroom *Mailroom
 }
 
 type mode int
@@ -43,6 +45,7 @@ const (
 	modeMessage
 	modeDetails
 	modePicker
+	modeReview
 )
 
 // String names the view, for test failures and traces.
@@ -56,6 +59,8 @@ func (m mode) String() string {
 		return "details"
 	case modePicker:
 		return "picker"
+	case modeReview:
+		return "review"
 	}
 	return "unknown"
 }
@@ -75,6 +80,7 @@ type Model struct {
 	pick    pickerBox
 	details detailsBox
 	notify  notifier
+	compose composer
 }
 
 // env is what the components run with: the UI's lifetime, its options,
@@ -147,6 +153,7 @@ func New(opts Options) (*Model, error) {
 	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] }, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
+	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
 	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
@@ -196,6 +203,12 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, tick())
 	}
 	cmds = append(cmds, autoRefresh(m.env.opts.RefreshInterval))
+	if room := m.env.opts.Mailroom; room != nil {
+		cmds = append(cmds, readOutboxCmd(room))
+		if room.Runner != nil {
+			cmds = append(cmds, waitOutboxCmd(m.env.ctx, room))
+		}
+	}
 	return tea.Batch(cmds...)
 }
 

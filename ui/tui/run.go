@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"unibox/accounts/config"
+	"unibox/accounts/dispatch"
 	"unibox/model/textsafe"
 	"unibox/ui/launch"
 	"unibox/ui/tui/termprobe"
@@ -54,13 +56,18 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var uiAccts []Account
+	var senders []dispatch.Account
 	for _, a := range env.Set.Accounts {
 		uiAccts = append(uiAccts, a)
+		senders = append(senders, a)
 	}
+	room, stopRoom := openMailroom(env, senders, stderr)
+	defer stopRoom()
 	m, err := New(Options{
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
+		Mailroom: room,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.Config.Path, err)
@@ -75,6 +82,31 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// openMailroom opens the drafts and the outbox and starts carrying the
+// outbox out, in the account layer, until stop. An outbox that cannot be
+// opened costs only sending: the TUI reads mail without it, and says why.
+func openMailroom(env *launch.Env, accts []dispatch.Account, stderr io.Writer) (*Mailroom, func()) {
+	box, err := env.Outbox()
+	if err != nil {
+		fmt.Fprintln(stderr, "unibox: warning: no sending this time:", err)
+		return nil, func() {}
+	}
+	if w := box.Warning(); w != "" {
+		fmt.Fprintln(stderr, "unibox: warning:", w)
+	}
+	runner := dispatch.New(box, accts, dispatch.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := runner.Run(ctx); err != nil {
+			fmt.Fprintln(stderr, "unibox: the outbox:", err)
+		}
+	}()
+	return &Mailroom{Box: box, Runner: runner, Editor: env.Config.Compose.Editor, SendDelay: env.Config.Compose.SendDelay.Duration},
+		func() { cancel(); <-done }
 }
 
 // ambiguousWidthMode is the config's ui.ambiguous_width, "auto" when the

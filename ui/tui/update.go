@@ -17,6 +17,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.frame.mode == modePicker {
 		return m.handlePickerKey(msg)
 	}
+	if m.frame.mode == modeReview && !key.Matches(msg, m.env.keys.Help) {
+		return m.composed(msg)
+	}
+	if cmd, ok := m.writeKey(msg); ok {
+		return cmd
+	}
 	if key.Matches(msg, m.env.keys.Help) {
 		// ? opens the help, steps through its pages when the terminal
 		// cannot hold it at once, and closes it after the last.
@@ -310,6 +316,14 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.restored(msg)
 	case connectMsg:
 		return m.panes.connect(&m.env)
+	case composeReadyMsg, editedMsg, reviewMsg, queuedMsg, cancelledMsg, shelvedMsg:
+		return m.composed(msg)
+	case outboxMsg:
+		cmd := m.composed(msg)
+		if msg.watch {
+			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.ctx, m.env.opts.Mailroom))
+		}
+		return cmd
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
 		m.notify, cmd = m.notify.update(m.env.ctx, msg)

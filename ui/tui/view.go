@@ -37,15 +37,20 @@ func (m *Model) View() string {
 		b.WriteString(m.details.view(m.frame.width, m.list.height))
 	case modePicker:
 		b.WriteString(m.pick.view(m.frame.width, m.list.height))
+	case modeReview:
+		b.WriteString(m.compose.view(m.frame.width, m.list.height))
 	default:
 		b.WriteString(m.list.view(m.frame.width, m.list.height))
 	}
 	b.WriteByte('\n')
 	st := m.env.styles.Status
-	if m.frame.statusErr {
+	status := m.frame.status
+	if line, waiting := m.compose.countdown(now); waiting {
+		status = line // the message waiting out send_delay, and how to take it back
+	} else if m.frame.statusErr {
 		st = m.env.styles.StatusError
 	}
-	b.WriteString(st.Render(textsafe.Fit(textsafe.Line(m.frame.status), m.frame.width)))
+	b.WriteString(st.Render(textsafe.Fit(textsafe.Line(status), m.frame.width)))
 	b.WriteByte('\n')
 	// bubbles/help can overflow by one item when its ellipsis does not fit:
 	// cut every help line to the width, escape-sequence aware.
@@ -82,6 +87,9 @@ func (m *Model) header(now time.Time) string {
 	if m.frame.mode == modePicker {
 		return m.pick.header()
 	}
+	if m.frame.mode == modeReview {
+		return m.compose.header()
+	}
 	ok := 0
 	var why, starting []string
 	for _, a := range m.panes.accts {
@@ -102,6 +110,9 @@ func (m *Model) header(now time.Time) string {
 		if !a.health.Connected() {
 			s += " · " + a.health.Words(now)
 		}
+		if w := m.compose.summary.words(); w != "" {
+			s += " · " + w
+		}
 		return s
 	}
 	s = fmt.Sprintf("%d of %d accounts · %d messages", ok, len(m.panes.accts), len(m.list.rows))
@@ -113,6 +124,9 @@ func (m *Model) header(now time.Time) string {
 	}
 	if n := len(m.triage.selected); n > 0 {
 		s += fmt.Sprintf(" · %d selected", n)
+	}
+	if w := m.compose.summary.words(); w != "" {
+		s += " · " + w
 	}
 	return s
 }
@@ -148,6 +162,8 @@ func (m *Model) helpKeys() help.KeyMap {
 		return m.details
 	case modePicker:
 		return m.pick
+	case modeReview:
+		return m.compose
 	}
 	return m.list
 }

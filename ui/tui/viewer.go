@@ -174,7 +174,15 @@ func (v viewer) ShortHelp() []key.Binding {
 	k := v.keys
 	return []key.Binding{k.Back, k.Down, k.Up, k.PageDown, k.PageUp, k.Help}
 }
-func (v viewer) FullHelp() [][]key.Binding { return [][]key.Binding{v.ShortHelp()} }
+func (v viewer) FullHelp() [][]key.Binding {
+	k := v.keys
+	return [][]key.Binding{v.ShortHelp(), {k.Reply, k.ReplyAll, k.Forward, k.Compose}}
+}
+
+// body is the message on screen, once it has loaded (for an answer).
+func (v viewer) answerable() (model.Body, bool) {
+	return v.body, !v.loading && v.err == "" && v.body.ID == v.id
+}
 
 // window is the viewport's visible lines, exactly Height of them, drawn as
 // laid out. viewport.View would pad each line with lipgloss, whose width

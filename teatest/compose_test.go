@@ -1,0 +1,268 @@
+package teatest
+
+import (
+	"bytes"
+	"context"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"unibox/accounts"
+	"unibox/accounts/config"
+	"unibox/accounts/dispatch"
+	"unibox/accounts/outbox"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/smtptest"
+	"unibox/model"
+	"unibox/ui/tui"
+)
+
+// writer is a fake account that can answer mail; what it postpones is
+// kept.
+type writer struct {
+	*fakeAccount
+	drafts [][]byte
+}
+
+func (w *writer) Identity() (*mail.Address, []string) {
+	return &mail.Address{Name: "Sam", Address: "sam@example.com"}, nil
+}
+func (w *writer) CanSend() error { return nil }
+func (w *writer) Part(context.Context, model.MessageID, int) (model.Part, error) {
+	return model.Part{}, os.ErrNotExist
+}
+func (w *writer) Append(_ context.Context, _, _ string, raw []byte, _ []string, _ time.Time) (model.MessageID, error) {
+	w.drafts = append(w.drafts, raw)
+	return model.MessageID{Account: w.name, Folder: "Drafts", UIDValidity: 1, UID: uint32(len(w.drafts))}, nil
+}
+
+// editorScript is an editor that writes its first line of text above
+// the quote (after the header block's blank line), as a person would.
+func editorScript(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "editor")
+	script := "#!/bin/sh\nsed -i '0,/^$/s//\\n" + text + "/' \"$1\"\n"
+	if err := os.WriteFile(path, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// lunch is the message answered in these tests.
+func lunch(account string) model.Body {
+	m := model.Message{ID: model.MessageID{Account: account, Folder: "INBOX", UIDValidity: 7, UID: 3}, MessageID: "lunch-1@example.com",
+		From: model.Address{Name: "Bob", Address: "bob@example.com"}, To: []model.Address{{Address: "sam@example.com"}},
+		Subject: "lunch?", Date: now.Add(-time.Hour)}
+	return model.Body{Message: m, Text: "Noon at the usual place?\n"}
+}
+
+func TestReviewAndCountdown(t *testing.T) {
+	b := lunch("Work")
+	f := newFake("Work", connected, b.Message)
+	f.body = b
+	w := &writer{fakeAccount: f}
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Yes, see you there."), SendDelay: 10 * time.Second}
+	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Noon at the usual place?")
+	tm.Send(key("r"))
+	waitFor(t, tm, "review · y send", "Yes, see you there.")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sending in 10s · z undo", "1 in outbox")
+	es, _ := box.Entries()
+	if len(es) != 1 || es[0].Flag != "answered" || es[0].Original == nil || es[0].Original.UID != 3 || !es[0].SendAt.Equal(now.Add(10*time.Second)) {
+		t.Fatalf("the outbox holds %+v", es)
+	}
+	tm.Send(key("z"))
+	waitFor(t, tm, "review · y send", "taken back: not sent")
+	if es, _ := box.Entries(); len(es) != 0 {
+		t.Fatalf("undo left %+v in the outbox", es)
+	}
+	check(t, final(t, tm))
+}
+
+func TestReviewRefusesAndDiscards(t *testing.T) {
+	b := lunch("Work")
+	f := newFake("Work", connected, b.Message)
+	f.body = b
+	w := &writer{fakeAccount: f}
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The editor empties To: no recipient, the text kept and shown.
+	editor := filepath.Join(t.TempDir(), "editor")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\nsed -i 's/^To:.*/To:/' \"$1\"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: editor, SendDelay: 10 * time.Second}
+	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Noon at the usual place?")
+	tm.Send(key("r"))
+	waitFor(t, tm, "cannot send: no recipient")
+	tm.Send(key("y"))
+	tm.Send(key("x"))
+	waitFor(t, tm, "x again discards this draft")
+	if es, _ := box.Entries(); len(es) != 0 {
+		t.Fatalf("a draft with no recipient was queued: %+v", es)
+	}
+	tm.Send(key("x"))
+	waitFor(t, tm, "draft discarded")
+	if ds, _ := box.Drafts(); len(ds) != 0 {
+		t.Fatalf("the discarded draft is still on disk: %+v", ds)
+	}
+}
+
+// A reply written in the TUI lands once in the recipient's INBOX, with
+// In-Reply-To and References, once in Sent, and the original is
+// \Answered: real IMAP and SMTP servers, a real serve-imap child, the
+// real outbox and runner.
+func TestReplyLandsOnce(t *testing.T) {
+	srv, err := memimap.Start(memimap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	for _, u := range []string{"sam", "bob"} {
+		if err := srv.AddUser(u, "pw", map[string]imap.MailboxAttr{"Sent": imap.MailboxAttrSent, "Drafts": imap.MailboxAttrDrafts}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orig := imaptest.Mail{From: "Bob <bob@example.com>", To: "sam@example.com", Subject: "lunch?", Date: time.Now().Add(-time.Hour), Body: "Noon?"}.Bytes()
+	orig = append([]byte("Message-ID: <lunch-1@example.com>\r\n"), orig...)
+	if _, err := srv.Append("sam", "INBOX", orig, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	smtp, err := smtptest.Start(smtptest.Options{Users: map[string]string{"sam": "pw"}, Deliver: smtptest.IntoMemIMAP(srv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { smtp.Close() })
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam",
+		From: &mail.Address{Name: "Sam", Address: "sam@example.com"}, SaveSent: config.SaveSentAlways,
+		SMTP: &config.SMTP{Host: "127.0.0.1", Port: smtp.Port(), Security: "none", Username: "sam"}}}}
+	exe, _ := os.Executable()
+	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+		Password: func(config.Account) func(context.Context) (string, error) {
+			return func(context.Context) (string, error) { return "pw", nil }
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(set.Close)
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := dispatch.New(box, []dispatch.Account{set.Accounts[0]}, dispatch.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = runner.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Yes, noon works.")}
+	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Noon?")
+	tm.Send(key("r"))
+	waitFor(t, tm, "review · y send", "Yes, noon works.")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sent: Re: lunch?")
+
+	bob := folder(t, srv, "bob", "INBOX")
+	sent := folder(t, srv, "sam", "Sent")
+	if len(bob) != 1 || len(sent) != 1 || smtp.Deliveries() != 1 {
+		t.Fatalf("bob's INBOX %d, Sent %d, deliveries %d: want 1 each", len(bob), len(sent), smtp.Deliveries())
+	}
+	for _, want := range []string{"In-Reply-To: <lunch-1@example.com>", "References: <lunch-1@example.com>", "Subject: Re: lunch?", "Yes, noon works.", "> Noon?"} {
+		if !bytes.Contains(bob[0].raw, []byte(want)) {
+			t.Errorf("the reply lacks %q:\n%s", want, bob[0].raw)
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		inbox := folder(t, srv, "sam", "INBOX")
+		if len(inbox) == 1 && slices.Contains(inbox[0].flags, imap.FlagAnswered) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the original is not \\Answered: %v", inbox[0].flags)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if ds, _ := box.Drafts(); len(ds) != 0 {
+		t.Errorf("the draft outlived its sent message: %+v", ds)
+	}
+}
+
+type stored struct {
+	raw   []byte
+	flags []imap.Flag
+}
+
+// folder reads a user's folder as another client does.
+func folder(t *testing.T, srv *memimap.Server, user, name string) []stored {
+	t.Helper()
+	c, err := imapclient.DialInsecure(srv.Addr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(user, "pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select(name, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil || sel.NumMessages == 0 {
+		return nil
+	}
+	var set imap.SeqSet
+	set.AddRange(1, sel.NumMessages)
+	msgs, err := c.Fetch(set, &imap.FetchOptions{Flags: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []stored
+	for _, m := range msgs {
+		s := stored{flags: m.Flags}
+		for _, b := range m.BodySection {
+			s.raw = b.Bytes
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+
+func TestSendingCountdownScreen(t *testing.T) {
+	b := lunch("Work")
+	f := newFake("Work", connected, b.Message)
+	f.body = b
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Yes."), SendDelay: 10 * time.Second}
+	tm, _ := run(t, []tui.Account{&writer{fakeAccount: f}}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Noon at the usual place?")
+	tm.Send(key("r"))
+	waitFor(t, tm, "review · y send")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sending in 10s · z undo", "1 in outbox")
+	check(t, final(t, tm))
+}

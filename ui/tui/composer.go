@@ -1,0 +1,358 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts/outbox"
+	"unibox/model"
+	"unibox/model/compose"
+	"unibox/model/textsafe"
+)
+
+// composer is the message being written: its draft on disk, what the
+// editor made of it, and the review screen, whose keys mean only what it
+// lists (send, edit, postpone, discard, back); and, after the send key,
+// the message waiting out send_delay, which undo takes back.
+type composer struct {
+	e       *env // the UI's context, clock and mailroom
+	styles  Styles
+	keys    KeyMap
+	acct    Account // whose draft it is
+	account string
+	draft   outbox.Draft  // the file the editor edits
+	base    compose.Draft // threading and attachments: the editor cannot change them
+	shown   compose.Draft // the text as read back
+	problem string        // why it cannot go as it stands ("": it can)
+	confirm bool          // discard was asked once
+	review  bool          // the review screen is up
+	waiting *waitingSend  // sent, not gone yet
+	summary outboxSummary
+	busy    bool   // a send, postpone or discard is under way: keys wait
+	note    string // what the status line should say after an update
+	noteBad bool
+}
+
+// waitingSend is a message in its send_delay: undo brings it back to the
+// review screen as it was.
+type waitingSend struct {
+	entry   outbox.Entry
+	account string
+	base    compose.Draft
+	subject string
+}
+
+// outboxSummary is what the header says waits on disk.
+type outboxSummary struct {
+	queued, unknown, failed, drafts int
+}
+
+// started takes a draft written to disk: the editor comes next.
+func (c composer) started(msg composeReadyMsg) composer {
+	c.acct, c.account, c.draft, c.base, c.shown = msg.acct, msg.account, msg.draft, msg.base, msg.base
+	c.problem, c.confirm, c.review, c.busy = "", false, false, false
+	return c
+}
+
+// reviewed shows the text the editor left, or what is wrong with it.
+func (c composer) reviewed(msg reviewMsg) composer {
+	c.shown, c.problem, c.confirm, c.review = msg.draft, "", false, true
+	if msg.err != nil {
+		c.problem = msg.err.Error()
+	}
+	return c
+}
+
+// update runs the writing flow: the draft on disk opens the editor, the
+// editor's end reads the text back for review, the review's keys send
+// (into the outbox), edit again, postpone or discard, and undo within
+// send_delay brings the message back. note is what the status line says.
+func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
+	c.note, c.noteBad = "", false
+	room := c.e.opts.Mailroom
+	switch msg := msg.(type) {
+	case composeReadyMsg:
+		if msg.err != nil {
+			c.note, c.noteBad = msg.err.Error(), true
+			return c, nil
+		}
+		c = c.started(msg)
+		return c, editCmd(room, c.draft)
+	case editedMsg:
+		cmd := readDraftCmd(room, msg.draftID, c.base)
+		if msg.err != nil {
+			// The editor is missing or failed: the text on disk is kept
+			// and shown, and e tries again.
+			c.note, c.noteBad = "the editor failed: "+msg.err.Error()+" (the text is kept)", true
+		}
+		return c, cmd
+	case reviewMsg:
+		if msg.draftID == c.draft.ID {
+			c = c.reviewed(msg)
+		}
+		return c, nil
+	case queuedMsg:
+		c.busy = false
+		if msg.err != nil {
+			c.problem = msg.err.Error()
+			return c, nil
+		}
+		c.review = false
+		c.waiting = &waitingSend{entry: msg.entry, account: c.account, base: c.base, subject: c.shown.Subject}
+		return c, readOutboxCmd(room)
+	case cancelledMsg:
+		w := c.waiting
+		c.waiting = nil
+		if msg.err != nil || w == nil {
+			c.note, c.noteBad = "too late to take it back: "+errText(msg.err), true
+			return c, nil
+		}
+		c.draft = outbox.Draft{ID: msg.entry.DraftID, Account: w.account, Original: msg.entry.Original}
+		c.account, c.base = w.account, w.base
+		c.note = "taken back: not sent"
+		return c, tea.Batch(readDraftCmd(room, msg.entry.DraftID, w.base), readOutboxCmd(room))
+	case shelvedMsg:
+		c.busy = false
+		if msg.err != nil {
+			c.problem = msg.err.Error()
+			return c, nil
+		}
+		c.review, c.note = false, "draft "+msg.verb
+		return c, readOutboxCmd(room)
+	case outboxMsg:
+		var failed bool
+		c, c.note, failed = c.outboxChanged(msg, c.e.opts.Now())
+		c.noteBad = failed
+		return c, nil
+	case tea.KeyMsg:
+		if !c.review || c.busy {
+			return c, nil
+		}
+		var act reviewAction
+		c, act = c.action(msg)
+		now := c.e.opts.Now()
+		switch act {
+		case reviewSend:
+			c.busy = true
+			return c, queueCmd(room, c.account, c.draft.ID, c.draft.Original, c.shown, now)
+		case reviewEdit:
+			return c, editCmd(room, c.draftFile())
+		case reviewPostpone:
+			c.busy = true
+			return c, postponeCmd(c.e.ctx, room, c.acct, c.draft.ID, c.shown, now, c.e.opts.CallTimeout)
+		case reviewDiscard:
+			c.busy = true
+			return c, discardCmd(room, c.draft.ID)
+		case reviewLeave:
+			c.review, c.note = false, "kept as a draft"
+			return c, readOutboxCmd(room)
+		}
+	}
+	return c, nil
+}
+
+// draftFile is the draft with its path, read again: a draft brought back
+// by undo knows only its id.
+func (c composer) draftFile() outbox.Draft {
+	if c.draft.Path == "" {
+		if d, _, err := c.e.opts.Mailroom.Box.Draft(c.draft.ID); err == nil {
+			return d
+		}
+	}
+	return c.draft
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "it is already on its way"
+	}
+	return err.Error()
+}
+
+// reviewKey is a key on the review screen: what it asks for.
+type reviewAction int
+
+const (
+	reviewNone reviewAction = iota
+	reviewSend
+	reviewEdit
+	reviewPostpone
+	reviewDiscard
+	reviewLeave
+)
+
+// action reads a key on the review screen; a discard of a text worth
+// keeping is asked twice.
+func (c composer) action(k tea.KeyMsg) (composer, reviewAction) {
+	switch {
+	case key.Matches(k, c.keys.Send):
+		if c.problem != "" {
+			return c, reviewNone
+		}
+		return c, reviewSend
+	case key.Matches(k, c.keys.Edit):
+		return c, reviewEdit
+	case key.Matches(k, c.keys.Postpone):
+		if c.problem != "" {
+			return c, reviewNone
+		}
+		return c, reviewPostpone
+	case key.Matches(k, c.keys.Discard):
+		if strings.TrimSpace(c.shown.Body) != "" && !c.confirm {
+			c.confirm = true
+			return c, reviewNone
+		}
+		return c, reviewDiscard
+	case key.Matches(k, c.keys.Back):
+		return c, reviewLeave
+	}
+	c.confirm = false
+	return c, reviewNone
+}
+
+// countdown is the status line while a message waits out send_delay.
+func (c composer) countdown(now time.Time) (string, bool) {
+	if c.waiting == nil || !now.Before(c.waiting.entry.SendAt) {
+		return "", false
+	}
+	left := c.waiting.entry.SendAt.Sub(now)
+	secs := int((left + time.Second - 1) / time.Second)
+	return fmt.Sprintf("sending in %ds · %s undo", secs, hint(c.keys.Undo)), true
+}
+
+// outboxChanged follows the waiting message to its end: gone (sent and
+// filed), or failed, or unknown; line is what the status line says then.
+func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string, bool) {
+	c.summary = summarize(msg.entries, msg.drafts)
+	if c.waiting == nil || now.Before(c.waiting.entry.SendAt) {
+		return c, "", false
+	}
+	w := c.waiting
+	for _, e := range msg.entries {
+		if e.ID != w.entry.ID {
+			continue
+		}
+		switch e.State {
+		case outbox.StateUnknown:
+			c.waiting = nil
+			return c, "may have been sent: check Sent (" + e.LastError + ")", true
+		case outbox.StateFailed:
+			c.waiting = nil
+			return c, "not sent: " + e.LastError, true
+		case outbox.StateQueued:
+			if e.LastError != "" {
+				return c, "not sent yet, will retry: " + e.LastError, true
+			}
+			return c, "", false
+		}
+		c.waiting = nil // sent; the copy and the flag follow
+		return c, "sent: " + w.subject, false
+	}
+	c.waiting = nil
+	return c, "sent: " + w.subject, false
+}
+
+// summarize counts what waits: drafts a message was queued from are the
+// outbox's, not unsent drafts.
+func summarize(entries []outbox.Entry, drafts []outbox.Draft) outboxSummary {
+	var s outboxSummary
+	queued := map[string]bool{}
+	for _, e := range entries {
+		queued[e.DraftID] = true
+		switch e.State {
+		case outbox.StateUnknown:
+			s.unknown++
+		case outbox.StateFailed:
+			s.failed++
+		default:
+			s.queued++
+		}
+	}
+	for _, d := range drafts {
+		if !queued[d.ID] {
+			s.drafts++
+		}
+	}
+	return s
+}
+
+// words is the summary for the header, "" when nothing waits.
+func (s outboxSummary) words() string {
+	var parts []string
+	add := func(n int, one, many string) {
+		switch {
+		case n == 1:
+			parts = append(parts, one)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf(many, n))
+		}
+	}
+	add(s.queued, "1 in outbox", "%d in outbox")
+	add(s.unknown, "1 may have been sent", "%d may have been sent")
+	add(s.failed, "1 not sent", "%d not sent")
+	add(s.drafts, "1 unsent draft", "%d unsent drafts")
+	return strings.Join(parts, " · ")
+}
+
+// view is the review screen: the headers as they will go, the
+// attachments, then the text, cut to the height.
+func (c composer) view(width, height int) string {
+	d := c.shown
+	var lines []string
+	if c.problem != "" {
+		lines = append(lines, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("cannot send: "+c.problem+" · "+hint(c.keys.Edit)+" edits"), width)))
+	}
+	if c.confirm {
+		lines = append(lines, c.styles.StatusError.Render(textsafe.Fit(hint(c.keys.Discard)+" again discards this draft: its text is lost", width)))
+	}
+	field := func(name, value string) {
+		lines = append(lines, textsafe.Fit(c.styles.Label.Render(fmt.Sprintf("%-8s", name))+" "+textsafe.Line(value), width))
+	}
+	field("From:", addressList([]model.Address{d.From}))
+	field("To:", addressList(d.To))
+	if len(d.Cc) > 0 {
+		field("Cc:", addressList(d.Cc))
+	}
+	if len(d.Bcc) > 0 {
+		field("Bcc:", addressList(d.Bcc))
+	}
+	field("Subject:", d.Subject)
+	for _, p := range d.Attachments {
+		field("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, humanSize(int64(len(p.Data)))))
+	}
+	lines = append(lines, rule(width))
+	lines = append(lines, strings.Split(wrap(textsafe.Block(d.Body), width), "\n")...)
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:height], "\n")
+}
+
+// addressList is a list of addresses as the review shows them.
+func addressList(l []model.Address) string {
+	var out []string
+	for _, a := range l {
+		if a.Address != "" || a.Name != "" {
+			out = append(out, formatAddr(a))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// header names the review screen's keys.
+func (c composer) header() string {
+	k := c.keys
+	return fmt.Sprintf("review · %s send · %s edit · %s postpone · %s discard · %s keep as draft",
+		hint(k.Send), hint(k.Edit), hint(k.Postpone), hint(k.Discard), hint(k.Back))
+}
+
+// ShortHelp and FullHelp are the review screen's keys.
+func (c composer) ShortHelp() []key.Binding {
+	k := c.keys
+	return []key.Binding{k.Send, k.Edit, k.Postpone, k.Discard, k.Back, k.Help}
+}
+func (c composer) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }

@@ -1,0 +1,281 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"os"
+	"os/exec"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts/dispatch"
+	"unibox/accounts/outbox"
+	"unibox/model"
+	"unibox/model/compose"
+)
+
+// Mailroom is how the TUI writes and sends: drafts and the outbox on disk
+// (accounts/outbox) and the runner that carries them out in the account
+// layer. The runner keeps its own time: while an editor runs, Bubble
+// Tea's loop is stopped, and the outbox's countdown and retries must not
+// stop with it. nil: the TUI cannot send (the compose keys say so).
+type Mailroom struct {
+	Box       *outbox.Box
+	Runner    *dispatch.Runner
+	Editor    string        // [compose] editor; "": $VISUAL, then $EDITOR, then vi
+	SendDelay time.Duration // [compose] send_delay
+}
+
+// Composing is an account that can answer mail (accounts.Account).
+type Composing interface {
+	Identity() (from *mail.Address, aliases []string)
+	CanSend() error
+	Part(ctx context.Context, id model.MessageID, index int) (model.Part, error)
+	Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error)
+}
+
+// editorCommand runs the editor on path the way git runs core.editor:
+// through the shell, so "code --wait" or "nvim -u NONE" work, with the
+// path as an argument the shell never parses.
+func editorCommand(editor, path string) *exec.Cmd {
+	if editor == "" {
+		editor = os.Getenv("VISUAL")
+	}
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	return exec.Command("/bin/sh", "-c", editor+` "$1"`, "unibox-editor", path)
+}
+
+// composeReadyMsg: the draft is on disk, and the editor can start.
+type composeReadyMsg struct {
+	acct    Account
+	account string
+	draft   outbox.Draft
+	base    compose.Draft
+	err     error
+}
+
+// editedMsg: the editor exited (err: it could not run, or failed).
+type editedMsg struct {
+	draftID string
+	err     error
+}
+
+// reviewMsg is the draft's text read back and parsed (err: what is wrong
+// with it; the text is kept either way).
+type reviewMsg struct {
+	draftID string
+	draft   compose.Draft
+	err     error
+}
+
+// queuedMsg: the message is in the outbox, to go at entry.SendAt.
+type queuedMsg struct {
+	entry outbox.Entry
+	err   error
+}
+
+// cancelledMsg: undo took the message back out of the outbox.
+type cancelledMsg struct {
+	entry outbox.Entry
+	err   error
+}
+
+// shelvedMsg: the draft was postponed to the server's Drafts, or
+// discarded; err: it was not, and the text stays.
+type shelvedMsg struct {
+	verb string // "postponed", "discarded"
+	err  error
+}
+
+// outboxMsg is what waits in the outbox and the drafts, read after the
+// runner says something moved.
+type outboxMsg struct {
+	watch   bool // from waitOutboxCmd: re-arm it
+	entries []outbox.Entry
+	drafts  []outbox.Draft
+	err     error
+}
+
+func (m composeReadyMsg) accountIndex() int { return noAccount }
+func (m editedMsg) accountIndex() int       { return noAccount }
+func (m reviewMsg) accountIndex() int       { return noAccount }
+func (m queuedMsg) accountIndex() int       { return noAccount }
+func (m cancelledMsg) accountIndex() int    { return noAccount }
+func (m shelvedMsg) accountIndex() int      { return noAccount }
+func (m outboxMsg) accountIndex() int       { return noAccount }
+
+// errCannotSend: no mailroom, or an account that cannot answer mail.
+var errCannotSend = errors.New("this account cannot send mail")
+
+// startComposeCmd builds the draft (a reply or forward from the message
+// on screen) and writes it to disk before any editor runs: from here on
+// the text survives a crash.
+func startComposeCmd(ctx context.Context, room *Mailroom, acct Account, kind compose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		c, ok := acct.(Composing)
+		if room == nil || !ok {
+			return composeReadyMsg{err: errCannotSend}
+		}
+		if err := c.CanSend(); err != nil {
+			return composeReadyMsg{err: fmt.Errorf("%s: %w", acct.Name(), err)}
+		}
+		from, aliases := c.Identity()
+		if from == nil {
+			return composeReadyMsg{err: fmt.Errorf("%s has no address to send from: set from in its [[account]]", acct.Name())}
+		}
+		self := compose.Identity{From: model.Address{Name: from.Name, Address: from.Address}, Aliases: aliases}
+		var d compose.Draft
+		var ref *outbox.Ref
+		if body != nil {
+			o := original(*body)
+			if kind == compose.KindForward {
+				cctx, cancel := context.WithTimeout(ctx, timeout)
+				defer cancel()
+				for i := range body.Attachments {
+					p, err := c.Part(cctx, body.ID, i)
+					if err != nil {
+						return composeReadyMsg{err: fmt.Errorf("forward: attachment %d: %w", i+1, err)}
+					}
+					o.Attachments = append(o.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
+				}
+			}
+			id := body.ID
+			ref = &outbox.Ref{Account: id.Account, Folder: id.Folder, UIDValidity: id.UIDValidity, UID: id.UID, MessageID: body.MessageID}
+			if kind == compose.KindForward {
+				d = compose.Forward(o, self)
+			} else {
+				d = compose.Reply(o, self, kind == compose.KindReplyAll)
+			}
+		} else {
+			d = compose.New(self)
+		}
+		dr, err := room.Box.NewDraft(acct.Name(), kind.String(), ref, []byte(d.Editable()))
+		return composeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d, err: err}
+	}
+}
+
+// original is what an answer needs of an opened message.
+func original(b model.Body) compose.Original {
+	return compose.Original{MessageID: b.MessageID, References: b.References, InReplyTo: b.InReplyTo, From: b.From,
+		ReplyTo: b.ReplyTo, To: b.To, Cc: b.Cc, Subject: b.Subject, Date: b.Date, Text: b.Text}
+}
+
+// editCmd suspends the TUI and runs the editor on the draft's file.
+func editCmd(room *Mailroom, d outbox.Draft) tea.Cmd {
+	return tea.ExecProcess(editorCommand(room.Editor, d.Path), func(err error) tea.Msg {
+		return editedMsg{draftID: d.ID, err: err}
+	})
+}
+
+// readDraftCmd reads the edited text back onto base.
+func readDraftCmd(room *Mailroom, id string, base compose.Draft) tea.Cmd {
+	return func() tea.Msg {
+		_, text, err := room.Box.Draft(id)
+		if err != nil {
+			return reviewMsg{draftID: id, draft: base, err: err}
+		}
+		d, err := compose.Parse(string(text), base)
+		if err != nil {
+			d = base
+		}
+		return reviewMsg{draftID: id, draft: d, err: err}
+	}
+}
+
+// queueCmd writes the message into the outbox, to go after delay; the
+// runner is woken to keep the time.
+func queueCmd(room *Mailroom, account, draftID string, ref *outbox.Ref, d compose.Draft, now time.Time) tea.Cmd {
+	return func() tea.Msg {
+		p, err := d.Prepare(now)
+		if err != nil {
+			return queuedMsg{err: err}
+		}
+		e := outbox.Entry{Account: account, MessageID: p.MessageID, DraftID: draftID, Rcpt: p.Rcpt, From: p.From,
+			SendAt: now.Add(room.SendDelay), Original: ref, Flag: flagOf(d.Kind)}
+		e, err = room.Box.Enqueue(e, p.Wire, p.Saved)
+		if err == nil && room.Runner != nil {
+			room.Runner.Kick()
+		}
+		return queuedMsg{entry: e, err: err}
+	}
+}
+
+// flagOf is what a sent message sets on the one it answers.
+func flagOf(k compose.Kind) string {
+	switch k {
+	case compose.KindReply, compose.KindReplyAll:
+		return "answered"
+	case compose.KindForward:
+		return "forwarded"
+	}
+	return ""
+}
+
+// cancelCmd takes a message back before it goes.
+func cancelCmd(room *Mailroom, id string) tea.Cmd {
+	return func() tea.Msg {
+		e, err := room.Box.Cancel(id)
+		if room.Runner != nil {
+			room.Runner.Kick()
+		}
+		return cancelledMsg{entry: e, err: err}
+	}
+}
+
+// postponeCmd files the draft in the server's Drafts (\Draft \Seen);
+// the local text goes only once the server has it.
+func postponeCmd(ctx context.Context, room *Mailroom, acct Account, draftID string, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		c, ok := acct.(Composing)
+		if !ok {
+			return shelvedMsg{verb: "postponed", err: errCannotSend}
+		}
+		p, err := d.Prepare(now)
+		if err != nil {
+			return shelvedMsg{verb: "postponed", err: err}
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		if _, err := c.Append(cctx, "", "drafts", p.Saved, []string{`\Draft`, `\Seen`}, now); err != nil {
+			return shelvedMsg{verb: "postponed", err: fmt.Errorf("not postponed, the draft stays here: %w", err)}
+		}
+		return shelvedMsg{verb: "postponed", err: room.Box.DiscardDraft(draftID)}
+	}
+}
+
+// discardCmd throws the draft away (a person asked twice).
+func discardCmd(room *Mailroom, draftID string) tea.Cmd {
+	return func() tea.Msg { return shelvedMsg{verb: "discarded", err: room.Box.DiscardDraft(draftID)} }
+}
+
+// readOutboxCmd reads what waits, now.
+func readOutboxCmd(room *Mailroom) tea.Cmd {
+	return func() tea.Msg {
+		es, err := room.Box.Entries()
+		ds, derr := room.Box.Drafts()
+		return outboxMsg{entries: es, drafts: ds, err: errors.Join(err, derr)}
+	}
+}
+
+// waitOutboxCmd reads the outbox again whenever the runner moves an
+// entry; the model re-arms it after every delivery.
+func waitOutboxCmd(ctx context.Context, room *Mailroom) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-room.Runner.Changed():
+			msg := readOutboxCmd(room)().(outboxMsg)
+			msg.watch = true
+			return msg
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}

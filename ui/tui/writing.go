@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+	"unibox/model/compose"
+)
+
+// writeKey runs the keys that write mail: compose anywhere, reply,
+// reply all and forward in a message (r and R refresh in the list), and
+// undo while a sent message still waits out send_delay. ok is false for
+// any other key.
+func (m *Model) writeKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.env.keys
+	room := m.env.opts.Mailroom
+	if key.Matches(msg, k.Undo) && room != nil {
+		if _, waiting := m.compose.countdown(m.env.opts.Now()); waiting {
+			return cancelCmd(room, m.compose.waiting.entry.ID), true
+		}
+		return nil, false // the triage's undo
+	}
+	inMessage := m.frame.mode == modeMessage
+	var kind compose.Kind
+	switch {
+	case key.Matches(msg, k.Compose) && (inMessage || m.frame.mode == modeList):
+		kind = compose.KindNew
+	case inMessage && key.Matches(msg, k.Reply):
+		kind = compose.KindReply
+	case inMessage && key.Matches(msg, k.ReplyAll):
+		kind = compose.KindReplyAll
+	case inMessage && key.Matches(msg, k.Forward):
+		kind = compose.KindForward
+	default:
+		return nil, false
+	}
+	var body *model.Body
+	i := -1
+	if inMessage {
+		b, ok := m.viewer.answerable()
+		if !ok {
+			m.frame.setStatus("the message has not loaded: nothing to answer yet", true)
+			return nil, true
+		}
+		i = m.panes.index(b.ID.Account)
+		if kind != compose.KindNew {
+			body = &b
+		}
+	} else {
+		i = m.panes.current(m.list.selected())
+	}
+	if i < 0 {
+		if len(m.panes.accts) != 1 {
+			m.frame.setStatus("which account? "+hint(k.NextAccount)+" picks one, then "+hint(k.Compose), true)
+			return nil, true
+		}
+		i = 0
+	}
+	if room == nil {
+		m.frame.setStatus(errCannotSend.Error(), true)
+		return nil, true
+	}
+	m.frame.setStatus("writing…", false)
+	return startComposeCmd(m.env.ctx, room, m.panes.accts[i].acct, kind, body, m.env.opts.CallTimeout), true
+}
+
+// composed hands a message to the composer, and shows the review screen
+// while it is up.
+func (m *Model) composed(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	m.compose, cmd = m.compose.update(msg)
+	switch {
+	case m.compose.review:
+		m.setMode(modeReview)
+	case m.frame.mode == modeReview:
+		m.setMode(modeList)
+	}
+	if m.compose.note != "" {
+		m.frame.setStatus(m.compose.note, m.compose.noteBad)
+	}
+	return cmd
+}
