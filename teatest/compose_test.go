@@ -266,3 +266,134 @@ func TestSendingCountdownScreen(t *testing.T) {
 	waitFor(t, tm, "sending in 10s · z undo", "1 in outbox")
 	check(t, final(t, tm))
 }
+
+// What an earlier unibox left waits in the drafts view: a reply draft
+// (its thread kept beside it), a message that may have been sent, and
+// one whose account is gone. A person picks: the draft goes to review and
+// is sent in its thread; the unknown one is sent again only when asked;
+// the orphan is never sent through another account.
+func TestDraftsView(t *testing.T) {
+	b := lunch("Work")
+	f := newFake("Work", connected, b.Message)
+	f.body = b
+	w := &writer{fakeAccount: f}
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "From: Sam <sam@example.com>\nTo: Bob <bob@example.com>\nCc:\nBcc:\nSubject: Re: lunch?\n\nSee you at noon.\n"
+	d, err := box.NewDraft("Work", "reply", &outbox.Ref{Account: "Work", Folder: "INBOX", UIDValidity: 7, UID: 3, MessageID: "lunch-1@example.com"}, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.InReplyTo, d.References = "lunch-1@example.com", []string{"lunch-1@example.com"}
+	if err := box.SaveDraft(d, nil); err != nil {
+		t.Fatal(err)
+	}
+	unknown := enqueue(t, box, "Work", "bob@example.com", outbox.StateUnknown)
+	enqueue(t, box, "Gone", "carol@example.com", outbox.StateQueued)
+	room := &tui.Mailroom{Box: box, Editor: "false", SendDelay: time.Minute}
+	tm, _ := run(t, []tui.Account{w}, 100, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "1 in outbox · 1 may have been sent · 1 unsent draft")
+	tm.Send(key("D"))
+	waitFor(t, tm, "drafts and outbox · enter open", "orphaned · Gone is not configured", "may have been sent: check Sent · Work")
+
+	// Newest first: the orphan, the unknown one, the draft. The orphan is
+	// never sent through another account; the unknown one only on y.
+	tm.Send(key("y"))
+	waitFor(t, tm, "orphaned: Gone is not configured, and no other account sends it")
+	tm.Send(key("j"))
+	tm.Send(key("y"))
+	waitFor(t, tm, "queued to send again")
+	if e := entry(t, box, unknown.ID); e.State != outbox.StateQueued {
+		t.Fatalf("send again left %s", e.State)
+	}
+	tm.Send(key("j"))
+	tm.Send(key("enter"))
+	waitFor(t, tm, "review · y send", "See you at noon.")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sending in 60s")
+	var sent *outbox.Entry
+	es, _ := box.Entries()
+	for _, e := range es {
+		if e.DraftID == d.ID {
+			sent = &e
+		}
+	}
+	if sent == nil || sent.Flag != "answered" {
+		t.Fatalf("the reopened draft was not queued as a reply: %+v", es)
+	}
+	c, err := box.Claim(sent.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire, _ := c.Wire()
+	c.Release()
+	if !bytes.Contains(wire, []byte("In-Reply-To: <lunch-1@example.com>")) {
+		t.Errorf("the reopened reply lost its thread:\n%s", wire)
+	}
+}
+
+// p files the draft in the server's Drafts (\Draft \Seen) and only then
+// drops the local text.
+func TestPostpone(t *testing.T) {
+	b := lunch("Work")
+	f := newFake("Work", connected, b.Message)
+	f.body = b
+	w := &writer{fakeAccount: f}
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Maybe."), SendDelay: time.Minute}
+	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Noon at the usual place?")
+	tm.Send(key("r"))
+	waitFor(t, tm, "review · y send")
+	tm.Send(key("p"))
+	waitFor(t, tm, "draft postponed")
+	if len(w.drafts) != 1 || !bytes.Contains(w.drafts[0], []byte("Maybe.")) {
+		t.Fatalf("the server's Drafts got %d", len(w.drafts))
+	}
+	if ds, _ := box.Drafts(); len(ds) != 0 {
+		t.Fatalf("the local text outlived its postponing: %+v", ds)
+	}
+}
+
+// enqueue puts a message for rcpt in box and moves it to state.
+func enqueue(t *testing.T, box *outbox.Box, account, rcpt string, state outbox.State) outbox.Entry {
+	t.Helper()
+	raw := []byte("From: sam@example.com\r\nTo: " + rcpt + "\r\nSubject: x\r\n\r\nx\r\n")
+	e, err := box.Enqueue(outbox.Entry{Account: account, MessageID: "m-" + rcpt, From: "sam@example.com", Rcpt: []string{rcpt}, SendAt: now.Add(time.Hour)}, raw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state == outbox.StateUnknown {
+		c, err := box.Claim(e.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Mark(outbox.StateSending, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Mark(outbox.StateUnknown, func(e *outbox.Entry) { e.LastError = "connection reset after the dot" }); err != nil {
+			t.Fatal(err)
+		}
+		c.Release()
+	}
+	return e
+}
+
+func entry(t *testing.T, box *outbox.Box, id string) outbox.Entry {
+	t.Helper()
+	es, _ := box.Entries()
+	for _, e := range es {
+		if e.ID == id {
+			return e
+		}
+	}
+	t.Fatalf("no entry %s", id)
+	return outbox.Entry{}
+}

@@ -32,6 +32,11 @@ type Draft struct {
 	Updated   time.Time `json:"updated"`
 	Path      string    `json:"-"`
 	ServerUID uint32    `json:"server_uid,omitempty"` // postponed to the server's Drafts (0: local only)
+	// The thread it answers, kept beside the text: the editor cannot
+	// change them, and a draft reopened after a restart, whose original
+	// may be gone by then, still answers in its thread.
+	InReplyTo  string   `json:"in_reply_to,omitempty"`
+	References []string `json:"references,omitempty"`
 	// Err is why a listed draft is damaged (its JSON missing or not
 	// parsing): it is listed all the same, with its text at Path when
 	// that survived, never dropped.

@@ -31,5 +31,6 @@ var (
 	_ component[detailsBox] = detailsBox{}
 	_ component[pickerBox]  = pickerBox{}
 	_ component[composer]   = composer{}
+	_ component[draftsBox]  = draftsBox{}
 	_ input[filterBox]      = filterBox{}
 )

@@ -82,6 +82,13 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 		}
 		c = c.started(msg)
 		return c, editCmd(room, c.draft)
+	case reopenedMsg:
+		if msg.err != nil {
+			c.note, c.noteBad = msg.err.Error(), true
+			return c, nil
+		}
+		c = c.started(msg.composeReadyMsg)
+		return c, readDraftCmd(room, c.draft.ID, c.base)
 	case editedMsg:
 		cmd := readDraftCmd(room, msg.draftID, c.base)
 		if msg.err != nil {

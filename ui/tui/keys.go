@@ -20,7 +20,7 @@ type KeyMap struct {
 	Filter, Search                          key.Binding
 	// Writing: Compose anywhere; Reply, ReplyAll and Forward in a message
 	// (where r and R do not refresh); the review screen's own keys.
-	Compose, Reply, ReplyAll, Forward key.Binding
+	Compose, Reply, ReplyAll, Forward, Drafts key.Binding
 	Send, Edit, Postpone, Discard     key.Binding
 }
 
@@ -60,6 +60,7 @@ func DefaultKeyMap() KeyMap {
 		Reply:          b([]string{"r"}, "r", "reply"),
 		ReplyAll:       b([]string{"R"}, "R", "reply all"),
 		Forward:        b([]string{"F"}, "F", "forward"),
+		Drafts:         b([]string{"D"}, "D", "drafts, outbox"),
 		Send:           b([]string{"y"}, "y", "send"),
 		Edit:           b([]string{"e"}, "e", "edit"),
 		Postpone:       b([]string{"p"}, "p", "postpone to Drafts"),
@@ -78,7 +79,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"toggle_read": &k.ToggleRead, "toggle_flag": &k.ToggleFlag, "archive": &k.Archive, "trash": &k.Trash,
 		"move": &k.Move, "select": &k.Select, "clear_selection": &k.ClearSelection, "undo": &k.Undo,
 		"filter": &k.Filter, "search": &k.Search,
-		"compose": &k.Compose, "reply": &k.Reply, "reply_all": &k.ReplyAll, "forward": &k.Forward,
+		"compose": &k.Compose, "reply": &k.Reply, "reply_all": &k.ReplyAll, "forward": &k.Forward, "drafts": &k.Drafts,
 		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard,
 	}
 }
@@ -126,6 +127,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
 		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo},
-		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose},
+		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts},
 	}
 }

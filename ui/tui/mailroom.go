@@ -158,6 +158,10 @@ func startComposeCmd(ctx context.Context, room *Mailroom, acct Account, kind com
 			d = compose.New(self)
 		}
 		dr, err := room.Box.NewDraft(acct.Name(), kind.String(), ref, []byte(d.Editable()))
+		if err == nil && d.InReplyTo != "" {
+			dr.InReplyTo, dr.References = d.InReplyTo, d.References
+			err = room.Box.SaveDraft(dr, nil) // the text is on disk already
+		}
 		return composeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d, err: err}
 	}
 }
@@ -278,4 +282,87 @@ func waitOutboxCmd(ctx context.Context, room *Mailroom) tea.Cmd {
 			return nil
 		}
 	}
+}
+
+// reopenedMsg: a draft chosen in the drafts view, with what it answers
+// rebuilt; the review screen comes next.
+type reopenedMsg struct {
+	composeReadyMsg
+}
+
+func (m reopenedMsg) accountIndex() int { return noAccount }
+
+// decidedMsg: a person's step on an outbox entry (send again, forget).
+type decidedMsg struct {
+	verb string
+	err  error
+}
+
+func (m decidedMsg) accountIndex() int { return noAccount }
+
+// reopenCmd rebuilds what a draft cannot hold in its text: who it is
+// from, its thread (kept beside it), and for a forward the original's
+// attachments, fetched again.
+func reopenCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		c, ok := acct.(Composing)
+		if !ok {
+			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
+		}
+		kind := kindOf(d.Kind)
+		base := compose.Draft{Kind: kind, InReplyTo: d.InReplyTo, References: d.References}
+		if from, _ := c.Identity(); from != nil {
+			base.From = model.Address{Name: from.Name, Address: from.Address}
+		}
+		if kind == compose.KindForward && d.Original != nil {
+			cctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			id := model.MessageID{Account: d.Original.Account, Folder: d.Original.Folder, UIDValidity: d.Original.UIDValidity, UID: d.Original.UID}
+			b, err := acct.Get(cctx, id)
+			if err != nil {
+				return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the forwarded message cannot be read again for its attachments: %w", err)}}
+			}
+			for i := range b.Attachments {
+				p, err := c.Part(cctx, id, i)
+				if err != nil {
+					return reopenedMsg{composeReadyMsg{err: fmt.Errorf("forward: attachment %d: %w", i+1, err)}}
+				}
+				base.Attachments = append(base.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
+			}
+		}
+		return reopenedMsg{composeReadyMsg{acct: acct, account: acct.Name(), draft: d, base: base}}
+	}
+}
+
+// kindOf reads a draft's kind as the outbox keeps it.
+func kindOf(s string) compose.Kind {
+	for _, k := range []compose.Kind{compose.KindReply, compose.KindReplyAll, compose.KindForward} {
+		if k.String() == s {
+			return k
+		}
+	}
+	return compose.KindNew
+}
+
+// sendAgainCmd is a person sending again a message that failed or may
+// have been sent: back in the outbox, due now.
+func sendAgainCmd(room *Mailroom, id string, now time.Time) tea.Cmd {
+	return func() tea.Msg {
+		c, err := room.Box.Claim(id)
+		if err != nil {
+			return decidedMsg{verb: "sent again", err: err}
+		}
+		err = c.Decide(outbox.StateQueued, func(e *outbox.Entry) { e.NextTry, e.SendAt = time.Time{}, now })
+		c.Release()
+		if err == nil && room.Runner != nil {
+			room.Runner.Kick()
+		}
+		return decidedMsg{verb: "queued to send again", err: err}
+	}
+}
+
+// forgetCmd takes a failed, unknown or orphaned message out of the
+// outbox; the draft it came from stays, so no text is lost.
+func forgetCmd(room *Mailroom, id string) tea.Cmd {
+	return func() tea.Msg { return decidedMsg{verb: "taken out of the outbox (its draft stays)", err: room.Box.Remove(id)} }
 }

@@ -46,6 +46,7 @@ const (
 	modeDetails
 	modePicker
 	modeReview
+	modeDrafts
 )
 
 // String names the view, for test failures and traces.
@@ -61,6 +62,8 @@ func (m mode) String() string {
 		return "picker"
 	case modeReview:
 		return "review"
+	case modeDrafts:
+		return "drafts"
 	}
 	return "unknown"
 }
@@ -81,6 +84,7 @@ type Model struct {
 	details detailsBox
 	notify  notifier
 	compose composer
+	drafts  draftsBox
 }
 
 // env is what the components run with: the UI's lifetime, its options,

@@ -20,6 +20,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.frame.mode == modeReview && !key.Matches(msg, m.env.keys.Help) {
 		return m.composed(msg)
 	}
+	if m.frame.mode == modeDrafts && !key.Matches(msg, m.env.keys.Help) {
+		return m.draftsKey(msg)
+	}
 	if cmd, ok := m.writeKey(msg); ok {
 		return cmd
 	}
@@ -316,9 +319,17 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.restored(msg)
 	case connectMsg:
 		return m.panes.connect(&m.env)
-	case composeReadyMsg, editedMsg, reviewMsg, queuedMsg, cancelledMsg, shelvedMsg:
+	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, queuedMsg, cancelledMsg, shelvedMsg:
 		return m.composed(msg)
+	case decidedMsg:
+		if msg.err != nil {
+			m.frame.setStatus(msg.verb+": "+msg.err.Error(), true)
+		} else {
+			m.frame.setStatus(msg.verb, false)
+		}
+		return readOutboxCmd(m.env.opts.Mailroom)
 	case outboxMsg:
+		m.drafts, _ = m.drafts.update(msg)
 		cmd := m.composed(msg)
 		if msg.watch {
 			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.ctx, m.env.opts.Mailroom))

@@ -39,6 +39,8 @@ func (m *Model) View() string {
 		b.WriteString(m.pick.view(m.frame.width, m.list.height))
 	case modeReview:
 		b.WriteString(m.compose.view(m.frame.width, m.list.height))
+	case modeDrafts:
+		b.WriteString(m.drafts.view(m.frame.width, m.list.height))
 	default:
 		b.WriteString(m.list.view(m.frame.width, m.list.height))
 	}
@@ -89,6 +91,9 @@ func (m *Model) header(now time.Time) string {
 	}
 	if m.frame.mode == modeReview {
 		return m.compose.header()
+	}
+	if m.frame.mode == modeDrafts {
+		return m.drafts.header()
 	}
 	ok := 0
 	var why, starting []string
@@ -164,6 +169,8 @@ func (m *Model) helpKeys() help.KeyMap {
 		return m.pick
 	case modeReview:
 		return m.compose
+	case modeDrafts:
+		return m.drafts
 	}
 	return m.list
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts/outbox"
 	"unibox/model"
 	"unibox/model/compose"
 )
@@ -20,6 +21,9 @@ func (m *Model) writeKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			return cancelCmd(room, m.compose.waiting.entry.ID), true
 		}
 		return nil, false // the triage's undo
+	}
+	if key.Matches(msg, k.Drafts) && m.frame.mode == modeList {
+		return m.openDrafts(), true
 	}
 	inMessage := m.frame.mode == modeMessage
 	var kind compose.Kind
@@ -80,4 +84,60 @@ func (m *Model) composed(msg tea.Msg) tea.Cmd {
 		m.frame.setStatus(m.compose.note, m.compose.noteBad)
 	}
 	return cmd
+}
+
+// openDrafts shows the drafts view over what the outbox holds now.
+func (m *Model) openDrafts() tea.Cmd {
+	room := m.env.opts.Mailroom
+	if room == nil {
+		m.frame.setStatus(errCannotSend.Error(), true)
+		return nil
+	}
+	var names []string
+	for _, a := range m.panes.accts {
+		names = append(names, a.acct.Name())
+	}
+	m.drafts = newDrafts(&m.env, names)
+	m.setMode(modeDrafts)
+	return readOutboxCmd(room)
+}
+
+// draftsKey acts on the drafts view: open a draft on the review screen,
+// send a failed or unknown message again, forget one, or discard a
+// draft (asked twice).
+func (m *Model) draftsKey(msg tea.KeyMsg) tea.Cmd {
+	k, room := m.env.keys, m.env.opts.Mailroom
+	if key.Matches(msg, k.Back, k.Quit, k.Drafts) {
+		m.setMode(modeList)
+		return nil
+	}
+	it, ok := m.drafts.selected()
+	m.drafts, _ = m.drafts.update(msg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Open) && it.draft != nil && it.draft.Err == nil:
+		i := m.panes.index(it.draft.Account)
+		if i < 0 {
+			m.frame.setStatus("its account "+it.draft.Account+" is not configured: the draft stays on disk", true)
+			return nil
+		}
+		return reopenCmd(m.env.ctx, room, m.panes.accts[i].acct, *it.draft, m.env.opts.CallTimeout)
+	case key.Matches(msg, k.Send) && it.entry != nil && !m.drafts.accounts[it.entry.Account]:
+		m.frame.setStatus("orphaned: "+it.entry.Account+" is not configured, and no other account sends it", true)
+		return nil
+	case key.Matches(msg, k.Send) && it.entry != nil && (it.entry.State == outbox.StateUnknown || it.entry.State == outbox.StateFailed):
+		return sendAgainCmd(room, it.entry.ID, m.env.opts.Now())
+	case key.Matches(msg, k.Discard) && it.entry != nil:
+		return forgetCmd(room, it.entry.ID)
+	case key.Matches(msg, k.Discard) && it.draft != nil:
+		if !m.drafts.confirm {
+			m.drafts.confirm = true
+			return nil
+		}
+		m.drafts.confirm = false
+		return discardCmd(room, it.draft.ID)
+	}
+	return nil
 }

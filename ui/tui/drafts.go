@@ -1,0 +1,193 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts/outbox"
+	"unibox/model/textsafe"
+)
+
+// draftsBox is the drafts view (D): every draft written here and not
+// sent, and every message in the outbox, newest first. A message whose
+// sending was cut after its body went out waits here for a person ("may
+// have been sent: check Sent"): y sends it again, x forgets it (its
+// draft stays). One whose account is gone from the config is orphaned:
+// never sent through another.
+type draftsBox struct {
+	styles   Styles
+	keys     KeyMap
+	now      func() time.Time
+	accounts map[string]bool // configured names: an entry of another is orphaned
+	items    []draftItem
+	cursor   int
+	confirm  bool // discard of a draft was asked once
+}
+
+// draftItem is one line: a draft, or an outbox entry.
+type draftItem struct {
+	draft *outbox.Draft
+	entry *outbox.Entry
+}
+
+// newDrafts opens the view over what the outbox holds.
+func newDrafts(e *env, names []string) draftsBox {
+	b := draftsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, accounts: map[string]bool{}}
+	for _, n := range names {
+		b.accounts[n] = true
+	}
+	return b
+}
+
+// filled lists the outbox's entries and the drafts no entry was queued
+// from, newest first.
+func (b draftsBox) filled(msg outboxMsg) draftsBox {
+	queued := map[string]bool{}
+	var items []draftItem
+	for _, e := range msg.entries {
+		queued[e.DraftID] = true
+		items = append(items, draftItem{entry: &e})
+	}
+	for _, d := range msg.drafts {
+		if !queued[d.ID] {
+			items = append(items, draftItem{draft: &d})
+		}
+	}
+	sortNewest(items)
+	b.items = items
+	b.cursor = min(b.cursor, max(len(items)-1, 0))
+	return b
+}
+
+func (it draftItem) when() time.Time {
+	if it.entry != nil {
+		return it.entry.Updated
+	}
+	return it.draft.Updated
+}
+
+func sortNewest(items []draftItem) {
+	for i := 1; i < len(items); i++ {
+		for j := i; j > 0 && items[j].when().After(items[j-1].when()); j-- {
+			items[j], items[j-1] = items[j-1], items[j]
+		}
+	}
+}
+
+// selected is the line under the cursor.
+func (b draftsBox) selected() (draftItem, bool) {
+	if b.cursor < 0 || b.cursor >= len(b.items) {
+		return draftItem{}, false
+	}
+	return b.items[b.cursor], true
+}
+
+// update moves the cursor; the root acts on the item keys (open, send
+// again, discard), which need the accounts.
+func (b draftsBox) update(msg tea.Msg) (draftsBox, tea.Cmd) {
+	switch msg := msg.(type) {
+	case outboxMsg:
+		return b.filled(msg), nil
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, b.keys.Down):
+			b.cursor = min(b.cursor+1, max(len(b.items)-1, 0))
+		case key.Matches(msg, b.keys.Up):
+			b.cursor = max(b.cursor-1, 0)
+		}
+		if !key.Matches(msg, b.keys.Discard) {
+			b.confirm = false
+		}
+	}
+	return b, nil
+}
+
+// view draws one line per item.
+func (b draftsBox) view(width, height int) string {
+	lines := make([]string, 0, height)
+	if len(b.items) == 0 {
+		lines = append(lines, b.styles.Dim.Render("No drafts, nothing in the outbox."))
+	}
+	if b.confirm {
+		lines = append(lines, b.styles.StatusError.Render(textsafe.Fit(hint(b.keys.Discard)+" again discards this draft: its text is lost", width)))
+	}
+	for i, it := range b.items {
+		if len(lines) >= height {
+			break
+		}
+		mark := "  "
+		if i == b.cursor {
+			mark = "> "
+		}
+		line := textsafe.Fit(mark+textsafe.Line(b.describe(it)), width)
+		if i == b.cursor {
+			line = b.styles.RowSelected.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// describe is an item's line: what it is, whose, and where it stands.
+func (b draftsBox) describe(it draftItem) string {
+	if d := it.draft; d != nil {
+		if d.Err != nil {
+			return fmt.Sprintf("draft · %s · damaged: %v", d.Account, d.Err)
+		}
+		return fmt.Sprintf("draft · %s · %s · %s", d.Account, d.Kind, ago(b.now(), d.Updated))
+	}
+	e := it.entry
+	if e.Err != nil {
+		return fmt.Sprintf("outbox · damaged, set aside: %v", e.Err)
+	}
+	to := strings.Join(e.Rcpt, ", ")
+	if !b.accounts[e.Account] {
+		return fmt.Sprintf("orphaned · %s is not configured: never sent through another account · to %s", e.Account, to)
+	}
+	switch e.State {
+	case outbox.StateUnknown:
+		return fmt.Sprintf("may have been sent: check Sent · %s · to %s · %s send again · %s forget", e.Account, to, hint(b.keys.Send), hint(b.keys.Discard))
+	case outbox.StateFailed:
+		return fmt.Sprintf("not sent · %s · to %s · %s · %s send again · %s forget", e.Account, to, e.LastError, hint(b.keys.Send), hint(b.keys.Discard))
+	case outbox.StateQueued:
+		if e.LastError != "" {
+			return fmt.Sprintf("in outbox, retrying · %s · to %s · %s", e.Account, to, e.LastError)
+		}
+		return fmt.Sprintf("in outbox · %s · to %s", e.Account, to)
+	}
+	return fmt.Sprintf("sent, finishing (%s) · %s · to %s", e.State, e.Account, to)
+}
+
+// ago is a short age, "5m ago".
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	}
+	return t.Format("Jan 2")
+}
+
+// header names the view and its keys.
+func (b draftsBox) header() string {
+	k := b.keys
+	return fmt.Sprintf("drafts and outbox · %s open · %s send again · %s discard · %s back", hint(k.Open), hint(k.Send), hint(k.Discard), hint(k.Back))
+}
+
+// ShortHelp and FullHelp are the drafts view's keys.
+func (b draftsBox) ShortHelp() []key.Binding {
+	k := b.keys
+	return []key.Binding{k.Open, k.Send, k.Discard, k.Down, k.Up, k.Back, k.Help}
+}
+func (b draftsBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
