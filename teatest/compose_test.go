@@ -246,7 +246,6 @@ func folder(t *testing.T, srv *memimap.Server, user, name string) []stored {
 	return out
 }
 
-
 func TestSendingCountdownScreen(t *testing.T) {
 	b := lunch("Work")
 	f := newFake("Work", connected, b.Message)

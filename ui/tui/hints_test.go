@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"unibox/accounts"
+	"unibox/accounts/outbox"
 	"unibox/model"
 )
 
@@ -179,5 +180,31 @@ func TestHintsFollowRebinding(t *testing.T) {
 	r.Update(notifiedMsg{err: errors.New("exit status 1")})
 	if want := "(" + l["details"] + ": details)"; !strings.HasSuffix(r.frame.status, want) {
 		t.Errorf("status %q does not end in %q", r.frame.status, want)
+	}
+}
+
+// The review screen and the drafts view name the rebound keys too, and
+// the countdown names the rebound undo.
+func TestWritingHintsFollowRebinding(t *testing.T) {
+	r := newRebound(t)
+	l := r.label
+	now := r.env.opts.Now()
+	r.compose.review = true
+	r.setMode(modeReview)
+	want := "review · " + l["send"] + " send · " + l["edit"] + " edit · " + l["postpone"] + " postpone · " + l["discard"] + " discard · " + l["back"] + " keep as draft"
+	if got := r.header(now); got != want {
+		t.Errorf("review header %q, want %q", got, want)
+	}
+	r.checkHelp(t, "review")
+	r.drafts = newDrafts(&r.env, []string{"Work"})
+	r.setMode(modeDrafts)
+	want = "drafts and outbox · " + l["open"] + " open · " + l["send"] + " send again · " + l["discard"] + " discard · " + l["back"] + " back"
+	if got := r.header(now); got != want {
+		t.Errorf("drafts header %q, want %q", got, want)
+	}
+	r.checkHelp(t, "drafts")
+	r.compose.waiting = &waitingSend{entry: outbox.Entry{SendAt: now.Add(9 * time.Second)}}
+	if line, ok := r.compose.countdown(now); !ok || line != "sending in 9s · "+l["undo"]+" undo" {
+		t.Errorf("countdown %q", line)
 	}
 }

@@ -21,7 +21,7 @@ type KeyMap struct {
 	// Writing: Compose anywhere; Reply, ReplyAll and Forward in a message
 	// (where r and R do not refresh); the review screen's own keys.
 	Compose, Reply, ReplyAll, Forward, Drafts key.Binding
-	Send, Edit, Postpone, Discard     key.Binding
+	Send, Edit, Postpone, Discard             key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).

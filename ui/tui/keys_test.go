@@ -1,6 +1,10 @@
 package tui
 
 import (
+	"bytes"
+	"os"
+	"slices"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,5 +29,33 @@ func TestRebind(t *testing.T) {
 	err := k.Rebind(map[string][]string{"archiv": {"x"}})
 	if err == nil || !strings.Contains(err.Error(), `unknown action "archiv"`) {
 		t.Fatalf("unknown action: %v", err)
+	}
+}
+
+// config.example.toml's [keys] table names every action a user can
+// rebind, with its default key.
+func TestExampleConfigNamesEveryAction(t *testing.T) {
+	all, err := os.ReadFile("../../config.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := bytes.Index(all, []byte("# Key bindings:")), bytes.Index(all, []byte("\n[keys]"))
+	if start < 0 || end < start {
+		t.Fatal("config.example.toml has no [keys] table after its list of actions")
+	}
+	b := all[start:end]
+	km := DefaultKeyMap()
+	acts := km.actions()
+	for _, a := range Actions() {
+		re := regexp.MustCompile(`(?m)^#\s+` + a + `\s+(\S+)\s`)
+		m := re.FindSubmatch(b)
+		if m == nil {
+			t.Errorf("config.example.toml does not list the action %s", a)
+			continue
+		}
+		first := strings.TrimSuffix(string(m[1]), ",")
+		if keys := acts[a].Keys(); !slices.Contains(keys, first) && !(first == "space" && slices.Contains(keys, " ")) {
+			t.Errorf("config.example.toml gives %s the key %q; its keys are %q", a, first, keys)
+		}
 	}
 }

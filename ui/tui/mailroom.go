@@ -364,5 +364,7 @@ func sendAgainCmd(room *Mailroom, id string, now time.Time) tea.Cmd {
 // forgetCmd takes a failed, unknown or orphaned message out of the
 // outbox; the draft it came from stays, so no text is lost.
 func forgetCmd(room *Mailroom, id string) tea.Cmd {
-	return func() tea.Msg { return decidedMsg{verb: "taken out of the outbox (its draft stays)", err: room.Box.Remove(id)} }
+	return func() tea.Msg {
+		return decidedMsg{verb: "taken out of the outbox (its draft stays)", err: room.Box.Remove(id)}
+	}
 }
