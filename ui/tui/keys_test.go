@@ -3,8 +3,8 @@ package tui
 import (
 	"bytes"
 	"os"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
