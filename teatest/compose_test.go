@@ -174,14 +174,14 @@ func TestReplyLandsOnce(t *testing.T) {
 	go func() { defer close(done); _ = runner.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Yes, noon works.")}
-	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
+	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now; o.MarkReadOnOpen = true })
 	waitFor(t, tm, "lunch?")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Noon?")
 	tm.Send(key("r"))
 	waitFor(t, tm, "review · y send", "Yes, noon works.")
 	tm.Send(key("y"))
-	waitFor(t, tm, "sent: Re: lunch?")
+	waitFor(t, tm, "sent: Re: lunch?", "> r   Work") // the row marked replied at once
 
 	bob := folder(t, srv, "bob", "INBOX")
 	sent := folder(t, srv, "sam", "Sent")

@@ -33,6 +33,9 @@ type composer struct {
 	waiting *waitingSend  // sent, not gone yet
 	summary outboxSummary
 	busy    bool   // a send, postpone or discard is under way: keys wait
+	// answered is the message a reply just sent answers: the root marks
+	// its row at once (the server's flag follows, and the next sync).
+	answered *outbox.Ref
 	note    string // what the status line should say after an update
 	noteBad bool
 }
@@ -257,10 +260,20 @@ func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string,
 			return c, "", false
 		}
 		c.waiting = nil // sent; the copy and the flag follow
+		c.answered = repliedTo(w.entry)
 		return c, "sent: " + w.subject, false
 	}
 	c.waiting = nil
+	c.answered = repliedTo(w.entry)
 	return c, "sent: " + w.subject, false
+}
+
+// repliedTo is the message a sent reply answers, nil for anything else.
+func repliedTo(e outbox.Entry) *outbox.Ref {
+	if e.Flag == "answered" {
+		return e.Original
+	}
+	return nil
 }
 
 // summarize counts what waits: drafts a message was queued from are the
