@@ -32,12 +32,12 @@ type composer struct {
 	review  bool          // the review screen is up
 	waiting *waitingSend  // sent, not gone yet
 	summary outboxSummary
-	busy    bool   // a send, postpone or discard is under way: keys wait
+	busy    bool // a send, postpone or discard is under way: keys wait
 	// answered is the message a reply just sent answers: the root marks
 	// its row at once (the server's flag follows, and the next sync).
 	answered *outbox.Ref
-	note    string // what the status line should say after an update
-	noteBad bool
+	note     string // what the status line should say after an update
+	noteBad  bool
 }
 
 // waitingSend is a message in its send_delay: undo brings it back to the
