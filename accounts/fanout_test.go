@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-func testExe(t *testing.T) string {
+func testExe(t testing.TB) string {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -162,7 +162,7 @@ func TestOAuth2BuiltInRefreshEndToEnd(t *testing.T) {
 
 // openAccount opens ac alone, its serve-imap children being this test
 // binary, with no probe timer; o (optional) adds to the options.
-func openAccount(t *testing.T, ac config.Account, o Options) *Account {
+func openAccount(t testing.TB, ac config.Account, o Options) *Account {
 	t.Helper()
 	cfg := &config.Config{Accounts: []config.Account{ac}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}

@@ -23,7 +23,7 @@ import (
 // sendingAccount is sam's account on a server with Sent, sending through
 // a submission server at port (save_sent as given), via a real
 // serve-imap child.
-func sendingAccount(t *testing.T, srv *memimap.Server, name string, port int, saveSent string) *Account {
+func sendingAccount(t testing.TB, srv *memimap.Server, name string, port int, saveSent string) *Account {
 	t.Helper()
 	ac := config.Account{Name: name, Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam",
 		From: &mail.Address{Name: "Sam", Address: "sam@example.com"}, SaveSent: saveSent,
@@ -36,7 +36,7 @@ func sendingAccount(t *testing.T, srv *memimap.Server, name string, port int, sa
 // sendServers is sam (Sent, and one message to answer) and bob on one
 // IMAP server, and a submission server delivering into it; deliver adds
 // to what it does with each message.
-func sendServers(t *testing.T, deliver smtptest.Deliverer) (*memimap.Server, *smtptest.Server, uint32) {
+func sendServers(t testing.TB, deliver smtptest.Deliverer) (*memimap.Server, *smtptest.Server, uint32) {
 	srv, err := memimap.Start(memimap.Options{})
 	if err != nil {
 		t.Fatal(err)

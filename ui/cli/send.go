@@ -64,6 +64,7 @@ func Send(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer env.Close()
 	a := accts[0]
+	recoverOutbox(env, stderr)
 	out, code := send(a, env, raw, *queue, f.timeout)
 	if f.json {
 		enc := json.NewEncoder(stdout)
@@ -83,6 +84,27 @@ func savedNote(folder string) string {
 		return ""
 	}
 	return ", copy in " + textsafe.Line(folder)
+}
+
+// recoverOutbox does what every unibox does at start, before it sends:
+// an entry a killed unibox left "sending" becomes unknown (its body may
+// have reached the server; it is never sent again on its own), and the
+// script's person hears of it, since no screen will show it. Trouble here
+// stops nothing: this send touches only its own entry.
+func recoverOutbox(env *launch.Env, stderr io.Writer) {
+	box, err := env.Outbox()
+	if err != nil {
+		return // send says so
+	}
+	changed, err := box.Recover()
+	if err != nil {
+		fmt.Fprintf(stderr, "unibox send: looking over the outbox: %v\n", err)
+	}
+	for _, e := range changed {
+		if e.State == outbox.StateUnknown {
+			fmt.Fprintf(stderr, "unibox send: <%s>, from a unibox stopped while sending it, may have been sent: check Sent\n", textsafe.Line(e.MessageID))
+		}
+	}
 }
 
 // readMessage reads FILE, or stdin for "-" or no argument.

@@ -65,7 +65,8 @@ type Hold struct {
 // Release lets the held command run (or fails it with abort).
 func (h *Hold) Release(run bool) { h.release <- run }
 
-// HoldNext makes the next command named cmd wait for Release.
+// HoldNext makes the next command named cmd (FETCH, STORE, MOVE, APPEND)
+// wait for Release.
 func (f *Faults) HoldNext(cmd string) *Hold {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -1,6 +1,8 @@
 package memimap
 
 import (
+	"bytes"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -102,10 +104,19 @@ func (s *session) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *im
 	return err
 }
 
-// Append hangs up after storing when Faults.DropAfter("APPEND") says so:
-// the message is there, and its client cannot know.
+// Append waits while Faults.HoldNext("APPEND") holds it, with the whole
+// message read (a client killed meanwhile has handed it over, as over a
+// real link), and hangs up after storing when Faults.DropAfter("APPEND")
+// says so: the message is there, and its client cannot know.
 func (s *session) Append(mailbox string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
-	d, err := s.Session.Append(mailbox, r, options)
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if !s.srv.opts.Faults.wait("APPEND") {
+		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "aborted by the test"}
+	}
+	d, err := s.Session.Append(mailbox, bytes.NewReader(raw), options)
 	s.fault("APPEND")
 	return d, err
 }
