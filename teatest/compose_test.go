@@ -28,7 +28,8 @@ import (
 // kept.
 type writer struct {
 	*fakeAccount
-	drafts [][]byte
+	drafts  [][]byte
+	deleted []uint32
 }
 
 func (w *writer) Identity() (*mail.Address, []string) {
@@ -41,6 +42,11 @@ func (w *writer) Part(context.Context, model.MessageID, int) (model.Part, error)
 func (w *writer) Append(_ context.Context, _, _ string, raw []byte, _ []string, _ time.Time) (model.MessageID, error) {
 	w.drafts = append(w.drafts, raw)
 	return model.MessageID{Account: w.name, Folder: "Drafts", UIDValidity: 1, UID: uint32(len(w.drafts))}, nil
+}
+
+func (w *writer) DeleteMessages(_ context.Context, _ string, _ uint32, uids []uint32) ([]model.ItemResult, error) {
+	w.deleted = append(w.deleted, uids...)
+	return []model.ItemResult{{UID: uids[0]}}, nil
 }
 
 // editorScript is an editor that writes its first line of text above
@@ -131,7 +137,10 @@ func TestReviewRefusesAndDiscards(t *testing.T) {
 // In-Reply-To and References, once in Sent, and the original is
 // \Answered: real IMAP and SMTP servers, a real serve-imap child, the
 // real outbox and runner.
-func TestReplyLandsOnce(t *testing.T) {
+// mailWorld is sam and bob on a real IMAP server (sam's INBOX holds
+// Bob's "lunch?"), a real SMTP server delivering into it, sam's account
+// through a real serve-imap child, and a running outbox.
+func mailWorld(t *testing.T) (*memimap.Server, *smtptest.Server, *accounts.Set, *outbox.Box, *dispatch.Runner) {
 	srv, err := memimap.Start(memimap.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +182,11 @@ func TestReplyLandsOnce(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = runner.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
+	return srv, smtp, set, box, runner
+}
+
+func TestReplyLandsOnce(t *testing.T) {
+	srv, smtp, set, box, runner := mailWorld(t)
 	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Yes, noon works.")}
 	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now; o.MarkReadOnOpen = true })
 	waitFor(t, tm, "lunch?")
@@ -395,4 +409,37 @@ func entry(t *testing.T, box *outbox.Box, id string) outbox.Entry {
 	}
 	t.Fatalf("no entry %s", id)
 	return outbox.Entry{}
+}
+
+// A draft postponed to the server's Drafts (here, or by another client)
+// is in the drafts view; opened, edited and sent, it lands once and
+// leaves Drafts, only after the message went.
+func TestServerDraftIsSentAndLeavesDrafts(t *testing.T) {
+	srv, smtp, set, box, runner := mailWorld(t)
+	draft := []byte("From: Sam <sam@example.com>\r\nTo: Bob <bob@example.com>\r\nSubject: about the boat\r\nMessage-ID: <d1@example.com>\r\n\r\nDraft text.\r\n")
+	if _, err := srv.Append("sam", "Drafts", draft, []imap.Flag{imap.FlagDraft, imap.FlagSeen}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Finished now.")}
+	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("D"))
+	waitFor(t, tm, "in Drafts · Work · to Bob <bob@example.com> · about the boat")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "review · y send", "Draft text.")
+	tm.Send(key("e"))
+	waitFor(t, tm, "Finished now.")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sent: about the boat")
+	deadline := time.Now().Add(20 * time.Second)
+	for len(folder(t, srv, "sam", "Drafts")) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the sent draft is still in Drafts")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	bob := folder(t, srv, "bob", "INBOX")
+	if len(bob) != 1 || smtp.Deliveries() != 1 || !bytes.Contains(bob[0].raw, []byte("Finished now.")) {
+		t.Fatalf("bob has %d, deliveries %d", len(bob), smtp.Deliveries())
+	}
 }

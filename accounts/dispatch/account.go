@@ -21,6 +21,7 @@ type Account interface {
 	Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error)
 	MarkAnswered(ctx context.Context, id model.MessageID) (model.ItemResult, error)
 	MarkForwarded(ctx context.Context, id model.MessageID) (model.ItemResult, error)
+	DeleteMessages(ctx context.Context, folder string, uidValidity uint32, uids []uint32) ([]model.ItemResult, error)
 }
 
 // SentCopy is an account's save_sent, resolved.

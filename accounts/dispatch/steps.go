@@ -153,12 +153,15 @@ func special(folder string) string {
 // flag marks the message answered (reply) or forwarded (forward). A
 // message gone meanwhile is no reason to hold the entry.
 func (r *Runner) flag(ctx context.Context, a Account, c *outbox.Claim) error {
+	ctx, cancel := context.WithTimeout(ctx, r.o.StepTimeout)
+	defer cancel()
+	if err := r.dropServerDraft(ctx, a, c); err != nil {
+		return err
+	}
 	e := c.Entry()
 	if e.Original == nil || e.Flag == "" {
 		return c.Mark(outbox.StateDone, nil)
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.o.StepTimeout)
-	defer cancel()
 	id := model.MessageID{Account: e.Original.Account, Folder: e.Original.Folder, UIDValidity: e.Original.UIDValidity, UID: e.Original.UID}
 	orig, ok := r.accts[e.Original.Account]
 	if !ok {
@@ -185,6 +188,29 @@ func (r *Runner) flag(ctx context.Context, a Account, c *outbox.Claim) error {
 	return c.Mark(outbox.StateDone, func(e *outbox.Entry) {
 		if err != nil {
 			e.LastError = "sent, but not flagged: " + err.Error()
+		}
+	})
+}
+
+// dropServerDraft deletes the server's draft the message was written
+// from, now that it is sent and saved: Drafts never keeps a sent message
+// as if it were still to write. A draft already gone is no reason to wait.
+func (r *Runner) dropServerDraft(ctx context.Context, a Account, c *outbox.Claim) error {
+	e := c.Entry()
+	d := e.ServerDraft
+	if d == nil {
+		return nil
+	}
+	res, err := a.DeleteMessages(ctx, d.Folder, d.UIDValidity, []uint32{d.UID})
+	if err != nil && e.FlagTries < 3 {
+		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.FlagTries+1)), err, func(e *outbox.Entry) { e.FlagTries++ })
+	}
+	return c.Mark(outbox.StateSaved, func(e *outbox.Entry) {
+		e.ServerDraft = nil
+		if err != nil {
+			e.LastError = "sent, but its draft is still in Drafts: " + err.Error()
+		} else if len(res) == 1 && res[0].Kind == model.ResultFailed && res[0].Err != "" {
+			e.LastError = "sent; its draft in Drafts: " + res[0].Err
 		}
 	})
 }

@@ -37,6 +37,10 @@ type Draft struct {
 	// may be gone by then, still answers in its thread.
 	InReplyTo  string   `json:"in_reply_to,omitempty"`
 	References []string `json:"references,omitempty"`
+	// ServerDraft is the copy in the server's Drafts this draft was
+	// opened from: deleted only once its replacement is stored (postponed
+	// again) or the message is sent.
+	ServerDraft *Ref `json:"server_draft,omitempty"`
 	// Err is why a listed draft is damaged (its JSON missing or not
 	// parsing): it is listed all the same, with its text at Path when
 	// that survived, never dropped.

@@ -30,6 +30,9 @@ type Entry struct {
 	Flag       string `json:"flag,omitempty"` // "answered" | "forwarded" | ""
 	SentFolder string `json:"sent_folder,omitempty"`
 	SentUID    uint32 `json:"sent_uid,omitempty"`
+	// ServerDraft is the server's draft the message was written from:
+	// deleted from Drafts once the message is sent and saved.
+	ServerDraft *Ref `json:"server_draft,omitempty"`
 	// SaveTries counts APPENDs to Sent begun: after one, a copy may be
 	// there, so the next try looks for the Message-ID first.
 	SaveTries int `json:"save_tries,omitempty"`

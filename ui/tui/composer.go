@@ -148,12 +148,12 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 		switch act {
 		case reviewSend:
 			c.busy = true
-			return c, queueCmd(room, c.account, c.draft.ID, c.draft.Original, c.shown, now)
+			return c, queueCmd(room, c.account, c.draftFile(), c.shown, now)
 		case reviewEdit:
 			return c, editCmd(room, c.draftFile())
 		case reviewPostpone:
 			c.busy = true
-			return c, postponeCmd(c.e.ctx, room, c.acct, c.draft.ID, c.shown, now, c.e.opts.CallTimeout)
+			return c, postponeCmd(c.e.ctx, room, c.acct, c.draftFile(), c.shown, now, c.e.opts.CallTimeout)
 		case reviewDiscard:
 			c.busy = true
 			return c, discardCmd(room, c.draft.ID)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/outbox"
+	"unibox/model"
 	"unibox/model/textsafe"
 )
 
@@ -25,36 +27,56 @@ type draftsBox struct {
 	accounts map[string]bool // configured names: an entry of another is orphaned
 	items    []draftItem
 	cursor   int
-	confirm  bool // discard of a draft was asked once
+	confirm  bool                       // discard of a draft was asked once
+	local    outboxMsg                  // the outbox and the drafts on disk, as last read
+	server   map[string][]model.Message // each account's Drafts folder
+	trouble  map[string]string          // an account whose Drafts could not be read, and why
 }
 
-// draftItem is one line: a draft, or an outbox entry.
+// draftItem is one line: a draft here, one in a server's Drafts, or an
+// outbox entry.
 type draftItem struct {
-	draft *outbox.Draft
-	entry *outbox.Entry
+	draft  *outbox.Draft
+	remote *model.Message
+	entry  *outbox.Entry
 }
 
 // newDrafts opens the view over what the outbox holds.
 func newDrafts(e *env, names []string) draftsBox {
-	b := draftsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, accounts: map[string]bool{}}
+	b := draftsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, accounts: map[string]bool{},
+		server: map[string][]model.Message{}, trouble: map[string]string{}}
 	for _, n := range names {
 		b.accounts[n] = true
 	}
 	return b
 }
 
-// filled lists the outbox's entries and the drafts no entry was queued
-// from, newest first.
-func (b draftsBox) filled(msg outboxMsg) draftsBox {
-	queued := map[string]bool{}
+// filled lists the outbox's entries, the drafts no entry was queued
+// from, and the servers' drafts that no local draft was opened from,
+// newest first.
+func (b draftsBox) filled() draftsBox {
+	queued, opened := map[string]bool{}, map[uint32]string{}
 	var items []draftItem
-	for _, e := range msg.entries {
+	for _, e := range b.local.entries {
 		queued[e.DraftID] = true
+		if e.ServerDraft != nil {
+			opened[e.ServerDraft.UID] = e.ServerDraft.Account
+		}
 		items = append(items, draftItem{entry: &e})
 	}
-	for _, d := range msg.drafts {
+	for _, d := range b.local.drafts {
+		if d.ServerDraft != nil {
+			opened[d.ServerDraft.UID] = d.ServerDraft.Account
+		}
 		if !queued[d.ID] {
 			items = append(items, draftItem{draft: &d})
+		}
+	}
+	for _, msgs := range b.server {
+		for _, m := range msgs {
+			if opened[m.ID.UID] != m.ID.Account {
+				items = append(items, draftItem{remote: &m})
+			}
 		}
 	}
 	sortNewest(items)
@@ -64,8 +86,11 @@ func (b draftsBox) filled(msg outboxMsg) draftsBox {
 }
 
 func (it draftItem) when() time.Time {
-	if it.entry != nil {
+	switch {
+	case it.entry != nil:
 		return it.entry.Updated
+	case it.remote != nil:
+		return it.remote.Date
 	}
 	return it.draft.Updated
 }
@@ -91,7 +116,10 @@ func (b draftsBox) selected() (draftItem, bool) {
 func (b draftsBox) update(msg tea.Msg) (draftsBox, tea.Cmd) {
 	switch msg := msg.(type) {
 	case outboxMsg:
-		return b.filled(msg), nil
+		b.local = msg
+		return b.filled(), nil
+	case serverDraftsMsg:
+		return b, nil // the root names the account: see serverDrafts
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, b.keys.Down):
@@ -111,6 +139,9 @@ func (b draftsBox) view(width, height int) string {
 	lines := make([]string, 0, height)
 	if len(b.items) == 0 {
 		lines = append(lines, b.styles.Dim.Render("No drafts, nothing in the outbox."))
+	}
+	for _, name := range sortedKeys(b.trouble) {
+		lines = append(lines, b.styles.StatusError.Render(textsafe.Fit(textsafe.Line(name+": its Drafts folder cannot be read: "+b.trouble[name]), width)))
 	}
 	if b.confirm {
 		lines = append(lines, b.styles.StatusError.Render(textsafe.Fit(hint(b.keys.Discard)+" again discards this draft: its text is lost", width)))
@@ -135,8 +166,22 @@ func (b draftsBox) view(width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
+// serverDrafts takes one account's Drafts folder.
+func (b draftsBox) serverDrafts(account string, msg serverDraftsMsg) draftsBox {
+	if msg.err != nil {
+		b.trouble[account] = msg.err.Error()
+		return b
+	}
+	delete(b.trouble, account)
+	b.server[account] = msg.msgs
+	return b.filled()
+}
+
 // describe is an item's line: what it is, whose, and where it stands.
 func (b draftsBox) describe(it draftItem) string {
+	if m := it.remote; m != nil {
+		return fmt.Sprintf("in Drafts · %s · to %s · %s · %s", m.ID.Account, addressList(m.To), m.Subject, ago(b.now(), m.Date))
+	}
 	if d := it.draft; d != nil {
 		if d.Err != nil {
 			return fmt.Sprintf("draft · %s · damaged: %v", d.Account, d.Err)
@@ -163,6 +208,15 @@ func (b draftsBox) describe(it draftItem) string {
 		return fmt.Sprintf("in outbox · %s · to %s", e.Account, to)
 	}
 	return fmt.Sprintf("sent, finishing (%s) · %s · to %s", e.State, e.Account, to)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // ago is a short age, "5m ago".

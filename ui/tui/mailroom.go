@@ -35,6 +35,7 @@ type Composing interface {
 	CanSend() error
 	Part(ctx context.Context, id model.MessageID, index int) (model.Part, error)
 	Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error)
+	DeleteMessages(ctx context.Context, folder string, uidValidity uint32, uids []uint32) ([]model.ItemResult, error)
 }
 
 // editorCommand runs the editor on path the way git runs core.editor:
@@ -196,14 +197,14 @@ func readDraftCmd(room *Mailroom, id string, base compose.Draft) tea.Cmd {
 
 // queueCmd writes the message into the outbox, to go after delay; the
 // runner is woken to keep the time.
-func queueCmd(room *Mailroom, account, draftID string, ref *outbox.Ref, d compose.Draft, now time.Time) tea.Cmd {
+func queueCmd(room *Mailroom, account string, dr outbox.Draft, d compose.Draft, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		p, err := d.Prepare(now)
 		if err != nil {
 			return queuedMsg{err: err}
 		}
-		e := outbox.Entry{Account: account, MessageID: p.MessageID, DraftID: draftID, Rcpt: p.Rcpt, From: p.From,
-			SendAt: now.Add(room.SendDelay), Original: ref, Flag: flagOf(d.Kind)}
+		e := outbox.Entry{Account: account, MessageID: p.MessageID, DraftID: dr.ID, Rcpt: p.Rcpt, From: p.From,
+			SendAt: now.Add(room.SendDelay), Original: dr.Original, Flag: flagOf(d.Kind), ServerDraft: dr.ServerDraft}
 		e, err = room.Box.Enqueue(e, p.Wire, p.Saved)
 		if err == nil && room.Runner != nil {
 			room.Runner.Kick()
@@ -236,7 +237,7 @@ func cancelCmd(room *Mailroom, id string) tea.Cmd {
 
 // postponeCmd files the draft in the server's Drafts (\Draft \Seen);
 // the local text goes only once the server has it.
-func postponeCmd(ctx context.Context, room *Mailroom, acct Account, draftID string, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
+func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Draft, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		c, ok := acct.(Composing)
 		if !ok {
@@ -251,7 +252,12 @@ func postponeCmd(ctx context.Context, room *Mailroom, acct Account, draftID stri
 		if _, err := c.Append(cctx, "", "drafts", p.Saved, []string{`\Draft`, `\Seen`}, now); err != nil {
 			return shelvedMsg{verb: "postponed", err: fmt.Errorf("not postponed, the draft stays here: %w", err)}
 		}
-		return shelvedMsg{verb: "postponed", err: room.Box.DiscardDraft(draftID)}
+		if old := dr.ServerDraft; old != nil { // the new one is stored: the old one goes
+			if _, err := c.DeleteMessages(cctx, old.Folder, old.UIDValidity, []uint32{old.UID}); err != nil {
+				return shelvedMsg{verb: "postponed", err: fmt.Errorf("postponed, but the older copy is still in Drafts: %w", err)}
+			}
+		}
+		return shelvedMsg{verb: "postponed", err: room.Box.DiscardDraft(dr.ID)}
 	}
 }
 

@@ -321,6 +321,11 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.connect(&m.env)
 	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, queuedMsg, cancelledMsg, shelvedMsg:
 		return m.composed(msg)
+	case serverDraftsMsg:
+		if m.frame.mode == modeDrafts {
+			m.drafts = m.drafts.serverDrafts(m.panes.accts[msg.account].acct.Name(), msg)
+		}
+		return nil
 	case decidedMsg:
 		if msg.err != nil {
 			m.frame.setStatus(msg.verb+": "+msg.err.Error(), true)

@@ -106,7 +106,11 @@ func (m *Model) openDrafts() tea.Cmd {
 	}
 	m.drafts = newDrafts(&m.env, names)
 	m.setMode(modeDrafts)
-	return readOutboxCmd(room)
+	cmds := []tea.Cmd{readOutboxCmd(room)}
+	for i, a := range m.panes.accts {
+		cmds = append(cmds, serverDraftsCmd(m.env.ctx, a.acct, i, m.env.opts.CallTimeout))
+	}
+	return tea.Batch(cmds...)
 }
 
 // draftsKey acts on the drafts view: open a draft on the review screen,
@@ -124,6 +128,13 @@ func (m *Model) draftsKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case key.Matches(msg, k.Open) && it.remote != nil:
+		i := m.panes.index(it.remote.ID.Account)
+		if i < 0 {
+			return nil
+		}
+		m.frame.setStatus("opening the draft…", false)
+		return openServerDraftCmd(m.env.ctx, room, m.panes.accts[i].acct, *it.remote, m.env.opts.CallTimeout)
 	case key.Matches(msg, k.Open) && it.draft != nil && it.draft.Err == nil:
 		i := m.panes.index(it.draft.Account)
 		if i < 0 {

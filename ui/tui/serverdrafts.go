@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts"
+	"unibox/accounts/outbox"
+	"unibox/model"
+	"unibox/model/compose"
+)
+
+// serverDraftsMsg is one account's Drafts folder, for the drafts view:
+// the drafts postponed there, from here or from another client.
+type serverDraftsMsg struct {
+	account int
+	msgs    []model.Message
+	err     error
+}
+
+func (m serverDraftsMsg) accountIndex() int { return m.account }
+
+// serverDraftsCmd lists an account's Drafts folder (special-use \Drafts,
+// else the usual names, as the server answers in list_folders).
+func serverDraftsCmd(ctx context.Context, acct Account, i int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		if _, ok := acct.(Composing); !ok {
+			return serverDraftsMsg{account: i}
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		folders, err := acct.Folders(cctx)
+		if err != nil {
+			return serverDraftsMsg{account: i, err: err}
+		}
+		name := draftsFolder(folders)
+		if name == "" {
+			return serverDraftsMsg{account: i}
+		}
+		p, err := acct.List(cctx, accounts.ListOptions{Folder: name, Limit: 50})
+		return serverDraftsMsg{account: i, msgs: p.Messages, err: err}
+	}
+}
+
+// draftsFolder is the folder marked \Drafts, else one named as most
+// servers name it.
+func draftsFolder(folders []model.Folder) string {
+	for _, f := range folders {
+		if f.SpecialUse == "drafts" {
+			return f.Name
+		}
+	}
+	for _, want := range []string{"Drafts", "[Gmail]/Drafts", "INBOX.Drafts"} {
+		for _, f := range folders {
+			if f.Name == want {
+				return f.Name
+			}
+		}
+	}
+	return ""
+}
+
+// openServerDraftCmd copies a server draft into a local one (the text
+// on disk before any editor runs, its thread and attachments kept): the
+// server's copy is deleted only once its replacement is stored or the
+// message is sent.
+func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m model.Message, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		c, ok := acct.(Composing)
+		if !ok {
+			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		b, err := acct.Get(cctx, m.ID)
+		if err != nil {
+			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft cannot be read from the server: %w", err)}}
+		}
+		d := compose.Draft{Kind: compose.KindNew, From: b.From, To: b.To, Cc: b.Cc, Subject: b.Subject, Body: b.Text,
+			InReplyTo: b.InReplyTo, References: b.References}
+		if d.InReplyTo != "" {
+			d.Kind = compose.KindReply
+		}
+		if from, _ := c.Identity(); from != nil && d.From.Address == "" {
+			d.From = model.Address{Name: from.Name, Address: from.Address}
+		}
+		for i := range b.Attachments {
+			p, err := c.Part(cctx, m.ID, i)
+			if err != nil {
+				return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft's attachment %d: %w", i+1, err)}}
+			}
+			d.Attachments = append(d.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
+		}
+		dr, err := room.Box.NewDraft(acct.Name(), d.Kind.String(), nil, []byte(d.Editable()))
+		if err != nil {
+			return reopenedMsg{composeReadyMsg{err: err}}
+		}
+		dr.InReplyTo, dr.References = d.InReplyTo, d.References
+		dr.ServerDraft = &outbox.Ref{Account: m.ID.Account, Folder: m.ID.Folder, UIDValidity: m.ID.UIDValidity, UID: m.ID.UID, MessageID: m.MessageID}
+		if err := room.Box.SaveDraft(dr, nil); err != nil {
+			return reopenedMsg{composeReadyMsg{err: err}}
+		}
+		return reopenedMsg{composeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}}
+	}
+}
