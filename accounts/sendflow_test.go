@@ -13,6 +13,8 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/dispatch"
 	"unibox/accounts/outbox"
+	"unibox/accounts/provider"
+	"unibox/accounts/smtpsend"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
@@ -259,5 +261,48 @@ func TestRunnerKeepsTimeAndIsolation(t *testing.T) {
 	}
 	if smtp.Deliveries() != 1 {
 		t.Errorf("deliveries %d: want only the later one (the taken-back one never)", smtp.Deliveries())
+	}
+}
+
+// An OAuth2 account sends with its token over XOAUTH2; a refused token
+// gets one fresh one and one more try, the rule IMAP follows.
+func TestOAuthAccountSendsWithAFreshToken(t *testing.T) {
+	srv, err := memimap.Start(memimap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if err := srv.AddUser("bob", "pw", nil); err != nil {
+		t.Fatal(err)
+	}
+	smtp, err := smtptest.Start(smtptest.Options{Tokens: func(user, token string) bool { return user == "sam" && token == "fresh-token" },
+		Deliver: smtptest.IntoMemIMAP(srv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { smtp.Close() })
+	var asked []bool
+	ac := config.Account{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam",
+		Auth: config.AuthOAuth2, TokenCmd: "unused", From: &mail.Address{Address: "sam@example.com"}, SaveSent: config.SaveSentNever,
+		SMTP: &config.SMTP{Host: "127.0.0.1", Port: smtp.Port(), Security: "none", Username: "sam"}}
+	a := openAccount(t, ac, Options{Password: func(config.Account) func(context.Context) (string, error) {
+		return func(ctx context.Context) (string, error) {
+			fresh := provider.WantsFresh(ctx)
+			asked = append(asked, fresh)
+			if fresh {
+				return "fresh-token", nil
+			}
+			return "stale-token", nil
+		}
+	}})
+	p, err := compose.Draft{From: model.Address{Address: "sam@example.com"}, To: []model.Address{{Address: "bob@example.com"}}, Subject: "s", Body: "b"}.Prepare(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), smtpsend.Envelope{From: p.From, Rcpt: p.Rcpt, Data: p.Wire}, func() error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(asked, []bool{false, true}) || smtp.Deliveries() != 1 {
+		t.Fatalf("tokens asked %v (want a cached one, then one fresh), deliveries %d", asked, smtp.Deliveries())
 	}
 }
