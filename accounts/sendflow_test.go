@@ -306,3 +306,40 @@ func TestOAuthAccountSendsWithAFreshToken(t *testing.T) {
 		t.Fatalf("tokens asked %v (want a cached one, then one fresh), deliveries %d", asked, smtp.Deliveries())
 	}
 }
+
+// A message that could not go waits out its backoff, unless its account
+// comes back first: then it goes at once.
+func TestQueuedGoesWhenTheAccountComesBack(t *testing.T) {
+	srv, smtp, orig := sendServers(t, nil)
+	a := sendingAccount(t, srv, "Work", smtp.Port(), config.SaveSentNever)
+	box := newBox(t)
+	smtp.CutAtMail(3) // every try of the first send
+	queueReply(t, box, a, orig, time.Now())
+	r := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{Backoff: func(int) time.Duration { return time.Hour }})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	deadline := time.After(30 * time.Second)
+	for {
+		es, _ := box.Entries()
+		if len(es) == 1 && es[0].Attempts > 0 {
+			break
+		}
+		select {
+		case <-r.Changed():
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("the first send did not fail")
+		}
+	}
+	r.Connected("Work")
+	for smtp.Deliveries() == 0 {
+		select {
+		case <-r.Changed():
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("the account came back and its message still waits out an hour's backoff")
+		}
+	}
+}

@@ -46,6 +46,7 @@ type Runner struct {
 
 	mu      sync.Mutex
 	kicks   map[string]chan struct{} // per account worker, buffered 1
+	back    map[string]time.Time     // when an account was last seen to come back
 	changed chan struct{}            // buffered 1: the outbox changed
 }
 
@@ -63,7 +64,7 @@ func New(box *outbox.Box, accts []Account, o Options) *Runner {
 	if o.StepTimeout <= 0 {
 		o.StepTimeout = 2 * time.Minute
 	}
-	r := &Runner{box: box, accts: map[string]Account{}, o: o, kicks: map[string]chan struct{}{}, changed: make(chan struct{}, 1)}
+	r := &Runner{box: box, accts: map[string]Account{}, o: o, kicks: map[string]chan struct{}{}, back: map[string]time.Time{}, changed: make(chan struct{}, 1)}
 	for _, a := range accts {
 		r.accts[a.Name()] = a
 		r.kicks[a.Name()] = make(chan struct{}, 1)
@@ -78,6 +79,22 @@ func (r *Runner) Changed() <-chan struct{} { return r.changed }
 // Kick wakes every worker: an entry was queued or taken back.
 func (r *Runner) Kick() {
 	for _, k := range r.kicks {
+		select {
+		case k <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Connected says an account is reachable again: what waits for a retry
+// goes now, not at the end of its backoff ("it goes when the account
+// connects"). send_delay still holds.
+func (r *Runner) Connected(account string) {
+	r.mu.Lock()
+	r.back[account] = r.o.Now()
+	k := r.kicks[account]
+	r.mu.Unlock()
+	if k != nil {
 		select {
 		case k <- struct{}{}:
 		default:
@@ -183,6 +200,12 @@ func live(s outbox.State) bool {
 // dueAt is when the entry's next step may run.
 func (r *Runner) dueAt(e outbox.Entry) time.Time {
 	at := e.NextTry
+	r.mu.Lock()
+	back := r.back[e.Account]
+	r.mu.Unlock()
+	if e.State == outbox.StateQueued && e.Attempts > 0 && back.After(e.Updated) {
+		at = back // a retry waiting out its backoff: the account is back
+	}
 	if e.State == outbox.StateQueued && e.SendAt.After(at) {
 		at = e.SendAt
 	}

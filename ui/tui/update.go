@@ -301,6 +301,9 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if back {
 		cmds = append(cmds, m.panes.load(&m.env, msg.account)) // fetch what was missed
+		if room := m.env.opts.Mailroom; room != nil && room.Runner != nil {
+			room.Runner.Connected(a.acct.Name()) // and send what waited for it
+		}
 	}
 	if m.frame.mode == modeDetails {
 		m.details, _ = m.details.update(msg)
