@@ -21,6 +21,12 @@
 //     a gap's fill apart.
 //   - sync.go: incremental sync into the store, and mending its gaps.
 //   - events.go: the account's history (what it went through).
+//   - mailer.go: what sending needs of the mail server: the copy in
+//     Sent or Drafts (APPEND), a draft deleted, an attachment's bytes, a
+//     Message-ID looked for, \Answered and $Forwarded.
+//   - send.go: how the account sends (its from and aliases, SMTP or a
+//     mapped send tool, save_sent); accounts/dispatch carries the outbox
+//     out through it.
 //   - guard.go: its borders: inputs checked against model's limits,
 //     errors scrubbed of secrets.
 //
@@ -29,6 +35,8 @@
 // contract and its kinds (provider, imapprovider with serveimap and
 // imapwire, mcpprovider), OAuth2 (oauth), the history file (history),
 // the wake watcher (wake), private files (private), mail text (mailtext),
+// drafts and the outbox on disk (outbox), one SMTP submission (smtpsend)
+// and its SASL (saslauth), the runner that sends (dispatch),
 // secret scrubbing (secret), the demo (demo) and test servers
 // (testservers).
 package accounts
