@@ -77,6 +77,10 @@ func (d *PrivateDovecot) Kick(t testing.TB, user string) {
 // for a benchmark whose timings must not include the proxy's relay.
 func (d *PrivateDovecot) DirectAddr() string { return d.addr }
 
+// Dir is the folder the instance lives in (UNIBOX_DOVECOT_DIR for it):
+// smtptest.IntoDovecot delivers with its doveadm.
+func (d *PrivateDovecot) Dir() string { return d.dir }
+
 // Log is the instance's dovecot.log so far (logins name their mechanism).
 func (d *PrivateDovecot) Log() string {
 	b, _ := os.ReadFile(filepath.Join(d.dir, "dovecot.log"))

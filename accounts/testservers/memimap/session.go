@@ -102,9 +102,13 @@ func (s *session) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *im
 	return err
 }
 
-// Append hangs up after storing when Faults.DropAfter("APPEND") says so:
-// the message is there, and its client cannot know.
+// Append waits while Faults.HoldNext("APPEND") holds it (nothing stored
+// yet), and hangs up after storing when Faults.DropAfter("APPEND") says
+// so: the message is there, and its client cannot know.
 func (s *session) Append(mailbox string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
+	if !s.srv.opts.Faults.wait("APPEND") {
+		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "aborted by the test"}
+	}
 	d, err := s.Session.Append(mailbox, r, options)
 	s.fault("APPEND")
 	return d, err
