@@ -1,6 +1,8 @@
 package memimap
 
 import (
+	"bytes"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -102,10 +104,19 @@ func (s *session) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *im
 	return err
 }
 
-// Append waits while Faults.HoldNext("APPEND") holds it (nothing stored
-// yet), and hangs up after storing when Faults.DropAfter("APPEND") says
-// so: the message is there, and its client cannot know.
+// Append waits while Faults.HoldNext("APPEND") holds it (the message
+// read whole, nothing stored yet: released to run, it is stored even if
+// its client is gone by then), and hangs up after storing when
+// Faults.DropAfter("APPEND") says so: the message is there, and its
+// client cannot know.
 func (s *session) Append(mailbox string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
+	if s.srv.opts.Faults.holding("APPEND") {
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return nil, err
+		}
+		r = literal{bytes.NewReader(b), int64(len(b))}
+	}
 	if !s.srv.opts.Faults.wait("APPEND") {
 		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "aborted by the test"}
 	}
@@ -222,3 +233,11 @@ func (s *session) List(w *imapserver.ListWriter, ref string, patterns []string, 
 	}
 	return nil
 }
+
+// literal is an APPEND's message read ahead of a hold.
+type literal struct {
+	io.Reader
+	size int64
+}
+
+func (l literal) Size() int64 { return l.size }
