@@ -56,12 +56,15 @@ func TestKillNineLosesNoText(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	steps := []killStep{
-		{name: "in the editor", delay: "0s", block: true, onDisk: "drafts", header: "1 unsent draft"},
-		{name: "on the review screen", delay: "0s", onDisk: "drafts", header: "1 unsent draft"},
-		{name: "during the countdown", delay: "15s", onDisk: "outbox", state: "queued", header: "1 in outbox", finishes: true,
+		// First: the longest (it waits out send_delay), so that the
+		// others run beside it. 10 s leaves the restart time to show it
+		// waiting before it goes.
+		{name: "during the countdown", delay: "10s", onDisk: "outbox", state: "queued", header: "1 in outbox", finishes: true,
 			arm: func(t *testing.T, w *mailWorld, s *tmuxScreen) (func(), func()) {
 				return func() { s.waitFor("sending in", 10*time.Second) }, func() {}
 			}},
+		{name: "in the editor", delay: "0s", block: true, onDisk: "drafts", header: "1 unsent draft"},
+		{name: "on the review screen", delay: "0s", onDisk: "drafts", header: "1 unsent draft"},
 		{name: "during SMTP", delay: "0s", onDisk: "outbox", state: "sending", header: "1 may have been sent", delivered: 1,
 			arm: func(t *testing.T, w *mailWorld, s *tmuxScreen) (func(), func()) {
 				w.smtp.HangAfterDot(1, true) // delivered, the dot never answered
