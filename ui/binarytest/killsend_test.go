@@ -55,6 +55,7 @@ func TestKillNineLosesNoText(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel() // no t.Setenv: each run has its own folders; waits, mostly
 	steps := []killStep{
 		// First: the longest (it waits out send_delay), so that the
 		// others run beside it. 10 s leaves the restart time to show it

@@ -270,6 +270,7 @@ func TestReplyInRealTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel() // no t.Setenv: each run has its own folders; waits, mostly
 	for _, c := range []struct {
 		name  string
 		world func(*testing.T, string) *mailWorld
