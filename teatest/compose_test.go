@@ -443,3 +443,46 @@ func TestServerDraftIsSentAndLeavesDrafts(t *testing.T) {
 		t.Fatalf("bob has %d, deliveries %d", len(bob), smtp.Deliveries())
 	}
 }
+
+// An editor that is missing, or exits non-zero, loses nothing: the text
+// on disk (with what the editor saved before it failed) is shown on the
+// review screen, the status line says the editor failed, and the draft
+// stays on disk.
+func TestEditorFailureKeepsText(t *testing.T) {
+	for _, c := range []struct {
+		name, editor, shown, status string
+	}{
+		{"missing", "", "> Noon at the usual place?", "no-such-editor\" was not found (exit status 127): check [compose] editor"},
+		{"exits non-zero", "sed -i '0,/^$/s//\\nHalf a thought/' \"$1\"\nexit 3\n", "Half a thought", "the editor failed: exit status 3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := lunch("Work")
+			f := newFake("Work", connected, b.Message)
+			f.body = b
+			box, err := outbox.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			editor := filepath.Join(t.TempDir(), "no-such-editor")
+			if c.editor != "" {
+				if err := os.WriteFile(editor, []byte("#!/bin/sh\n"+c.editor), 0o700); err != nil {
+					t.Fatal(err)
+				}
+			}
+			room := &tui.Mailroom{Box: box, Editor: editor, SendDelay: 10 * time.Second}
+			tm, _ := run(t, []tui.Account{&writer{fakeAccount: f}}, 200, 24, func(o *tui.Options) { o.Mailroom = room })
+			waitFor(t, tm, "lunch?")
+			tm.Send(key("enter"))
+			waitFor(t, tm, "Noon at the usual place?")
+			tm.Send(key("r"))
+			waitFor(t, tm, "review · y send", c.shown, "the editor failed: ", c.status, "(the text is kept)")
+			ds, err := box.Drafts()
+			if err != nil || len(ds) != 1 {
+				t.Fatalf("drafts on disk: %+v, %v", ds, err)
+			}
+			if _, text, err := box.Draft(ds[0].ID); err != nil || !bytes.Contains(text, []byte(c.shown)) {
+				t.Fatalf("the draft on disk lacks %q (%v):\n%s", c.shown, err, text)
+			}
+		})
+	}
+}

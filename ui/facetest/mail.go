@@ -27,8 +27,11 @@ func SMTP(t testing.TB, srv *memimap.Server, pass string) *smtptest.Server {
 
 // Sending is an account's sending lines: from sam@example.com through
 // the submission server at port on loopback, in plain text, plus rest.
-func Sending(port int, rest string) string {
-	return fmt.Sprintf("from = \"Sam <sam@example.com>\"\nsmtp_host = \"127.0.0.1\"\nsmtp_port = %d\nsmtp_security = \"none\"\n%s\n", port, rest)
+func Sending(port int, rest string) string { return SendingFrom("Sam <sam@example.com>", port, rest) }
+
+// SendingFrom is Sending from another address (e.g. a Dovecot user's).
+func SendingFrom(from string, port int, rest string) string {
+	return fmt.Sprintf("from = %q\nsmtp_host = \"127.0.0.1\"\nsmtp_port = %d\nsmtp_security = \"none\"\n%s\n", from, port, rest)
 }
 
 // Stored is one message in a folder, as another client reads it.

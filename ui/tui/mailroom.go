@@ -42,6 +42,12 @@ type Composing interface {
 // through the shell, so "code --wait" or "nvim -u NONE" work, with the
 // path as an argument the shell never parses.
 func editorCommand(editor, path string) *exec.Cmd {
+	return exec.Command("/bin/sh", "-c", editorOf(editor)+` "$1"`, "unibox-editor", path)
+}
+
+// editorOf is the editor to run: [compose] editor, else $VISUAL, else
+// $EDITOR, else vi.
+func editorOf(editor string) string {
 	if editor == "" {
 		editor = os.Getenv("VISUAL")
 	}
@@ -51,7 +57,23 @@ func editorCommand(editor, path string) *exec.Cmd {
 	if editor == "" {
 		editor = "vi"
 	}
-	return exec.Command("/bin/sh", "-c", editor+` "$1"`, "unibox-editor", path)
+	return editor
+}
+
+// editorError puts the shell's word for a missing editor (exit status
+// 127) or one it cannot run (126) into words that say what to fix: the
+// shell's own message went to the screen the TUI draws over.
+func editorError(editor string, err error) error {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		switch ee.ExitCode() {
+		case 127:
+			return fmt.Errorf("%q was not found (exit status 127): check [compose] editor, $VISUAL, $EDITOR", editorOf(editor))
+		case 126:
+			return fmt.Errorf("%q cannot be run (exit status 126): check [compose] editor, $VISUAL, $EDITOR", editorOf(editor))
+		}
+	}
+	return err
 }
 
 // composeReadyMsg: the draft is on disk, and the editor can start.
@@ -176,6 +198,9 @@ func original(b model.Body) compose.Original {
 // editCmd suspends the TUI and runs the editor on the draft's file.
 func editCmd(room *Mailroom, d outbox.Draft) tea.Cmd {
 	return tea.ExecProcess(editorCommand(room.Editor, d.Path), func(err error) tea.Msg {
+		if err != nil {
+			err = editorError(room.Editor, err)
+		}
 		return editedMsg{draftID: d.ID, err: err}
 	})
 }

@@ -78,6 +78,16 @@ func (f *Faults) HoldNext(cmd string) *Hold {
 	return h
 }
 
+// holding says whether the next cmd will be held.
+func (f *Faults) holding(cmd string) bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.holds[cmd] != nil
+}
+
 // wait blocks a held command; false means refuse it.
 func (f *Faults) wait(cmd string) bool {
 	if f == nil {

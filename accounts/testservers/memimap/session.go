@@ -229,3 +229,11 @@ func (s *session) List(w *imapserver.ListWriter, ref string, patterns []string, 
 	}
 	return nil
 }
+
+// literal is an APPEND's message read ahead of a hold.
+type literal struct {
+	io.Reader
+	size int64
+}
+
+func (l literal) Size() int64 { return l.size }
