@@ -486,3 +486,26 @@ func TestEditorFailureKeepsText(t *testing.T) {
 		})
 	}
 }
+
+// A message queued by an earlier unibox, still waiting, is taken back
+// from the drafts view into its draft: nothing is lost, nothing sent.
+func TestDraftsViewTakesBackAQueuedMessage(t *testing.T) {
+	f := newFake("Work", connected, lunch("Work").Message)
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	enqueue(t, box, "Work", "bob@example.com", outbox.StateQueued)
+	room := &tui.Mailroom{Box: box, Editor: "false", SendDelay: time.Minute}
+	tm, _ := run(t, []tui.Account{&writer{fakeAccount: f}}, 100, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "1 in outbox")
+	tm.Send(key("D"))
+	waitFor(t, tm, "in outbox · Work · to bob@example.com · x takes it back")
+	tm.Send(key("x"))
+	waitFor(t, tm, "taken back: not sent")
+	es, _ := box.Entries()
+	ds, _ := box.Drafts()
+	if len(es) != 0 || len(ds) != 1 {
+		t.Fatalf("entries %+v, drafts %+v: want the message back as a draft", es, ds)
+	}
+}

@@ -203,9 +203,9 @@ func (b draftsBox) describe(it draftItem) string {
 		return fmt.Sprintf("not sent · %s · to %s · %s · %s send again · %s forget", e.Account, to, e.LastError, hint(b.keys.Send), hint(b.keys.Discard))
 	case outbox.StateQueued:
 		if e.LastError != "" {
-			return fmt.Sprintf("in outbox, retrying · %s · to %s · %s", e.Account, to, e.LastError)
+			return fmt.Sprintf("in outbox, retrying · %s · to %s · %s · %s takes it back", e.Account, to, e.LastError, hint(b.keys.Discard))
 		}
-		return fmt.Sprintf("in outbox · %s · to %s", e.Account, to)
+		return fmt.Sprintf("in outbox · %s · to %s · %s takes it back", e.Account, to, hint(b.keys.Discard))
 	}
 	return fmt.Sprintf("sent, finishing (%s) · %s · to %s", e.State, e.Account, to)
 }

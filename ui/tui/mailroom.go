@@ -392,6 +392,19 @@ func sendAgainCmd(room *Mailroom, id string, now time.Time) tea.Cmd {
 	}
 }
 
+// takeBackCmd takes a message that has not gone yet out of the outbox,
+// back to its draft: undo for one queued by an earlier unibox, or one
+// waiting out a retry.
+func takeBackCmd(room *Mailroom, id string) tea.Cmd {
+	return func() tea.Msg {
+		_, err := room.Box.Cancel(id)
+		if room.Runner != nil {
+			room.Runner.Kick()
+		}
+		return decidedMsg{verb: "taken back: not sent (its draft is in the list)", err: err}
+	}
+}
+
 // forgetCmd takes a failed, unknown or orphaned message out of the
 // outbox; the draft it came from stays, so no text is lost.
 func forgetCmd(room *Mailroom, id string) tea.Cmd {

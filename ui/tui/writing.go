@@ -147,6 +147,8 @@ func (m *Model) draftsKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Send) && it.entry != nil && (it.entry.State == outbox.StateUnknown || it.entry.State == outbox.StateFailed):
 		return sendAgainCmd(room, it.entry.ID, m.env.opts.Now())
+	case key.Matches(msg, k.Discard) && it.entry != nil && it.entry.State == outbox.StateQueued:
+		return takeBackCmd(room, it.entry.ID) // not gone yet: back to its draft, as undo does
 	case key.Matches(msg, k.Discard) && it.entry != nil:
 		return forgetCmd(room, it.entry.ID)
 	case key.Matches(msg, k.Discard) && it.draft != nil:
