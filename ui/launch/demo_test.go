@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"unibox/accounts"
+	"unibox/accounts/config"
 	"unibox/accounts/dispatch"
 	"unibox/accounts/outbox"
 	"unibox/model"
@@ -60,6 +61,9 @@ func TestDemoSendsToItself(t *testing.T) {
 	if err != nil {
 		env.Close()
 		t.Fatal(err)
+	}
+	if d := env.Config.Compose.SendDelay.Duration; d != config.DefaultSendDelay {
+		t.Errorf("the demo's send_delay is %s, not the default %s: undo would have no time", d, config.DefaultSendDelay)
 	}
 	work, personal := env.Set.Find("Work"), env.Set.Find("Personal")
 	p, err := compose.Draft{From: model.Address{Address: "work@demo.unibox"}, To: []model.Address{{Address: "personal@demo.unibox"}}, Subject: "hello me", Body: "x"}.Prepare(time.Now())

@@ -38,6 +38,7 @@ type composer struct {
 	answered *outbox.Ref
 	note     string // what the status line should say after an update
 	noteBad  bool
+	clear    bool // the status line should be emptied
 }
 
 // waitingSend is a message in its send_delay: undo brings it back to the
@@ -75,7 +76,7 @@ func (c composer) reviewed(msg reviewMsg) composer {
 // (into the outbox), edit again, postpone or discard, and undo within
 // send_delay brings the message back. note is what the status line says.
 func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
-	c.note, c.noteBad = "", false
+	c.note, c.noteBad, c.clear = "", false, false
 	room := c.e.opts.Mailroom
 	switch msg := msg.(type) {
 	case composeReadyMsg:
@@ -84,6 +85,7 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 			return c, nil
 		}
 		c = c.started(msg)
+		c.clear = true // the editor takes over: "writing…" is done
 		return c, editCmd(room, c.draft)
 	case reopenedMsg:
 		if msg.err != nil {

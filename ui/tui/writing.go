@@ -80,6 +80,9 @@ func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	case m.frame.mode == modeReview:
 		m.setMode(modeList)
 	}
+	if m.compose.clear {
+		m.frame.setStatus("", false)
+	}
 	if m.compose.note != "" {
 		m.frame.setStatus(m.compose.note, m.compose.noteBad)
 	}
