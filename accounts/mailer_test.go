@@ -210,4 +210,3 @@ func TestAccountSendingUnsupported(t *testing.T) {
 func reply(id string) []byte {
 	return []byte(fmt.Sprintf("From: sam@example.org\r\nTo: ann@example.org\r\nSubject: Re: plans\r\nMessage-ID: %s\r\nDate: %s\r\n\r\nyes\r\n", id, time.Now().Format(time.RFC1123Z)))
 }
-
