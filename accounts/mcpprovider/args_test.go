@@ -65,7 +65,7 @@ func TestBuildValidation(t *testing.T) {
 		{"unknown profile", func(a *config.Account) { a.Profile = "gmail" }, `unknown profile "gmail" (known: email-mcp, mcp-mail-server)`},
 		{"unknown operation", func(a *config.Account) {
 			a.Tools = map[string]config.ToolCall{"delete": {Tool: "rm"}}
-		}, "tools.delete: unknown operation (known: archive, folders, get, list, move, probe, search, set_flagged, set_seen, trash)"},
+		}, "tools.delete: unknown operation (known: archive, folders, get, list, move, probe, search, send, set_flagged, set_seen, trash)"},
 		{"mapping without tool", func(a *config.Account) { a.Tools = map[string]config.ToolCall{"get": {}} }, "tools.get: no tool named"},
 		{"placeholder the op lacks", func(a *config.Account) {
 			a.Tools = map[string]config.ToolCall{"list": {Tool: "ls", Args: map[string]any{"u": "{uid}", "x": "to {to}"}}}
