@@ -16,7 +16,8 @@ import (
 )
 
 func TestExpand(t *testing.T) {
-	vals := map[string]any{"folder": "Work/2026", "limit": 25, "uid": 42, "id": "42", "seen": true, "action": "read", "query": "a b"}
+	vals := map[string]any{"folder": "Work/2026", "limit": 25, "uid": 42, "id": "42", "seen": true, "action": "read", "query": "a b",
+		"cc": []string{"a@example.com", "b@example.com"}}
 	cases := []struct {
 		name string
 		args map[string]any
@@ -29,6 +30,8 @@ func TestExpand(t *testing.T) {
 		{"literals kept", map[string]any{"page": int64(1), "f": 1.5, "b": false, "brace": "{unknown}", "text": "a {x} b"},
 			map[string]any{"page": int64(1), "f": 1.5, "b": false, "brace": "{unknown}", "text": "a {x} b"}},
 		{"no value for a known placeholder", map[string]any{"to": "{to}"}, map[string]any{"to": "{to}"}},
+		{"addresses: a list alone, joined in text", map[string]any{"cc": "{cc}", "line": "Cc: {cc}"},
+			map[string]any{"cc": []string{"a@example.com", "b@example.com"}, "line": "Cc: a@example.com, b@example.com"}},
 		{"nested", map[string]any{"criteria": []any{"TEXT", "{query}", map[string]any{"in": "{folder}"}}},
 			map[string]any{"criteria": []any{"TEXT", "a b", map[string]any{"in": "Work/2026"}}}},
 		{"nil args give {}", nil, map[string]any{}},

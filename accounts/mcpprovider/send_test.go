@@ -35,6 +35,17 @@ const attachedMail = "From: Sam <sam@example.com>\r\n" +
 	"--b1\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=notes.pdf\r\n\r\n%PDF-1.4\r\n" +
 	"--b1--\r\n"
 
+// alternativeMail has its text twice, plain and HTML.
+const alternativeMail = "From: Sam <sam@example.com>\r\n" +
+	"To: bob@example.com\r\n" +
+	"Subject: agenda\r\n" +
+	"MIME-Version: 1.0\r\n" +
+	"Content-Type: multipart/alternative; boundary=b2\r\n" +
+	"\r\n" +
+	"--b2\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n1. budget\r\n" +
+	"--b2\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<ol><li>budget</li></ol>\r\n" +
+	"--b2--\r\n"
+
 // envelope is plainMail to its To and Cc, and to eve blind.
 func envelope(data string) smtpsend.Envelope {
 	return smtpsend.Envelope{From: "sam@example.com", Data: []byte(data),
@@ -183,6 +194,16 @@ func TestSendAttachmentsNeedRaw(t *testing.T) {
 	}
 	if before != 0 || w.calls("send_email") != 0 {
 		t.Fatalf("beforeBody %d, calls %d: want none", before, w.calls("send_email"))
+	}
+
+	// The same text as HTML is no loss: the plain part goes.
+	env := envelope(alternativeMail)
+	env.Rcpt = []string{"bob@example.com"}
+	if _, _, err := w.sendOnce(env, "send_email", nil); err != nil {
+		t.Fatalf("multipart/alternative: %v", err)
+	}
+	if got := w.sent(); len(got) != 1 || got[0]["body"] != "1. budget" || got[0]["subject"] != "agenda" {
+		t.Fatalf("multipart/alternative sent as %#v", got)
 	}
 
 	w = newWorld(t, "email-mcp", func(a *config.Account) {
