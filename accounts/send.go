@@ -31,6 +31,9 @@ func sendingOf(ac config.Account, spec *provider.Spec) sending {
 		s.noSend = config.ErrNoSMTP
 	}
 	switch {
+	case ac.Kind == config.KindMCP:
+		// No copy from us: a send tool's server files its own or none,
+		// and unibox cannot append through a server it only maps.
 	case ac.SaveSent == config.SaveSentAlways:
 		s.copy = dispatch.SentCopy{Append: true, Folder: ac.SentFolder}
 	case ac.SaveSent == config.SaveSentAuto && !ac.ServerSavesSent && ac.Kind == config.KindIMAP:
