@@ -81,7 +81,11 @@ func TestMCPAccountSendsThroughItsTool(t *testing.T) {
 	}
 	box := newBox(t)
 	e := queueNew(t, box, a)
-	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{}).Deliver(t.Context(), e.ID)
+	// A bound on failure only: an attempted Sent copy would wait out its
+	// backoff, and then the entry is left in the outbox.
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{}).Deliver(ctx, e.ID)
 	if err != nil || rep.Outcome != dispatch.OutcomeSent || rep.Entry.SentFolder != "" {
 		t.Fatalf("%+v, %v", rep, err)
 	}
