@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
 		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	if dir := os.Getenv("UNIBOX_TEST_MCP_SEND"); dir != "" {
+		os.Exit(mcpSendServer(dir))
+	}
 	goleak.VerifyTestMain(m)
 }
 

@@ -9,13 +9,14 @@ import (
 	"unibox/accounts/dispatch"
 	"unibox/accounts/provider"
 	"unibox/accounts/smtpsend"
+	"unibox/conn"
 )
 
 // sending is what an account sends with, from its config.
 type sending struct {
 	from    *mail.Address
 	aliases []string
-	send    func(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error)
+	send    func(ctx context.Context, a *conn.Adapter, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error)
 	noSend  error // why it cannot send, when send is nil
 	copy    dispatch.SentCopy
 }
@@ -25,17 +26,30 @@ func sendingOf(ac config.Account, spec *provider.Spec) sending {
 	switch {
 	case spec.Send != nil:
 	case ac.Kind == config.KindMCP:
-		s.noSend = fmt.Errorf("this account's MCP server offers no send tool that its profile maps: it cannot send")
+		s.noSend = mcpNoSend(ac)
 	default:
 		s.noSend = config.ErrNoSMTP
 	}
 	switch {
+	case ac.Kind == config.KindMCP:
+		// No copy from us: a send tool's server files its own or none,
+		// and unibox cannot append through a server it only maps.
 	case ac.SaveSent == config.SaveSentAlways:
 		s.copy = dispatch.SentCopy{Append: true, Folder: ac.SentFolder}
 	case ac.SaveSent == config.SaveSentAuto && !ac.ServerSavesSent && ac.Kind == config.KindIMAP:
 		s.copy = dispatch.SentCopy{Append: true, LookFirst: true, Folder: ac.SentFolder}
 	}
 	return s
+}
+
+// mcpNoSend is why a third-party MCP account cannot send: neither its
+// profile nor its own tools map the send operation.
+func mcpNoSend(ac config.Account) error {
+	by := "it has no profile"
+	if ac.Profile != "" {
+		by = fmt.Sprintf("its profile %q maps no send tool", ac.Profile)
+	}
+	return fmt.Errorf("account %s cannot send: %s; if its MCP server has one, map it under [account.tools.send]", ac.Name, by)
 }
 
 // CanSend says why the account cannot send (nil: it can).
@@ -61,7 +75,7 @@ func (a *Account) Send(ctx context.Context, env smtpsend.Envelope, beforeBody fu
 	if a.sending.send == nil {
 		return smtpsend.Receipt{}, a.sending.noSend
 	}
-	rec, err := a.sending.send(ctx, env, beforeBody)
+	rec, err := a.sending.send(ctx, a.adapter, env, beforeBody)
 	return rec, a.scrub(err)
 }
 

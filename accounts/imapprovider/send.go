@@ -8,6 +8,7 @@ import (
 	"unibox/accounts/provider"
 	"unibox/accounts/secret"
 	"unibox/accounts/smtpsend"
+	"unibox/conn"
 )
 
 // sendTries is how often a message is offered before its body goes out
@@ -18,7 +19,7 @@ const sendTries = 3
 // sender submits an account's mail over SMTP with the account's own
 // secret: the password, or the OAuth2 token (a fresh one once after a
 // refusal, as for IMAP). nil when the account has no smtp_host.
-func sender(ac config.Account, password provider.Password, secrets *secret.Box) func(context.Context, smtpsend.Envelope, func() error) (smtpsend.Receipt, error) {
+func sender(ac config.Account, password provider.Password, secrets *secret.Box) func(context.Context, *conn.Adapter, smtpsend.Envelope, func() error) (smtpsend.Receipt, error) {
 	if ac.SMTP == nil {
 		return nil
 	}
@@ -42,7 +43,7 @@ func sender(ac config.Account, password provider.Password, secrets *secret.Box) 
 		}
 		return p, err
 	}
-	return func(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error) {
+	return func(ctx context.Context, _ *conn.Adapter, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error) {
 		return smtpsend.SendRetrying(ctx, srv, secretOf, env, smtpsend.Options{BeforeBody: beforeBody}, sendTries,
 			func(n int) time.Duration { return time.Duration(n) * time.Second })
 	}

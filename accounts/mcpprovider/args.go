@@ -8,12 +8,13 @@ import (
 )
 
 // placeholder matches "{name}" inside an argument string.
-var placeholder = regexp.MustCompile(`\{([a-z]+)\}`)
+var placeholder = regexp.MustCompile(`\{([a-z][a-z_]*)\}`)
 
 // knownPlaceholders are every placeholder any operation fills. A "{word}"
 // that is not one of them is left alone: it may be literal text a server
 // expects.
-var knownPlaceholders = []string{"action", "flagged", "folder", "id", "limit", "query", "seen", "to", "uid"}
+var knownPlaceholders = []string{"action", "bcc", "bcc_csv", "body", "cc", "cc_csv", "flagged", "folder", "from", "id", "limit",
+	"query", "raw", "seen", "subject", "to", "to_csv", "uid"}
 
 // expand returns a deep copy of args with placeholders replaced: a string
 // that is exactly "{name}" becomes the typed value (an int for {limit} and
@@ -53,6 +54,9 @@ func expandString(s string, vals map[string]any) any {
 	}
 	return placeholder.ReplaceAllStringFunc(s, func(p string) string {
 		if val, ok := vals[p[1:len(p)-1]]; ok {
+			if list, ok := val.([]string); ok { // addresses inside text
+				return strings.Join(list, ", ")
+			}
 			return fmt.Sprint(val)
 		}
 		return p

@@ -16,7 +16,8 @@ import (
 )
 
 func TestExpand(t *testing.T) {
-	vals := map[string]any{"folder": "Work/2026", "limit": 25, "uid": 42, "id": "42", "seen": true, "action": "read", "query": "a b"}
+	vals := map[string]any{"folder": "Work/2026", "limit": 25, "uid": 42, "id": "42", "seen": true, "action": "read", "query": "a b",
+		"cc": []string{"a@example.com", "b@example.com"}}
 	cases := []struct {
 		name string
 		args map[string]any
@@ -29,6 +30,8 @@ func TestExpand(t *testing.T) {
 		{"literals kept", map[string]any{"page": int64(1), "f": 1.5, "b": false, "brace": "{unknown}", "text": "a {x} b"},
 			map[string]any{"page": int64(1), "f": 1.5, "b": false, "brace": "{unknown}", "text": "a {x} b"}},
 		{"no value for a known placeholder", map[string]any{"to": "{to}"}, map[string]any{"to": "{to}"}},
+		{"addresses: a list alone, joined in text", map[string]any{"cc": "{cc}", "line": "Cc: {cc}"},
+			map[string]any{"cc": []string{"a@example.com", "b@example.com"}, "line": "Cc: a@example.com, b@example.com"}},
 		{"nested", map[string]any{"criteria": []any{"TEXT", "{query}", map[string]any{"in": "{folder}"}}},
 			map[string]any{"criteria": []any{"TEXT", "a b", map[string]any{"in": "Work/2026"}}}},
 		{"nil args give {}", nil, map[string]any{}},
@@ -65,7 +68,7 @@ func TestBuildValidation(t *testing.T) {
 		{"unknown profile", func(a *config.Account) { a.Profile = "gmail" }, `unknown profile "gmail" (known: email-mcp, mcp-mail-server)`},
 		{"unknown operation", func(a *config.Account) {
 			a.Tools = map[string]config.ToolCall{"delete": {Tool: "rm"}}
-		}, "tools.delete: unknown operation (known: archive, folders, get, list, move, probe, search, set_flagged, set_seen, trash)"},
+		}, "tools.delete: unknown operation (known: archive, folders, get, list, move, probe, search, send, set_flagged, set_seen, trash)"},
 		{"mapping without tool", func(a *config.Account) { a.Tools = map[string]config.ToolCall{"get": {}} }, "tools.get: no tool named"},
 		{"placeholder the op lacks", func(a *config.Account) {
 			a.Tools = map[string]config.ToolCall{"list": {Tool: "ls", Args: map[string]any{"u": "{uid}", "x": "to {to}"}}}

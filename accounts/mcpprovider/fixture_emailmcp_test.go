@@ -146,6 +146,7 @@ func emailMCPFixture(k fxKnobs) *mcp.Server {
 		}
 		return textResult(b.String()), false, nil
 	})
+	addEmailMCPSend(tool, k)
 	addTool(s, k, "check_health", true, nil, func(map[string]any, *fxBox) (*mcp.CallToolResult, bool, error) {
 		imap := `{"connected": true, "latency_ms": 3}`
 		if !authOK {

@@ -109,6 +109,7 @@ func mailServerFixture(k fxKnobs) (*mcp.Server, error) {
 	tool("get_message_count", "Failed to get message count", func(_ map[string]any, box *fxBox) (*mcp.CallToolResult, bool, error) {
 		return textResult(fmt.Sprintf("Total messages: %d", len(box.in("INBOX")))), false, nil
 	})
+	addMailServerSend(tool, k)
 	tool("delete_message", "Failed to delete message", func(map[string]any, *fxBox) (*mcp.CallToolResult, bool, error) {
 		return nil, false, errors.New("fixture: unibox must never call delete_message")
 	})
@@ -163,12 +164,23 @@ func wantTypes(args map[string]any, types map[string]string) error {
 		f, isNum := v.(float64)
 		_, isStr := v.(string)
 		_, isBool := v.(bool)
-		if typ == "string" && !isStr || typ == "bool" && !isBool || typ == "number" && !isNum ||
+		if typ == "strings" && !isStrings(v) || typ == "string" && !isStr || typ == "bool" && !isBool || typ == "number" && !isNum ||
 			typ == "int" && (!isNum || f != float64(int64(f))) {
 			return fmt.Errorf("MCP error -32602: Invalid arguments: %s: expected %s, received %T", k, typ, v)
 		}
 	}
 	return nil
+}
+
+// isStrings reports a JSON array of strings (an address list).
+func isStrings(v any) bool {
+	list, ok := v.([]any)
+	for _, e := range list {
+		if _, isStr := e.(string); !isStr {
+			return false
+		}
+	}
+	return ok
 }
 
 func strOr(v any, def string) string {

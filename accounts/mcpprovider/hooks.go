@@ -60,7 +60,7 @@ func probe(account string, tc config.ToolCall) func(ctx context.Context, c conn.
 // healthReport is email-mcp's check_health answer. It answers without
 // isError even when the mail server refused it, so the answer must be read:
 // an account whose IMAP side is not connected is down, for the reason given.
-// (Its SMTP side is ignored: unibox never sends.)
+// (Its SMTP side is ignored: a send that fails says so itself.)
 type healthReport struct {
 	Accounts []struct {
 		Name string `json:"name"`

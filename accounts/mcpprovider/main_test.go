@@ -25,6 +25,11 @@ func TestMain(m *testing.M) {
 
 func fixtureMain(kind string, k fxKnobs) int {
 	k.log("pids", strconv.Itoa(os.Getpid()))
+	if k.exists("exit-start") {
+		// A server that cannot start at all (a broken install).
+		fmt.Fprintln(os.Stderr, "node: cannot find module")
+		return 1
+	}
 	if k.exists("exit-auth") {
 		// Like a server that logs in at startup and gives up.
 		fmt.Fprintln(os.Stderr, "Error: Authentication failed")

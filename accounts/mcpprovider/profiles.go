@@ -18,6 +18,7 @@ const (
 	opMove       = "move"
 	opFolders    = "folders"
 	opProbe      = "probe"
+	opSend       = "send"
 )
 
 // opPlaceholders lists, per operation, the placeholders that have a value
@@ -34,6 +35,10 @@ var opPlaceholders = map[string][]string{
 	opMove:       {"folder", "uid", "id", "to"},
 	opFolders:    {},
 	opProbe:      {},
+	// send: {to}, {cc}, {bcc} are lists of bare addresses (JSON arrays);
+	// {to_csv}, {cc_csv}, {bcc_csv} the same as one comma-separated string;
+	// {body} is the text part, {raw} the whole RFC 5322 message.
+	opSend: {"from", "to", "cc", "bcc", "to_csv", "cc_csv", "bcc_csv", "subject", "body", "raw"},
 }
 
 // operations are the operation names, sorted, for error messages.
@@ -119,6 +124,10 @@ func emailMCP(env map[string]string) *profile {
 				"destinationMailbox": "{to}"})},
 			opFolders: {call: call("list_mailboxes", map[string]any{})},
 			opProbe:   {call: call("check_health", map[string]any{})},
+			// send_email takes arrays of addresses and the text body; it
+			// cannot carry attachments, so a message with some is refused.
+			opSend: {call: call("send_email", map[string]any{"to": "{to}", "cc": "{cc}", "bcc": "{bcc}",
+				"subject": "{subject}", "body": "{body}"})},
 		},
 		why: map[string]string{},
 	}
@@ -148,6 +157,9 @@ func mcpMailServer(map[string]string) *profile {
 			opFolders: {call: tc("list_mailboxes", map[string]any{})},
 			// Its cheapest tool that reaches the mail server (it connects lazily).
 			opProbe: {call: tc("get_message_count", map[string]any{})},
+			// send_email takes comma-separated addresses and the text body.
+			opSend: {call: tc("send_email", map[string]any{"to": "{to_csv}", "cc": "{cc_csv}", "bcc": "{bcc_csv}",
+				"subject": "{subject}", "text": "{body}"})},
 		},
 		why: map[string]string{
 			opSetSeen:    "mcp-mail-server cannot mark messages read (its markSeen is a no-op: it fetches from a mailbox opened read-only)",

@@ -45,9 +45,11 @@ func Build(ac config.Account, password func(context.Context) (string, error), o 
 		}
 	}
 	ch := newChild(ac, secretEnv, password, o)
+	p := &mcpProvider{account: ac.Name, prof: prof}
 	s := &provider.Spec{
 		Kind:            config.KindMCP,
-		Provider:        &mcpProvider{account: ac.Name, prof: prof},
+		Provider:        p,
+		Send:            newSender(p),
 		Dial:            ch.dial,
 		Classify:        classifyResult,
 		ClassifyConnect: classifyConnect,

@@ -48,7 +48,9 @@ type Spec struct {
 	// Send submits one message (SMTP for IMAP accounts, a mapped send
 	// tool for third-party servers); nil: the account cannot send.
 	// beforeBody runs once, before the first byte of the body leaves.
-	Send func(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error)
+	// a is the account's connection: a third-party server's send tool is
+	// called over it (SMTP makes its own and ignores it).
+	Send func(ctx context.Context, a *conn.Adapter, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error)
 }
 
 // Push is how an account hears of changes made elsewhere, in words no
