@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts"
 	"unibox/accounts/config"
@@ -21,6 +20,7 @@ import (
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
 	"unibox/model"
+	"unibox/ui/facetest"
 	"unibox/ui/tui"
 )
 
@@ -49,6 +49,20 @@ func (w *writer) DeleteMessages(_ context.Context, _ string, _ uint32, uids []ui
 	return []model.ItemResult{{UID: uids[0]}}, nil
 }
 
+// lunchWriter is a fake account holding Bob's "lunch?" (opened, its
+// text), able to write, and an outbox in a temp folder.
+func lunchWriter(t *testing.T) (*writer, *outbox.Box) {
+	t.Helper()
+	b := lunch("Work")
+	f := newFake("Work", connected, b.Message)
+	f.body = b
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &writer{fakeAccount: f}, box
+}
+
 // editorScript is an editor that writes its first line of text above
 // the quote (after the header block's blank line), as a person would.
 func editorScript(t *testing.T, text string) string {
@@ -70,14 +84,7 @@ func lunch(account string) model.Body {
 }
 
 func TestReviewAndCountdown(t *testing.T) {
-	b := lunch("Work")
-	f := newFake("Work", connected, b.Message)
-	f.body = b
-	w := &writer{fakeAccount: f}
-	box, err := outbox.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, box := lunchWriter(t)
 	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Yes, see you there."), SendDelay: 10 * time.Second}
 	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
 	waitFor(t, tm, "lunch?")
@@ -100,14 +107,7 @@ func TestReviewAndCountdown(t *testing.T) {
 }
 
 func TestReviewRefusesAndDiscards(t *testing.T) {
-	b := lunch("Work")
-	f := newFake("Work", connected, b.Message)
-	f.body = b
-	w := &writer{fakeAccount: f}
-	box, err := outbox.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, box := lunchWriter(t)
 	// The editor empties To: no recipient, the text kept and shown.
 	editor := filepath.Join(t.TempDir(), "editor")
 	if err := os.WriteFile(editor, []byte("#!/bin/sh\nsed -i 's/^To:.*/To:/' \"$1\"\n"), 0o700); err != nil {
@@ -197,24 +197,24 @@ func TestReplyLandsOnce(t *testing.T) {
 	tm.Send(key("y"))
 	waitFor(t, tm, "sent: Re: lunch?", "> r   Work") // the row marked replied at once
 
-	bob := folder(t, srv, "bob", "INBOX")
-	sent := folder(t, srv, "sam", "Sent")
+	bob := facetest.Folder(t, srv, "bob", "pw", "INBOX")
+	sent := facetest.Folder(t, srv, "sam", "pw", "Sent")
 	if len(bob) != 1 || len(sent) != 1 || smtp.Deliveries() != 1 {
 		t.Fatalf("bob's INBOX %d, Sent %d, deliveries %d: want 1 each", len(bob), len(sent), smtp.Deliveries())
 	}
 	for _, want := range []string{"In-Reply-To: <lunch-1@example.com>", "References: <lunch-1@example.com>", "Subject: Re: lunch?", "Yes, noon works.", "> Noon?"} {
-		if !bytes.Contains(bob[0].raw, []byte(want)) {
-			t.Errorf("the reply lacks %q:\n%s", want, bob[0].raw)
+		if !bytes.Contains(bob[0].Raw, []byte(want)) {
+			t.Errorf("the reply lacks %q:\n%s", want, bob[0].Raw)
 		}
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		inbox := folder(t, srv, "sam", "INBOX")
-		if len(inbox) == 1 && slices.Contains(inbox[0].flags, imap.FlagAnswered) {
+		inbox := facetest.Folder(t, srv, "sam", "pw", "INBOX")
+		if len(inbox) == 1 && slices.Contains(inbox[0].Flags, imap.FlagAnswered) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the original is not \\Answered: %v", inbox[0].flags)
+			t.Fatalf("the original is not \\Answered: %v", inbox[0].Flags)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -223,53 +223,10 @@ func TestReplyLandsOnce(t *testing.T) {
 	}
 }
 
-type stored struct {
-	raw   []byte
-	flags []imap.Flag
-}
-
-// folder reads a user's folder as another client does.
-func folder(t *testing.T, srv *memimap.Server, user, name string) []stored {
-	t.Helper()
-	c, err := imapclient.DialInsecure(srv.Addr(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Login(user, "pw").Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select(name, &imap.SelectOptions{ReadOnly: true}).Wait()
-	if err != nil || sel.NumMessages == 0 {
-		return nil
-	}
-	var set imap.SeqSet
-	set.AddRange(1, sel.NumMessages)
-	msgs, err := c.Fetch(set, &imap.FetchOptions{Flags: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []stored
-	for _, m := range msgs {
-		s := stored{flags: m.Flags}
-		for _, b := range m.BodySection {
-			s.raw = b.Bytes
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 func TestSendingCountdownScreen(t *testing.T) {
-	b := lunch("Work")
-	f := newFake("Work", connected, b.Message)
-	f.body = b
-	box, err := outbox.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, box := lunchWriter(t)
 	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Yes."), SendDelay: 10 * time.Second}
-	tm, _ := run(t, []tui.Account{&writer{fakeAccount: f}}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
+	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
 	waitFor(t, tm, "lunch?")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Noon at the usual place?")
@@ -286,14 +243,7 @@ func TestSendingCountdownScreen(t *testing.T) {
 // is sent in its thread; the unknown one is sent again only when asked;
 // the orphan is never sent through another account.
 func TestDraftsView(t *testing.T) {
-	b := lunch("Work")
-	f := newFake("Work", connected, b.Message)
-	f.body = b
-	w := &writer{fakeAccount: f}
-	box, err := outbox.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, box := lunchWriter(t)
 	text := "From: Sam <sam@example.com>\nTo: Bob <bob@example.com>\nCc:\nBcc:\nSubject: Re: lunch?\n\nSee you at noon.\n"
 	d, err := box.NewDraft("Work", "reply", &outbox.Ref{Account: "Work", Folder: "INBOX", UIDValidity: 7, UID: 3, MessageID: "lunch-1@example.com"}, []byte(text))
 	if err != nil {
@@ -350,14 +300,7 @@ func TestDraftsView(t *testing.T) {
 // p files the draft in the server's Drafts (\Draft \Seen) and only then
 // drops the local text.
 func TestPostpone(t *testing.T) {
-	b := lunch("Work")
-	f := newFake("Work", connected, b.Message)
-	f.body = b
-	w := &writer{fakeAccount: f}
-	box, err := outbox.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, box := lunchWriter(t)
 	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Maybe."), SendDelay: time.Minute}
 	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
 	waitFor(t, tm, "lunch?")
@@ -432,14 +375,14 @@ func TestServerDraftIsSentAndLeavesDrafts(t *testing.T) {
 	tm.Send(key("y"))
 	waitFor(t, tm, "sent: about the boat")
 	deadline := time.Now().Add(20 * time.Second)
-	for len(folder(t, srv, "sam", "Drafts")) != 0 {
+	for len(facetest.Folder(t, srv, "sam", "pw", "Drafts")) != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the sent draft is still in Drafts")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	bob := folder(t, srv, "bob", "INBOX")
-	if len(bob) != 1 || smtp.Deliveries() != 1 || !bytes.Contains(bob[0].raw, []byte("Finished now.")) {
+	bob := facetest.Folder(t, srv, "bob", "pw", "INBOX")
+	if len(bob) != 1 || smtp.Deliveries() != 1 || !bytes.Contains(bob[0].Raw, []byte("Finished now.")) {
 		t.Fatalf("bob has %d, deliveries %d", len(bob), smtp.Deliveries())
 	}
 }
@@ -456,13 +399,7 @@ func TestEditorFailureKeepsText(t *testing.T) {
 		{"exits non-zero", "sed -i '0,/^$/s//\\nHalf a thought/' \"$1\"\nexit 3\n", "Half a thought", "the editor failed: exit status 3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b := lunch("Work")
-			f := newFake("Work", connected, b.Message)
-			f.body = b
-			box, err := outbox.Open(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
+			w, box := lunchWriter(t)
 			editor := filepath.Join(t.TempDir(), "no-such-editor")
 			if c.editor != "" {
 				if err := os.WriteFile(editor, []byte("#!/bin/sh\n"+c.editor), 0o700); err != nil {
@@ -470,7 +407,7 @@ func TestEditorFailureKeepsText(t *testing.T) {
 				}
 			}
 			room := &tui.Mailroom{Box: box, Editor: editor, SendDelay: 10 * time.Second}
-			tm, _ := run(t, []tui.Account{&writer{fakeAccount: f}}, 200, 24, func(o *tui.Options) { o.Mailroom = room })
+			tm, _ := run(t, []tui.Account{w}, 200, 24, func(o *tui.Options) { o.Mailroom = room })
 			waitFor(t, tm, "lunch?")
 			tm.Send(key("enter"))
 			waitFor(t, tm, "Noon at the usual place?")
@@ -490,14 +427,10 @@ func TestEditorFailureKeepsText(t *testing.T) {
 // A message queued by an earlier unibox, still waiting, is taken back
 // from the drafts view into its draft: nothing is lost, nothing sent.
 func TestDraftsViewTakesBackAQueuedMessage(t *testing.T) {
-	f := newFake("Work", connected, lunch("Work").Message)
-	box, err := outbox.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, box := lunchWriter(t)
 	enqueue(t, box, "Work", "bob@example.com", outbox.StateQueued)
 	room := &tui.Mailroom{Box: box, Editor: "false", SendDelay: time.Minute}
-	tm, _ := run(t, []tui.Account{&writer{fakeAccount: f}}, 100, 24, func(o *tui.Options) { o.Mailroom = room })
+	tm, _ := run(t, []tui.Account{w}, 100, 24, func(o *tui.Options) { o.Mailroom = room })
 	waitFor(t, tm, "1 in outbox")
 	tm.Send(key("D"))
 	waitFor(t, tm, "in outbox · Work · to bob@example.com · x takes it back")
