@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts"
@@ -63,6 +64,15 @@ func lunchWriter(t *testing.T) (*writer, *outbox.Box) {
 	return &writer{fakeAccount: f}, box
 }
 
+// replyToLunch opens "lunch?" and presses reply once its text is shown.
+func replyToLunch(t *testing.T, tm *teatest.TestModel) {
+	t.Helper()
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Noon at the usual place?")
+	tm.Send(key("r"))
+}
+
 // editorScript is an editor that writes its first line of text above
 // the quote (after the header block's blank line), as a person would.
 func editorScript(t *testing.T, text string) string {
@@ -87,10 +97,7 @@ func TestReviewAndCountdown(t *testing.T) {
 	w, box := lunchWriter(t)
 	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Yes, see you there."), SendDelay: 10 * time.Second}
 	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
-	waitFor(t, tm, "lunch?")
-	tm.Send(key("enter"))
-	waitFor(t, tm, "Noon at the usual place?")
-	tm.Send(key("r"))
+	replyToLunch(t, tm)
 	waitFor(t, tm, "review · y send", "Yes, see you there.")
 	tm.Send(key("y"))
 	waitFor(t, tm, "sending in 10s · z undo", "1 in outbox")
@@ -115,10 +122,7 @@ func TestReviewRefusesAndDiscards(t *testing.T) {
 	}
 	room := &tui.Mailroom{Box: box, Editor: editor, SendDelay: 10 * time.Second}
 	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
-	waitFor(t, tm, "lunch?")
-	tm.Send(key("enter"))
-	waitFor(t, tm, "Noon at the usual place?")
-	tm.Send(key("r"))
+	replyToLunch(t, tm)
 	waitFor(t, tm, "cannot send: no recipient")
 	tm.Send(key("y"))
 	tm.Send(key("x"))
@@ -227,10 +231,7 @@ func TestSendingCountdownScreen(t *testing.T) {
 	w, box := lunchWriter(t)
 	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Yes."), SendDelay: 10 * time.Second}
 	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
-	waitFor(t, tm, "lunch?")
-	tm.Send(key("enter"))
-	waitFor(t, tm, "Noon at the usual place?")
-	tm.Send(key("r"))
+	replyToLunch(t, tm)
 	waitFor(t, tm, "review · y send")
 	tm.Send(key("y"))
 	waitFor(t, tm, "sending in 10s · z undo", "1 in outbox")
@@ -303,10 +304,7 @@ func TestPostpone(t *testing.T) {
 	w, box := lunchWriter(t)
 	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "Maybe."), SendDelay: time.Minute}
 	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
-	waitFor(t, tm, "lunch?")
-	tm.Send(key("enter"))
-	waitFor(t, tm, "Noon at the usual place?")
-	tm.Send(key("r"))
+	replyToLunch(t, tm)
 	waitFor(t, tm, "review · y send")
 	tm.Send(key("p"))
 	waitFor(t, tm, "draft postponed")
@@ -408,10 +406,7 @@ func TestEditorFailureKeepsText(t *testing.T) {
 			}
 			room := &tui.Mailroom{Box: box, Editor: editor, SendDelay: 10 * time.Second}
 			tm, _ := run(t, []tui.Account{w}, 200, 24, func(o *tui.Options) { o.Mailroom = room })
-			waitFor(t, tm, "lunch?")
-			tm.Send(key("enter"))
-			waitFor(t, tm, "Noon at the usual place?")
-			tm.Send(key("r"))
+			replyToLunch(t, tm)
 			waitFor(t, tm, "review · y send", c.shown, "the editor failed: ", c.status, "(the text is kept)")
 			ds, err := box.Drafts()
 			if err != nil || len(ds) != 1 {
