@@ -20,7 +20,7 @@ const maxFileNameLen = 255
 // o's headers and text in a block under the body, and o's attachments
 // carried as attachments. It does not thread (no In-Reply-To).
 func Forward(o Original, self Identity) Draft {
-	d := Draft{Kind: KindForward, From: cleanAddress(self.From)}
+	d := Draft{Kind: KindForward, From: cleanAddress(self.For(o))}
 	d.Subject = forwardSubject(o.Subject)
 	var b strings.Builder
 	b.WriteString("\n\n" + forwardMark + "\n")

@@ -12,7 +12,7 @@ import (
 // already named. The subject gets one "Re:", the threading headers point
 // at o, and the body quotes o's text under an attribution line.
 func Reply(o Original, self Identity, all bool) Draft {
-	d := Draft{Kind: KindReply, From: cleanAddress(self.From)}
+	d := Draft{Kind: KindReply, From: cleanAddress(self.For(o))}
 	if all {
 		d.Kind = KindReplyAll
 	}

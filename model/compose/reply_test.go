@@ -65,8 +65,8 @@ func TestReplyRecipients(t *testing.T) {
 			if got := addrs(d.Cc); !reflect.DeepEqual(got, tc.cc) {
 				t.Errorf("Cc = %v, want %v", got, tc.cc)
 			}
-			if d.From != alice {
-				t.Errorf("From = %v, want %v", d.From, alice)
+			if want := self.For(tc.o); d.From != want { // the alias addressed: TestAnswerFromTheAliasAddressed
+				t.Errorf("From = %v, want %v", d.From, want)
 			}
 			want := KindReply
 			if tc.all {

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"strings"
 	"time"
 
 	"unibox/model"
@@ -43,6 +44,27 @@ type Part struct {
 type Identity struct {
 	From    model.Address
 	Aliases []string
+}
+
+// For is the address an answer to o goes out from: the alias o was
+// written to, when it was written to one and not to From itself, so a
+// reply to mail sent to sales@ does not come back from alice@ and reveal
+// the personal address (aerc and mutt's reverse_name do the same). The
+// name stays From's. To is looked at before Cc, in order.
+func (self Identity) For(o Original) model.Address {
+	for _, list := range [][]model.Address{o.To, o.Cc} {
+		for _, a := range list {
+			if sameAddress(a.Address, self.From.Address) {
+				return self.From
+			}
+			for _, alias := range self.Aliases {
+				if alias = strings.TrimSpace(alias); alias != "" && sameAddress(a.Address, alias) {
+					return model.Address{Name: self.From.Name, Address: alias}
+				}
+			}
+		}
+	}
+	return self.From
 }
 
 // Original is what an answer needs of the message answered. Every string
