@@ -437,3 +437,31 @@ func TestDraftsViewTakesBackAQueuedMessage(t *testing.T) {
 		t.Fatalf("entries %+v, drafts %+v: want the message back as a draft", es, ds)
 	}
 }
+
+// A message sent just before unibox quit, still in its send_delay, gets
+// its countdown on the status line at the next start, and undo brings
+// its draft back to the review screen: nothing goes.
+func TestCountdownSurvivesARestart(t *testing.T) {
+	w, box := lunchWriter(t)
+	text := "From: Sam <sam@example.com>\nTo: Bob <bob@example.com>\nCc:\nBcc:\nSubject: Re: lunch?\n\nSee you at noon.\n"
+	d, err := box.NewDraft("Work", "reply", &outbox.Ref{Account: "Work", Folder: "INBOX", UIDValidity: 7, UID: 3, MessageID: "lunch-1@example.com"}, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := []byte("From: sam@example.com\r\nTo: bob@example.com\r\nSubject: Re: lunch?\r\n\r\nSee you at noon.\r\n")
+	if _, err := box.Enqueue(outbox.Entry{Account: "Work", MessageID: "m-1", DraftID: d.ID, From: "sam@example.com", Rcpt: []string{"bob@example.com"},
+		SendAt: now.Add(7 * time.Second), Flag: "answered", Original: d.Original}, raw, raw); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: "false", SendDelay: 10 * time.Second}
+	tm, _ := run(t, []tui.Account{w}, 100, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "sending in 7s · z undo", "1 in outbox")
+	tm.Send(key("z"))
+	waitFor(t, tm, "review · y send", "See you at noon.")
+	if es, _ := box.Entries(); len(es) != 0 {
+		t.Fatalf("undo left %+v in the outbox", es)
+	}
+	if ds, _ := box.Drafts(); len(ds) != 1 || ds[0].ID != d.ID {
+		t.Fatalf("drafts %+v: want the one it was sent from", ds)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts/config"
 	"unibox/accounts/outbox"
 	"unibox/model"
 	"unibox/model/compose"
@@ -48,6 +49,10 @@ type waitingSend struct {
 	account string
 	base    compose.Draft
 	subject string
+	// adopted is set on a message an earlier unibox queued, found in
+	// its send_delay at start: there is no base to go back to, so undo
+	// reopens its draft as the drafts view does, through acct.
+	adopted Account
 }
 
 // outboxSummary is what the header says waits on disk.
@@ -123,9 +128,12 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 			c.note, c.noteBad = "too late to take it back: "+errText(msg.err), true
 			return c, nil
 		}
+		c.note = "taken back: not sent"
+		if w.adopted != nil {
+			return c, tea.Batch(reopenDraftCmd(c.e.ctx, room, w.adopted, msg.entry.DraftID, c.e.opts.CallTimeout), readOutboxCmd(room))
+		}
 		c.draft = outbox.Draft{ID: msg.entry.DraftID, Account: w.account, Original: msg.entry.Original}
 		c.account, c.base = w.account, w.base
-		c.note = "taken back: not sent"
 		return c, tea.Batch(readDraftCmd(room, msg.entry.DraftID, w.base), readOutboxCmd(room))
 	case shelvedMsg:
 		c.busy = false
@@ -240,6 +248,9 @@ func (c composer) countdown(now time.Time) (string, bool) {
 // filed), or failed, or unknown; line is what the status line says then.
 func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string, bool) {
 	c.summary = summarize(msg.entries, msg.drafts)
+	if c.waiting == nil && !c.review {
+		c.waiting = c.adopt(msg.entries, now)
+	}
 	if c.waiting == nil || now.Before(c.waiting.entry.SendAt) {
 		return c, "", false
 	}
@@ -268,6 +279,28 @@ func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string,
 	c.waiting = nil
 	c.answered = repliedTo(w.entry)
 	return c, "sent: " + w.subject, false
+}
+
+// adopt finds the message a person sent just before unibox last quit,
+// still in its send_delay: its countdown and undo belong on the status
+// line as much as one sent a moment ago. The earliest goes first; a
+// message of an account no longer configured is an orphan, never sent,
+// and one that failed before, or due beyond the longest send_delay (a
+// retry's time), is the drafts view's to show.
+func (c composer) adopt(entries []outbox.Entry, now time.Time) *waitingSend {
+	var w *waitingSend
+	for _, e := range entries {
+		if e.State != outbox.StateQueued || e.Attempts > 0 || !now.Before(e.SendAt) || e.SendAt.Sub(now) > config.MaxSendDelay ||
+			(w != nil && !e.SendAt.Before(w.entry.SendAt)) {
+			continue
+		}
+		for _, a := range c.e.opts.Accounts {
+			if a.Name() == e.Account {
+				w = &waitingSend{entry: e, account: e.Account, subject: "the message to " + strings.Join(e.Rcpt, ", "), adopted: a}
+			}
+		}
+	}
+	return w
 }
 
 // repliedTo is the message a sent reply answers, nil for anything else.

@@ -365,6 +365,18 @@ func reopenCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft
 	}
 }
 
+// reopenDraftCmd reopens the draft with id for review, as choosing it in
+// the drafts view does.
+func reopenDraftCmd(ctx context.Context, room *Mailroom, acct Account, id string, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		d, _, err := room.Box.Draft(id)
+		if err != nil {
+			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("taken back, but its draft cannot be read: %w", err)}}
+		}
+		return reopenCmd(ctx, room, acct, d, timeout)()
+	}
+}
+
 // kindOf reads a draft's kind as the outbox keeps it.
 func kindOf(s string) compose.Kind {
 	for _, k := range []compose.Kind{compose.KindReply, compose.KindReplyAll, compose.KindForward} {
