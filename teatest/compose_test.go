@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -464,4 +465,28 @@ func TestCountdownSurvivesARestart(t *testing.T) {
 	if ds, _ := box.Drafts(); len(ds) != 1 || ds[0].ID != d.ID {
 		t.Fatalf("drafts %+v: want the one it was sent from", ds)
 	}
+}
+
+// A draft chosen in the drafts view is reviewed with the message it
+// answers under it, and a text longer than the screen scrolls to it: a
+// long draft can be read whole before it goes.
+func TestReviewShowsWhatItAnswers(t *testing.T) {
+	w, box := lunchWriter(t)
+	text := "From: Sam <sam@example.com>\nTo: Bob <bob@example.com>\nCc:\nBcc:\nSubject: Re: lunch?\n\nSee you at noon.\n" + strings.Repeat("more\n", 30) + "Sam\n"
+	if _, err := box.NewDraft("Work", "reply", &outbox.Ref{Account: "Work", Folder: "INBOX", UIDValidity: 7, UID: 3, MessageID: "lunch-1@example.com"}, []byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: "false", SendDelay: time.Minute}
+	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "1 unsent draft")
+	tm.Send(key("D"))
+	waitFor(t, tm, "draft · Work · reply")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "review · y send", "See you at noon.")
+	tm.Send(key("G"))
+	waitFor(t, tm, "── answers ──", "Noon at the usual place?")
+	tm.Send(key("g"))
+	waitFor(t, tm, "See you at noon.")
+	tm.Send(key("G"))
+	check(t, final(t, tm))
 }

@@ -5,14 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/config"
 	"unibox/accounts/outbox"
 	"unibox/model"
 	"unibox/model/compose"
-	"unibox/model/textsafe"
 )
 
 // composer is the message being written: its draft on disk, what the
@@ -37,9 +35,16 @@ type composer struct {
 	// answered is the message a reply just sent answers: the root marks
 	// its row at once (the server's flag follows, and the next sync).
 	answered *outbox.Ref
-	note     string // what the status line should say after an update
-	noteBad  bool
-	clear    bool // the status line should be emptied
+	// answers is the message a reopened draft answers, shown under it;
+	// answersNote says why it is not there.
+	answers     *model.Body
+	answersNote string
+	// scroll is how far the review's text is moved up; width and height
+	// are the review's size, which the root sets, so keys can bound it.
+	scroll, width, height int
+	note                  string // what the status line should say after an update
+	noteBad               bool
+	clear                 bool // the status line should be emptied
 }
 
 // waitingSend is a message in its send_delay: undo brings it back to the
@@ -63,7 +68,8 @@ type outboxSummary struct {
 // started takes a draft written to disk: the editor comes next.
 func (c composer) started(msg composeReadyMsg) composer {
 	c.acct, c.account, c.draft, c.base, c.shown = msg.acct, msg.account, msg.draft, msg.base, msg.base
-	c.problem, c.confirm, c.review, c.busy = "", false, false, false
+	c.problem, c.confirm, c.review, c.busy, c.scroll = "", false, false, false, 0
+	c.answers, c.answersNote = msg.answers, msg.answersNote
 	return c
 }
 
@@ -193,47 +199,6 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// reviewKey is a key on the review screen: what it asks for.
-type reviewAction int
-
-const (
-	reviewNone reviewAction = iota
-	reviewSend
-	reviewEdit
-	reviewPostpone
-	reviewDiscard
-	reviewLeave
-)
-
-// action reads a key on the review screen; a discard of a text worth
-// keeping is asked twice.
-func (c composer) action(k tea.KeyMsg) (composer, reviewAction) {
-	switch {
-	case key.Matches(k, c.keys.Send):
-		if c.problem != "" {
-			return c, reviewNone
-		}
-		return c, reviewSend
-	case key.Matches(k, c.keys.Edit):
-		return c, reviewEdit
-	case key.Matches(k, c.keys.Postpone):
-		if c.problem != "" {
-			return c, reviewNone
-		}
-		return c, reviewPostpone
-	case key.Matches(k, c.keys.Discard):
-		if strings.TrimSpace(c.shown.Body) != "" && !c.confirm {
-			c.confirm = true
-			return c, reviewNone
-		}
-		return c, reviewDiscard
-	case key.Matches(k, c.keys.Back):
-		return c, reviewLeave
-	}
-	c.confirm = false
-	return c, reviewNone
-}
-
 // countdown is the status line while a message waits out send_delay.
 func (c composer) countdown(now time.Time) (string, bool) {
 	if c.waiting == nil || !now.Before(c.waiting.entry.SendAt) {
@@ -352,62 +317,3 @@ func (s outboxSummary) words() string {
 	add(s.drafts, "1 unsent draft", "%d unsent drafts")
 	return strings.Join(parts, " · ")
 }
-
-// view is the review screen: the headers as they will go, the
-// attachments, then the text, cut to the height.
-func (c composer) view(width, height int) string {
-	d := c.shown
-	var lines []string
-	if c.problem != "" {
-		lines = append(lines, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("cannot send: "+c.problem+" · "+hint(c.keys.Edit)+" edits"), width)))
-	}
-	if c.confirm {
-		lines = append(lines, c.styles.StatusError.Render(textsafe.Fit(hint(c.keys.Discard)+" again discards this draft: its text is lost", width)))
-	}
-	field := func(name, value string) {
-		lines = append(lines, textsafe.Fit(c.styles.Label.Render(fmt.Sprintf("%-8s", name))+" "+textsafe.Line(value), width))
-	}
-	field("From:", addressList([]model.Address{d.From}))
-	field("To:", addressList(d.To))
-	if len(d.Cc) > 0 {
-		field("Cc:", addressList(d.Cc))
-	}
-	if len(d.Bcc) > 0 {
-		field("Bcc:", addressList(d.Bcc))
-	}
-	field("Subject:", d.Subject)
-	for _, p := range d.Attachments {
-		field("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, humanSize(int64(len(p.Data)))))
-	}
-	lines = append(lines, rule(width))
-	lines = append(lines, strings.Split(wrap(textsafe.Block(d.Body), width), "\n")...)
-	for len(lines) < height {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines[:height], "\n")
-}
-
-// addressList is a list of addresses as the review shows them.
-func addressList(l []model.Address) string {
-	var out []string
-	for _, a := range l {
-		if a.Address != "" || a.Name != "" {
-			out = append(out, formatAddr(a))
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
-// header names the review screen's keys.
-func (c composer) header() string {
-	k := c.keys
-	return fmt.Sprintf("review · %s send · %s edit · %s postpone · %s discard · %s keep as draft",
-		hint(k.Send), hint(k.Edit), hint(k.Postpone), hint(k.Discard), hint(k.Back))
-}
-
-// ShortHelp and FullHelp are the review screen's keys.
-func (c composer) ShortHelp() []key.Binding {
-	k := c.keys
-	return []key.Binding{k.Send, k.Edit, k.Postpone, k.Discard, k.Back, k.Help}
-}
-func (c composer) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }

@@ -83,6 +83,10 @@ type composeReadyMsg struct {
 	draft   outbox.Draft
 	base    compose.Draft
 	err     error
+	// answers is the message a reopened draft answers or forwards, shown
+	// under it on the review screen; answersNote says why it is missing.
+	answers     *model.Body
+	answersNote string
 }
 
 // editedMsg: the editor exited (err: it could not run, or failed).
@@ -345,15 +349,22 @@ func reopenCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft
 		if from, _ := c.Identity(); from != nil {
 			base.From = model.Address{Name: from.Name, Address: from.Address}
 		}
-		if kind == compose.KindForward && d.Original != nil {
+		var answers *model.Body
+		var note string
+		if d.Original != nil {
 			cctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
 			id := model.MessageID{Account: d.Original.Account, Folder: d.Original.Folder, UIDValidity: d.Original.UIDValidity, UID: d.Original.UID}
 			b, err := acct.Get(cctx, id)
-			if err != nil {
+			switch {
+			case err != nil && kind == compose.KindForward:
 				return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the forwarded message cannot be read again for its attachments: %w", err)}}
+			case err != nil:
+				note = "the message it answers cannot be read now: " + err.Error()
+			default:
+				answers = &b
 			}
-			for i := range b.Attachments {
+			for i := 0; kind == compose.KindForward && i < len(answers.Attachments); i++ {
 				p, err := c.Part(cctx, id, i)
 				if err != nil {
 					return reopenedMsg{composeReadyMsg{err: fmt.Errorf("forward: attachment %d: %w", i+1, err)}}
@@ -361,7 +372,7 @@ func reopenCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft
 				base.Attachments = append(base.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
 			}
 		}
-		return reopenedMsg{composeReadyMsg{acct: acct, account: acct.Name(), draft: d, base: base}}
+		return reopenedMsg{composeReadyMsg{acct: acct, account: acct.Name(), draft: d, base: base, answers: answers, answersNote: note}}
 	}
 }
 

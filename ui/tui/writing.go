@@ -73,6 +73,7 @@ func (m *Model) writeKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // while it is up.
 func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
+	m.compose.width, m.compose.height = m.frame.width, m.list.height
 	m.compose, cmd = m.compose.update(msg)
 	switch {
 	case m.compose.review:
