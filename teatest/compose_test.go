@@ -490,3 +490,26 @@ func TestReviewShowsWhatItAnswers(t *testing.T) {
 	tm.Send(key("G"))
 	check(t, final(t, tm))
 }
+
+// A text holding what a terminal would not show as it is sent (here a
+// right-to-left override the editor pasted) is refused on the review
+// screen, naming the line: a cleaned view of it would hide what goes.
+func TestReviewRefusesInvisibleCharacters(t *testing.T) {
+	w, box := lunchWriter(t)
+	editor := filepath.Join(t.TempDir(), "editor")
+	script := "#!/bin/sh\nsed -i '0,/^$/s//\\nsee invoice\\xe2\\x80\\xaefdp.exe/' \"$1\"\n"
+	if err := os.WriteFile(editor, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: editor, SendDelay: 10 * time.Second}
+	tm, _ := run(t, []tui.Account{w}, 120, 24, func(o *tui.Options) { o.Mailroom = room })
+	replyToLunch(t, tm)
+	waitFor(t, tm, "cannot send: body, line 1, holds a bidirectional control (U+202E)")
+	tm.Send(key("y"))
+	tm.Send(key("p"))
+	tm.Send(key("x"))
+	waitFor(t, tm, "x again discards this draft")
+	if es, _ := box.Entries(); len(es) != 0 || len(w.drafts) != 0 {
+		t.Fatalf("an unshowable text went out: outbox %+v, postponed %d", es, len(w.drafts))
+	}
+}

@@ -76,6 +76,9 @@ func (c composer) started(msg composeReadyMsg) composer {
 // reviewed shows the text the editor left, or what is wrong with it.
 func (c composer) reviewed(msg reviewMsg) composer {
 	c.shown, c.problem, c.confirm, c.review = msg.draft, "", false, true
+	if msg.err == nil {
+		msg.err = compose.CheckDraftShowable(msg.draft) // what is reviewed is what is sent
+	}
 	if msg.err != nil {
 		c.problem = msg.err.Error()
 	}

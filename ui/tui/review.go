@@ -94,7 +94,7 @@ func (c composer) page(width int) (fixed, text []string) {
 		field("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, humanSize(int64(len(p.Data)))))
 	}
 	fixed = append(fixed, rule(width))
-	text = strings.Split(wrap(textsafe.Block(d.Body), width), "\n")
+	text = strings.Split(wrap(faithful(d.Body), width), "\n")
 	if c.answers == nil && c.answersNote == "" {
 		return fixed, text
 	}
@@ -161,4 +161,32 @@ func (c composer) ShortHelp() []key.Binding {
 func (c composer) FullHelp() [][]key.Binding {
 	k := c.keys
 	return [][]key.Binding{c.ShortHelp(), {k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
+}
+
+// faithful is a text that passed compose.CheckDraftShowable as it will
+// be read: every line and blank line kept, CR LF as a line end, tabs to
+// the next multiple of 4 columns. textsafe.Block would trim and fold
+// blank lines, and the review must not show a text that differs from
+// the one sent. A text that did not pass is cleaned (its problem line
+// says why it cannot go).
+func faithful(body string) string {
+	if compose.CheckShowable("body", body, true) != nil {
+		return textsafe.Block(body)
+	}
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "\t") {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range l {
+			if r == '\t' {
+				b.WriteString(strings.Repeat(" ", 4-textsafe.Width(b.String())%4))
+				continue
+			}
+			b.WriteRune(r)
+		}
+		lines[i] = b.String()
+	}
+	return strings.TrimSuffix(strings.Join(lines, "\n"), "\n")
 }
