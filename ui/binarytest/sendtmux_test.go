@@ -40,6 +40,8 @@ type replyWorld struct {
 	env     []string        // the password, for the real binary
 	// folder reads user's folder over IMAP (user "sender" or "rcpt").
 	folder func(t *testing.T, who, folder string) []facetest.Stored
+	// seed puts raw into a folder of who's ("sender" or "rcpt").
+	seed func(t *testing.T, who, folder string, raw []byte)
 }
 
 // replyMemWorld is sam and bob on one in-process server with faults, and an
@@ -67,6 +69,11 @@ func replyMemWorld(t *testing.T, saveSent string) *replyWorld {
 		folder: func(t *testing.T, who, folder string) []facetest.Stored {
 			user := map[string]string{"sender": "sam", "rcpt": "bob"}[who]
 			return facetest.Folder(t, srv, user, "pw", folder)
+		},
+		seed: func(t *testing.T, who, folder string, raw []byte) {
+			if _, err := srv.Append(map[string]string{"sender": "sam", "rcpt": "bob"}[who], folder, raw, nil, time.Now()); err != nil {
+				t.Fatal(err)
+			}
 		}}
 }
 
@@ -92,6 +99,9 @@ func replyDovecotWorld(t *testing.T, saveSent string) *replyWorld {
 				clients[user] = d.Client(t, user)
 			}
 			return storedIn(t, clients[user], folder)
+		},
+		seed: func(t *testing.T, who, folder string, raw []byte) {
+			d.Seed(t, map[string]string{"sender": "alice", "rcpt": "bob"}[who], folder, raw)
 		}}
 }
 
