@@ -261,7 +261,8 @@ func TestDraftsView(t *testing.T) {
 	tm, _ := run(t, []tui.Account{w}, 100, 24, func(o *tui.Options) { o.Mailroom = room })
 	waitFor(t, tm, "1 in outbox · 1 may have been sent · 1 unsent draft")
 	tm.Send(key("D"))
-	waitFor(t, tm, "drafts and outbox · enter open", "orphaned · Gone is not configured", "may have been sent: check Sent · Work")
+	waitFor(t, tm, "drafts and outbox · enter open", "orphaned · Gone is not configured", "may have been sent: check Sent · Work",
+		"draft · Work · reply · to Bob <bob@example.com> · Re: lunch?")
 
 	// Newest first: the orphan, the unknown one, the draft. The orphan is
 	// never sent through another account; the unknown one only on y.

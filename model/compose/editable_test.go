@@ -186,3 +186,25 @@ func TestEditableSanitisesAnyDraft(t *testing.T) {
 		}
 	}
 }
+
+// Peek labels a draft still being written: no recipient yet, a line
+// Parse refuses, a missing header block.
+func TestPeek(t *testing.T) {
+	for _, tc := range []struct {
+		text, to, subject string
+	}{
+		{"From: a@x\nTo: Bob <bob@example.com>\nCc: c@example.com\nSubject: Re: lunch\n\nhi\nTo: not@a.header\n", "bob@example.com c@example.com", "Re: lunch"},
+		{"To:\nSubject: half written\n\n", "", "half written"},
+		{"X-Evil: yes\nTo: bob@example.com\r\nSubject: crlf\r\n\r\n", "bob@example.com", "crlf"},
+		{"just text, no headers\n", "", ""},
+	} {
+		to, subject := Peek(tc.text)
+		var got []string
+		for _, a := range to {
+			got = append(got, a.Address)
+		}
+		if strings.Join(got, " ") != tc.to || subject != tc.subject {
+			t.Errorf("Peek(%q) = %v %q, want %q %q", tc.text, got, subject, tc.to, tc.subject)
+		}
+	}
+}

@@ -186,7 +186,8 @@ func (b draftsBox) describe(it draftItem) string {
 		if d.Err != nil {
 			return fmt.Sprintf("draft · %s · damaged: %v", d.Account, d.Err)
 		}
-		return fmt.Sprintf("draft · %s · %s · %s", d.Account, d.Kind, ago(b.now(), d.Updated))
+		p := b.local.peeks[d.ID]
+		return fmt.Sprintf("draft · %s · %s · to %s · %s · %s", d.Account, d.Kind, orNone(addressList(p.to)), orNone(p.subject), ago(b.now(), d.Updated))
 	}
 	e := it.entry
 	if e.Err != nil {
@@ -208,6 +209,14 @@ func (b draftsBox) describe(it draftItem) string {
 		return fmt.Sprintf("in outbox · %s · to %s · %s takes it back", e.Account, to, hint(b.keys.Discard))
 	}
 	return fmt.Sprintf("sent, finishing (%s) · %s · to %s", e.State, e.Account, to)
+}
+
+// orNone is s, or "(none)" for a field a draft has not filled yet.
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -128,7 +128,14 @@ type outboxMsg struct {
 	watch   bool // from waitOutboxCmd: re-arm it
 	entries []outbox.Entry
 	drafts  []outbox.Draft
+	peeks   map[string]draftPeek // by draft id: what its text says it is
 	err     error
+}
+
+// draftPeek is what the drafts view shows of a draft's text.
+type draftPeek struct {
+	to      []model.Address
+	subject string
 }
 
 func (m composeReadyMsg) accountIndex() int { return noAccount }
@@ -300,7 +307,14 @@ func readOutboxCmd(room *Mailroom) tea.Cmd {
 	return func() tea.Msg {
 		es, err := room.Box.Entries()
 		ds, derr := room.Box.Drafts()
-		return outboxMsg{entries: es, drafts: ds, err: errors.Join(err, derr)}
+		peeks := map[string]draftPeek{}
+		for _, d := range ds {
+			if _, text, err := room.Box.Draft(d.ID); err == nil {
+				to, subject := compose.Peek(string(text))
+				peeks[d.ID] = draftPeek{to: to, subject: subject}
+			}
+		}
+		return outboxMsg{entries: es, drafts: ds, peeks: peeks, err: errors.Join(err, derr)}
 	}
 }
 
