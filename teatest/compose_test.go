@@ -514,3 +514,46 @@ func TestReviewRefusesInvisibleCharacters(t *testing.T) {
 		t.Fatalf("an unshowable text went out: outbox %+v, postponed %d", es, len(w.drafts))
 	}
 }
+
+// Discarding in the drafts view (asked twice) takes a draft's copy in
+// the server's Drafts with it: one only there, and one written here
+// whose copy was stored there (as an agent's or a postponed one is).
+// Neither comes back from Drafts.
+func TestDiscardTakesTheCopyInDrafts(t *testing.T) {
+	srv, _, set, box, runner := mailWorld(t)
+	only := []byte("From: Sam <sam@example.com>\r\nTo: Bob <bob@example.com>\r\nSubject: only there\r\nMessage-ID: <d1@example.com>\r\n\r\nx\r\n")
+	if _, err := srv.Append("sam", "Drafts", only, []imap.Flag{imap.FlagDraft, imap.FlagSeen}, time.Now().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	both := []byte("From: Sam <sam@example.com>\r\nTo: Carol <carol@example.com>\r\nSubject: here and there\r\nMessage-ID: <d2@example.com>\r\n\r\ny\r\n")
+	uid, err := srv.Append("sam", "Drafts", both, []imap.Flag{imap.FlagDraft, imap.FlagSeen}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	uv := facetest.Folder(t, srv, "sam", "pw", "Drafts")[0].UIDValidity
+	d, err := box.NewDraft("Work", "new", nil, []byte("From: Sam <sam@example.com>\nTo: Carol <carol@example.com>\nSubject: here and there\n\ny\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.ServerDraft = &outbox.Ref{Account: "Work", Folder: "Drafts", UIDValidity: uv, UID: uid, MessageID: "d2@example.com"}
+	if err := box.SaveDraft(d, nil); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: "false"}
+	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("D"))
+	waitFor(t, tm, "draft · Work · new · to Carol <carol@example.com> · here and there", "in Drafts · Work · to Bob <bob@example.com> · only there")
+	tm.Send(key("x"))
+	tm.Send(key("x"))
+	waitFor(t, tm, "draft discarded")
+	tm.Send(key("x"))
+	tm.Send(key("x"))
+	waitFor(t, tm, "draft discarded from Drafts", "No drafts, nothing in the outbox.")
+	if left := facetest.Folder(t, srv, "sam", "pw", "Drafts"); len(left) != 0 {
+		t.Fatalf("Drafts still holds %d", len(left))
+	}
+	if ds, _ := box.Drafts(); len(ds) != 0 {
+		t.Fatalf("local drafts left: %+v", ds)
+	}
+}

@@ -36,8 +36,9 @@ func SendingFrom(from string, port int, rest string) string {
 
 // Stored is one message in a folder, as another client reads it.
 type Stored struct {
-	Raw   []byte
-	Flags []imap.Flag
+	Raw              []byte
+	Flags            []imap.Flag
+	UID, UIDValidity uint32
 }
 
 // Folder reads every message of user's folder over IMAP (a real client,
@@ -61,7 +62,7 @@ func Folder(t testing.TB, srv *memimap.Server, user, pass, folder string) []Stor
 	}
 	var set imap.SeqSet
 	set.AddRange(1, sel.NumMessages)
-	msgs, err := c.Fetch(set, &imap.FetchOptions{Flags: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, Flags: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func Folder(t testing.TB, srv *memimap.Server, user, pass, folder string) []Stor
 		for _, b := range m.BodySection {
 			raw = b.Bytes
 		}
-		out = append(out, Stored{Raw: raw, Flags: m.Flags})
+		out = append(out, Stored{Raw: raw, Flags: m.Flags, UID: uint32(m.UID), UIDValidity: sel.UIDValidity})
 	}
 	return out
 }

@@ -175,7 +175,7 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 			return c, postponeCmd(c.e.ctx, room, c.acct, c.draftFile(), c.shown, now, c.e.opts.CallTimeout)
 		case reviewDiscard:
 			c.busy = true
-			return c, discardCmd(room, c.draft.ID)
+			return c, discardCmd(c.e.ctx, room, c.acct, c.draftFile(), c.e.opts.CallTimeout)
 		case reviewLeave:
 			c.review, c.note = false, "kept as a draft"
 			return c, readOutboxCmd(room)

@@ -297,9 +297,49 @@ func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Dr
 	}
 }
 
-// discardCmd throws the draft away (a person asked twice).
-func discardCmd(room *Mailroom, draftID string) tea.Cmd {
-	return func() tea.Msg { return shelvedMsg{verb: "discarded", err: room.Box.DiscardDraft(draftID)} }
+// discardCmd throws the draft away (a person asked twice): its copy in
+// the server's Drafts first, when it has one (postponed, opened from
+// there, or written by an agent), then the text here. A copy that
+// cannot be deleted keeps the text: otherwise the draft would come back
+// from Drafts with its local history gone.
+func discardCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		if err := dropServerCopy(ctx, acct, d.ServerDraft, timeout); err != nil {
+			return shelvedMsg{verb: "discarded", err: fmt.Errorf("not discarded: %w", err)}
+		}
+		return shelvedMsg{verb: "discarded", err: room.Box.DiscardDraft(d.ID)}
+	}
+}
+
+// discardServerDraftCmd deletes a draft that lives only in a server's
+// Drafts folder (a person asked twice).
+func discardServerDraftCmd(ctx context.Context, acct Account, m model.Message, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ref := &outbox.Ref{Account: m.ID.Account, Folder: m.ID.Folder, UIDValidity: m.ID.UIDValidity, UID: m.ID.UID}
+		return shelvedMsg{verb: "discarded from Drafts", err: dropServerCopy(ctx, acct, ref, timeout)}
+	}
+}
+
+// dropServerCopy deletes ref from its server's Drafts; nil ref: nothing
+// to do. An outcome the server did not confirm is an error.
+func dropServerCopy(ctx context.Context, acct Account, ref *outbox.Ref, timeout time.Duration) error {
+	if ref == nil {
+		return nil
+	}
+	c, ok := acct.(Composing)
+	if !ok || acct.Name() != ref.Account {
+		return fmt.Errorf("its copy in %s's Drafts cannot be deleted from here", ref.Account)
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := c.DeleteMessages(cctx, ref.Folder, ref.UIDValidity, []uint32{ref.UID})
+	if err == nil && len(res) == 1 && (res[0].Kind == model.ResultFailed || res[0].Kind == model.ResultUnknown) {
+		err = errors.New(res[0].Err) // gone already is what was asked
+	}
+	if err != nil {
+		return fmt.Errorf("its copy in Drafts could not be deleted: %w", err)
+	}
+	return nil
 }
 
 // readOutboxCmd reads what waits, now.

@@ -87,6 +87,9 @@ func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	if m.compose.note != "" {
 		m.frame.setStatus(m.compose.note, m.compose.noteBad)
 	}
+	if _, ok := msg.(shelvedMsg); ok && m.frame.mode == modeDrafts {
+		cmd = tea.Batch(cmd, m.readServerDrafts()) // a discarded copy in Drafts is gone from the list
+	}
 	if o := m.compose.answered; o != nil {
 		m.compose.answered = nil
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
@@ -110,7 +113,13 @@ func (m *Model) openDrafts() tea.Cmd {
 	}
 	m.drafts = newDrafts(&m.env, names)
 	m.setMode(modeDrafts)
-	cmds := []tea.Cmd{readOutboxCmd(room)}
+	return tea.Batch(readOutboxCmd(room), m.readServerDrafts())
+}
+
+// readServerDrafts lists every account's Drafts folder for the drafts
+// view, again after a draft there was discarded.
+func (m *Model) readServerDrafts() tea.Cmd {
+	var cmds []tea.Cmd
 	for i, a := range m.panes.accts {
 		cmds = append(cmds, serverDraftsCmd(m.env.ctx, a.acct, i, m.env.opts.CallTimeout))
 	}
@@ -155,13 +164,23 @@ func (m *Model) draftsKey(msg tea.KeyMsg) tea.Cmd {
 		return takeBackCmd(room, it.entry.ID) // not gone yet: back to its draft, as undo does
 	case key.Matches(msg, k.Discard) && it.entry != nil:
 		return forgetCmd(room, it.entry.ID)
-	case key.Matches(msg, k.Discard) && it.draft != nil:
+	case key.Matches(msg, k.Discard) && (it.draft != nil || it.remote != nil):
 		if !m.drafts.confirm {
 			m.drafts.confirm = true
 			return nil
 		}
 		m.drafts.confirm = false
-		return discardCmd(room, it.draft.ID)
+		if it.remote != nil {
+			if i := m.panes.index(it.remote.ID.Account); i >= 0 {
+				return discardServerDraftCmd(m.env.ctx, m.panes.accts[i].acct, *it.remote, m.env.opts.CallTimeout)
+			}
+			return nil
+		}
+		var acct Account
+		if i := m.panes.index(it.draft.Account); i >= 0 {
+			acct = m.panes.accts[i].acct
+		}
+		return discardCmd(m.env.ctx, room, acct, *it.draft, m.env.opts.CallTimeout)
 	}
 	return nil
 }
