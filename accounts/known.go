@@ -27,6 +27,9 @@ var ErrCannotCheck = errors.New("cannot check")
 // "could not check", never a wait.
 const KnownTimeout = 10 * time.Second
 
+// knownTimeout is KnownTimeout; a test shortens it.
+var knownTimeout = KnownTimeout
+
 // KnownRecipients is which of addrs are a whole recipient (To, Cc or
 // Bcc) of a message in the account's Sent folder, keyed by
 // review.AddressKey. Any number of addresses may be asked: they go in
@@ -81,16 +84,18 @@ func (a *Account) Known(ctx context.Context, box *outbox.Box, addrs []string) re
 			k.Addrs[key] = true
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, KnownTimeout)
+	ctx, cancel := context.WithTimeout(ctx, knownTimeout)
 	defer cancel()
 	fromSent, err := a.KnownRecipients(ctx, addrs)
 	switch {
 	case errors.Is(err, ErrCannotCheck):
 		why = append(why, "this account's server cannot search its Sent folder")
 	case errors.Is(err, context.DeadlineExceeded) || conn.ClassOf(err) == conn.ClassTimeout:
-		why = append(why, fmt.Sprintf("the Sent folder did not answer within %s", KnownTimeout))
+		why = append(why, "the Sent folder did not answer in time")
+	case conn.ClassOf(err) == conn.ClassTool:
+		why = append(why, err.Error()) // what the server said: no Sent folder, say
 	case err != nil:
-		why = append(why, err.Error())
+		why = append(why, fmt.Sprintf("the Sent folder could not be asked (%s)", conn.ClassOf(err)))
 	}
 	for key := range fromSent {
 		k.Addrs[key] = true

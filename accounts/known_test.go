@@ -123,3 +123,42 @@ func TestKnownThirdPartyCannotCheck(t *testing.T) {
 		t.Fatalf("known %v, unchecked %q", k.Addrs, k.Unchecked)
 	}
 }
+
+// A server that goes silent mid-question, or is gone, costs the review
+// screen its deadline at most: Known answers "could not check" and still
+// counts the outbox's record.
+func TestKnownNeverWaitsOnADeadAccount(t *testing.T) {
+	faults := &memimap.Faults{}
+	a, srv := sentAccount(t, faults)
+	sentMail(t, srv)
+	box := newBox(t)
+	if err := box.RecordSentTo("Work", []string{"bob@example.org"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.KnownRecipients(t.Context(), []string{"bob@example.org"}); err != nil {
+		t.Fatal(err) // the connection is up before the server goes silent
+	}
+	hold := faults.HoldNext("FETCH")
+	t.Cleanup(func() { hold.Release(false) })
+	defer func(d time.Duration) { knownTimeout = d }(knownTimeout)
+	knownTimeout = time.Second
+	start := time.Now()
+	k := a.Known(t.Context(), box, []string{"bob@example.org", "carol@example.org"})
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("Known took %s past its 1s bound", took)
+	}
+	select {
+	case <-hold.Held:
+	default:
+		t.Fatal("the envelope FETCH never reached the server")
+	}
+	if !k.Has("bob@example.org") || k.Has("carol@example.org") || k.Unchecked != "the Sent folder did not answer in time" {
+		t.Fatalf("silent server: known %v, unchecked %q", k.Addrs, k.Unchecked)
+	}
+
+	srv.Close()
+	k = a.Known(t.Context(), box, []string{"bob@example.org", "carol@example.org"})
+	if !k.Has("bob@example.org") || k.Has("carol@example.org") || k.Unchecked != "the Sent folder could not be asked (unavailable)" {
+		t.Fatalf("server gone: known %v, unchecked %q", k.Addrs, k.Unchecked)
+	}
+}

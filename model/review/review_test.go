@@ -88,7 +88,7 @@ func TestCheck(t *testing.T) {
 				"idn To: non-ASCII domain: x@evil<U+202E>.example (not a valid domain name: xn--evil-yd7a.example)"}},
 		{"Sent could not be checked: said once, recipients still new",
 			Message{To: addrs("bob@example.org", "new@example.org")}, Known{Addrs: bob.Addrs, Unchecked: "cannot check"},
-			[]string{"unchecked : could not check the Sent folder: recipients treated as new (cannot check)",
+			[]string{"unchecked : could not check: treated as new (cannot check)",
 				"new_recipient To: new recipient: new@example.org"}},
 		{"200 lines: no mark", Message{To: addrs("bob@example.org"), Body: lines(200)}, bob, nil},
 		{"200 lines without a final line end: no mark",
