@@ -84,7 +84,7 @@ func (m Message) Recipients() []string {
 func Check(m Message, known Known) []Mark {
 	var marks []Mark
 	if known.Unchecked != "" {
-		marks = append(marks, mark(KindUnchecked, "", "", "could not check: treated as new ("+known.Unchecked+")"))
+		marks = append(marks, mark(KindUnchecked, "", "", "could not check: treated as new ("+Visible(known.Unchecked)+")"))
 	}
 	seen := map[string]bool{}
 	for _, f := range []struct {
