@@ -135,9 +135,10 @@ func recipientCriteria(addr string) *imap.SearchCriteria {
 // searchRecipients is each address's candidate uids, newest first.
 // With ESEARCH every SEARCH is written before the first answer is read
 // (one round trip): its answers carry their command's tag. Plain SEARCH
-// answers do not, and a server may run pipelined searches in parallel
-// (Dovecot does, and answered a quick one before a slow one, handing its
-// uids to the wrong address), so without ESEARCH they go one at a time.
+// answers do not: Dovecot sent "* SEARCH 1", "* SEARCH 1", "* SEARCH 2"
+// for three pipelined searches before any tagged OK, and go-imap gave all
+// three to the oldest command still pending, so the other addresses got
+// none. Without ESEARCH they go one at a time.
 func (a *account) searchRecipients(ctx context.Context, c *imapclient.Client, addrs []string) ([][]imap.UID, error) {
 	cands := make([][]imap.UID, len(addrs))
 	collect := func(i int, data *imap.SearchData) {
