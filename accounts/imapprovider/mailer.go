@@ -109,3 +109,15 @@ func (p imapProvider) Mark(ctx context.Context, a *conn.Adapter, id model.Messag
 	}
 	return res[0], nil
 }
+
+var _ provider.SentChecker = imapProvider{}
+
+// SentTo asks serve-imap's sent_to; a read, so retried once after a drop.
+func (p imapProvider) SentTo(ctx context.Context, a *conn.Adapter, addrs []string) ([]string, error) {
+	var out imapwire.SentToOut
+	in := imapwire.SentToIn{Account: p.account, Addresses: addrs}
+	if _, err := provider.Call(ctx, a, "sent_to", in, true, &out, imapwire.Decode); err != nil {
+		return nil, err
+	}
+	return out.Known, nil
+}

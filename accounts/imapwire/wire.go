@@ -323,3 +323,23 @@ type GetPartOut struct {
 	Size        int64  `json:"size"`
 	Data        []byte `json:"data" jsonschema:"the decoded content, base64"`
 }
+
+// MaxSentToAddresses caps sent_to's addresses: a message's recipients,
+// as many as a draft may have.
+const MaxSentToAddresses = 50
+
+// SentToIn is sent_to's input: addresses the review screen asks about.
+type SentToIn struct {
+	Account   string   `json:"account"`
+	Addresses []string `json:"addresses" jsonschema:"at most 50 mail addresses"`
+}
+
+// SentToOut is sent_to's answer: which of the addresses are a recipient
+// (To, Cc or Bcc) of a message in the account's Sent folder, matched as
+// whole addresses (the domain without case and by its IDNA form, the
+// local part without ASCII case), never as substrings.
+type SentToOut struct {
+	ErrorInfo
+	Folder string   `json:"folder"`
+	Known  []string `json:"known" jsonschema:"the addresses given (as given) the Sent folder has messages to"`
+}

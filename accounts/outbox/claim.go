@@ -117,6 +117,14 @@ func (c *Claim) step(state State, by Actor, edit func(*Entry)) error {
 	if err := checkEntry(e); err != nil {
 		return err
 	}
+	if state == StateSent && c.entry.State == StateSending || state == StateDone && c.entry.State == StateUnknown {
+		// The server took it (or a person says it went): its recipients
+		// are ones the account has written to. Recorded before the step,
+		// so no crash between the two forgets them; a record that cannot
+		// be written only shows them as new later, and must not hold up
+		// an entry that is sent.
+		_ = c.b.RecordSentTo(e.Account, e.Rcpt)
+	}
 	if err := c.b.writeEntry(&e); err != nil {
 		return err
 	}

@@ -30,5 +30,6 @@
 //	outbox/<id>.saved    the copy for Sent (Bcc kept)
 //	outbox/<id>.lock     flocked by the process sending it
 //	outbox/<id>.json.broken-<time>   an entry that did not parse, set aside
+//	sent-to/<account hash>           whom the account has sent to (sentto.go)
 //	*/.tmp-*             a write under way, or one a crash cut short
 package outbox

@@ -50,3 +50,13 @@ func (m Mark) String() string {
 	}
 	return "unknown mark"
 }
+
+// SentChecker is a provider that can say whom the account has written
+// to, from its Sent folder (serve-imap's sent_to). A third-party server
+// generally cannot: the review screen then treats every recipient the
+// outbox has no record of as new.
+type SentChecker interface {
+	// SentTo is the addresses of addrs (at most 50) that are a whole
+	// recipient (To, Cc or Bcc) of a message in the Sent folder, as given.
+	SentTo(ctx context.Context, a *conn.Adapter, addrs []string) ([]string, error)
+}

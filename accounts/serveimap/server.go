@@ -275,6 +275,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Server-side search over from, subject and body."}, s.search)
 	addTool(s, ms, &mcp.Tool{Name: "find_message", Annotations: readOnly,
 		Description: "UIDs of the messages with a Message-ID in a folder (to reconcile a write whose outcome is unknown)."}, s.findMessage)
+	addTool(s, ms, &mcp.Tool{Name: "sent_to", Annotations: readOnly,
+		Description: "Which of these addresses (at most 50) the account has written to: a whole-address match in To, Cc or Bcc of a message in its Sent folder."}, s.sentTo)
 	addTool(s, ms, &mcp.Tool{Name: "set_flags", Annotations: idem,
 		Description: "Set or clear \\Seen, \\Flagged, \\Answered and $Forwarded (absolute, never a toggle)."}, s.setFlags)
 	addTool(s, ms, &mcp.Tool{Name: "move",
