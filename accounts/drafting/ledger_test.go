@@ -160,3 +160,27 @@ func TestHourlyCapAcrossWriters(t *testing.T) {
 		t.Fatalf("an hour later: %v", err)
 	}
 }
+
+// A record whose draft is gone is pruned once it is an hour old; a
+// younger one stays (its draft may be being written).
+func TestLedgerPrunesOrphans(t *testing.T) {
+	w := openWriter(t, "", DefaultMaxPerHour)
+	for _, id := range []string{"OLD", "YOUNG"} {
+		if err := w.remember(record{DraftID: id, Account: "Work", SHA256: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(w.recordPath("OLD"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Local(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.lookup("OLD"); ok {
+		t.Error("the old orphan record stays")
+	}
+	if _, ok := w.lookup("YOUNG"); !ok {
+		t.Error("a young record was pruned")
+	}
+}

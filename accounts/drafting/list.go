@@ -3,7 +3,10 @@ package drafting
 import (
 	"fmt"
 	"net/mail"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"unibox/accounts/outbox"
 	"unibox/model"
@@ -47,7 +50,33 @@ func (w *Writer) Local() ([]Listed, error) {
 		}
 		out = append(out, l)
 	}
+	w.prune(ds)
 	return out, nil
+}
+
+// prune removes ledger records whose draft is gone (sent or discarded by
+// a TUI that did not call Record, or removed by hand), once they are an
+// hour old: a younger one may belong to a draft written after ds was
+// listed.
+func (w *Writer) prune(ds []outbox.Draft) {
+	have := map[string]bool{}
+	for _, d := range ds {
+		have[d.ID] = true
+	}
+	dir := filepath.Join(w.root, ledgerDir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || have[id] || e.Name() == rateFile {
+			continue
+		}
+		if info, err := e.Info(); err == nil && w.Now().Sub(info.ModTime()) > time.Hour {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // headers reads Subject, To and Cc from a draft's editable text, leniently:
