@@ -87,3 +87,25 @@ func TestAgentDraftAccepted(t *testing.T) {
 		t.Fatalf("events %q", f.events)
 	}
 }
+
+// A reply to a mail whose subject, names and text hold zero-width or
+// bidi characters is drafted without them (they are the stranger's, not
+// the agent's): the draft a person reviews is the one filed.
+func TestReplyDropsInvisibleFromTheOriginal(t *testing.T) {
+	w := openWriter(t, "", DefaultMaxPerHour)
+	f := newFolder("Work")
+	orig := model.Body{Message: model.Message{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 9}, MessageID: "x@example.com",
+		From: model.Address{Name: "B\u200dob\u202e", Address: "bob@example.com"}, Subject: "in\u200bvoice\ufeff"}, Text: "pay\u2060 now\u200e"}
+	m, err := w.Reply(context.Background(), f, orig, "Looking.", false, true, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, text, _ := w.box.Draft(m.Draft.ID)
+	if strings.ContainsAny(string(text), "\u200b\u200c\u200d\u2060\ufeff\u200e\u202e") || !strings.Contains(string(text), "Subject: Re: invoice\n") ||
+		!strings.Contains(string(text), "> pay now") || !strings.Contains(string(text), "To: Bob <bob@example.com>") {
+		t.Fatalf("text:\n%q", text)
+	}
+	if _, err := w.Reply(context.Background(), f, orig, "mine\u200b", false, true, time.Second); err == nil || !strings.HasPrefix(err.Error(), "body: holds a zero-width") {
+		t.Fatalf("the agent's own zero-width character: %v", err)
+	}
+}
