@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"unibox/accounts/outbox"
+	"unibox/conn"
 	"unibox/model"
 	"unibox/model/compose"
 )
@@ -19,6 +20,7 @@ type Filer interface {
 	Name() string
 	Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error)
 	DeleteMessages(ctx context.Context, folder string, uidValidity uint32, uids []uint32) ([]model.ItemResult, error)
+	FindMessageID(ctx context.Context, folder, special, messageID string) (model.MessageID, bool, error)
 	DraftEvent(actor, verb, what string)
 }
 
@@ -157,10 +159,11 @@ func (w *Writer) file(ctx context.Context, acct Filer, d compose.Draft, ref *out
 	if err := w.remember(record{DraftID: dr.ID, Account: acct.Name(), MessageID: p.MessageID, SHA256: hashText(text), Created: now.UTC()}); err != nil {
 		return Made{}, errors.Join(err, w.box.DiscardDraft(dr.ID))
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	id, err := acct.Append(cctx, "", "drafts", p.Saved, []string{`\Draft`, `\Seen`}, now)
-	if err != nil {
+	id, err := fileCopy(ctx, acct, p.Saved, p.MessageID, now, timeout)
+	switch {
+	case errors.Is(err, errMaybeFiled):
+		return Made{}, fmt.Errorf("%s: %w; the draft is kept locally as draft_id %s", acct.Name(), err, dr.ID)
+	case err != nil:
 		return Made{}, errors.Join(fmt.Errorf("%s: not drafted: the Drafts folder did not take it: %w", acct.Name(), err),
 			w.box.DiscardDraft(dr.ID), w.forget(dr.ID))
 	}
@@ -171,6 +174,33 @@ func (w *Writer) file(ctx context.Context, acct Filer, d compose.Draft, ref *out
 	}
 	acct.DraftEvent(Agent, "created", summary(d))
 	return Made{Draft: dr, MessageID: p.MessageID, Subject: d.Subject, To: d.To, Cc: d.Cc, SavedTo: id}, nil
+}
+
+// errMaybeFiled: the copy's APPEND may have been stored, and looking for
+// it failed too.
+var errMaybeFiled = errors.New("the copy in Drafts may or may not have been stored (the server did not answer, and could not be asked)")
+
+// fileCopy APPENDs the copy to Drafts, never twice: when the outcome is
+// unknown (the server may have stored it, then the link dropped), its
+// Message-ID is looked for instead (issue 26's rule for every APPEND).
+func fileCopy(ctx context.Context, acct Filer, raw []byte, messageID string, now time.Time, timeout time.Duration) (model.MessageID, error) {
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id, err := acct.Append(cctx, "", "drafts", raw, []string{`\Draft`, `\Seen`}, now)
+	var ce *conn.Error
+	if err == nil || !errors.As(err, &ce) || !ce.MaybeDone {
+		return id, err
+	}
+	lctx, lcancel := context.WithTimeout(ctx, timeout)
+	defer lcancel()
+	id, found, ferr := acct.FindMessageID(lctx, "", "drafts", messageID)
+	switch {
+	case ferr != nil:
+		return model.MessageID{}, fmt.Errorf("%w: %v; %v", errMaybeFiled, err, ferr)
+	case !found:
+		return model.MessageID{}, err
+	}
+	return id, nil
 }
 
 // summary is what the history says of a draft: its subject and whom it

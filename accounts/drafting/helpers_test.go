@@ -3,6 +3,7 @@ package drafting
 import (
 	"context"
 	"net/mail"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,6 +22,10 @@ type folderDouble struct {
 	next    uint32
 	events  []string
 	failAdd error
+	// storeAnyway: Append stores the message before failing with failAdd
+	// (the link dropped after the server took it).
+	storeAnyway bool
+	failFind    error
 }
 
 func newFolder(name string) *folderDouble {
@@ -39,12 +44,15 @@ func (f *folderDouble) Part(context.Context, model.MessageID, int) (model.Part, 
 func (f *folderDouble) Append(_ context.Context, _, special string, raw []byte, _ []string, _ time.Time) (model.MessageID, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.failAdd != nil {
+	if f.failAdd != nil && !f.storeAnyway {
 		return model.MessageID{}, f.failAdd
 	}
 	uid := f.next
 	f.next++
 	f.msgs[uid] = raw
+	if f.failAdd != nil {
+		return model.MessageID{}, f.failAdd
+	}
 	return model.MessageID{Account: f.name, Folder: "Drafts", UIDValidity: 7, UID: uid}, nil
 }
 
@@ -91,4 +99,18 @@ func openWriter(t *testing.T, root string, max int) *Writer {
 func enqueued(m Made) outbox.Entry {
 	return outbox.Entry{Account: m.Draft.Account, MessageID: "<" + m.MessageID + ">", DraftID: m.Draft.ID, Rcpt: []string{"ann@example.org"},
 		From: "sam@example.org", SendAt: time.Now().Add(time.Hour)}
+}
+
+func (f *folderDouble) FindMessageID(_ context.Context, _, _, messageID string) (model.MessageID, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.failFind != nil {
+		return model.MessageID{}, false, f.failFind
+	}
+	for uid, raw := range f.msgs {
+		if strings.Contains(string(raw), "<"+messageID+">") {
+			return model.MessageID{Account: f.name, Folder: "Drafts", UIDValidity: 7, UID: uid}, true, nil
+		}
+	}
+	return model.MessageID{}, false, nil
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"unibox/conn"
 )
 
 // TestAuthorshipFollowsText: an agent's draft is the agent's while its
@@ -182,5 +184,29 @@ func TestLedgerPrunesOrphans(t *testing.T) {
 	}
 	if _, ok := w.lookup("YOUNG"); !ok {
 		t.Error("a young record was pruned")
+	}
+}
+
+// An APPEND whose outcome is unknown is never sent again: the copy is
+// looked for by its Message-ID; found, the draft is made; the lookup
+// failing too, the local draft is kept and the agent told.
+func TestUnknownFilingIsLookedUp(t *testing.T) {
+	w := openWriter(t, "", DefaultMaxPerHour)
+	f := newFolder("Work")
+	f.failAdd, f.storeAnyway = &conn.Error{Account: "Work", Op: "append_message", Err: errors.New("connection reset"), MaybeDone: true}, true
+	m, err := w.New(context.Background(), f, []string{"ann@example.org"}, nil, "hi", "x", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.count() != 1 || m.Draft.ServerDraft == nil || m.Draft.ServerDraft.UID != 1 {
+		t.Fatalf("made %+v; Drafts holds %d", m, f.count())
+	}
+	f.failFind = errors.New("still down")
+	_, err = w.New(context.Background(), f, []string{"ann@example.org"}, nil, "hi", "x", time.Second)
+	if err == nil || !strings.Contains(err.Error(), "may or may not have been stored") || !strings.Contains(err.Error(), "kept locally as draft_id") {
+		t.Fatalf("got %v", err)
+	}
+	if l, _ := w.Local(); len(l) != 2 || f.count() != 2 {
+		t.Fatalf("local %d, Drafts %d: the kept draft must stay and the APPEND must not be repeated", len(l), f.count())
 	}
 }
