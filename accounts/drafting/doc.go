@@ -15,4 +15,12 @@
 // checked for characters that would make the review differ from what is
 // sent (Check), and their drafts per account per hour are capped, across
 // every process sharing the root (the rate file, under flock).
+//
+// For the TUI: drafting.Start builds and saves what a person starts;
+// NewWriter(box, cfg.Agent.MaxDraftsPerHour).Local() lists the local
+// drafts with Author (Agent or Person) and Queued; Answered(local) counts
+// the drafts answering each message; ServerOnly and DraftsFolder pick a
+// Drafts folder's messages no local draft stands for; Record notes a
+// person's edit, send or discard in the account's history and ends the
+// agent's claim; Stamp changes whenever any process changes a draft.
 package drafting

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"unibox/conn"
+	"unibox/model"
 )
 
 // TestAuthorshipFollowsText: an agent's draft is the agent's while its
@@ -24,7 +26,16 @@ func TestAuthorshipFollowsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r, err := w.Reply(context.Background(), f, model.Body{Message: model.Message{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 4},
+		From: model.Address{Address: "bob@example.org"}, Subject: "q"}}, "a", false, false, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	l, err := w.Local()
+	if n := Answered(l)[model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 4}]; n != 1 || len(Answered(l)) != 1 {
+		t.Fatalf("answered: %v", Answered(l))
+	}
+	l = slices.DeleteFunc(l, func(x Listed) bool { return x.ID == r.Draft.ID })
 	if err != nil || len(l) != 1 || l[0].Author != Agent || l[0].Subject != "hi" || l[0].To[0].Address != "ann@example.org" {
 		t.Fatalf("listed %+v, %v", l, err)
 	}
@@ -36,13 +47,14 @@ func TestAuthorshipFollowsText(t *testing.T) {
 	if err := w.box.SaveDraft(dr, []byte(edited)); err != nil { // what the editor does to the file
 		t.Fatal(err)
 	}
-	if l, _ := w.Local(); l[0].Author != Person {
-		t.Fatalf("after a person's edit: %s", l[0].Author)
+	l, _ = w.Local()
+	if i := slices.IndexFunc(l, func(x Listed) bool { return x.ID == m.Draft.ID }); i < 0 || l[i].Author != Person {
+		t.Fatalf("after a person's edit: %+v", l)
 	}
 	if _, err := w.Discard(context.Background(), m.Draft.ID, find, time.Second); !errors.Is(err, ErrNotAgents) {
 		t.Fatalf("discard of an edited draft: %v", err)
 	}
-	if f.count() != 1 {
+	if f.count() != 2 {
 		t.Fatal("the refused discard deleted the copy in Drafts")
 	}
 	if _, _, err := w.box.Draft(m.Draft.ID); err != nil {

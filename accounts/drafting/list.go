@@ -79,6 +79,18 @@ func (w *Writer) prune(ds []outbox.Draft) {
 	}
 }
 
+// Answered counts, for each message, the local drafts that answer it
+// (what the TUI's row mark needs).
+func Answered(local []Listed) map[model.MessageID]int {
+	out := map[model.MessageID]int{}
+	for _, l := range local {
+		if o := l.Original; o != nil {
+			out[model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}]++
+		}
+	}
+	return out
+}
+
 // headers reads Subject, To and Cc from a draft's editable text, leniently:
 // a person's draft may be half-written, and a list shows what it can.
 func headers(text []byte) (subject string, to, cc []model.Address) {
