@@ -277,3 +277,22 @@ func TestDraftsResourceNotifies(t *testing.T) {
 		}
 	}
 }
+
+// An account whose server does not answer is named first in list_drafts;
+// its local drafts are listed all the same.
+func TestListDraftsNamesAnUnreachableAccount(t *testing.T) {
+	w := newDraftWorld(t)
+	r, _ := w.hub(t, 100)
+	var out DraftOut
+	r.mustCall(t, "draft_message", DraftMessageIn{Account: "Work", To: []string{"a@example.org"}, Subject: "kept", Body: "x"}, &out)
+	w.srv.Refuse()
+	w.srv.DropAll()
+	var list ListDraftsOut
+	text := r.mustCall(t, "list_drafts", ListDraftsIn{}, &list)
+	if len(list.Degraded) != 1 || !strings.HasPrefix(list.Degraded[0], "Work ") || !strings.HasPrefix(text, list.Degraded[0]) {
+		t.Fatalf("degraded %q; text:\n%s", list.Degraded, text)
+	}
+	if len(list.Drafts) != 1 || list.Drafts[0].DraftID != out.DraftID || list.Drafts[0].Author != "agent" {
+		t.Fatalf("drafts %+v", list.Drafts)
+	}
+}
