@@ -26,6 +26,7 @@ func build(root *table) *Config {
 		},
 		Store:    Store{CacheBodiesMaxMB: DefaultCacheBodiesMaxMB},
 		Compose:  Compose{SendDelay: Duration{DefaultSendDelay}},
+		Agent:    Agent{MaxDraftsPerHour: DefaultMaxDraftsPerHour},
 		Keys:     map[string][]string{},
 		keyLines: map[string]int{},
 	}
@@ -61,6 +62,9 @@ func build(root *table) *Config {
 	}
 	if t, ok := root.sub("compose"); ok {
 		cfg.Compose = composeTable(t, cfg.Compose)
+	}
+	if t, ok := root.sub("agent"); ok {
+		cfg.Agent = agentTable(t, cfg.Agent)
 	}
 	if t, ok := root.sub("keys"); ok {
 		keys(t, cfg)

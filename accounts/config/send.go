@@ -179,3 +179,16 @@ func composeTable(t *table, c Compose) Compose {
 	t.finish()
 	return c
 }
+
+// agentTable decodes [agent] over the defaults in a.
+func agentTable(t *table, a Agent) Agent {
+	if n, ok := t.integer("max_drafts_per_hour"); ok {
+		if n < 0 || n > MaxMaxDraftsPerHour {
+			t.errorf("max_drafts_per_hour", "must be between 0 (agents may not draft) and %d (got %d)", MaxMaxDraftsPerHour, n)
+		} else {
+			a.MaxDraftsPerHour = n
+		}
+	}
+	t.finish()
+	return a
+}

@@ -34,6 +34,7 @@ type Config struct {
 	UI         UI
 	Store      Store
 	Compose    Compose
+	Agent      Agent
 	// Keys maps a UI action name to the keys that trigger it. Action names
 	// are not checked here (the UI owns them); KeyLine says where each one
 	// was written so the UI can report a bad name precisely.
@@ -129,6 +130,21 @@ type Compose struct {
 	// key, so it can be taken back (undo); zero sends at once.
 	SendDelay Duration
 }
+
+// Agent is the [agent] table: what `unibox mcp` lets an agent do.
+type Agent struct {
+	// MaxDraftsPerHour caps an agent's drafts per account per hour,
+	// counted across every `unibox mcp` process; 0: agents may not draft.
+	MaxDraftsPerHour int
+}
+
+// DefaultMaxDraftsPerHour is max_drafts_per_hour's default, and
+// MaxMaxDraftsPerHour its bound: a person reviews every draft, and
+// 10,000 an hour is a loop, not a helper.
+const (
+	DefaultMaxDraftsPerHour = 100
+	MaxMaxDraftsPerHour     = 10000
+)
 
 // DefaultSendDelay is send_delay's default: long enough to catch a
 // missing attachment, short enough not to wonder whether it went.

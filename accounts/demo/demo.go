@@ -57,7 +57,8 @@ func Start(now time.Time, sched Schedule) (*Demo, error) {
 	cfg := &config.Config{Path: "(demo)", UI: config.UI{
 		RefreshInterval: config.Duration{Duration: config.DefaultRefreshInterval},
 		MarkReadOnOpen:  true, PageSize: config.DefaultPageSize,
-	}, Compose: config.Compose{SendDelay: config.Duration{Duration: config.DefaultSendDelay}}}
+	}, Compose: config.Compose{SendDelay: config.Duration{Duration: config.DefaultSendDelay}},
+		Agent: config.Agent{MaxDraftsPerHour: config.DefaultMaxDraftsPerHour}}
 	// Quick probes so the flaky account's outage shows within seconds.
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: 5 * time.Second}
 	cfg.Resilience.ProbeTimeout = config.Duration{Duration: 3 * time.Second}

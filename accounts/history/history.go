@@ -20,6 +20,7 @@ const (
 	KindListing = "listing" // a folder listed, or a listing that failed
 	KindPush    = "push"    // the provider said a folder changed
 	KindTriage  = "triage"  // an action's outcome
+	KindDraft   = "draft"   // a draft created, edited, sent or discarded, by an agent or a person
 )
 
 // Event is one line of an account's history.

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
+	"unibox/accounts/drafting"
 	"unibox/model"
 	"unibox/ui/jsonview"
 )
@@ -27,9 +28,14 @@ type Hub struct {
 	// Refresh is how often an account that cannot push is listed again
 	// for subscribers (ui.refresh_interval; 0: never).
 	Refresh time.Duration
-	ctx     context.Context // the watch for subscribers ends with it
-	cancel  context.CancelFunc
-	watch   *watcher
+	// Drafts writes agent drafts (nil: the drafting tools say drafting is
+	// not available); DraftPoll is how often unibox://drafts subscribers'
+	// drafts folder is looked at for changes by any process.
+	Drafts    *drafting.Writer
+	DraftPoll time.Duration
+	ctx       context.Context // the watch for subscribers ends with it
+	cancel    context.CancelFunc
+	watch     *watcher
 }
 
 // New serves set; each account gets timeout per call (default 10 s).
@@ -39,7 +45,7 @@ func New(set *accounts.Set, timeout time.Duration) *Hub {
 		timeout = 10 * time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Hub{set: set, timeout: timeout, now: time.Now, Refresh: 60 * time.Second, ctx: ctx, cancel: cancel}
+	return &Hub{set: set, timeout: timeout, now: time.Now, Refresh: 60 * time.Second, DraftPoll: time.Second, ctx: ctx, cancel: cancel}
 }
 
 // Close stops watching accounts for subscribers and waits for it.
@@ -73,6 +79,7 @@ func (h *Hub) Server() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "archive", Description: "Archive messages. Outcome per message; an unknown outcome is settled by reading, never resent blindly."}, h.archive)
 	mcp.AddTool(s, &mcp.Tool{Name: "trash", Description: "Move messages to the trash. Outcome per message."}, h.trash)
 	mcp.AddTool(s, &mcp.Tool{Name: "move", Description: "Move messages to a folder. Outcome per message."}, h.move)
+	h.addDraftTools(s)
 	mcp.AddTool(s, &mcp.Tool{Name: "account_status", Annotations: ro, Description: "Every account's connection state, error class and last error, without waiting on any."}, h.status)
 	return s
 }

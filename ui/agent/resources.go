@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
+	"unibox/accounts/drafting"
 )
 
 // Push to agents: two resources an agent can read and subscribe to, so it
@@ -24,6 +25,10 @@ import (
 const (
 	InboxURI    = "unibox://inbox"
 	AccountsURI = "unibox://accounts"
+	// DraftsURI is every draft, as list_drafts gives it; it is updated
+	// when any process (this one, another agent's, the TUI) writes,
+	// edits or removes a local draft.
+	DraftsURI = "unibox://drafts"
 )
 
 // addResources registers both resources and their subscriptions.
@@ -38,6 +43,12 @@ func (h *Hub) addResources(s *mcp.Server) {
 		Description: "Every account's state, as account_status gives it; subscribe to hear of an account going down or coming back."},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			_, out, err := h.status(ctx, nil, struct{}{})
+			return resourceJSON(req.Params.URI, out, err)
+		})
+	s.AddResource(&mcp.Resource{URI: DraftsURI, Name: "drafts", MIMEType: "application/json",
+		Description: "Every draft, as list_drafts gives it (who wrote each: agent or person); subscribe to hear when drafts change, in this or any other unibox."},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			_, out, err := h.listDrafts(ctx, nil, ListDraftsIn{})
 			return resourceJSON(req.Params.URI, out, err)
 		})
 }
@@ -59,13 +70,22 @@ type watcher struct {
 	server  *mcp.Server
 	refresh time.Duration // for accounts that cannot push
 	once    sync.Once
+	drafts  sync.Once
 	ctx     context.Context
 	wg      sync.WaitGroup
 }
 
 // subscribed starts the watch at the first subscription (to either
 // resource); it runs until the server's context ends.
-func (w *watcher) subscribed(context.Context, *mcp.SubscribeRequest) error {
+func (w *watcher) subscribed(_ context.Context, req *mcp.SubscribeRequest) error {
+	if req.Params.URI == DraftsURI {
+		w.drafts.Do(func() {
+			if d := w.hub.Drafts; d != nil {
+				w.wg.Go(func() { w.followDrafts(d) })
+			}
+		})
+		return nil
+	}
 	w.once.Do(func() {
 		for _, a := range w.hub.set.Accounts {
 			w.wg.Add(1)
@@ -138,4 +158,28 @@ func (w *watcher) fingerprint(a *accounts.Account) string {
 
 func (w *watcher) notify(uri string) {
 	_ = w.server.ResourceUpdated(w.ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+}
+
+// followDrafts looks at the drafts folder every DraftPoll and says when
+// it changed, whoever changed it: the TUI and other `unibox mcp`
+// processes share it, and no process tells another.
+func (w *watcher) followDrafts(d *drafting.Writer) {
+	poll := w.hub.DraftPoll
+	if poll <= 0 {
+		poll = time.Second
+	}
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	last := d.Stamp()
+	for {
+		select {
+		case <-w.ctx.Done():
+			return
+		case <-t.C:
+		}
+		if st := d.Stamp(); st != "" && st != last {
+			last = st
+			w.notify(DraftsURI)
+		}
+	}
 }

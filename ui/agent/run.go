@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"unibox/accounts/drafting"
 	"unibox/ui/launch"
 )
 
@@ -35,6 +36,16 @@ func Run(args []string, stderr io.Writer) int {
 	// stdout belongs to MCP: nothing else may write there.
 	hub := New(env.Set, *timeout)
 	hub.Refresh = env.Config.UI.RefreshInterval.Duration
+	// Agents draft into the same drafts as the TUI; without them the
+	// drafting tools say so, and everything else still works.
+	if box, err := env.Outbox(); err != nil {
+		fmt.Fprintln(stderr, "unibox mcp: drafting is off:", err)
+	} else {
+		if w := box.Warning(); w != "" {
+			fmt.Fprintln(stderr, "unibox mcp:", w)
+		}
+		hub.Drafts = drafting.NewWriter(box, env.Config.Agent.MaxDraftsPerHour)
+	}
 	if err := hub.Serve(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(stderr, "unibox mcp:", err)
 		return 1

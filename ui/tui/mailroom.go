@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/dispatch"
+	"unibox/accounts/drafting"
 	"unibox/accounts/outbox"
 	"unibox/model"
 	"unibox/model/compose"
@@ -158,52 +159,12 @@ func startComposeCmd(ctx context.Context, room *Mailroom, acct Account, kind com
 		if room == nil || !ok {
 			return composeReadyMsg{err: errCannotSend}
 		}
-		if err := c.CanSend(); err != nil {
-			return composeReadyMsg{err: fmt.Errorf("%s: %w", acct.Name(), err)}
-		}
-		from, aliases := c.Identity()
-		if from == nil {
-			return composeReadyMsg{err: fmt.Errorf("%s has no address to send from: set from in its [[account]]", acct.Name())}
-		}
-		self := compose.Identity{From: model.Address{Name: from.Name, Address: from.Address}, Aliases: aliases}
-		var d compose.Draft
-		var ref *outbox.Ref
-		if body != nil {
-			o := original(*body)
-			if kind == compose.KindForward {
-				cctx, cancel := context.WithTimeout(ctx, timeout)
-				defer cancel()
-				for i := range body.Attachments {
-					p, err := c.Part(cctx, body.ID, i)
-					if err != nil {
-						return composeReadyMsg{err: fmt.Errorf("forward: attachment %d: %w", i+1, err)}
-					}
-					o.Attachments = append(o.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
-				}
-			}
-			id := body.ID
-			ref = &outbox.Ref{Account: id.Account, Folder: id.Folder, UIDValidity: id.UIDValidity, UID: id.UID, MessageID: body.MessageID}
-			if kind == compose.KindForward {
-				d = compose.Forward(o, self)
-			} else {
-				d = compose.Reply(o, self, kind == compose.KindReplyAll)
-			}
-		} else {
-			d = compose.New(self)
-		}
-		dr, err := room.Box.NewDraft(acct.Name(), kind.String(), ref, []byte(d.Editable()))
-		if err == nil && d.InReplyTo != "" {
-			dr.InReplyTo, dr.References = d.InReplyTo, d.References
-			err = room.Box.SaveDraft(dr, nil) // the text is on disk already
+		dr, d, err := drafting.Start(ctx, room.Box, acct.Name(), c, kind, body, timeout)
+		if err != nil {
+			return composeReadyMsg{err: err}
 		}
 		return composeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d, err: err}
 	}
-}
-
-// original is what an answer needs of an opened message.
-func original(b model.Body) compose.Original {
-	return compose.Original{MessageID: b.MessageID, References: b.References, InReplyTo: b.InReplyTo, From: b.From,
-		ReplyTo: b.ReplyTo, To: b.To, Cc: b.Cc, Subject: b.Subject, Date: b.Date, Text: b.Text}
 }
 
 // editCmd suspends the TUI and runs the editor on the draft's file.

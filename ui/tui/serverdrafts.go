@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
+	"unibox/accounts/drafting"
 	"unibox/accounts/outbox"
 	"unibox/model"
 	"unibox/model/compose"
@@ -36,31 +37,13 @@ func serverDraftsCmd(ctx context.Context, acct Account, i int, timeout time.Dura
 		if err != nil {
 			return serverDraftsMsg{account: i, err: err}
 		}
-		name := draftsFolder(folders)
+		name := drafting.DraftsFolder(folders)
 		if name == "" {
 			return serverDraftsMsg{account: i}
 		}
 		p, err := acct.List(cctx, accounts.ListOptions{Folder: name, Limit: 50})
 		return serverDraftsMsg{account: i, msgs: p.Messages, err: err}
 	}
-}
-
-// draftsFolder is the folder marked \Drafts, else one named as most
-// servers name it.
-func draftsFolder(folders []model.Folder) string {
-	for _, f := range folders {
-		if f.SpecialUse == "drafts" {
-			return f.Name
-		}
-	}
-	for _, want := range []string{"Drafts", "[Gmail]/Drafts", "INBOX.Drafts"} {
-		for _, f := range folders {
-			if f.Name == want {
-				return f.Name
-			}
-		}
-	}
-	return ""
 }
 
 // openServerDraftCmd copies a server draft into a local one (the text

@@ -1,0 +1,98 @@
+package drafting
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"time"
+
+	"unibox/accounts/outbox"
+	"unibox/model"
+	"unibox/model/compose"
+)
+
+// Composer is what building an answer needs of an account
+// (accounts.Account): who it writes as, whether it can send at all, and
+// a forwarded message's attachments.
+type Composer interface {
+	Identity() (from *mail.Address, aliases []string)
+	CanSend() error
+	Part(ctx context.Context, id model.MessageID, index int) (model.Part, error)
+}
+
+// ErrNoFrom is an account with no address to write from.
+var ErrNoFrom = errors.New("has no address to send from: set from in its [[account]]")
+
+// Build makes the draft a person or an agent starts from: a reply, reply
+// to all or forward of body, or a new message when body is nil. ref names
+// the message answered (nil for a new one). A forward fetches the
+// original's attachments, each within timeout.
+func Build(ctx context.Context, account string, c Composer, kind compose.Kind, body *model.Body, timeout time.Duration) (compose.Draft, *outbox.Ref, error) {
+	if err := c.CanSend(); err != nil {
+		return compose.Draft{}, nil, fmt.Errorf("%s: %w", account, err)
+	}
+	self, err := identity(account, c)
+	if err != nil {
+		return compose.Draft{}, nil, err
+	}
+	if body == nil {
+		return compose.New(self), nil, nil
+	}
+	o := Original(*body)
+	if kind == compose.KindForward {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		for i := range body.Attachments {
+			p, err := c.Part(cctx, body.ID, i)
+			if err != nil {
+				return compose.Draft{}, nil, fmt.Errorf("forward: attachment %d: %w", i+1, err)
+			}
+			o.Attachments = append(o.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
+		}
+	}
+	id := body.ID
+	ref := &outbox.Ref{Account: id.Account, Folder: id.Folder, UIDValidity: id.UIDValidity, UID: id.UID, MessageID: body.MessageID}
+	if kind == compose.KindForward {
+		return compose.Forward(o, self), ref, nil
+	}
+	return compose.Reply(o, self, kind == compose.KindReplyAll), ref, nil
+}
+
+// identity is the account's own addresses, as compose wants them.
+func identity(account string, c Composer) (compose.Identity, error) {
+	from, aliases := c.Identity()
+	if from == nil {
+		return compose.Identity{}, fmt.Errorf("%s %w", account, ErrNoFrom)
+	}
+	return compose.Identity{From: model.Address{Name: from.Name, Address: from.Address}, Aliases: aliases}, nil
+}
+
+// Original is what an answer needs of an opened message.
+func Original(b model.Body) compose.Original {
+	return compose.Original{MessageID: b.MessageID, References: b.References, InReplyTo: b.InReplyTo, From: b.From,
+		ReplyTo: b.ReplyTo, To: b.To, Cc: b.Cc, Subject: b.Subject, Date: b.Date, Text: b.Text}
+}
+
+// Save writes d as a local draft of account (its editable text first,
+// then its thread beside it, which the editor cannot change): from here
+// on the text survives a crash.
+func Save(box *outbox.Box, account string, d compose.Draft, ref *outbox.Ref) (outbox.Draft, error) {
+	dr, err := box.NewDraft(account, d.Kind.String(), ref, []byte(d.Editable()))
+	if err == nil && d.InReplyTo != "" {
+		dr.InReplyTo, dr.References = d.InReplyTo, d.References
+		err = box.SaveDraft(dr, nil) // the text is on disk already
+	}
+	return dr, err
+}
+
+// Start is Build then Save: what the TUI does when a person presses
+// reply, reply all, forward or compose, before any editor runs.
+func Start(ctx context.Context, box *outbox.Box, account string, c Composer, kind compose.Kind, body *model.Body, timeout time.Duration) (outbox.Draft, compose.Draft, error) {
+	d, ref, err := Build(ctx, account, c, kind, body, timeout)
+	if err != nil {
+		return outbox.Draft{}, compose.Draft{}, err
+	}
+	dr, err := Save(box, account, d, ref)
+	return dr, d, err
+}
