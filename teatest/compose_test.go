@@ -505,7 +505,7 @@ func TestReviewRefusesInvisibleCharacters(t *testing.T) {
 	room := &tui.Mailroom{Box: box, Editor: editor, SendDelay: 10 * time.Second}
 	tm, _ := run(t, []tui.Account{w}, 120, 24, func(o *tui.Options) { o.Mailroom = room })
 	replyToLunch(t, tm)
-	waitFor(t, tm, "cannot send: body, line 1, holds a bidirectional control (U+202E)")
+	waitFor(t, tm, "cannot send: body, line 1, holds a bidi control (U+202E)")
 	tm.Send(key("y"))
 	tm.Send(key("p"))
 	tm.Send(key("x"))

@@ -71,8 +71,7 @@ func (w *Writer) Reply(ctx context.Context, acct Filer, orig model.Body, body st
 	if err != nil {
 		return Made{}, err
 	}
-	d = withoutInvisible(d)
-	if quote {
+	if quote { // compose dropped the original's hidden characters from the quote
 		d.Body = Normalize(body) + "\n" + d.Body
 	} else {
 		d.Body = Normalize(body)
@@ -105,33 +104,6 @@ func (w *Writer) New(ctx context.Context, acct Filer, to, cc []string, subject, 
 	}
 	d.To, d.Cc, d.Subject, d.Body = toA, ccA, subject, Normalize(body)
 	return w.file(ctx, acct, d, nil, timeout)
-}
-
-// withoutInvisible takes bidi controls and zero-width characters out of
-// what a reply takes from the message it answers (its subject, the names
-// of its people, the quote): they are a stranger's, compose's cleaning
-// keeps zero-width ones, and refusing them would leave an agent unable
-// to answer such a mail at all. Taken out before the draft is written,
-// they are absent alike from what a person reviews and what is sent. The
-// agent's own text is refused for them instead (CheckBody).
-func withoutInvisible(d compose.Draft) compose.Draft {
-	d.Subject = stripInvisible(d.Subject)
-	d.Body = stripInvisible(d.Body)
-	for _, l := range [][]model.Address{d.To, d.Cc} {
-		for i := range l {
-			l[i].Name = stripInvisible(l[i].Name)
-		}
-	}
-	return d
-}
-
-func stripInvisible(s string) string {
-	return strings.Map(func(r rune) rune {
-		if isBidi(r) || isZeroWidth(r) {
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // file checks d whole, counts it against the hourly cap, writes the local

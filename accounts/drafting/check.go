@@ -54,36 +54,36 @@ func CheckText(field, s string, body bool) error {
 	if !utf8.ValidString(s) {
 		return &FieldError{field, "is not valid UTF-8"}
 	}
-	for i, r := range s {
-		switch {
-		case body && (r == '\t' || r == '\n'):
-		case body && r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
-		case r == '\r' && body:
-			return &FieldError{field, "holds a lone CR (U+000D) not followed by LF: it would be shown differently from what is sent"}
-		case r == '\r' || r == '\n':
-			return &FieldError{field, fmt.Sprintf("holds a line break (U+%04X): a header value is one line", r)}
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			return &FieldError{field, fmt.Sprintf("holds a control character (U+%04X)", r)}
-		case isBidi(r):
-			return &FieldError{field, fmt.Sprintf("holds a bidi control (U+%04X): it can reorder what a person reads", r)}
-		case isZeroWidth(r):
-			return &FieldError{field, fmt.Sprintf("holds a zero-width character (U+%04X): it hides text from a person", r)}
+	if !body {
+		if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+			return &FieldError{field, fmt.Sprintf("holds a line break (U+%04X): a header value is one line", s[i])}
+		}
+		if strings.Contains(s, "\t") {
+			return &FieldError{field, "holds a control character (U+0009)"}
 		}
 	}
-	return nil
+	var ue *compose.UnshowableError
+	if !errors.As(compose.CheckShowable(field, s, body), &ue) {
+		return nil
+	}
+	why := fmt.Sprintf("holds %s (U+%04X)", ue.What, ue.Rune)
+	switch {
+	case ue.Rune == '\r':
+		why = "holds a lone CR (U+000D) not followed by LF: it would be shown differently from what is sent"
+	case strings.HasPrefix(ue.What, "a bidi"):
+		why += ": it can reorder what a person reads"
+	case strings.HasPrefix(ue.What, "a zero-width"):
+		why += ": it hides text from a person"
+	}
+	if ue.Line > 1 {
+		why += fmt.Sprintf(" (line %d)", ue.Line)
+	}
+	return &FieldError{field, why}
 }
 
 // Normalize is the body as it is kept and sent: CRLF line ends made LF.
 // Call it only on a body CheckText passed.
 func Normalize(body string) string { return strings.ReplaceAll(body, "\r\n", "\n") }
-
-func isBidi(r rune) bool {
-	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
-}
-
-func isZeroWidth(r rune) bool {
-	return r >= 0x200B && r <= 0x200D || r == 0x2060 || r == 0xFEFF
-}
 
 // CheckSubject checks an agent's subject: one clean line, at most
 // MaxSubjectBytes.

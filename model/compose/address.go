@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"unibox/model"
-	"unibox/model/textsafe"
 )
 
 // cleanAddress strips what must never reach a header or the editor from an
@@ -14,7 +13,7 @@ import (
 // sequences and bidirectional controls (textsafe.Line), so a name such as
 // "Bob\r\nBcc: x@evil" becomes the visible, harmless "Bob Bcc: x@evil".
 func cleanAddress(a model.Address) model.Address {
-	return model.Address{Name: textsafe.Line(a.Name), Address: textsafe.Line(a.Address)}
+	return model.Address{Name: cleanLine(a.Name), Address: cleanLine(a.Address)}
 }
 
 // sameAddress compares the addresses alone, ignoring case: mailbox names

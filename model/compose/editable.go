@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"unibox/model"
-	"unibox/model/textsafe"
 )
 
 // ErrNoRecipient is a draft with nobody in To, Cc or Bcc.
@@ -54,7 +53,7 @@ func (d Draft) Editable() string {
 	b.WriteString("To: " + formatList(cleanList(d.To)) + "\n")
 	b.WriteString("Cc: " + formatList(cleanList(d.Cc)) + "\n")
 	b.WriteString("Bcc: " + formatList(cleanList(d.Bcc)) + "\n")
-	b.WriteString("Subject: " + textsafe.Line(d.Subject) + "\n")
+	b.WriteString("Subject: " + cleanLine(d.Subject) + "\n")
 	b.WriteString("\n")
 	b.WriteString(d.Body)
 	return b.String()

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"unibox/model"
-	"unibox/model/textsafe"
 )
 
 // forwardMark opens the forwarded block, as Gmail and most clients write it.
@@ -28,12 +27,12 @@ func Forward(o Original, self Identity) Draft {
 	if !o.Date.IsZero() {
 		b.WriteString("Date: " + o.Date.Format("Mon, 2 Jan 2006 15:04 -0700") + "\n")
 	}
-	b.WriteString("Subject: " + textsafe.Line(o.Subject) + "\n")
+	b.WriteString("Subject: " + cleanLine(o.Subject) + "\n")
 	b.WriteString("To: " + formatList(cleanList(o.To)) + "\n")
 	if len(o.Cc) > 0 {
 		b.WriteString("Cc: " + formatList(cleanList(o.Cc)) + "\n")
 	}
-	b.WriteString("\n" + textsafe.Block(o.Text) + "\n")
+	b.WriteString("\n" + cleanBlock(o.Text) + "\n")
 	d.Body = b.String()
 	for _, p := range o.Attachments {
 		d.Attachments = append(d.Attachments, cleanPart(p))
@@ -45,7 +44,7 @@ func Forward(o Original, self Identity) Draft {
 // name without controls and at most maxFileNameLen bytes, its type a valid
 // media type (else application/octet-stream). The data stays byte-exact.
 func cleanPart(p Part) Part {
-	name := textsafe.Line(p.Name)
+	name := cleanLine(p.Name)
 	for len(name) > maxFileNameLen {
 		_, size := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-size]

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"unibox/model"
-	"unibox/model/textsafe"
 )
 
 // Reply answers o from self: to its Reply-To, else its From; with all,
@@ -65,7 +64,7 @@ func attribution(o Original) string {
 // The text is mail's, so it is made safe first (textsafe.Block: no escape
 // sequences or controls, line breaks normalised).
 func quote(text string) string {
-	text = textsafe.Block(text)
+	text = cleanBlock(text)
 	if text == "" {
 		return ">"
 	}

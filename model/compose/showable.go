@@ -3,13 +3,15 @@ package compose
 import (
 	"fmt"
 	"strings"
-	"unibox/model"
 	"unicode"
 	"unicode/utf8"
+
+	"unibox/model"
+	"unibox/model/textsafe"
 )
 
 // UnshowableError is a character that would be sent but that a terminal
-// does not show as it is: a control, a bidirectional control that
+// does not show as it is: a control, a bidi (bidirectional) control that
 // reorders what is read, or a zero-width character that hides in a word.
 // The review screen must show exactly the bytes that go (issue 27: "what
 // is reviewed is what is sent"), so such a text is refused, not cleaned
@@ -52,17 +54,11 @@ func CheckShowable(field, text string, multiline bool) error {
 		case r == '\t':
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 			what = "a control character"
-		case isBidiControl(r):
-			what = "a bidirectional control"
-		case r == '\u200d':
-			next, _ := utf8.DecodeRuneInString(text[i+len("\u200d"):])
-			if !unicode.Is(unicode.So, prev) || !unicode.Is(unicode.So, next) {
-				what = "a zero-width character"
-			}
-		case r == '\u200b' || r == '\u200c' || r == '\u2060' || r == '\ufeff' || r == '\u00ad':
-			what = "a zero-width character"
 		case r == '\u2028' || r == '\u2029':
 			what = "a Unicode line separator"
+		default:
+			next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
+			what = invisible(prev, r, next)
 		}
 		if what != "" {
 			return &UnshowableError{Field: field, Line: line, Rune: r, What: what}
@@ -71,6 +67,48 @@ func CheckShowable(field, text string, multiline bool) error {
 	}
 	return nil
 }
+
+// invisible says what r is when it changes or hides text without being
+// drawn ("" when it is drawn): a bidirectional control, or a zero-width
+// character. A zero-width joiner between two symbols is part of an
+// emoji (a family, a flag) and is drawn as one.
+func invisible(prev, r, next rune) string {
+	switch {
+	case isBidiControl(r):
+		return "a bidi control"
+	case r == '\u200d' && unicode.Is(unicode.So, prev) && unicode.Is(unicode.So, next):
+		return ""
+	case r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff' || r == '\u00ad':
+		return "a zero-width character"
+	}
+	return ""
+}
+
+// dropInvisible takes out of s what invisible names. What an answer
+// takes from the message it answers (names, subject, the quote) goes
+// through it after textsafe (which removes controls and bidi but keeps
+// zero-width characters, for width): a stranger's hidden characters
+// would otherwise make the answer fail its own review.
+func dropInvisible(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return invisible(0, r, 0) != "" }) {
+		return s
+	}
+	var b strings.Builder
+	prev := rune(0)
+	for i, r := range s {
+		next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+		if invisible(prev, r, next) == "" {
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return b.String()
+}
+
+// cleanLine and cleanBlock are textsafe.Line and textsafe.Block without
+// invisible characters: what compose puts into a draft from mail.
+func cleanLine(s string) string  { return dropInvisible(textsafe.Line(s)) }
+func cleanBlock(s string) string { return dropInvisible(textsafe.Block(s)) }
 
 // isBidiControl is every character that changes the order text is drawn
 // in without being drawn itself (Unicode's Bidi_Control property).

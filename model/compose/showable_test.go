@@ -2,6 +2,7 @@ package compose
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"unibox/model"
 )
@@ -62,5 +63,21 @@ func TestCheckDraftShowable(t *testing.T) {
 	bad.Subject = "Re:\u200b lunch"
 	if err := CheckDraftShowable(bad); !errors.As(err, &ue) || ue.Field != "subject" {
 		t.Fatalf("err = %v, want the subject named", err)
+	}
+}
+
+// What an answer takes from a stranger's mail (names, subject, the quote,
+// a forward's header block) has its hidden characters dropped, so a
+// person can answer such a mail and the review still shows what goes.
+func TestAnswersDropHiddenCharacters(t *testing.T) {
+	o := Original{MessageID: "x@example.com", From: model.Address{Name: "B\u200bob\u202e", Address: "bob@example.com"},
+		To: []model.Address{alice}, Subject: "in\u200bvoice\u00ad", Text: "pay\u2060 now\ufeff\nfamily 👨\u200d👩\u200d👧"}
+	for _, d := range []Draft{Reply(o, self, false), Reply(o, self, true), Forward(o, self)} {
+		if err := CheckDraftShowable(d); err != nil {
+			t.Errorf("%v: %v", d.Kind, err)
+		}
+		if !strings.Contains(d.Body, "👨\u200d👩\u200d👧") {
+			t.Errorf("%v lost the emoji family: %q", d.Kind, d.Body)
+		}
 	}
 }

@@ -3,8 +3,6 @@ package compose
 import (
 	"strings"
 	"unicode"
-
-	"unibox/model/textsafe"
 )
 
 // prefixes are the words that mark a subject as already answered or
@@ -30,7 +28,7 @@ func forwardSubject(s string) string { return strings.TrimSpace("Fwd: " + stripP
 // of the subject stays as it is, apart from the controls textsafe.Line
 // takes out (a subject is mail's, so it may hold CR or LF).
 func stripPrefixes(s string) string {
-	s = textsafe.Line(s)
+	s = cleanLine(s)
 	for {
 		rest, ok := cutPrefix(s)
 		if !ok {
