@@ -33,8 +33,8 @@ type SyncState struct {
 
 // FlagState is one message's flags as a sync reports them.
 type FlagState struct {
-	UID                     uint32
-	Seen, Flagged, Answered bool
+	UID                                uint32
+	Seen, Flagged, Answered, Forwarded bool
 }
 
 // Changes is one answer of a sync, to apply at once.
