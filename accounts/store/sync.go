@@ -220,8 +220,8 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (Applied, error
 			}
 		}
 		for _, f := range c.Flags {
-			if _, err := tx.Exec(`UPDATE message SET seen = ?, flagged = ?, answered = ? WHERE account_id = ? AND folder = ? AND uid = ?`,
-				f.Seen, f.Flagged, f.Answered, acct, c.Folder, f.UID); err != nil {
+			if _, err := tx.Exec(`UPDATE message SET seen = ?, flagged = ?, answered = ?, forwarded = ? WHERE account_id = ? AND folder = ? AND uid = ?`,
+				f.Seen, f.Flagged, f.Answered, f.Forwarded, acct, c.Folder, f.UID); err != nil {
 				return err
 			}
 		}
