@@ -86,10 +86,11 @@ func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	if m.compose.note != "" {
 		m.frame.setStatus(m.compose.note, m.compose.noteBad)
 	}
-	if o := m.compose.answered; o != nil {
-		m.compose.answered = nil
+	if s := m.compose.marked; s != nil {
+		m.compose.marked = nil
+		o := s.orig
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
-		if m.inbox.Update(id, func(msg *model.Message) { msg.Answered = true }) {
+		if m.inbox.Update(id, s.set) {
 			m.rebuild()
 		}
 	}
