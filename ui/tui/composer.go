@@ -34,12 +34,13 @@ type composer struct {
 	summary outboxSummary
 	busy    bool // a send, postpone or discard is under way: keys wait
 	// marked is the message a reply or forward just sent answers or
-	// forwards: the root marks its row at once (the server's flag
-	// follows, and the next sync).
-	marked *sentMark
-	note     string // what the status line should say after an update
-	noteBad  bool
-	clear    bool // the status line should be emptied
+	// forwards: the root marks its row at once, not at the next listing
+	// (the server's flag and the stored row come from the outbox's flag
+	// step).
+	marked  *sentMark
+	note    string // what the status line should say after an update
+	noteBad bool
+	clear   bool // the status line should be emptied
 }
 
 // waitingSend is a message in its send_delay: undo brings it back to the
