@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"unibox/accounts/config"
+	"unibox/accounts/provider"
 	"unibox/accounts/store"
 	"unibox/model"
 )
@@ -273,6 +274,26 @@ func (c *cache) settle(msgs, prior []model.Message, res []model.ItemResult, err 
 	}
 	c.forget()
 	c.noteWrite(c.st.Revert(context.Background(), c.key, back))
+}
+
+// marked writes onto id's stored row a mark the server now has (the
+// original of a sent reply or forward), so `list --cached` and the next
+// launch show it at once instead of after the next sync, which would
+// only confirm it. Only a done mark gets here: nothing is optimistic, so
+// nothing is held or reverted. The sync's known state stays: a mark
+// changes no uid, and the uids are all it counts.
+func (c *cache) marked(id model.MessageID, mark provider.Mark) {
+	if c.st == nil {
+		return
+	}
+	set := func(m *model.Message) { m.Answered = true }
+	if mark == provider.MarkForwarded {
+		set = func(m *model.Message) { m.Forwarded = true }
+	}
+	c.writing.Lock()
+	defer c.writing.Unlock()
+	_, err := c.st.Mark(context.Background(), c.key, id, set)
+	c.noteWrite(err)
 }
 
 // knownState is the state the last page of folder's sync left, if any.

@@ -108,7 +108,8 @@ func (a *Account) MarkForwarded(ctx context.Context, id model.MessageID) (model.
 }
 
 // mark is absolute, so repeating it after an unknown outcome is harmless;
-// still, no layer repeats it on its own.
+// still, no layer repeats it on its own. Once the server has it, the
+// stored row gets it too (cache.marked).
 func (a *Account) mark(ctx context.Context, id model.MessageID, mark provider.Mark) (model.ItemResult, error) {
 	m, err := a.mailer("set_flags")
 	if err != nil {
@@ -118,6 +119,9 @@ func (a *Account) mark(ctx context.Context, id model.MessageID, mark provider.Ma
 		return model.ItemResult{}, err
 	}
 	r, err := m.Mark(ctx, a.adapter, id, mark)
+	if err == nil && r.Kind == model.ResultDone {
+		a.cache.marked(id, mark)
+	}
 	r.Err = a.Redact(r.Err)
 	return r, a.scrub(err)
 }

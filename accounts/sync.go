@@ -124,7 +124,7 @@ func changes(p provider.SyncPage, next uint32, modseq uint64, done bool) store.C
 	c := store.Changes{Folder: p.Folder, Reset: p.Reset, UIDValidity: p.UIDValidity, UIDNext: next, HighestModSeq: modseq,
 		Total: p.Total, New: p.New, Checked: p.Checked, Present: p.Present, Done: done, At: time.Now()}
 	for _, f := range p.Flags {
-		c.Flags = append(c.Flags, store.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered})
+		c.Flags = append(c.Flags, store.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered, Forwarded: f.Forwarded})
 	}
 	return c
 }

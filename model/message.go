@@ -26,7 +26,8 @@ type Message struct {
 	Date           time.Time
 	Seen           bool
 	Flagged        bool
-	Answered       bool
+	Answered       bool // \Answered: replied to
+	Forwarded      bool // $Forwarded: forwarded (a keyword, RFC 5788)
 	Size           uint32
 	HasAttachments bool
 }

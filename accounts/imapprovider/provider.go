@@ -57,7 +57,7 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 	}
 	return model.Message{
 		ID: id, MessageID: m.MessageID, From: model.Address(m.From), To: addrs(m.To), Subject: m.Subject,
-		Date: parseTime(m.Date), Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered,
+		Date: parseTime(m.Date), Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered, Forwarded: m.Forwarded,
 		Size: m.Size, HasAttachments: m.HasAttachments,
 	}
 }
@@ -229,7 +229,7 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 		pg.New = append(pg.New, toModel(p.account, out.Folder, m))
 	}
 	for _, f := range out.Flags {
-		pg.Flags = append(pg.Flags, provider.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered})
+		pg.Flags = append(pg.Flags, provider.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered, Forwarded: f.Forwarded})
 	}
 	return pg, nil
 }

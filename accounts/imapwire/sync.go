@@ -35,10 +35,11 @@ type SyncIn struct {
 
 // FlagState is one message's flags.
 type FlagState struct {
-	UID      uint32 `json:"uid"`
-	Seen     bool   `json:"seen"`
-	Flagged  bool   `json:"flagged"`
-	Answered bool   `json:"answered"`
+	UID       uint32 `json:"uid"`
+	Seen      bool   `json:"seen"`
+	Flagged   bool   `json:"flagged"`
+	Answered  bool   `json:"answered"`
+	Forwarded bool   `json:"forwarded"`
 }
 
 // SyncOut is sync_folder's answer: the folder's new state and only what

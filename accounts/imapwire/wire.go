@@ -125,6 +125,7 @@ type Message struct {
 	Seen           bool      `json:"seen"`
 	Flagged        bool      `json:"flagged"`
 	Answered       bool      `json:"answered"`
+	Forwarded      bool      `json:"forwarded" jsonschema:"the $Forwarded keyword is set"`
 	Size           uint32    `json:"size"`
 	HasAttachments bool      `json:"has_attachments"`
 }

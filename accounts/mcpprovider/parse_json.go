@@ -160,6 +160,8 @@ func jsonMessage(m map[string]any) (parsed, error) {
 				p.msg.Flagged = true
 			case `\answered`:
 				p.msg.Answered = true
+			case `$forwarded`: // a keyword: any case (RFC 3501 section 2.3.2)
+				p.msg.Forwarded = true
 			}
 		}
 	} else {

@@ -108,6 +108,20 @@ func TestParseJSONListing(t *testing.T) {
 	}
 }
 
+// A server that lists IMAP flags says $Forwarded in whatever case the
+// mail server keeps it; the row shows it as forwarded.
+func TestParseJSONForwarded(t *testing.T) {
+	l, err := parseListing(`[{"uid": 1, "flags": ["$Forwarded"]}, {"uid": 2, "flags": ["$forwarded", "\\Answered"]}, {"uid": 3, "flags": ["\\Seen", "Forwarded"]}]`)
+	if err != nil || len(l.msgs) != 3 {
+		t.Fatalf("%+v %v", l.msgs, err)
+	}
+	for i, want := range [][2]bool{{false, true}, {true, true}, {false, false}} {
+		if m := l.msgs[i].msg; m.Answered != want[0] || m.Forwarded != want[1] {
+			t.Errorf("uid %d: answered %v forwarded %v, want %v", l.msgs[i].uid, m.Answered, m.Forwarded, want)
+		}
+	}
+}
+
 // Garbage is an error (the provider makes it a protocol error of this
 // account); it never panics and never reads as an empty inbox.
 func TestParseGarbage(t *testing.T) {

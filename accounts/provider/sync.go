@@ -28,8 +28,8 @@ type SyncRequest struct {
 
 // FlagState is one message's flags.
 type FlagState struct {
-	UID                     uint32
-	Seen, Flagged, Answered bool
+	UID                                uint32
+	Seen, Flagged, Answered, Forwarded bool
 }
 
 // SyncPage is one answer (see imapwire.SyncOut).

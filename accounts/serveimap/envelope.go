@@ -75,11 +75,21 @@ func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessage
 	if !date.IsZero() {
 		m.Date = date.Format(time.RFC3339)
 	}
-	m.Seen = slices.Contains(b.Flags, imap.FlagSeen)
-	m.Flagged = slices.Contains(b.Flags, imap.FlagFlagged)
-	m.Answered = slices.Contains(b.Flags, imap.FlagAnswered)
+	m.Seen = hasFlag(b.Flags, imap.FlagSeen)
+	m.Flagged = hasFlag(b.Flags, imap.FlagFlagged)
+	m.Answered = hasFlag(b.Flags, imap.FlagAnswered)
+	m.Forwarded = hasFlag(b.Flags, imap.FlagForwarded)
 	m.HasAttachments = hasAttachments(b.BodyStructure)
 	return m
+}
+
+// hasFlag reports whether flags hold f in any case: flags and keywords
+// are case-insensitive (RFC 3501 section 2.3.2), and servers store a
+// keyword as the client that set it spelled it ($forwarded, $FORWARDED).
+// go-imap canonicalises the ones it knows as it reads them; this does not
+// depend on that.
+func hasFlag(flags []imap.Flag, f imap.Flag) bool {
+	return slices.ContainsFunc(flags, func(x imap.Flag) bool { return strings.EqualFold(string(x), string(f)) })
 }
 
 // hasAttachments: any part disposed as an attachment, or a non-text leaf

@@ -180,18 +180,9 @@ func (s *Server) flagStates(ctx context.Context, a *account, c *imapclient.Clien
 		if b.UID == 0 {
 			continue
 		}
-		f := imapwire.FlagState{UID: uint32(b.UID)}
-		for _, fl := range b.Flags {
-			switch fl {
-			case imap.FlagSeen:
-				f.Seen = true
-			case imap.FlagFlagged:
-				f.Flagged = true
-			case imap.FlagAnswered:
-				f.Answered = true
-			}
-		}
-		out.Flags = append(out.Flags, f)
+		out.Flags = append(out.Flags, imapwire.FlagState{UID: uint32(b.UID),
+			Seen: hasFlag(b.Flags, imap.FlagSeen), Flagged: hasFlag(b.Flags, imap.FlagFlagged),
+			Answered: hasFlag(b.Flags, imap.FlagAnswered), Forwarded: hasFlag(b.Flags, imap.FlagForwarded)})
 	}
 	return nil
 }

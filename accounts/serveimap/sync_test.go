@@ -46,7 +46,7 @@ func (sc *syncClient) sync(t *testing.T, cs *mcp.ClientSession, limit int) {
 		}
 		lowest := uint32(0)
 		for _, m := range out.New {
-			sc.held[m.UID] = imapwire.FlagState{UID: m.UID, Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered}
+			sc.held[m.UID] = imapwire.FlagState{UID: m.UID, Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered, Forwarded: m.Forwarded}
 			if lowest == 0 || m.UID < lowest {
 				lowest = m.UID
 			}
@@ -102,6 +102,7 @@ func truth(t *testing.T, c *imapclient.Client) map[uint32]imapwire.FlagState {
 			f.Seen = f.Seen || fl == imap.FlagSeen
 			f.Flagged = f.Flagged || fl == imap.FlagFlagged
 			f.Answered = f.Answered || fl == imap.FlagAnswered
+			f.Forwarded = f.Forwarded || fl == imap.FlagForwarded
 		}
 		out[f.UID] = f
 	}
@@ -217,6 +218,7 @@ func TestSyncFolder(t *testing.T) {
 		}
 		store(uids[3], imap.FlagFlagged)
 		store(uids[4], imap.FlagSeen)
+		store(uids[7], imap.FlagForwarded)
 		store(uids[5], imap.FlagDeleted)
 		if err := other.Expunge().Close(); err != nil {
 			t.Fatal(err)

@@ -147,11 +147,14 @@ func dropMissing(tx *sql.Tx, acct int64, l Listing, low, high uint32) error {
 }
 
 const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
-		seen, flagged, answered, size, attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		seen, flagged, answered, forwarded, size, attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (account_id, folder, uid) DO UPDATE SET message_id = excluded.message_id, from_name = excluded.from_name,
 		from_addr = excluded.from_addr, recipients = excluded.recipients, subject = excluded.subject, date = excluded.date,
-		seen = excluded.seen, flagged = excluded.flagged, answered = excluded.answered, size = excluded.size,
-		attachments = excluded.attachments`
+		seen = excluded.seen, flagged = excluded.flagged, answered = excluded.answered, forwarded = excluded.forwarded,
+		size = excluded.size, attachments = excluded.attachments`
+
+// messageColumns are the columns scanMessage reads, in its order.
+const messageColumns = `uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments`
 
 // upsert writes one message row with up, upsertSQL prepared.
 func upsert(up *sql.Stmt, acct int64, folder string, m model.Message) error {
@@ -160,7 +163,7 @@ func upsert(up *sql.Stmt, acct int64, folder string, m model.Message) error {
 		return err
 	}
 	_, err = up.Exec(acct, folder, m.ID.UID, m.MessageID, m.From.Name, m.From.Address, string(to), m.Subject, unixMilli(m.Date),
-		m.Seen, m.Flagged, m.Answered, m.Size, m.HasAttachments)
+		m.Seen, m.Flagged, m.Answered, m.Forwarded, m.Size, m.HasAttachments)
 	return err
 }
 
@@ -212,7 +215,7 @@ func (s *Store) query(ctx context.Context, k Key, folder string, limit int, wher
 		if snap.Folder, err = folderRow(tx, acct, folder); err != nil {
 			return err
 		}
-		rows, err := tx.Query(`SELECT uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, size, attachments
+		rows, err := tx.Query(`SELECT `+messageColumns+`
 			FROM message WHERE account_id = ? AND folder = ? AND `+where+` ORDER BY uid DESC LIMIT ?`, acct, folder, arg, limit+1)
 		if err != nil {
 			return err
@@ -238,7 +241,7 @@ func scanMessage(rows *sql.Rows, account string, f Folder) (model.Message, error
 	var to string
 	var date int64
 	if err := rows.Scan(&m.ID.UID, &m.MessageID, &m.From.Name, &m.From.Address, &to, &m.Subject, &date,
-		&m.Seen, &m.Flagged, &m.Answered, &m.Size, &m.HasAttachments); err != nil {
+		&m.Seen, &m.Flagged, &m.Answered, &m.Forwarded, &m.Size, &m.HasAttachments); err != nil {
 		return m, err
 	}
 	if err := json.Unmarshal([]byte(to), &m.To); err != nil {

@@ -75,6 +75,14 @@ var migrations = []string{
 	// uid set. It does so when the counts disagree; a gap hidden behind an
 	// expunge (the counts agree) is found by a check at least once a day.
 	`ALTER TABLE folder ADD COLUMN checked_at INTEGER NOT NULL DEFAULT 0;`,
+	// 4: the $Forwarded keyword, shown beside \Answered (issue 26). Rows
+	// stored before do not know it; a CONDSTORE sync fetches only flags
+	// changed since the kept modseq, so an older forward would stay
+	// unmarked for good. Forgetting every modseq makes the next sync of
+	// each folder read all its stored messages' flags once (FLAGS only, a
+	// few bytes a message), as a server without CONDSTORE always does.
+	`ALTER TABLE message ADD COLUMN forwarded INTEGER NOT NULL DEFAULT 0;
+	UPDATE folder SET highestmodseq = 0, sync_top_modseq = 0;`,
 }
 
 // schemaVersion is the version this unibox writes.

@@ -33,8 +33,8 @@ type SyncState struct {
 
 // FlagState is one message's flags as a sync reports them.
 type FlagState struct {
-	UID                     uint32
-	Seen, Flagged, Answered bool
+	UID                                uint32
+	Seen, Flagged, Answered, Forwarded bool
 }
 
 // Changes is one answer of a sync, to apply at once.
@@ -220,8 +220,8 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (Applied, error
 			}
 		}
 		for _, f := range c.Flags {
-			if _, err := tx.Exec(`UPDATE message SET seen = ?, flagged = ?, answered = ? WHERE account_id = ? AND folder = ? AND uid = ?`,
-				f.Seen, f.Flagged, f.Answered, acct, c.Folder, f.UID); err != nil {
+			if _, err := tx.Exec(`UPDATE message SET seen = ?, flagged = ?, answered = ?, forwarded = ? WHERE account_id = ? AND folder = ? AND uid = ?`,
+				f.Seen, f.Flagged, f.Answered, f.Forwarded, acct, c.Folder, f.UID); err != nil {
 				return err
 			}
 		}

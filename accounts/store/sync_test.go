@@ -107,7 +107,8 @@ func TestSyncNewMailInPages(t *testing.T) {
 }
 
 // A version 1 file with a first sync under way kept its top in uidnext:
-// the migration moves it, so the sync resumes as it would have.
+// the migration moves it, so the sync resumes as it would have. (Version
+// 4 forgets every modseq, so the sync after reads all flags once.)
 func TestMigrationKeepsAFirstSyncUnderWay(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "unibox")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -123,10 +124,10 @@ func TestMigrationKeepsAFirstSyncUnderWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if st, err := s.SyncState(ctx, work, "INBOX"); err != nil || st != (SyncState{UIDValidity: 7, Floor: 6, Top: 11, TopModSeq: 100}) {
+	if st, err := s.SyncState(ctx, work, "INBOX"); err != nil || st != (SyncState{UIDValidity: 7, Floor: 6, Top: 11}) {
 		t.Fatalf("first sync under way after the migration: %+v %v", st, err)
 	}
-	if st, err := s.SyncState(ctx, work, "Done"); err != nil || st != (SyncState{UIDValidity: 7, UIDNext: 30, HighestModSeq: 90}) {
+	if st, err := s.SyncState(ctx, work, "Done"); err != nil || st != (SyncState{UIDValidity: 7, UIDNext: 30}) {
 		t.Fatalf("a synced folder after the migration: %+v %v", st, err)
 	}
 }
@@ -163,7 +164,7 @@ func TestSyncStateAfterCarriesHeld(t *testing.T) {
 	// The carried Held is taken, not counted: a row slipped in where the
 	// row does not say so is not seen (in a process, every other writer
 	// of the rows makes the account forget the state it knows).
-	if _, err := s.db.Exec(`INSERT INTO message SELECT account_id, folder, 5000, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, size, attachments FROM message WHERE uid = 999`); err != nil {
+	if _, err := s.db.Exec(`INSERT INTO message SELECT account_id, folder, 5000, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments FROM message WHERE uid = 999`); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := s.SyncStateAfter(ctx, work, "INBOX", known); st.Held != known.Held {

@@ -83,7 +83,7 @@ func stored(tx *sql.Tx, acct int64, account string, id model.MessageID) (model.M
 	if err != nil {
 		return model.Message{}, false, err
 	}
-	rows, err := tx.Query(`SELECT uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, size, attachments
+	rows, err := tx.Query(`SELECT `+messageColumns+`
 		FROM message WHERE account_id = ? AND folder = ? AND uid = ?`, acct, id.Folder, id.UID)
 	if err != nil {
 		return model.Message{}, false, err

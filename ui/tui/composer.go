@@ -32,9 +32,11 @@ type composer struct {
 	waiting *waitingSend  // sent, not gone yet
 	summary outboxSummary
 	busy    bool // a send, postpone or discard is under way: keys wait
-	// answered is the message a reply just sent answers: the root marks
-	// its row at once (the server's flag follows, and the next sync).
-	answered *outbox.Ref
+	// marked is the message a reply or forward just sent answers or
+	// forwards: the root marks its row at once, not at the next listing
+	// (the server's flag and the stored row come from the outbox's flag
+	// step).
+	marked *sentMark
 	// answers is the message a reopened draft answers, shown under it;
 	// answersNote says why it is not there.
 	answers     *model.Body
@@ -241,11 +243,11 @@ func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string,
 			return c, "", false
 		}
 		c.waiting = nil // sent; the copy and the flag follow
-		c.answered = repliedTo(w.entry)
+		c.marked = markOf(w.entry)
 		return c, "sent: " + w.subject, false
 	}
 	c.waiting = nil
-	c.answered = repliedTo(w.entry)
+	c.marked = markOf(w.entry)
 	return c, "sent: " + w.subject, false
 }
 
@@ -271,12 +273,28 @@ func (c composer) adopt(entries []outbox.Entry, now time.Time) *waitingSend {
 	return w
 }
 
-// repliedTo is the message a sent reply answers, nil for anything else.
-func repliedTo(e outbox.Entry) *outbox.Ref {
-	if e.Flag == "answered" {
-		return e.Original
+// sentMark is the mark a sent message sets on its original.
+type sentMark struct {
+	orig      outbox.Ref
+	forwarded bool // $Forwarded (a forward), else \Answered (a reply)
+}
+
+// markOf is the mark a sent reply or forward sets on the message it
+// answers or forwards, nil for anything else (a new message).
+func markOf(e outbox.Entry) *sentMark {
+	if e.Original == nil || e.Flag != "answered" && e.Flag != "forwarded" {
+		return nil
 	}
-	return nil
+	return &sentMark{orig: *e.Original, forwarded: e.Flag == "forwarded"}
+}
+
+// set puts the mark on a row.
+func (s sentMark) set(m *model.Message) {
+	if s.forwarded {
+		m.Forwarded = true
+	} else {
+		m.Answered = true
+	}
 }
 
 // summarize counts what waits: drafts a message was queued from are the

@@ -162,8 +162,8 @@ func (l listModel) view(width, height int) string {
 	return b.String()
 }
 
-// renderRow: cursor, marks (* selected, N fresh, • unread or r replied,
-// ! flagged, ~ stale), account tag, sender, subject, relative date. Every string from
+// renderRow: cursor, marks (* selected, N fresh, • unread, r replied or
+// f forwarded, ! flagged, ~ stale), account tag, sender, subject, relative date. Every string from
 // a server is sanitised and measured by display width.
 func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, tag string, c columns) string {
 	mark := func(on bool, c string) string {
@@ -181,7 +181,9 @@ func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, 
 	case r.Fresh:
 		unread = "N"
 	case r.Seen && r.Answered:
-		unread = "r" // replied to, as mutt marks it
+		unread = "r" // replied to, as mutt marks it; a reply says more than a forward
+	case r.Seen && r.Forwarded:
+		unread = "f" // forwarded ($Forwarded); ! is flagged
 	}
 	unread = textsafe.Fit(unread, textsafe.Width("•"))
 	marks := cur + mark(selected, "*") + unread + mark(r.Flagged, "!") + mark(r.Stale, "~")

@@ -90,10 +90,11 @@ func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	if _, ok := msg.(shelvedMsg); ok && m.frame.mode == modeDrafts {
 		cmd = tea.Batch(cmd, m.readServerDrafts()) // a discarded copy in Drafts is gone from the list
 	}
-	if o := m.compose.answered; o != nil {
-		m.compose.answered = nil
+	if s := m.compose.marked; s != nil {
+		m.compose.marked = nil
+		o := s.orig
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
-		if m.inbox.Update(id, func(msg *model.Message) { msg.Answered = true }) {
+		if m.inbox.Update(id, s.set) {
 			m.rebuild()
 		}
 	}
