@@ -23,10 +23,14 @@
 //   - events.go: the account's history (what it went through).
 //   - mailer.go: what sending needs of the mail server: the copy in
 //     Sent or Drafts (APPEND), a draft deleted, an attachment's bytes, a
-//     Message-ID looked for, \Answered and $Forwarded.
+//     Message-ID looked for, \Answered and $Forwarded. An APPEND's and a
+//     get_part's bound grow with their size (conn.TransferTime, the rule
+//     serve-imap's deadline follows too; the caps are imapwire's).
 //   - send.go: how the account sends (its from and aliases, SMTP or a
 //     mapped send tool, save_sent); accounts/dispatch carries the outbox
-//     out through it.
+//     out through it. A send's failure is the message's, never the
+//     account's: a send tool's error answer is a conn.Request.RequestScoped
+//     call's, and SMTP runs beside the account's session.
 //   - guard.go: its borders: inputs checked against model's limits,
 //     errors scrubbed of secrets.
 //

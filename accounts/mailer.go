@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
@@ -17,7 +18,7 @@ import (
 
 // MaxAppendBytes is the largest message Append takes (serve-imap refuses
 // more as well).
-const MaxAppendBytes = 50 << 20
+const MaxAppendBytes = imapwire.MaxAppendBytes
 
 // mailer is the provider's Mailer, or the error saying it has none.
 func (a *Account) mailer(op string) (provider.Mailer, error) {

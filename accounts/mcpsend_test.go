@@ -23,11 +23,21 @@ import (
 
 // mcpSendServer (this test binary run with UNIBOX_TEST_MCP_SEND=dir) is
 // a third-party MCP mail server with one send tool, which records the
-// arguments of every call in dir/sent.log and delivers nothing.
+// arguments of every call in dir/sent.log and delivers nothing, unless
+// dir/refuse holds the words it fails with (isError, as a server relays
+// its SMTP side's refusal). list_mail lists one message, as JSON.
 func mcpSendServer(dir string) int {
 	s := mcp.NewServer(&mcp.Implementation{Name: "send-only"}, nil)
+	s.AddTool(&mcp.Tool{Name: "list_mail", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{
+				Text: `[{"uid": 1, "subject": "Lunch?", "from": "ann@example.com", "date": "2026-12-04T09:00:00.000Z", "flags": []}]`}}}, nil
+		})
 	s.AddTool(&mcp.Tool{Name: "send_mail", InputSchema: map[string]any{"type": "object"}},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if why, err := os.ReadFile(filepath.Join(dir, "refuse")); err == nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(why)}}}, nil
+			}
 			f, err := os.OpenFile(filepath.Join(dir, "sent.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 			if err != nil {
 				return nil, err
@@ -124,5 +134,44 @@ func TestMCPAccountWithoutSendTool(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "sent.log")); !os.IsNotExist(err) {
 		t.Fatal("something was sent")
+	}
+}
+
+// The send tool failing on its SMTP side, three times in a row and in
+// words that read like a refused login, a throttle and a dead relay:
+// each message fails with the server's words, the account's badge stays
+// connected (no auth_failed, no cooldown) and its mail still lists.
+func TestMCPSendFailuresKeepTheAccountConnected(t *testing.T) {
+	a, dir := mcpSender(t, map[string]config.ToolCall{
+		"send": {Tool: "send_mail", Args: map[string]any{"to": "{to}", "subject": "{subject}", "text": "{body}"}},
+		"list": {Tool: "list_mail"}})
+	if _, err := a.List(t.Context(), ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	box := newBox(t)
+	r := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{})
+	for i, why := range []string{
+		"Failed to send email: Invalid login: 535 5.7.8 Authentication failed for smtp.example",
+		"Failed to send email: 452 4.5.3 Too many recipients, try again later",
+		"Failed to send email: connect ECONNREFUSED 127.0.0.1:587",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "refuse"), []byte(why), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		e := queueNew(t, box, a)
+		rep, err := r.Deliver(t.Context(), e.ID)
+		if err != nil || rep.Outcome != dispatch.OutcomeFailed || !strings.Contains(rep.Entry.LastError, why[len("Failed to send email: "):]) {
+			t.Fatalf("send %d: %+v, %v", i+1, rep, err)
+		}
+		if h := a.Health(); h.State != StateConnected || h.Dials != 1 {
+			t.Fatalf("after send failure %d (%q): badge %s, %d dials, last error %q", i+1, why, h.State, h.Dials, h.LastError)
+		}
+	}
+	p, err := a.List(t.Context(), ListOptions{})
+	if err != nil || len(p.Messages) != 1 || p.Messages[0].Subject != "Lunch?" {
+		t.Fatalf("list after the send failures: %v %+v", err, p)
+	}
+	if h := a.Health(); h.State != StateConnected || h.Dials != 1 {
+		t.Fatalf("after listing: %+v", h)
 	}
 }

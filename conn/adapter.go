@@ -7,6 +7,12 @@
 // exponential backoff and fail fast meanwhile; refused credentials stop all
 // dialling until Refresh. conn knows nothing of mail: what a provider's
 // error result means is asked of the provider's Classifier.
+//
+// One call is bounded and classified per request (call.go, bound.go): its
+// bound is CallTimeout plus TransferTime of its Payload (the one rule for
+// slow links, which serve-imap's command deadline follows too), and the
+// error answer of a RequestScoped request (a send tool's refusal) is that
+// request's failure, never the account's.
 package conn
 
 import (

@@ -18,6 +18,19 @@ type Request struct {
 	// Reads are; writes are not (a drop after sending leaves their outcome
 	// unknown: reconcile by reading, never resend blindly).
 	Idempotent bool
+	// RequestScoped says an error answer concerns this request alone, not
+	// the account: a send tool relaying its SMTP server's refusal ("535
+	// authentication failed", "452 too many recipients") says nothing about
+	// whether the mailbox can be read. Such an answer comes back with the
+	// provider's class (the caller may need it), but moves no state: no
+	// auth_failed, no cooldown, no re-provisioning. Transport failures
+	// (a drop, no answer in time) count against the session as ever.
+	RequestScoped bool
+	// Payload is the bytes the call moves over links slower than the pipe
+	// (a message to APPEND, an attachment to fetch): its bound grows by
+	// TransferTime(Payload) over CallTimeout, so a big message on a slow
+	// link is not cut off while the child is still within its own deadline.
+	Payload int64
 }
 
 // Call runs req on the account's provider. The session is (re)connected as
@@ -26,12 +39,14 @@ type Request struct {
 // never saw). An IsError result comes back with an *Error whose Class is the
 // provider's classification: auth stops all dialling, not_provisioned
 // re-provisions and retries once, unavailable/timeout/throttled cool the
-// account down, tool is returned as is.
+// account down, tool is returned as is. A RequestScoped request's error
+// answer is returned classified and moves nothing.
 func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, error) {
 	defer a.beginWait()()
 	// One deadline covers the call and its retry: a retry after a drop
 	// gets what is left, not a deadline of its own.
-	deadline := time.Now().Add(a.dials.CallTimeout)
+	bound := a.callBound(req.Payload)
+	deadline := time.Now().Add(bound)
 	retried, reprovisioned := false, false
 	for {
 		g, err := a.session(ctx)
@@ -39,7 +54,7 @@ func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, e
 			return nil, err
 		}
 		start := a.clock.Now()
-		res, err := a.invoke(ctx, g, deadline, req.Tool, req.Args)
+		res, err := a.invoke(ctx, g, deadline, bound, req.Tool, req.Args)
 		if err != nil {
 			ce := err.(*Error)
 			if ce.Class == ClassDrop || ce.Class == ClassProtocol {
@@ -54,6 +69,9 @@ func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, e
 		if res.IsError {
 			ce := a.resultError(req.Tool, res)
 			switch {
+			case req.RequestScoped:
+				// The server answered: the session is sound, and the
+				// request's failure is the caller's to report.
 			case ce.Class == ClassAuth && a.opts.ReprovisionOnAuth && !reprovisioned:
 				// An expired token: provision a fresh one, retry once (the
 				// refused login ran nothing).
@@ -90,7 +108,7 @@ func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, e
 // invoke makes one call on generation g with fresh params (the SDK
 // mutates them) under the call's deadline, cancelled early if g is torn
 // down. Errors come back as *Error.
-func (a *Adapter) invoke(ctx context.Context, g *generation, deadline time.Time, tool string, args any) (*mcp.CallToolResult, error) {
+func (a *Adapter) invoke(ctx context.Context, g *generation, deadline time.Time, bound time.Duration, tool string, args any) (*mcp.CallToolResult, error) {
 	a.inflight.Add(1)
 	defer a.inflight.Add(-1)
 	cctx, cancel := context.WithDeadline(ctx, deadline)
@@ -99,14 +117,14 @@ func (a *Adapter) invoke(ctx context.Context, g *generation, deadline time.Time,
 	defer stop()
 	res, err := g.cs.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
-		return nil, a.callError(ctx, cctx, g, tool, err)
+		return nil, a.callError(ctx, cctx, g, tool, bound, err)
 	}
 	return res, nil
 }
 
 // callError classifies a failed call by who gave up: the caller, the
 // generation (torn down under us), our deadline, or the pipe.
-func (a *Adapter) callError(ctx, cctx context.Context, g *generation, op string, err error) *Error {
+func (a *Adapter) callError(ctx, cctx context.Context, g *generation, op string, bound time.Duration, err error) *Error {
 	e := &Error{Account: a.opts.Account, Op: op, Err: err, MaybeDone: true}
 	switch {
 	case ctx.Err() != nil:
@@ -131,7 +149,7 @@ func (a *Adapter) callError(ctx, cctx context.Context, g *generation, op string,
 		a.mu.Unlock()
 	case cctx.Err() != nil:
 		e.Class = ClassTimeout
-		e.Err = fmt.Errorf("no answer within %s: %w", a.dials.CallTimeout, context.DeadlineExceeded)
+		e.Err = fmt.Errorf("no answer within %s: %w", bound, context.DeadlineExceeded)
 	case IsDrop(err):
 		e.Class = ClassDrop
 		e.MaybeDone = !neverSent(err)
@@ -239,7 +257,7 @@ func (c sessionCaller) Subscribe(ctx context.Context, uri string) error {
 	stop := context.AfterFunc(c.g.ctx, cancel)
 	defer stop()
 	if err := c.g.cs.Subscribe(cctx, &mcp.SubscribeParams{URI: uri}); err != nil {
-		return c.a.callError(ctx, cctx, c.g, "subscribe", err)
+		return c.a.callError(ctx, cctx, c.g, "subscribe", c.a.dials.CallTimeout, err)
 	}
 	return nil
 }
@@ -251,7 +269,7 @@ func (c sessionCaller) CallTool(ctx context.Context, tool string, args any) (*mc
 	defer stop()
 	res, err := c.g.cs.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
-		return nil, c.a.callError(ctx, cctx, c.g, tool, err)
+		return nil, c.a.callError(ctx, cctx, c.g, tool, c.a.dials.CallTimeout, err)
 	}
 	if res.IsError {
 		return res, c.a.resultError(tool, res)

@@ -142,7 +142,7 @@ func (a *Adapter) rawProbe(ctx context.Context, g *generation) error {
 }
 
 func (a *Adapter) probeError(ctx, pctx context.Context, g *generation, err error) error {
-	e := a.callError(ctx, pctx, g, "probe", err)
+	e := a.callError(ctx, pctx, g, "probe", a.dials.CallTimeout, err)
 	if e.Class == ClassTool {
 		return nil
 	}

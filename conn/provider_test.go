@@ -30,6 +30,10 @@ type nameIn struct {
 	Account string `json:"account,omitempty"`
 }
 
+type sleepIn struct {
+	Millis int `json:"millis"`
+}
+
 type textIn struct {
 	Text string `json:"text,omitempty"`
 }
@@ -104,6 +108,15 @@ func newProvider(k knobs) *mcp.Server {
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "missing"}, func(ctx context.Context, _ *mcp.CallToolRequest, in nameIn) (*mcp.CallToolResult, any, error) {
 		return errResult("tool", "no such message"), nil, nil
+	})
+	// sleep answers after in.Millis, or gives up when the call is cancelled.
+	mcp.AddTool(s, &mcp.Tool{Name: "sleep"}, func(ctx context.Context, _ *mcp.CallToolRequest, in sleepIn) (*mcp.CallToolResult, any, error) {
+		select {
+		case <-time.After(time.Duration(in.Millis) * time.Millisecond):
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slept"}}}, nil, nil
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, in nameIn) (*mcp.CallToolResult, any, error) {
 		<-ctx.Done()

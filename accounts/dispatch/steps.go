@@ -8,6 +8,7 @@ import (
 
 	"unibox/accounts/outbox"
 	"unibox/accounts/smtpsend"
+	"unibox/conn"
 	"unibox/model"
 )
 
@@ -116,10 +117,10 @@ func (r *Runner) save(ctx context.Context, a Account, c *outbox.Claim) error {
 	if !sc.Append {
 		return c.Mark(outbox.StateSaved, nil)
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.o.StepTimeout)
+	lctx, cancel := context.WithTimeout(ctx, r.o.StepTimeout)
 	defer cancel()
 	if sc.LookFirst || e.SaveTries > 0 {
-		id, found, err := a.FindMessageID(ctx, sc.Folder, special(sc.Folder), e.MessageID)
+		id, found, err := a.FindMessageID(lctx, sc.Folder, special(sc.Folder), e.MessageID)
 		if err != nil {
 			return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)
 		}
@@ -134,7 +135,11 @@ func (r *Runner) save(ctx context.Context, a Account, c *outbox.Claim) error {
 	if err != nil {
 		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)
 	}
-	id, err := a.Append(ctx, sc.Folder, special(sc.Folder), saved, []string{`\Seen`}, e.Updated)
+	// The APPEND gets, on top, the time its message takes on a slow link:
+	// the rule its call and serve-imap's command are bounded by.
+	actx, cancel := context.WithTimeout(ctx, r.o.StepTimeout+conn.TransferTime(int64(len(saved))))
+	defer cancel()
+	id, err := a.Append(actx, sc.Folder, special(sc.Folder), saved, []string{`\Seen`}, e.Updated)
 	if err != nil {
 		// The copy may or may not be there; the next try looks first.
 		return r.retryLater(c, r.o.Now().Add(r.o.Backoff(e.SaveTries+1)), err)

@@ -21,7 +21,9 @@ func (p imapProvider) Append(ctx context.Context, a *conn.Adapter, folder, speci
 		in.Date = date.Format(time.RFC3339)
 	}
 	var out imapwire.AppendMessageOut
-	if _, err := provider.Call(ctx, a, "append_message", in, false, &out, imapwire.Decode); err != nil {
+	// The bound grows with the message, as serve-imap's APPEND deadline does.
+	req := conn.Request{Tool: "append_message", Args: in, Payload: int64(len(raw))}
+	if _, err := provider.Do(ctx, a, req, &out, imapwire.Decode); err != nil {
 		return model.MessageID{}, maybeDone(err)
 	}
 	return model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: out.UID}, nil
@@ -62,7 +64,10 @@ func (p imapProvider) Part(ctx context.Context, a *conn.Adapter, id model.Messag
 	}
 	var out imapwire.GetPartOut
 	in := imapwire.GetPartIn{Account: p.account, Folder: id.Folder, UID: id.UID, Index: index}
-	if _, err := provider.Call(ctx, a, "get_part", in, true, &out, imapwire.Decode); err != nil {
+	// The part's size is unknown until serve-imap has read it: the bound
+	// is that of the biggest part it returns, as its own fetch deadline is.
+	req := conn.Request{Tool: "get_part", Args: in, Idempotent: true, Payload: imapwire.MaxPartBytes}
+	if _, err := provider.Do(ctx, a, req, &out, imapwire.Decode); err != nil {
 		return model.Part{}, err
 	}
 	if out.UIDValidity != id.UIDValidity {

@@ -275,6 +275,15 @@ type WriteOut struct {
 	Results []Result `json:"results"`
 }
 
+// The sizes serve-imap takes by default, which both sides bound time by
+// (conn.TransferTime): append_message's message, and get_part's decoded
+// attachment, the most a get_part can bring back (the biggest attachment
+// mail servers take, which a forward sends on).
+const (
+	MaxAppendBytes = 50 << 20
+	MaxPartBytes   = 25 << 20
+)
+
 // AppendMessageIn is append_message's input: a whole RFC 5322 message
 // stored in a folder (the copy in Sent, a postponed draft). Never
 // retried by any layer: a second APPEND is a second copy.

@@ -70,18 +70,28 @@ func (p *mcpProvider) limit(n int) int {
 // failure comes back as a classified *conn.Error, and a failure the
 // adapter could not see (text errors, thrown errors) is reported to it.
 func (p *mcpProvider) call(ctx context.Context, a *conn.Adapter, tc config.ToolCall, vals map[string]any, idempotent bool) (*mcp.CallToolResult, string, error) {
-	res, err := a.Call(ctx, conn.Request{Tool: tc.Tool, Args: expand(tc.Args, vals), Idempotent: idempotent})
+	return p.do(ctx, a, conn.Request{Tool: tc.Tool, Args: expand(tc.Args, vals), Idempotent: idempotent})
+}
+
+// do is call for a request built by the caller. The server's error
+// answer to a RequestScoped request (send: its SMTP side refused the
+// message) is classified but reported to nobody: it says nothing about
+// whether the account can read mail.
+func (p *mcpProvider) do(ctx context.Context, a *conn.Adapter, req conn.Request) (*mcp.CallToolResult, string, error) {
+	res, err := a.Call(ctx, req)
 	if err != nil {
 		err, fresh := refine(err)
-		if fresh {
+		if fresh && !req.RequestScoped {
 			nudge(ctx, a, err)
 		}
 		return nil, "", sanitize(err)
 	}
 	text := conn.ResultText(res)
 	if isTextError(text) {
-		e := textError(p.account, tc.Tool, res, text)
-		nudge(ctx, a, e)
+		e := textError(p.account, req.Tool, res, text)
+		if !req.RequestScoped {
+			nudge(ctx, a, e)
+		}
 		return nil, "", e
 	}
 	return res, text, nil

@@ -53,7 +53,9 @@ func (s *sender) send(ctx context.Context, a *conn.Adapter, env smtpsend.Envelop
 	if err := beforeBody(); err != nil {
 		return smtpsend.Receipt{}, s.notSent(fmt.Errorf("before sending: %w", err))
 	}
-	_, text, err := s.p.call(ctx, a, s.call, vals, false)
+	// Scoped: the server's refusal (a 5xx, its SMTP login failing, its
+	// relay timing out) is this message's failure; reading mail goes on.
+	_, text, err := s.p.do(ctx, a, conn.Request{Tool: s.call.Tool, Args: expand(s.call.Args, vals), RequestScoped: true})
 	switch {
 	case err == nil:
 		return smtpsend.Receipt{Reply: textsafe.Line(text)}, nil

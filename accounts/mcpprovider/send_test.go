@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"unibox/accounts/config"
+	"unibox/accounts/provider"
 	"unibox/accounts/smtpsend"
+	"unibox/conn"
 )
 
 // plainMail is a reply as the outbox holds it: no Bcc header (the wire
@@ -251,6 +253,55 @@ func TestSendMapping(t *testing.T) {
 				t.Fatal(err)
 			case (s.Send != nil) != c.canSend:
 				t.Fatalf("Send set: %v, want %v", s.Send != nil, c.canSend)
+			}
+		})
+	}
+}
+
+// The send tool failing on its SMTP side, however its words read (a
+// refused login, a throttle, an unreachable relay), is that message's
+// failure: three in a row leave the account connected on its one child,
+// with no health probe run, and reading goes on. Only the pipe's own
+// failures count against the account (TestSendCutAfterTheRequestIsUnknown).
+func TestSendFailuresLeaveTheAccountConnected(t *testing.T) {
+	says := []string{
+		"Failed to send email: Invalid login: 535-5.7.8 Username and Password not accepted",
+		"Failed to send email: SMTP authentication failed for smtp.example",
+		"Failed to send email: 452 4.5.3 Too many recipients, try again later",
+		"Failed to send email: connect ECONNREFUSED 127.0.0.1:587",
+	}
+	probe := map[string]string{"email-mcp": "check_health", "mcp-mail-server": "get_message_count"}
+	for _, c := range []struct{ profile, knob string }{
+		{"email-mcp", "send-says"}, {"email-mcp", "send-says-plain"}, {"mcp-mail-server", "send-says"},
+	} {
+		profile := c.profile
+		t.Run(profile+"/"+c.knob, func(t *testing.T) {
+			w := newWorld(t, profile, nil)
+			w.seed(inbox()...)
+			if _, err := w.spec.Provider.List(t.Context(), w.a, provider.ListOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			probes := w.calls(probe[profile])
+			for i, text := range says {
+				w.set(c.knob, text, true)
+				_, err := w.spec.Send(t.Context(), w.a, envelope(plainMail), func() error { return nil })
+				if err == nil || errors.Is(err, smtpsend.ErrNotSent) || errors.Is(err, smtpsend.ErrUnknown) || errors.Is(err, smtpsend.ErrAuth) ||
+					!strings.Contains(err.Error(), text[len("Failed to send email: "):]) {
+					t.Fatalf("send %d: want a refusal in the server's words, got %v", i+1, err)
+				}
+				if st := w.a.Status(); st.State != conn.StateConnected || st.Connects != 1 || st.Dials != 1 {
+					t.Fatalf("after send failure %d (%q): %+v", i+1, text, st)
+				}
+			}
+			if n := w.calls(probe[profile]) - probes; n != 0 {
+				t.Fatalf("the send failures ran %d health probes", n)
+			}
+			pg, err := w.spec.Provider.List(t.Context(), w.a, provider.ListOptions{})
+			if err != nil || len(pg.Messages) != 3 {
+				t.Fatalf("list after the send failures: %v %+v", err, pg)
+			}
+			if st := w.a.Status(); st.State != conn.StateConnected || len(w.pids()) != 1 || w.calls("send_email") != len(says) {
+				t.Fatalf("after listing: %+v, %d children, %d sends", st, len(w.pids()), w.calls("send_email"))
 			}
 		})
 	}

@@ -71,7 +71,12 @@ func (w *whyErr) Unwrap() error { return ErrUnsupported }
 // Call is a tool call through the adapter, decoding the result into out;
 // an undecodable result is a protocol error of this account only.
 func Call(ctx context.Context, a *conn.Adapter, tool string, args any, idempotent bool, out any, decode func(*mcp.CallToolResult, any) error) (*mcp.CallToolResult, error) {
-	res, err := a.Call(ctx, conn.Request{Tool: tool, Args: args, Idempotent: idempotent})
+	return Do(ctx, a, conn.Request{Tool: tool, Args: args, Idempotent: idempotent}, out, decode)
+}
+
+// Do is Call for a request built by the caller (one with a Payload).
+func Do(ctx context.Context, a *conn.Adapter, req conn.Request, out any, decode func(*mcp.CallToolResult, any) error) (*mcp.CallToolResult, error) {
+	res, err := a.Call(ctx, req)
 	if err != nil {
 		return res, err
 	}
@@ -81,7 +86,7 @@ func Call(ctx context.Context, a *conn.Adapter, tool string, args any, idempoten
 	if err := decode(res, out); err != nil {
 		// The call succeeded; only its answer is unreadable. For a write
 		// that means the outcome is unknown, never "not sent".
-		return res, &conn.Error{Account: a.Account(), Op: tool, Class: conn.ClassProtocol, Err: err, MaybeDone: !idempotent}
+		return res, &conn.Error{Account: a.Account(), Op: req.Tool, Class: conn.ClassProtocol, Err: err, MaybeDone: !req.Idempotent}
 	}
 	return res, nil
 }

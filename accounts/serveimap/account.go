@@ -240,7 +240,7 @@ func closed(c *imapclient.Client) bool {
 func (a *account) cmd(ctx context.Context, c *imapclient.Client, fn func() error) error {
 	var timedOut atomic.Bool
 	start := mono()
-	deadline := a.srv.opts.CommandTimeout + uploadTime(ctx)
+	deadline := a.srv.opts.CommandTimeout + transferTime(ctx)
 	timer := time.AfterFunc(within(ctx, deadline), func() { timedOut.Store(true); c.Close() })
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	unguard := a.guard(ctx, a.patience(ctx))

@@ -25,10 +25,10 @@ const (
 	// defaultMaxAppend caps append_message's message: far above what
 	// any mail server accepts (Gmail 35 MB, Outlook 150 MB is the rare
 	// exception), far below what would exhaust the child.
-	defaultMaxAppend = 50 << 20
+	defaultMaxAppend = imapwire.MaxAppendBytes
 	// defaultMaxPart caps get_part: the biggest attachment mail servers
 	// take (25 MB), which a forward sends on.
-	defaultMaxPart = 25 << 20
+	defaultMaxPart = imapwire.MaxPartBytes
 )
 
 // appendMessage stores a raw message in a folder. It is never retried
@@ -45,7 +45,7 @@ func (s *Server) appendMessage(ctx context.Context, in imapwire.AppendMessageIn)
 		return imapwire.AppendMessageOut{}, "", withClass(conn.ClassTool, fmt.Errorf("append_message: %w", err))
 	}
 	var out imapwire.AppendMessageOut
-	ctx = withUpload(ctx, len(in.Message))
+	ctx = withTransfer(ctx, int64(len(in.Message)))
 	sent, err := a.write(ctx, func(c *imapclient.Client, change func(cmd func() error) error) error {
 		folder := in.Folder
 		if in.Special != "" {
@@ -179,22 +179,20 @@ func (s *Server) maxPart() int64 {
 	return defaultMaxPart
 }
 
-// minUploadRate is the slowest uplink an APPEND is given time for: its
-// command deadline grows by the time its message takes at this rate (a
-// 25 MiB forward on a 1 MB/s uplink took 26 s, and was cut at 15 s with
-// its outcome unknown).
-const minUploadRate = 128 << 10 // bytes a second
+type transferKey struct{}
 
-type uploadKey struct{}
-
-// withUpload gives the commands under ctx the time n bytes take to go out
-// at minUploadRate, on top of the command deadline.
-func withUpload(ctx context.Context, n int) context.Context {
-	return context.WithValue(ctx, uploadKey{}, time.Duration(n)*time.Second/minUploadRate)
+// withTransfer gives the commands under ctx the time n bytes take over
+// the slowest link allowed for (conn.TransferTime, the rule the parent's
+// call bound follows too), on top of the command deadline: an APPEND's
+// message going up, a get_part's attachment coming down (a 25 MiB
+// forward on a 1 MB/s uplink took 26 s, and was cut at 15 s with its
+// outcome unknown).
+func withTransfer(ctx context.Context, n int64) context.Context {
+	return context.WithValue(ctx, transferKey{}, conn.TransferTime(n))
 }
 
-func uploadTime(ctx context.Context) time.Duration {
-	d, _ := ctx.Value(uploadKey{}).(time.Duration)
+func transferTime(ctx context.Context) time.Duration {
+	d, _ := ctx.Value(transferKey{}).(time.Duration)
 	return d
 }
 
@@ -253,6 +251,9 @@ func (s *Server) getPart(ctx context.Context, in imapwire.GetPartIn) (imapwire.G
 	}
 	folder := folderOr(in.Folder)
 	var out imapwire.GetPartOut
+	// The size is known only once the message is read: give the fetch
+	// the time of the biggest attachment it may bring back.
+	ctx = withTransfer(ctx, s.maxPart())
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		// A fresh Keep per attempt: a read retried after a drop starts
 		// the attachment over.
