@@ -41,15 +41,11 @@ func Build(ctx context.Context, account string, c Composer, kind compose.Kind, b
 	}
 	o := Original(*body)
 	if kind == compose.KindForward {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		for i := range body.Attachments {
-			p, err := c.Part(cctx, body.ID, i)
-			if err != nil {
-				return compose.Draft{}, nil, fmt.Errorf("forward: attachment %d: %w", i+1, err)
-			}
-			o.Attachments = append(o.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
+		parts, err := Parts(ctx, c, body.ID, len(body.Attachments), timeout)
+		if err != nil {
+			return compose.Draft{}, nil, fmt.Errorf("forward: %w", err)
 		}
+		o.Attachments = parts
 	}
 	id := body.ID
 	ref := &outbox.Ref{Account: id.Account, Folder: id.Folder, UIDValidity: id.UIDValidity, UID: id.UID, MessageID: body.MessageID}

@@ -244,7 +244,7 @@ func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Dr
 		if err != nil {
 			return shelvedMsg{verb: "postponed", err: err}
 		}
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := context.WithTimeout(ctx, drafting.AppendBound(timeout, len(p.Saved)))
 		defer cancel()
 		if _, err := c.Append(cctx, "", "drafts", p.Saved, []string{`\Draft`, `\Seen`}, now); err != nil {
 			return shelvedMsg{verb: "postponed", err: fmt.Errorf("not postponed, the draft stays here: %w", err)}
@@ -379,12 +379,12 @@ func reopenCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft
 			default:
 				answers = &b
 			}
-			for i := 0; kind == compose.KindForward && i < len(answers.Attachments); i++ {
-				p, err := c.Part(cctx, id, i)
+			if kind == compose.KindForward {
+				parts, err := drafting.Parts(ctx, c, id, len(answers.Attachments), timeout)
 				if err != nil {
-					return reopenedMsg{composeReadyMsg{err: fmt.Errorf("forward: attachment %d: %w", i+1, err)}}
+					return reopenedMsg{composeReadyMsg{err: fmt.Errorf("forward: %w", err)}}
 				}
-				base.Attachments = append(base.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
+				base.Attachments = parts
 			}
 		}
 		return reopenedMsg{composeReadyMsg{acct: acct, account: acct.Name(), draft: d, base: base, answers: answers, answersNote: note}}

@@ -70,13 +70,11 @@ func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m mod
 		if from, _ := c.Identity(); from != nil && d.From.Address == "" {
 			d.From = model.Address{Name: from.Name, Address: from.Address}
 		}
-		for i := range b.Attachments {
-			p, err := c.Part(cctx, m.ID, i)
-			if err != nil {
-				return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft's attachment %d: %w", i+1, err)}}
-			}
-			d.Attachments = append(d.Attachments, compose.Part{Name: p.Name, Type: p.Type, Data: p.Data})
+		parts, err := drafting.Parts(ctx, c, m.ID, len(b.Attachments), timeout)
+		if err != nil {
+			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft's %w", err)}}
 		}
+		d.Attachments = parts
 		dr, err := room.Box.NewDraft(acct.Name(), d.Kind.String(), nil, []byte(d.Editable()))
 		if err != nil {
 			return reopenedMsg{composeReadyMsg{err: err}}
