@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,11 +18,13 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/dispatch"
+	"unibox/accounts/drafting"
 	"unibox/accounts/outbox"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
 	"unibox/model"
+	"unibox/model/review"
 	"unibox/ui/facetest"
 	"unibox/ui/tui"
 )
@@ -32,18 +35,40 @@ type writer struct {
 	*fakeAccount
 	drafts  [][]byte
 	deleted []uint32
+	mu      sync.Mutex
+	events  []string // the account's draft history
 }
 
 func (w *writer) Identity() (*mail.Address, []string) {
 	return &mail.Address{Name: "Sam", Address: "sam@example.com"}, nil
 }
 func (w *writer) CanSend() error { return nil }
+
+// Known: Sam has written to Bob before, to nobody else.
+func (w *writer) Known(_ context.Context, _ *outbox.Box, _ []string) review.Known {
+	return review.Known{Addrs: map[string]bool{review.AddressKey("bob@example.com"): true}}
+}
 func (w *writer) Part(context.Context, model.MessageID, int) (model.Part, error) {
 	return model.Part{}, os.ErrNotExist
 }
 func (w *writer) Append(_ context.Context, _, _ string, raw []byte, _ []string, _ time.Time) (model.MessageID, error) {
 	w.drafts = append(w.drafts, raw)
 	return model.MessageID{Account: w.name, Folder: "Drafts", UIDValidity: 1, UID: uint32(len(w.drafts))}, nil
+}
+
+func (w *writer) FindMessageID(context.Context, string, string, string) (model.MessageID, bool, error) {
+	return model.MessageID{}, false, nil
+}
+func (w *writer) DraftEvent(actor, verb, what string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.events = append(w.events, actor+" "+verb+" "+what)
+}
+
+func (w *writer) history() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.events)
 }
 
 func (w *writer) DeleteMessages(_ context.Context, _ string, _ uint32, uids []uint32) ([]model.ItemResult, error) {
@@ -107,7 +132,7 @@ func TestReviewAndCountdown(t *testing.T) {
 		t.Fatalf("the outbox holds %+v", es)
 	}
 	tm.Send(key("z"))
-	waitFor(t, tm, "review · y send", "taken back: not sent")
+	waitFor(t, tm, "review · y send", "taken back: not sent", "every recipient has been written to before")
 	if es, _ := box.Entries(); len(es) != 0 {
 		t.Fatalf("undo left %+v in the outbox", es)
 	}
@@ -483,7 +508,7 @@ func TestReviewShowsWhatItAnswers(t *testing.T) {
 	tm.Send(key("D"))
 	waitFor(t, tm, "draft · Work · reply")
 	tm.Send(key("enter"))
-	waitFor(t, tm, "review · y send", "See you at noon.")
+	waitFor(t, tm, "review · y send", "See you at noon.", "every recipient has been written to before")
 	tm.Send(key("G"))
 	waitFor(t, tm, "── answers ──", "Noon at the usual place?")
 	tm.Send(key("g"))
@@ -546,7 +571,8 @@ func TestDiscardTakesTheCopyInDrafts(t *testing.T) {
 	waitFor(t, tm, "draft · Work · new · to Carol <carol@example.com> · here and there", "in Drafts · Work · to Bob <bob@example.com> · only there")
 	tm.Send(key("x"))
 	tm.Send(key("x"))
-	waitFor(t, tm, "draft discarded")
+	// The list is read again: the one left is under the cursor.
+	waitFor(t, tm, "draft discarded", "> in Drafts · Work · to Bob <bob@example.com> · only there")
 	tm.Send(key("x"))
 	tm.Send(key("x"))
 	waitFor(t, tm, "draft discarded from Drafts", "No drafts, nothing in the outbox.")
@@ -555,5 +581,62 @@ func TestDiscardTakesTheCopyInDrafts(t *testing.T) {
 	}
 	if ds, _ := box.Drafts(); len(ds) != 0 {
 		t.Fatalf("local drafts left: %+v", ds)
+	}
+}
+
+// An agent's reply to all (drafted through the same writer unibox mcp
+// uses) waits for a person: the header counts it, its message's row shows
+// ✎, D marks it as the agent's, and its review shows the message it
+// answers and marks Carol, whom the mail Cc'd and Sam never wrote to, as
+// new, and not Bob, whom Sam has written to.
+func TestAgentDraftWaitsForReview(t *testing.T) {
+	b := lunch("Work")
+	b.Cc = []model.Address{{Name: "Carol", Address: "carol@example.com"}}
+	f := newFake("Work", connected, b.Message)
+	f.body = b
+	w := &writer{fakeAccount: f}
+	box, err := outbox.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := drafting.NewWriter(box, 100).Reply(context.Background(), w, b, "Noon is fine.", true, true, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: "false", SendDelay: time.Minute}
+	tm, _ := run(t, []tui.Account{w}, 120, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "1 draft to review", "> ✎   Work Bob")
+	tm.Send(key("D"))
+	waitFor(t, tm, "✎ agent draft · Work · reply_all · to Bob <bob@example.com>, Carol <carol@example.com> · Re: lunch?")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "review · y send", "! Cc: new recipient: carol@example.com", "Noon is fine.")
+	check(t, final(t, tm))
+}
+
+// A person's steps on an agent's draft are in the account's history,
+// saying an agent drafted it: the edit makes it the person's, so the
+// send that follows is the person's own.
+func TestStepsOnAnAgentDraftAreHistory(t *testing.T) {
+	w, box := lunchWriter(t)
+	if _, err := drafting.NewWriter(box, 100).Reply(context.Background(), w, lunch("Work"), "Noon is fine.", false, true, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: editorScript(t, "And bring the map."), SendDelay: time.Minute}
+	tm, _ := run(t, []tui.Account{w}, 120, 24, func(o *tui.Options) { o.Mailroom = room })
+	waitFor(t, tm, "1 draft to review")
+	tm.Send(key("D"))
+	waitFor(t, tm, "✎ agent draft · Work · reply")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "review · y send", "Noon is fine.")
+	tm.Send(key("e"))
+	waitFor(t, tm, "And bring the map.")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sending in 60s")
+	want := []string{`agent created "Re: lunch?" to bob@example.com`, `person edited "Re: lunch?" (drafted by an agent)`, `person sent "Re: lunch?"`}
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Equal(w.history(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("history %q, want %q", w.history(), want)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -17,7 +17,7 @@
 // every process sharing the root (the rate file, under flock).
 //
 // For the TUI: drafting.Start builds and saves what a person starts;
-// NewWriter(box, cfg.Agent.MaxDraftsPerHour).Local() lists the local
+// NewWriter(box, cfg.Agent.MaxDraftsPerHour).Listed() lists the local
 // drafts with Author (Agent or Person) and Queued; Answered(local) counts
 // the drafts answering each message; ServerOnly and DraftsFolder pick a
 // Drafts folder's messages no local draft stands for; Record notes a

@@ -31,7 +31,7 @@ func TestAuthorshipFollowsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := w.Local()
+	l, err := w.Listed()
 	if n := Answered(l)[model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 4}]; n != 1 || len(Answered(l)) != 1 {
 		t.Fatalf("answered: %v", Answered(l))
 	}
@@ -47,7 +47,7 @@ func TestAuthorshipFollowsText(t *testing.T) {
 	if err := w.box.SaveDraft(dr, []byte(edited)); err != nil { // what the editor does to the file
 		t.Fatal(err)
 	}
-	l, _ = w.Local()
+	l, _ = w.Listed()
 	if i := slices.IndexFunc(l, func(x Listed) bool { return x.ID == m.Draft.ID }); i < 0 || l[i].Author != Person {
 		t.Fatalf("after a person's edit: %+v", l)
 	}
@@ -188,7 +188,7 @@ func TestLedgerPrunesOrphans(t *testing.T) {
 	if err := os.Chtimes(w.recordPath("OLD"), old, old); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Local(); err != nil {
+	if _, err := w.Listed(); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := w.lookup("OLD"); ok {
@@ -218,7 +218,7 @@ func TestUnknownFilingIsLookedUp(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "may or may not have been stored") || !strings.Contains(err.Error(), "kept locally as draft_id") {
 		t.Fatalf("got %v", err)
 	}
-	if l, _ := w.Local(); len(l) != 2 || f.count() != 2 {
+	if l, _ := w.Listed(); len(l) != 2 || f.count() != 2 {
 		t.Fatalf("local %d, Drafts %d: the kept draft must stay and the APPEND must not be repeated", len(l), f.count())
 	}
 }

@@ -2,7 +2,6 @@ package drafting
 
 import (
 	"fmt"
-	"net/mail"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"unibox/accounts/outbox"
 	"unibox/model"
+	"unibox/model/compose"
 )
 
 // Listed is a local draft with what a list of drafts shows: who wrote
@@ -24,9 +24,9 @@ type Listed struct {
 	Queued bool
 }
 
-// Local is every local draft, newest first, each with its author. A
+// Listed is every local draft, newest first, each with its author. A
 // damaged draft is listed too (Err set), as a person's.
-func (w *Writer) Local() ([]Listed, error) {
+func (w *Writer) Listed() ([]Listed, error) {
 	ds, err := w.box.Drafts()
 	if err != nil {
 		return nil, err
@@ -46,7 +46,8 @@ func (w *Writer) Local() ([]Listed, error) {
 			if err == nil {
 				l.Author = w.Author(d.ID, text)
 			}
-			l.Subject, l.To, l.Cc = headers(text)
+			h := compose.Peek(string(text))
+			l.Subject, l.To, l.Cc = h.Subject, h.To, h.Cc
 		}
 		out = append(out, l)
 	}
@@ -87,43 +88,6 @@ func Answered(local []Listed) map[model.MessageID]int {
 		if o := l.Original; o != nil {
 			out[model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}]++
 		}
-	}
-	return out
-}
-
-// headers reads Subject, To and Cc from a draft's editable text, leniently:
-// a person's draft may be half-written, and a list shows what it can.
-func headers(text []byte) (subject string, to, cc []model.Address) {
-	head, _, _ := strings.Cut(string(text), "\n\n")
-	for _, l := range strings.Split(head, "\n") {
-		k, v, ok := strings.Cut(strings.TrimSuffix(l, "\r"), ":")
-		if !ok {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		switch strings.ToLower(strings.TrimSpace(k)) {
-		case "subject":
-			subject = v
-		case "to":
-			to = addresses(v)
-		case "cc":
-			cc = addresses(v)
-		}
-	}
-	return subject, to, cc
-}
-
-func addresses(v string) []model.Address {
-	if v == "" {
-		return nil
-	}
-	l, err := mail.ParseAddressList(v)
-	if err != nil {
-		return []model.Address{{Name: v}} // shown as written
-	}
-	out := make([]model.Address, len(l))
-	for i, a := range l {
-		out[i] = model.Address{Name: a.Name, Address: a.Address}
 	}
 	return out
 }
@@ -191,8 +155,7 @@ func (w *Writer) Record(acct Eventer, id string, text []byte, verb string) {
 	if verb == "edited" && !known {
 		return
 	}
-	subject, _, _ := headers(text)
-	what := fmt.Sprintf("%q", subject)
+	what := fmt.Sprintf("%q", compose.Peek(string(text)).Subject)
 	if known {
 		what += " (drafted by an agent)"
 	}

@@ -206,11 +206,12 @@ func badPiece(value string) string {
 	return value
 }
 
-// Peek reads what a list of drafts shows of one: its recipients and
-// subject, from the editor's text, leniently. A draft still being
-// written may have no recipient, or a line Parse would refuse: Peek
-// skips such a line instead of failing, since it only labels the draft.
-func Peek(text string) (to []model.Address, subject string) {
+// Peek reads what a list of drafts shows of one: its From, recipients
+// and subject (in a Draft with no body), from the editor's text,
+// leniently. A draft still being written may have no recipient, or a
+// line Parse would refuse: Peek skips such a line instead of failing,
+// since it only labels the draft.
+func Peek(text string) Draft {
 	var d Draft
 	seen := map[string]bool{}
 	for line := range strings.Lines(text) {
@@ -220,5 +221,5 @@ func Peek(text string) (to []model.Address, subject string) {
 		}
 		_ = readHeader(&d, seen, line) // a bad line labels nothing
 	}
-	return append(append(d.To, d.Cc...), d.Bcc...), d.Subject
+	return d
 }

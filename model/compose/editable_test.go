@@ -198,9 +198,10 @@ func TestPeek(t *testing.T) {
 		{"X-Evil: yes\nTo: bob@example.com\r\nSubject: crlf\r\n\r\n", "bob@example.com", "crlf"},
 		{"just text, no headers\n", "", ""},
 	} {
-		to, subject := Peek(tc.text)
+		d := Peek(tc.text)
+		subject := d.Subject
 		var got []string
-		for _, a := range to {
+		for _, a := range append(append(d.To, d.Cc...), d.Bcc...) {
 			got = append(got, a.Address)
 		}
 		if strings.Join(got, " ") != tc.to || subject != tc.subject {

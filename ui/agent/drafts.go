@@ -199,7 +199,7 @@ func (h *Hub) listDrafts(ctx context.Context, _ *mcp.CallToolRequest, in ListDra
 // stands for, newest first. An account that does not answer is named in
 // Degraded; its local drafts are listed all the same.
 func (h *Hub) drafts(ctx context.Context, accts []*accounts.Account) (ListDraftsOut, error) {
-	local, err := h.Drafts.Local()
+	local, err := h.Drafts.Listed()
 	if err != nil {
 		return ListDraftsOut{}, err
 	}

@@ -8,9 +8,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/config"
+	"unibox/accounts/drafting"
 	"unibox/accounts/outbox"
 	"unibox/model"
 	"unibox/model/compose"
+	"unibox/model/review"
 )
 
 // composer is the message being written: its draft on disk, what the
@@ -27,10 +29,15 @@ type composer struct {
 	base    compose.Draft // threading and attachments: the editor cannot change them
 	shown   compose.Draft // the text as read back
 	problem string        // why it cannot go as it stands ("": it can)
+	// marks is what the review screen points out in shown (model/review);
+	// checking: they are being worked out.
+	marks    []review.Mark
+	checking bool
 	confirm bool          // discard was asked once
 	review  bool          // the review screen is up
 	waiting *waitingSend  // sent, not gone yet
 	summary outboxSummary
+	drafted map[model.MessageID]bool // messages a draft not yet sent answers: their rows show ✎
 	busy    bool // a send, postpone or discard is under way: keys wait
 	// marked is the message a reply or forward just sent answers or
 	// forwards: the root marks its row at once, not at the next listing
@@ -64,7 +71,7 @@ type waitingSend struct {
 
 // outboxSummary is what the header says waits on disk.
 type outboxSummary struct {
-	queued, unknown, failed, drafts int
+	queued, unknown, failed, drafts, review int
 }
 
 // started takes a draft written to disk: the editor comes next.
@@ -112,6 +119,9 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 		return c, readDraftCmd(room, c.draft.ID, c.base)
 	case editedMsg:
 		cmd := readDraftCmd(room, msg.draftID, c.base)
+		if msg.err == nil {
+			cmd = tea.Batch(cmd, noteDraftCmd(room, c.acct, msg.draftID, "edited", nil))
+		}
 		if msg.err != nil {
 			// The editor is missing or failed: the text on disk is kept
 			// and shown, and e tries again.
@@ -119,8 +129,15 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 		}
 		return c, cmd
 	case reviewMsg:
-		if msg.draftID == c.draft.ID {
-			c = c.reviewed(msg)
+		if msg.draftID != c.draft.ID {
+			return c, nil
+		}
+		c = c.reviewed(msg)
+		c.marks, c.checking = nil, true
+		return c, checkCmd(c.e.ctx, room, c.acct, c.draft.ID, c.shown)
+	case marksMsg:
+		if msg.draftID == c.draft.ID && msg.text == c.shown.Body {
+			c.marks, c.checking = msg.marks, false
 		}
 		return c, nil
 	case queuedMsg:
@@ -169,7 +186,8 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 		switch act {
 		case reviewSend:
 			c.busy = true
-			return c, queueCmd(room, c.account, c.draftFile(), c.shown, now)
+			head := []byte(c.shown.Editable()) // its text may be gone with the message before the note is written
+			return c, tea.Batch(queueCmd(room, c.account, c.draftFile(), c.shown, now), noteDraftCmd(room, c.acct, c.draft.ID, "sent", head))
 		case reviewEdit:
 			return c, editCmd(room, c.draftFile())
 		case reviewPostpone:
@@ -218,6 +236,7 @@ func (c composer) countdown(now time.Time) (string, bool) {
 // filed), or failed, or unknown; line is what the status line says then.
 func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string, bool) {
 	c.summary = summarize(msg.entries, msg.drafts)
+	c.drafted = drafted(msg.drafts)
 	if c.waiting == nil && !c.review {
 		c.waiting = c.adopt(msg.entries, now)
 	}
@@ -298,8 +317,8 @@ func (s sentMark) set(m *model.Message) {
 }
 
 // summarize counts what waits: drafts a message was queued from are the
-// outbox's, not unsent drafts.
-func summarize(entries []outbox.Entry, drafts []outbox.Draft) outboxSummary {
+// outbox's, not unsent drafts; an agent's draft waits for review.
+func summarize(entries []outbox.Entry, drafts []drafting.Listed) outboxSummary {
 	var s outboxSummary
 	queued := map[string]bool{}
 	for _, e := range entries {
@@ -314,11 +333,30 @@ func summarize(entries []outbox.Entry, drafts []outbox.Draft) outboxSummary {
 		}
 	}
 	for _, d := range drafts {
-		if !queued[d.ID] {
+		switch {
+		case queued[d.ID]:
+		case d.Author == drafting.Agent:
+			s.review++
+		default:
 			s.drafts++
 		}
 	}
 	return s
+}
+
+// drafted is the messages the drafts not yet sent answer.
+func drafted(ds []drafting.Listed) map[model.MessageID]bool {
+	var waiting []drafting.Listed
+	for _, d := range ds {
+		if !d.Queued && (d.Kind == "reply" || d.Kind == "reply_all") {
+			waiting = append(waiting, d)
+		}
+	}
+	out := map[model.MessageID]bool{}
+	for id := range drafting.Answered(waiting) {
+		out[id] = true
+	}
+	return out
 }
 
 // words is the summary for the header, "" when nothing waits.
@@ -335,6 +373,7 @@ func (s outboxSummary) words() string {
 	add(s.queued, "1 in outbox", "%d in outbox")
 	add(s.unknown, "1 may have been sent", "%d may have been sent")
 	add(s.failed, "1 not sent", "%d not sent")
+	add(s.review, "1 draft to review", "%d drafts to review")
 	add(s.drafts, "1 unsent draft", "%d unsent drafts")
 	return strings.Join(parts, " · ")
 }

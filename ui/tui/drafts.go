@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts/drafting"
 	"unibox/accounts/outbox"
 	"unibox/model"
 	"unibox/model/textsafe"
@@ -36,7 +37,7 @@ type draftsBox struct {
 // draftItem is one line: a draft here, one in a server's Drafts, or an
 // outbox entry.
 type draftItem struct {
-	draft  *outbox.Draft
+	draft  *drafting.Listed
 	remote *model.Message
 	entry  *outbox.Entry
 }
@@ -186,8 +187,11 @@ func (b draftsBox) describe(it draftItem) string {
 		if d.Err != nil {
 			return fmt.Sprintf("draft · %s · damaged: %v", d.Account, d.Err)
 		}
-		p := b.local.peeks[d.ID]
-		return fmt.Sprintf("draft · %s · %s · to %s · %s · %s", d.Account, d.Kind, orNone(addressList(p.to)), orNone(p.subject), ago(b.now(), d.Updated))
+		what := "draft"
+		if d.Author == drafting.Agent {
+			what = "✎ agent draft"
+		}
+		return fmt.Sprintf("%s · %s · %s · to %s · %s · %s", what, d.Account, d.Kind, orNone(addressList(append(d.To, d.Cc...))), orNone(d.Subject), ago(b.now(), d.Updated))
 	}
 	e := it.entry
 	if e.Err != nil {

@@ -25,6 +25,7 @@ type listModel struct {
 	// the text of an empty list (loading or not) and the selection.
 	empty      func() string
 	marked     func(model.MessageID) bool
+	drafted    func(model.MessageID) bool // a reply waits in the drafts: ✎
 	rows       []model.Row // shared with the inbox: read only
 	cursor     int
 	offset     int
@@ -154,7 +155,7 @@ func (l listModel) view(width, height int) string {
 		if i > l.offset {
 			b.WriteByte('\n')
 		}
-		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, l.marked(l.rows[i].ID), now, tags[l.rows[i].ID.Account], c))
+		b.WriteString(l.renderRow(l.rows[i], i == l.cursor, l.marked(l.rows[i].ID), l.drafted != nil && l.drafted(l.rows[i].ID), now, tags[l.rows[i].ID.Account], c))
 	}
 	for i := end - l.offset; i < l.height; i++ {
 		b.WriteByte('\n')
@@ -162,10 +163,11 @@ func (l listModel) view(width, height int) string {
 	return b.String()
 }
 
-// renderRow: cursor, marks (* selected, N fresh, • unread, r replied or
-// f forwarded, ! flagged, ~ stale), account tag, sender, subject, relative date. Every string from
-// a server is sanitised and measured by display width.
-func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, tag string, c columns) string {
+// renderRow: cursor, marks (* selected, N fresh, ✎ a reply waits in the
+// drafts, • unread, r replied or f forwarded, ! flagged, ~ stale),
+// account tag, sender, subject, relative date. Every string from a server
+// is sanitised and measured by display width.
+func (l listModel) renderRow(r model.Row, cursor, selected, drafted bool, now time.Time, tag string, c columns) string {
 	mark := func(on bool, c string) string {
 		if on {
 			return c
@@ -180,6 +182,8 @@ func (l listModel) renderRow(r model.Row, cursor, selected bool, now time.Time, 
 	switch {
 	case r.Fresh:
 		unread = "N"
+	case drafted:
+		unread = "✎" // a draft answers it: review it in D (the row's style still says unread)
 	case r.Seen && r.Answered:
 		unread = "r" // replied to, as mutt marks it; a reply says more than a forward
 	case r.Seen && r.Forwarded:

@@ -16,6 +16,7 @@ import (
 	"unibox/accounts/outbox"
 	"unibox/model"
 	"unibox/model/compose"
+	"unibox/model/review"
 )
 
 // Mailroom is how the TUI writes and sends: drafts and the outbox on disk
@@ -24,10 +25,23 @@ import (
 // Tea's loop is stopped, and the outbox's countdown and retries must not
 // stop with it. nil: the TUI cannot send (the compose keys say so).
 type Mailroom struct {
-	Box       *outbox.Box
-	Runner    *dispatch.Runner
+	Box    *outbox.Box
+	Runner *dispatch.Runner
+	// Drafting lists the drafts with who wrote each (an agent, through
+	// `unibox mcp`, or a person) and notes a person's steps in the
+	// account's history; nil: one over Box.
+	Drafting  *drafting.Writer
 	Editor    string        // [compose] editor; "": $VISUAL, then $EDITOR, then vi
 	SendDelay time.Duration // [compose] send_delay
+}
+
+// drafting is the room's drafting.Writer, or one over its Box (the cap
+// on agents' drafts is no concern of the TUI's).
+func (r *Mailroom) drafting() *drafting.Writer {
+	if r.Drafting != nil {
+		return r.Drafting
+	}
+	return drafting.NewWriter(r.Box, 0)
 }
 
 // Composing is an account that can answer mail (accounts.Account).
@@ -37,6 +51,33 @@ type Composing interface {
 	Part(ctx context.Context, id model.MessageID, index int) (model.Part, error)
 	Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error)
 	DeleteMessages(ctx context.Context, folder string, uidValidity uint32, uids []uint32) ([]model.ItemResult, error)
+	// Known is whom the account has written to, among addrs: its Sent
+	// folder and the outbox's record (accounts.Account.Known), bounded.
+	Known(ctx context.Context, box *outbox.Box, addrs []string) review.Known
+}
+
+// marksMsg is what the review screen marks in a draft's text: new
+// recipients, look-alike domains, a long body, misleading links.
+type marksMsg struct {
+	draftID string
+	text    string // the body the marks are for: a later edit drops them
+	marks   []review.Mark
+}
+
+func (m marksMsg) accountIndex() int { return noAccount }
+
+// checkCmd works out the marks for d: whom the account has written to
+// comes from its server (bounded: accounts.KnownTimeout), so it runs
+// beside the review screen, which shows "checking" until it answers.
+func checkCmd(ctx context.Context, room *Mailroom, acct Account, draftID string, d compose.Draft) tea.Cmd {
+	return func() tea.Msg {
+		m := review.FromDraft(d)
+		known := review.Known{Addrs: map[string]bool{}, Unchecked: "this account cannot say whom it has written to"}
+		if c, ok := acct.(Composing); ok {
+			known = c.Known(ctx, room.Box, m.Recipients())
+		}
+		return marksMsg{draftID: draftID, text: d.Body, marks: review.Check(m, known)}
+	}
 }
 
 // editorCommand runs the editor on path the way git runs core.editor:
@@ -126,17 +167,11 @@ type shelvedMsg struct {
 // outboxMsg is what waits in the outbox and the drafts, read after the
 // runner says something moved.
 type outboxMsg struct {
-	watch   bool // from waitOutboxCmd: re-arm it
+	watch   bool   // from waitOutboxCmd: re-arm it
+	stamp   string // from watchDraftsCmd: re-arm it from this stamp
 	entries []outbox.Entry
-	drafts  []outbox.Draft
-	peeks   map[string]draftPeek // by draft id: what its text says it is
+	drafts  []drafting.Listed // with their authors, subjects and recipients
 	err     error
-}
-
-// draftPeek is what the drafts view shows of a draft's text.
-type draftPeek struct {
-	to      []model.Address
-	subject string
 }
 
 func (m composeReadyMsg) accountIndex() int { return noAccount }
@@ -268,7 +303,32 @@ func discardCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draf
 		if err := dropServerCopy(ctx, acct, d.ServerDraft, timeout); err != nil {
 			return shelvedMsg{verb: "discarded", err: fmt.Errorf("not discarded: %w", err)}
 		}
-		return shelvedMsg{verb: "discarded", err: room.Box.DiscardDraft(d.ID)}
+		_, text, _ := room.Box.Draft(d.ID)
+		if err := room.Box.DiscardDraft(d.ID); err != nil {
+			return shelvedMsg{verb: "discarded", err: err}
+		}
+		noteDraft(room, acct, d.ID, "discarded", text)
+		return shelvedMsg{verb: "discarded"}
+	}
+}
+
+// noteDraftCmd notes a person's step on draft id (edited, sent,
+// discarded) in its account's history, saying when an agent wrote it,
+// and ends the agent's claim on it (drafting.Writer.Record). nil text:
+// the draft's text as it is now on disk.
+func noteDraftCmd(room *Mailroom, acct Account, id, verb string, text []byte) tea.Cmd {
+	return func() tea.Msg {
+		if text == nil {
+			_, text, _ = room.Box.Draft(id)
+		}
+		noteDraft(room, acct, id, verb, text)
+		return nil
+	}
+}
+
+func noteDraft(room *Mailroom, acct Account, id, verb string, text []byte) {
+	if ev, ok := acct.(drafting.Eventer); ok && text != nil {
+		room.drafting().Record(ev, id, text, verb)
 	}
 }
 
@@ -307,15 +367,8 @@ func dropServerCopy(ctx context.Context, acct Account, ref *outbox.Ref, timeout 
 func readOutboxCmd(room *Mailroom) tea.Cmd {
 	return func() tea.Msg {
 		es, err := room.Box.Entries()
-		ds, derr := room.Box.Drafts()
-		peeks := map[string]draftPeek{}
-		for _, d := range ds {
-			if _, text, err := room.Box.Draft(d.ID); err == nil {
-				to, subject := compose.Peek(string(text))
-				peeks[d.ID] = draftPeek{to: to, subject: subject}
-			}
-		}
-		return outboxMsg{entries: es, drafts: ds, peeks: peeks, err: errors.Join(err, derr)}
+		ds, derr := room.drafting().Listed()
+		return outboxMsg{entries: es, drafts: ds, err: errors.Join(err, derr)}
 	}
 }
 
@@ -330,6 +383,37 @@ func waitOutboxCmd(ctx context.Context, room *Mailroom) tea.Cmd {
 			return msg
 		case <-ctx.Done():
 			return nil
+		}
+	}
+}
+
+// draftsPoll is how often the TUI looks whether another process (an
+// agent through unibox mcp, another unibox) changed the drafts: a
+// directory listing's stamp (drafting.Writer.Stamp), cheap enough.
+const draftsPoll = 2 * time.Second
+
+// watchDraftsCmd reads the drafts again once their stamp is no longer
+// last ("": read the stamp first). An agent's draft shows in the header,
+// on its row and in D without a key pressed.
+func watchDraftsCmd(ctx context.Context, room *Mailroom, last string) tea.Cmd {
+	return func() tea.Msg {
+		w := room.drafting()
+		if last == "" {
+			last = w.Stamp()
+		}
+		t := time.NewTicker(draftsPoll)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-t.C:
+			}
+			if s := w.Stamp(); s != "" && s != last {
+				msg := readOutboxCmd(room)().(outboxMsg)
+				msg.stamp = s
+				return msg
+			}
 		}
 	}
 }

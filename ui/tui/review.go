@@ -78,6 +78,7 @@ func (c composer) page(width int) (fixed, text []string) {
 	if c.confirm {
 		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(hint(c.keys.Discard)+" again discards this draft: its text is lost", width)))
 	}
+	fixed = append(fixed, c.markLines(width)...)
 	field := func(name, value string) {
 		fixed = append(fixed, textsafe.Fit(c.styles.Label.Render(fmt.Sprintf("%-8s", name))+" "+textsafe.Line(value), width))
 	}
@@ -189,4 +190,33 @@ func faithful(body string) string {
 		lines[i] = b.String()
 	}
 	return strings.TrimSuffix(strings.Join(lines, "\n"), "\n")
+}
+
+// maxMarkLines is how many lines the marks take at most: the headers and
+// the text must stay on screen under them.
+const maxMarkLines = 4
+
+// markLines is the review's marks, each one line, at most maxMarkLines
+// (the last then says how many more): what a person should see before
+// sending, above what is sent.
+func (c composer) markLines(width int) []string {
+	if c.checking {
+		return []string{c.styles.Dim.Render(textsafe.Fit("checking whom this account has written to…", width))}
+	}
+	if len(c.marks) == 0 {
+		return []string{c.styles.Dim.Render(textsafe.Fit("every recipient has been written to before", width))}
+	}
+	var out []string
+	for i, mk := range c.marks {
+		if len(out) == maxMarkLines-1 && len(c.marks) > maxMarkLines {
+			out = append(out, c.styles.StatusError.Render(textsafe.Fit(fmt.Sprintf("! and %d more", len(c.marks)-i), width)))
+			break
+		}
+		text := mk.Text
+		if mk.Field != "" {
+			text = mk.Field + ": " + text
+		}
+		out = append(out, c.styles.StatusError.Render(textsafe.Fit("! "+textsafe.Line(text), width)))
+	}
+	return out
 }

@@ -155,7 +155,8 @@ func New(opts Options) (*Model, error) {
 		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
 	m.filter = newFilterBox(keys)
 	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
-		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] }, dateFormat: opts.DateFormat}
+		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
+		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
 	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
@@ -212,6 +213,7 @@ func (m *Model) Init() tea.Cmd {
 		if room.Runner != nil {
 			cmds = append(cmds, waitOutboxCmd(m.env.ctx, room))
 		}
+		cmds = append(cmds, watchDraftsCmd(m.env.ctx, room, ""))
 	}
 	return tea.Batch(cmds...)
 }

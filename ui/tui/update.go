@@ -322,7 +322,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.restored(msg)
 	case connectMsg:
 		return m.panes.connect(&m.env)
-	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, queuedMsg, cancelledMsg, shelvedMsg:
+	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, marksMsg, queuedMsg, cancelledMsg, shelvedMsg:
 		return m.composed(msg)
 	case serverDraftsMsg:
 		if m.frame.mode == modeDrafts {
@@ -341,6 +341,9 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		cmd := m.composed(msg)
 		if msg.watch {
 			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.ctx, m.env.opts.Mailroom))
+		}
+		if msg.stamp != "" {
+			cmd = tea.Batch(cmd, watchDraftsCmd(m.env.ctx, m.env.opts.Mailroom, msg.stamp))
 		}
 		return cmd
 	case notifyFlushMsg, notifiedMsg:

@@ -155,7 +155,7 @@ func (m *Model) draftsKey(msg tea.KeyMsg) tea.Cmd {
 			m.frame.setStatus("its account "+it.draft.Account+" is not configured: the draft stays on disk", true)
 			return nil
 		}
-		return reopenCmd(m.env.ctx, room, m.panes.accts[i].acct, *it.draft, m.env.opts.CallTimeout)
+		return reopenCmd(m.env.ctx, room, m.panes.accts[i].acct, it.draft.Draft, m.env.opts.CallTimeout)
 	case key.Matches(msg, k.Send) && it.entry != nil && !m.drafts.accounts[it.entry.Account]:
 		m.frame.setStatus("orphaned: "+it.entry.Account+" is not configured, and no other account sends it", true)
 		return nil
@@ -181,7 +181,7 @@ func (m *Model) draftsKey(msg tea.KeyMsg) tea.Cmd {
 		if i := m.panes.index(it.draft.Account); i >= 0 {
 			acct = m.panes.accts[i].acct
 		}
-		return discardCmd(m.env.ctx, room, acct, *it.draft, m.env.opts.CallTimeout)
+		return discardCmd(m.env.ctx, room, acct, it.draft.Draft, m.env.opts.CallTimeout)
 	}
 	return nil
 }
