@@ -33,12 +33,12 @@ type composer struct {
 	// checking: they are being worked out.
 	marks    []review.Mark
 	checking bool
-	confirm bool          // discard was asked once
-	review  bool          // the review screen is up
-	waiting *waitingSend  // sent, not gone yet
-	summary outboxSummary
-	drafted map[model.MessageID]bool // messages a draft not yet sent answers: their rows show ✎
-	busy    bool // a send, postpone or discard is under way: keys wait
+	confirm  bool         // discard was asked once
+	review   bool         // the review screen is up
+	waiting  *waitingSend // sent, not gone yet
+	summary  outboxSummary
+	drafted  map[model.MessageID]bool // messages a draft not yet sent answers: their rows show ✎
+	busy     bool                     // a send, postpone or discard is under way: keys wait
 	// marked is the message a reply or forward just sent answers or
 	// forwards: the root marks its row at once, not at the next listing
 	// (the server's flag and the stored row come from the outbox's flag

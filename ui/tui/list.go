@@ -26,7 +26,7 @@ type listModel struct {
 	empty      func() string
 	marked     func(model.MessageID) bool
 	drafted    func(model.MessageID) bool // a reply waits in the drafts: ✎
-	rows       []model.Row // shared with the inbox: read only
+	rows       []model.Row                // shared with the inbox: read only
 	cursor     int
 	offset     int
 	height     int

@@ -14,6 +14,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/dispatch"
+	"unibox/accounts/drafting"
 	"unibox/model/textsafe"
 	"unibox/ui/launch"
 	"unibox/ui/tui/termprobe"
@@ -105,7 +106,8 @@ func openMailroom(env *launch.Env, accts []dispatch.Account, stderr io.Writer) (
 			fmt.Fprintln(stderr, "unibox: the outbox:", err)
 		}
 	}()
-	return &Mailroom{Box: box, Runner: runner, Editor: env.Config.Compose.Editor, SendDelay: env.Config.Compose.SendDelay.Duration},
+	return &Mailroom{Box: box, Runner: runner, Drafting: drafting.NewWriter(box, env.Config.Agent.MaxDraftsPerHour),
+			Editor: env.Config.Compose.Editor, SendDelay: env.Config.Compose.SendDelay.Duration},
 		func() { cancel(); <-done }
 }
 
