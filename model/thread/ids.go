@@ -1,0 +1,101 @@
+package thread
+
+import (
+	"crypto/sha256"
+	"encoding/base32"
+	"strings"
+
+	"unibox/model"
+	"unibox/model/subject"
+)
+
+// MaxTail is how many of the last valid References ids are read, besides
+// the first: the nearest ancestors are what places a message, the first is
+// the root; the middle of a long chain adds nothing a reply in it does not
+// already link.
+const MaxTail = 50
+
+// idLen is the length of a thread id: 16 base32 characters, 80 bits, so two
+// of a million threads collide with odds of about 4e-13.
+const idLen = 16
+
+var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// ID is the thread id of a thread whose root is the message id root (as
+// compared: without <>).
+func ID(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return strings.ToLower(b32.EncodeToString(sum[:])[:idLen])
+}
+
+// synthetic is the node of a message without a usable Message-ID. The
+// space keeps it apart from every real id (CleanMsgID refuses spaces).
+func synthetic(k model.MessageID) string { return "key " + k.String() }
+
+// subjectNode is the node root-level messages with one base subject share.
+func subjectNode(base string) string { return "subject " + base }
+
+// links is what threading reads of one message.
+type links struct {
+	own  string   // the Message-ID, or the synthetic node
+	head string   // first reference, else In-Reply-To, else own
+	refs []string // valid In-Reply-To and References, capped; may repeat
+	subj string   // the subject node, "" unless grouped by subject
+}
+
+func linksOf(m Message, bySubject bool) links {
+	var l links
+	if id, ok := model.CleanMsgID(m.MessageID); ok {
+		l.own = id
+	} else {
+		l.own = synthetic(m.Key)
+	}
+	l.refs = capRefs(m.References)
+	irt, irtOK := model.CleanMsgID(m.InReplyTo)
+	switch {
+	case len(l.refs) > 0:
+		l.head = l.refs[0]
+	case irtOK:
+		l.head = irt
+	default:
+		l.head = l.own
+	}
+	if irtOK {
+		l.refs = append(l.refs, irt)
+	}
+	if bySubject && len(l.refs) == 0 {
+		if b := subject.Base(m.Subject); b != "" {
+			l.subj = subjectNode(b)
+		}
+	}
+	return l
+}
+
+// capRefs is the first valid id of refs and the last MaxTail valid ones
+// after it, in header order. It reads refs from both ends, so a huge
+// header of valid ids costs MaxTail+1 checks.
+func capRefs(refs []string) []string {
+	first := -1
+	var head string
+	for i, r := range refs {
+		if id, ok := model.CleanMsgID(r); ok {
+			first, head = i, id
+			break
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	tail := make([]string, 0, min(MaxTail, len(refs)-first-1)+1)
+	tail = append(tail, head)
+	for i := len(refs) - 1; i > first && len(tail) <= MaxTail; i-- {
+		if id, ok := model.CleanMsgID(refs[i]); ok {
+			tail = append(tail, id)
+		}
+	}
+	// tail[1:] was read backwards.
+	for i, j := 1, len(tail)-1; i < j; i, j = i+1, j-1 {
+		tail[i], tail[j] = tail[j], tail[i]
+	}
+	return tail
+}

@@ -1,0 +1,263 @@
+package thread
+
+import (
+	"slices"
+	"time"
+
+	"unibox/model"
+)
+
+// Message is what threading reads of one stored message (one row: a copy
+// in one folder of one account).
+type Message struct {
+	// Key is the row. It is unique per Add's caller-side row, and the
+	// fallback identity of a message without a usable Message-ID.
+	Key model.MessageID
+	// MessageID, InReplyTo and References are the raw ids, with or
+	// without <>; ids that are not ids are skipped (see the package doc).
+	MessageID  string
+	InReplyTo  string
+	References []string
+	// Subject is read only with Options.BySubject.
+	Subject string
+	// Date orders a thread's messages (Order); threading ignores it.
+	Date time.Time
+}
+
+// Options are the threading choices that change which messages are one
+// thread; a Threader keeps them for its life (change one: rebuild).
+type Options struct {
+	// BySubject is `[ui] thread_by_subject`: root-level messages with the
+	// same base subject are one thread.
+	BySubject bool
+}
+
+// Alias says thread Old is now part of thread New: every row the caller
+// stored with thread_id Old belongs to New.
+type Alias struct{ Old, New string }
+
+// Change is what one Add did: the thread the message is in now, and the
+// thread ids it retired (sorted by Old; none in the common case).
+type Change struct {
+	ThreadID string
+	Aliases  []Alias
+}
+
+// Threader holds the threads of every message added so far. It is not
+// safe for concurrent use.
+type Threader struct {
+	opts  Options
+	index map[string]int32 // id → node
+	nodes []node
+	rows  map[model.MessageID]int32
+	rowv  []row
+	live  map[string]int32  // live thread id → a node of it
+	alias map[string]string // retired thread id → its successor
+}
+
+type node struct {
+	id      string
+	up      int32 // union-find parent; itself at a representative
+	heads   int32 // rows whose head is this node
+	replies int32 // rows with this Message-ID whose head is another node
+	inCands bool  // in its component's cands heap
+	inHeads bool  // in its component's heads heap
+	c       *comp // only at a representative
+}
+
+// comp is a component (thread), kept at its representative node.
+type comp struct {
+	size  int32   // nodes, for union by size
+	cands []int32 // heap of candidate heads, stale entries removed lazily
+	heads []int32 // heap of every head, for the all-replies fallback
+	rows  []int32
+	tid   string
+}
+
+type row struct {
+	key       model.MessageID
+	own, head int32
+	reply     bool
+}
+
+// New returns an empty Threader.
+func New(opts Options) *Threader {
+	return &Threader{
+		opts:  opts,
+		index: map[string]int32{},
+		rows:  map[model.MessageID]int32{},
+		live:  map[string]int32{},
+		alias: map[string]string{},
+	}
+}
+
+// Add threads m and reports its thread and the thread ids it retired. It
+// never fails: ids that are not ids are skipped.
+func (t *Threader) Add(m Message) Change {
+	l := linksOf(m, t.opts.BySubject)
+
+	// The threads this message touches, as they were.
+	var before []string
+	note := func(id string) {
+		if n, ok := t.index[id]; ok {
+			if tid := t.comp(n).tid; tid != "" && !slices.Contains(before, tid) {
+				before = append(before, tid)
+			}
+		}
+	}
+	note(l.own)
+	for _, r := range l.refs {
+		note(r)
+	}
+	if l.subj != "" {
+		note(l.subj)
+	}
+
+	ri, known := t.rows[m.Key]
+	if !known {
+		ri = int32(len(t.rowv))
+		t.rowv = append(t.rowv, row{key: m.Key})
+		t.rows[m.Key] = ri
+	}
+	old := t.rowv[ri]
+	if known {
+		if tid := t.comp(old.own).tid; !slices.Contains(before, tid) {
+			before = append(before, tid)
+		}
+		t.nodes[old.head].heads--
+		if old.reply {
+			t.nodes[old.own].replies--
+		}
+	}
+
+	own := t.node(l.own)
+	head := t.node(l.head)
+	for _, r := range l.refs {
+		t.union(own, t.node(r))
+	}
+	if l.subj != "" {
+		t.union(own, t.node(l.subj))
+	}
+	if known {
+		t.union(own, old.own) // a row is one thread, whatever its versions say
+	} else {
+		c := t.comp(own)
+		c.rows = append(c.rows, ri)
+	}
+	reply := head != own
+	t.nodes[head].heads++
+	if reply {
+		t.nodes[own].replies++
+	}
+	t.rowv[ri] = row{key: m.Key, own: own, head: head, reply: reply}
+
+	c := t.comp(own)
+	// Every node whose candidacy may have begun is (re)offered; stale
+	// entries are dropped when they reach the top.
+	t.offer(c, head)
+	if known {
+		t.offer(c, old.head)
+		t.offer(c, old.own)
+	}
+	tid := ID(t.nodes[t.root(c)].id)
+	c.tid = tid
+	t.live[tid] = own
+	delete(t.alias, tid)
+
+	ch := Change{ThreadID: tid}
+	for _, b := range before {
+		if b != tid {
+			delete(t.live, b)
+			t.alias[b] = tid
+			ch.Aliases = append(ch.Aliases, Alias{Old: b, New: tid})
+		}
+	}
+	slices.SortFunc(ch.Aliases, func(a, b Alias) int {
+		if a.Old < b.Old {
+			return -1
+		}
+		return 1
+	})
+	return ch
+}
+
+// node is id's node, made (alone in a new component) if it is new.
+func (t *Threader) node(id string) int32 {
+	if n, ok := t.index[id]; ok {
+		return n
+	}
+	n := int32(len(t.nodes))
+	t.nodes = append(t.nodes, node{id: id, up: n, c: &comp{size: 1}})
+	t.index[id] = n
+	return n
+}
+
+// find is n's representative, halving the path on the way (iterative).
+func (t *Threader) find(n int32) int32 {
+	for t.nodes[n].up != n {
+		p := t.nodes[n].up
+		t.nodes[n].up = t.nodes[p].up
+		n = p
+	}
+	return n
+}
+
+func (t *Threader) comp(n int32) *comp { return t.nodes[t.find(n)].c }
+
+// union joins a's and b's components, moving the smaller one's heaps and
+// rows into the larger (each entry moves O(log n) times in all).
+func (t *Threader) union(a, b int32) {
+	a, b = t.find(a), t.find(b)
+	if a == b {
+		return
+	}
+	ca, cb := t.nodes[a].c, t.nodes[b].c
+	if ca.size < cb.size {
+		a, b, ca, cb = b, a, cb, ca
+	}
+	t.nodes[b].up = a
+	t.nodes[b].c = nil
+	ca.size += cb.size
+	for _, n := range cb.cands {
+		t.push(&ca.cands, n)
+	}
+	for _, n := range cb.heads {
+		t.push(&ca.heads, n)
+	}
+	ca.rows = append(ca.rows, cb.rows...)
+}
+
+// offer puts n in c's heaps if it is a head (and a candidate) and not
+// there yet.
+func (t *Threader) offer(c *comp, n int32) {
+	nd := &t.nodes[n]
+	if nd.heads > 0 && !nd.inHeads {
+		nd.inHeads = true
+		t.push(&c.heads, n)
+	}
+	if nd.heads > 0 && nd.replies == 0 && !nd.inCands {
+		nd.inCands = true
+		t.push(&c.cands, n)
+	}
+}
+
+// root is c's root node: its smallest candidate, else (every head a
+// reply) its smallest head. Entries no longer valid are popped first.
+func (t *Threader) root(c *comp) int32 {
+	for len(c.cands) > 0 {
+		n := &t.nodes[c.cands[0]]
+		if n.heads > 0 && n.replies == 0 {
+			return c.cands[0]
+		}
+		n.inCands = false
+		t.pop(&c.cands)
+	}
+	for {
+		n := &t.nodes[c.heads[0]]
+		if n.heads > 0 {
+			return c.heads[0]
+		}
+		n.inHeads = false
+		t.pop(&c.heads)
+	}
+}
