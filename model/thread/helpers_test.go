@@ -67,3 +67,5 @@ func groups(tids []string) string {
 	}
 	return strings.Join(parts, " | ")
 }
+
+func timeMinutes(n int) time.Duration { return time.Duration(n) * time.Minute }

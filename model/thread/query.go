@@ -1,6 +1,10 @@
 package thread
 
-import "unibox/model"
+import (
+	"slices"
+
+	"unibox/model"
+)
 
 // ThreadOf is the thread id of the row key, and whether it was added.
 func (t *Threader) ThreadOf(key model.MessageID) (string, bool) {
@@ -51,3 +55,13 @@ func (t *Threader) Members(tid string) []model.MessageID {
 
 // Len is the number of rows added and of threads they form.
 func (t *Threader) Len() (rows, threads int) { return len(t.rowv), len(t.live) }
+
+// Threads are the live thread ids, sorted.
+func (t *Threader) Threads() []string {
+	out := make([]string, 0, len(t.live))
+	for tid := range t.live {
+		out = append(out, tid)
+	}
+	slices.Sort(out)
+	return out
+}
