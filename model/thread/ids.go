@@ -3,7 +3,7 @@ package thread
 import (
 	"crypto/sha256"
 	"encoding/base32"
-	"strings"
+	"slices"
 
 	"unibox/model"
 	"unibox/model/subject"
@@ -19,13 +19,18 @@ const MaxTail = 50
 // of a million threads collide with odds of about 4e-13.
 const idLen = 16
 
-var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
+// b32 is RFC 4648 base32 in lower case: ids are typed and read by people
+// and agents, and lower case is what most tools print.
+var b32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 // ID is the thread id of a thread whose root is the message id root (as
-// compared: without <>).
+// compared: without <>): the first 16 characters of the base32 of its
+// SHA-256, which are the base32 of its first 10 bytes.
 func ID(root string) string {
 	sum := sha256.Sum256([]byte(root))
-	return strings.ToLower(b32.EncodeToString(sum[:])[:idLen])
+	var out [idLen]byte
+	b32.Encode(out[:], sum[:idLen*5/8])
+	return string(out[:])
 }
 
 // synthetic is the node of a message without a usable Message-ID. The
@@ -43,14 +48,16 @@ type links struct {
 	subj string   // the subject node, "" unless grouped by subject
 }
 
-func linksOf(m Message, bySubject bool) links {
+// linksOf reads m. Its refs are built in scratch's space (whose contents
+// it overwrites), so a caller that reuses one scratch allocates nothing.
+func linksOf(m Message, bySubject bool, scratch []string) links {
 	var l links
 	if id, ok := model.CleanMsgID(m.MessageID); ok {
 		l.own = id
 	} else {
 		l.own = synthetic(m.Key)
 	}
-	l.refs = capRefs(m.References)
+	l.refs = capRefs(scratch[:0], m.References)
 	irt, irtOK := model.CleanMsgID(m.InReplyTo)
 	switch {
 	case len(l.refs) > 0:
@@ -71,10 +78,10 @@ func linksOf(m Message, bySubject bool) links {
 	return l
 }
 
-// capRefs is the first valid id of refs and the last MaxTail valid ones
-// after it, in header order. It reads refs from both ends, so a huge
-// header of valid ids costs MaxTail+1 checks.
-func capRefs(refs []string) []string {
+// capRefs appends to dst the first valid id of refs and the last MaxTail
+// valid ones after it, in header order. It reads refs from both ends, so a
+// huge header of valid ids costs MaxTail+1 checks.
+func capRefs(dst, refs []string) []string {
 	first := -1
 	var head string
 	for i, r := range refs {
@@ -84,18 +91,15 @@ func capRefs(refs []string) []string {
 		}
 	}
 	if first < 0 {
-		return nil
+		return dst
 	}
-	tail := make([]string, 0, min(MaxTail, len(refs)-first-1)+1)
-	tail = append(tail, head)
-	for i := len(refs) - 1; i > first && len(tail) <= MaxTail; i-- {
+	start := len(dst)
+	dst = append(dst, head)
+	for i := len(refs) - 1; i > first && len(dst)-start <= MaxTail; i-- {
 		if id, ok := model.CleanMsgID(refs[i]); ok {
-			tail = append(tail, id)
+			dst = append(dst, id)
 		}
 	}
-	// tail[1:] was read backwards.
-	for i, j := 1, len(tail)-1; i < j; i, j = i+1, j-1 {
-		tail[i], tail[j] = tail[j], tail[i]
-	}
-	return tail
+	slices.Reverse(dst[start+1:]) // the tail was read backwards
+	return dst
 }

@@ -35,15 +35,20 @@ func Order(msgs []Message) []Entry {
 	}
 	slices.SortStableFunc(seq, func(a, b int) int { return compare(&msgs[a], &msgs[b]) })
 
+	// Each message's own id and its refs, as flat[lo:hi].
 	type placed struct {
-		own  string
-		refs []string
+		own    string
+		lo, hi int
 	}
 	info := make([]placed, n)
 	canon := make(map[string]int, n)
+	var flat, scratch []string
 	for _, i := range seq {
-		l := linksOf(msgs[i], false)
-		info[i] = placed{own: l.own, refs: l.refs}
+		l := linksOf(msgs[i], false, scratch)
+		scratch = l.refs
+		lo := len(flat)
+		flat = append(flat, l.refs...)
+		info[i] = placed{own: l.own, lo: lo, hi: len(flat)}
 		if _, dup := canon[l.own]; !dup {
 			canon[l.own] = i
 		}
@@ -67,7 +72,7 @@ func Order(msgs []Message) []Entry {
 	parent := make([]int, n)
 	for _, i := range seq {
 		parent[i] = -1
-		refs := info[i].refs // References in header order, then In-Reply-To
+		refs := flat[info[i].lo:info[i].hi] // References in header order, then In-Reply-To
 		for k := len(refs) - 1; k >= 0; k-- {
 			id := refs[k]
 			p, ok := canon[id]

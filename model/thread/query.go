@@ -65,3 +65,16 @@ func (t *Threader) Threads() []string {
 	slices.Sort(out)
 	return out
 }
+
+// Grow makes room for n rows before the first Add, so a launch that knows
+// how many rows it has threads them without regrowing its tables. Later
+// it only grows the slices.
+func (t *Threader) Grow(n int) {
+	t.nodes = slices.Grow(t.nodes, n)
+	t.rowv = slices.Grow(t.rowv, n)
+	if len(t.rowv) == 0 {
+		t.index = make(map[string]int32, n)
+		t.rows = make(map[model.MessageID]int32, n)
+		t.live = make(map[string]int32, n)
+	}
+}

@@ -53,6 +53,11 @@ type Threader struct {
 	rowv  []row
 	live  map[string]int32  // live thread id → a node of it
 	alias map[string]string // retired thread id → its successor
+
+	// Scratch space reused by every Add.
+	before   []string
+	scratch  []string
+	refNodes []int32
 }
 
 type node struct {
@@ -60,17 +65,18 @@ type node struct {
 	up      int32 // union-find parent; itself at a representative
 	heads   int32 // rows whose head is this node
 	replies int32 // rows with this Message-ID whose head is another node
+	size    int32 // nodes in the component, at a representative
 	inCands bool  // in its component's cands heap
 	inHeads bool  // in its component's heads heap
-	c       *comp // only at a representative
+	c       *comp // at a representative once it has a row
 }
 
 // comp is a component (thread), kept at its representative node.
 type comp struct {
-	size  int32   // nodes, for union by size
 	cands []int32 // heap of candidate heads, stale entries removed lazily
 	heads []int32 // heap of every head, for the all-replies fallback
 	rows  []int32
+	root  int32 // the node tid names; -1 before the first
 	tid   string
 }
 
@@ -94,23 +100,24 @@ func New(opts Options) *Threader {
 // Add threads m and reports its thread and the thread ids it retired. It
 // never fails: ids that are not ids are skipped.
 func (t *Threader) Add(m Message) Change {
-	l := linksOf(m, t.opts.BySubject)
+	l := linksOf(m, t.opts.BySubject, t.scratch)
+	defer func() { clear(l.refs); t.scratch = l.refs[:0] }()
 
-	// The threads this message touches, as they were.
-	var before []string
-	note := func(id string) {
-		if n, ok := t.index[id]; ok {
-			if tid := t.comp(n).tid; tid != "" && !slices.Contains(before, tid) {
-				before = append(before, tid)
-			}
-		}
-	}
-	note(l.own)
+	// Each id's node, noting the threads they were in before.
+	t.before = t.before[:0]
+	own := t.lookup(l.own)
+	refs := t.refNodes[:0]
 	for _, r := range l.refs {
-		note(r)
+		refs = append(refs, t.lookup(r))
 	}
+	t.refNodes = refs
+	head := own
+	if len(refs) > 0 {
+		head = refs[0] // linksOf: the head is the first of refs when there are any
+	}
+	subj := int32(-1)
 	if l.subj != "" {
-		note(l.subj)
+		subj = t.lookup(l.subj)
 	}
 
 	ri, known := t.rows[m.Key]
@@ -121,26 +128,26 @@ func (t *Threader) Add(m Message) Change {
 	}
 	old := t.rowv[ri]
 	if known {
-		if tid := t.comp(old.own).tid; !slices.Contains(before, tid) {
-			before = append(before, tid)
-		}
+		t.noteThread(old.own)
 		t.nodes[old.head].heads--
 		if old.reply {
 			t.nodes[old.own].replies--
 		}
 	}
 
-	own := t.node(l.own)
-	head := t.node(l.head)
-	for _, r := range l.refs {
-		t.union(own, t.node(r))
+	for _, r := range refs {
+		t.union(own, r)
 	}
-	if l.subj != "" {
-		t.union(own, t.node(l.subj))
+	if subj >= 0 {
+		t.union(own, subj)
 	}
 	if known {
 		t.union(own, old.own) // a row is one thread, whatever its versions say
-	} else {
+	}
+	if r := t.find(own); t.nodes[r].c == nil {
+		t.nodes[r].c = &comp{root: -1} // a thread of new ids only
+	}
+	if !known {
 		c := t.comp(own)
 		c.rows = append(c.rows, ri)
 	}
@@ -159,13 +166,15 @@ func (t *Threader) Add(m Message) Change {
 		t.offer(c, old.head)
 		t.offer(c, old.own)
 	}
-	tid := ID(t.nodes[t.root(c)].id)
-	c.tid = tid
-	t.live[tid] = own
-	delete(t.alias, tid)
+	if root := t.root(c); root != c.root {
+		c.root, c.tid = root, ID(t.nodes[root].id)
+		t.live[c.tid] = own
+		delete(t.alias, c.tid)
+	}
+	tid := c.tid
 
 	ch := Change{ThreadID: tid}
-	for _, b := range before {
+	for _, b := range t.before {
 		if b != tid {
 			delete(t.live, b)
 			t.alias[b] = tid
@@ -181,15 +190,25 @@ func (t *Threader) Add(m Message) Change {
 	return ch
 }
 
-// node is id's node, made (alone in a new component) if it is new.
-func (t *Threader) node(id string) int32 {
+// lookup is id's node, made (alone, with no rows yet) if it is new; the
+// thread an existing node is in goes into t.before.
+func (t *Threader) lookup(id string) int32 {
 	if n, ok := t.index[id]; ok {
+		t.noteThread(n)
 		return n
 	}
 	n := int32(len(t.nodes))
-	t.nodes = append(t.nodes, node{id: id, up: n, c: &comp{size: 1}})
+	t.nodes = append(t.nodes, node{id: id, up: n, size: 1})
 	t.index[id] = n
 	return n
+}
+
+// noteThread adds the thread n is in to t.before, once. Nodes made in
+// this Add have none yet.
+func (t *Threader) noteThread(n int32) {
+	if c := t.comp(n); c != nil && c.tid != "" && !slices.Contains(t.before, c.tid) {
+		t.before = append(t.before, c.tid)
+	}
 }
 
 // find is n's representative, halving the path on the way (iterative).
@@ -211,13 +230,20 @@ func (t *Threader) union(a, b int32) {
 	if a == b {
 		return
 	}
-	ca, cb := t.nodes[a].c, t.nodes[b].c
-	if ca.size < cb.size {
-		a, b, ca, cb = b, a, cb, ca
+	if t.nodes[a].size < t.nodes[b].size {
+		a, b = b, a
 	}
+	ca, cb := t.nodes[a].c, t.nodes[b].c
 	t.nodes[b].up = a
 	t.nodes[b].c = nil
-	ca.size += cb.size
+	t.nodes[a].size += t.nodes[b].size
+	switch {
+	case cb == nil:
+		return
+	case ca == nil:
+		t.nodes[a].c = cb
+		return
+	}
 	for _, n := range cb.cands {
 		t.push(&ca.cands, n)
 	}
