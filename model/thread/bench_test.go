@@ -125,3 +125,20 @@ func BenchmarkOrder1000(b *testing.B) {
 		Order(msgs)
 	}
 }
+
+// One message whose References holds 5,000 ids arriving into a
+// 100,000-message state: bounded by MaxTail, not by the header.
+func BenchmarkAddHostile5000(b *testing.B) {
+	msgs := corpus(benchN)
+	th := build(Options{}, msgs)
+	refs := make([]string, 5000)
+	for i := range refs {
+		refs[i] = msgs[(i*7919)%len(msgs)].MessageID
+	}
+	uid := uint32(benchN + 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		th.Add(at("A", "INBOX", uid, "h"+strconv.Itoa(int(uid))+"@example.org", "", refs...))
+		uid++
+	}
+}

@@ -78,6 +78,13 @@ func FuzzThread(f *testing.F) {
 			}
 			checkOrder(t, len(ms), Order(ms))
 		}
+		distinct := map[string]bool{}
+		for _, tid := range want {
+			distinct[tid] = true
+		}
+		if len(distinct) != len(th.Threads()) {
+			t.Fatalf("%d live thread ids for %d threads with rows", len(th.Threads()), len(distinct))
+		}
 		if len(seen) != len(msgs) {
 			t.Fatalf("threads hold %d of %d messages", len(seen), len(msgs))
 		}

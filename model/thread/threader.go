@@ -2,46 +2,9 @@ package thread
 
 import (
 	"slices"
-	"time"
 
 	"unibox/model"
 )
-
-// Message is what threading reads of one stored message (one row: a copy
-// in one folder of one account).
-type Message struct {
-	// Key is the row. It is unique per Add's caller-side row, and the
-	// fallback identity of a message without a usable Message-ID.
-	Key model.MessageID
-	// MessageID, InReplyTo and References are the raw ids, with or
-	// without <>; ids that are not ids are skipped (see the package doc).
-	MessageID  string
-	InReplyTo  string
-	References []string
-	// Subject is read only with Options.BySubject.
-	Subject string
-	// Date orders a thread's messages (Order); threading ignores it.
-	Date time.Time
-}
-
-// Options are the threading choices that change which messages are one
-// thread; a Threader keeps them for its life (change one: rebuild).
-type Options struct {
-	// BySubject is `[ui] thread_by_subject`: root-level messages with the
-	// same base subject are one thread.
-	BySubject bool
-}
-
-// Alias says thread Old is now part of thread New: every row the caller
-// stored with thread_id Old belongs to New.
-type Alias struct{ Old, New string }
-
-// Change is what one Add did: the thread the message is in now, and the
-// thread ids it retired (sorted by Old; none in the common case).
-type Change struct {
-	ThreadID string
-	Aliases  []Alias
-}
 
 // Threader holds the threads of every message added so far. It is not
 // safe for concurrent use.

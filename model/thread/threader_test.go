@@ -165,6 +165,15 @@ func TestReAdd(t *testing.T) {
 	if m := th.Members(ch.ThreadID); len(m) != 1 {
 		t.Errorf("Members = %v", m)
 	}
+	ch = Change{ThreadID: ID("a@h")}
+	// A head the newer version no longer names stops counting: the root
+	// is what a rebuild from the newest versions gives.
+	th.Add(in(3, "c@h", "0@h"))
+	final := in(3, "c@h", "0@h", "a@h", "0@h")
+	if got, want := th.Add(final).ThreadID, build(Options{}, []Message{in(2, "b@h", "a@h", "a@h"), final}); got != ID("a@h") {
+		tid, _ := want.ThreadOf(final.Key)
+		t.Errorf("after re-adding c: thread %s, want ID(a@h) = %s (a rebuild gives %s)", got, ID("a@h"), tid)
+	}
 	// The same version again changes nothing.
 	if again := th.Add(in(2, "b@h", "a@h", "a@h")); again.ThreadID != ch.ThreadID || len(again.Aliases) != 0 {
 		t.Errorf("same version again: %+v", again)
