@@ -2,6 +2,7 @@ package thread
 
 import (
 	"slices"
+	"strings"
 
 	"unibox/model"
 )
@@ -144,12 +145,7 @@ func (t *Threader) Add(m Message) Change {
 			ch.Aliases = append(ch.Aliases, Alias{Old: b, New: tid})
 		}
 	}
-	slices.SortFunc(ch.Aliases, func(a, b Alias) int {
-		if a.Old < b.Old {
-			return -1
-		}
-		return 1
-	})
+	slices.SortFunc(ch.Aliases, func(a, b Alias) int { return strings.Compare(a.Old, b.Old) })
 	return ch
 }
 
@@ -160,6 +156,9 @@ func (t *Threader) lookup(id string) int32 {
 		t.noteThread(n)
 		return n
 	}
+	// A copy: id may be a slice of a huge hostile header, which the
+	// Threader would otherwise keep alive for good.
+	id = strings.Clone(id)
 	n := int32(len(t.nodes))
 	t.nodes = append(t.nodes, node{id: id, up: n, size: 1})
 	t.index[id] = n
