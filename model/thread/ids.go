@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"slices"
+	"unicode/utf8"
 
 	"unibox/model"
 	"unibox/model/subject"
@@ -37,8 +38,28 @@ func ID(root string) string {
 // space keeps it apart from every real id (CleanMsgID refuses spaces).
 func synthetic(k model.MessageID) string { return "key " + k.String() }
 
-// subjectNode is the node root-level messages with one base subject share.
-func subjectNode(base string) string { return "subject " + base }
+// maxSubject is how much of a subject grouping reads: two subjects that
+// agree on their first kilobyte are one, and a hostile megabyte costs no
+// more than that to clean.
+const maxSubject = 1024
+
+// prefix is s cut to at most n bytes, at a character boundary.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// subjectNode is the node root-level messages with one base subject share:
+// a hash of it, so a megabyte subject costs the Threader 41 bytes.
+func subjectNode(base string) string {
+	sum := sha256.Sum256([]byte(base))
+	return "subject " + b32.EncodeToString(sum[:20])
+}
 
 // links is what threading reads of one message.
 type links struct {
@@ -71,7 +92,7 @@ func linksOf(m Message, bySubject bool, scratch []string) links {
 		l.refs = append(l.refs, irt)
 	}
 	if bySubject && len(l.refs) == 0 {
-		if b := subject.Base(m.Subject); b != "" {
+		if b := subject.Base(prefix(m.Subject, maxSubject)); b != "" {
 			l.subj = subjectNode(b)
 		}
 	}

@@ -3,6 +3,7 @@ package thread
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,27 @@ func TestHead(t *testing.T) {
 		if l.own != tc.own || l.head != tc.head {
 			t.Errorf("%+v: own %q head %q, want %q %q", tc.m, l.own, l.head, tc.own, tc.head)
 		}
+	}
+}
+
+// Subjects are read up to maxSubject bytes, cut at a character boundary:
+// two long subjects that differ only after it are one conversation.
+func TestSubjectPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"héllo", 2, "h"}, {"héllo", 3, "hé"}, {"abc", 5, "abc"}, {"日本", 1, ""},
+	} {
+		if got := prefix(tc.in, tc.n); got != tc.want {
+			t.Errorf("prefix(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+	long := strings.Repeat("é", maxSubject)
+	a := linksOf(withSubject(in(1, "a@h", ""), long+"one"), true, nil)
+	b := linksOf(withSubject(in(2, "b@h", ""), long+"two"), true, nil)
+	if a.subj == "" || a.subj != b.subj || len(a.subj) > 64 {
+		t.Errorf("long subjects: nodes %q and %q, want one short node", a.subj, b.subj)
 	}
 }
