@@ -2,8 +2,10 @@ package thread
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // corpus is n messages as a mailbox holds them: conversations of 1 to 12
@@ -141,4 +143,41 @@ func BenchmarkAddHostile5000(b *testing.B) {
 		th.Add(at("A", "INBOX", uid, "h"+strconv.Itoa(int(uid))+"@example.org", "", refs...))
 		uid++
 	}
+}
+
+// The worst arrival: one message that names two 50,000-message threads
+// and merges them (the smaller one's rows move). Building the state each
+// round dwarfs the merge, and Stop/StartTimer around it cost more than
+// the merge itself, so the merge is timed by hand: read ns/merge, not
+// ns/op (which is the setup's).
+func BenchmarkAddMerge(b *testing.B) {
+	half := benchN / 2
+	msgs := make([]Message, 0, benchN)
+	for _, root := range []string{"x", "y"} {
+		for i := range half {
+			id := root + strconv.Itoa(i) + "@example.org"
+			if i == 0 {
+				msgs = append(msgs, at("A", root, uint32(i+1), id, ""))
+			} else {
+				msgs = append(msgs, at("A", root, uint32(i+1), id, root+"0@example.org", root+"0@example.org"))
+			}
+		}
+	}
+	joiner := at("A", "INBOX", 1, "join@example.org", "", "x0@example.org", "y0@example.org")
+	var merging time.Duration
+	for i := 0; i < b.N; i++ {
+		th := New(Options{})
+		th.Grow(len(msgs))
+		for _, m := range msgs {
+			th.Add(m)
+		}
+		runtime.GC() // the setup's garbage is not the merge's cost
+		start := time.Now()
+		ch := th.Add(joiner)
+		merging += time.Since(start)
+		if len(ch.Aliases) != 1 {
+			b.Fatalf("merge: %+v", ch)
+		}
+	}
+	b.ReportMetric(float64(merging.Nanoseconds())/float64(b.N), "ns/merge")
 }

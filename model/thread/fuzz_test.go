@@ -49,7 +49,23 @@ func FuzzThread(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, bySubject bool) {
 		msgs := fuzzMessages(data)
 		opts := Options{BySubject: bySubject}
-		th := build(opts, msgs)
+		th := New(opts)
+		for _, m := range msgs {
+			ch := th.Add(m)
+			// Bounded writes: one alias at most per thread the message
+			// named (own id, In-Reply-To, References, subject).
+			if limit := 3 + len(capRefs(nil, m.References)); len(ch.Aliases) > limit {
+				t.Fatalf("%d aliases from one Add, more than %d", len(ch.Aliases), limit)
+			}
+			for _, a := range ch.Aliases {
+				if a.New != ch.ThreadID || a.Old == a.New {
+					t.Fatalf("alias %v from an Add into %s", a, ch.ThreadID)
+				}
+				if got, ok := th.Resolve(a.Old); !ok || got != ch.ThreadID {
+					t.Fatalf("Resolve(%s) = %q, %v after it was retired into %s", a.Old, got, ok, ch.ThreadID)
+				}
+			}
+		}
 		want := map[model.MessageID]string{}
 		for _, m := range msgs {
 			tid, ok := th.ThreadOf(m.Key)
