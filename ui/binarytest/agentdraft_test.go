@@ -60,7 +60,8 @@ func TestAgentDraftReviewedAndSent(t *testing.T) {
 			var drafted struct {
 				DraftID string `json:"draft_id"`
 			}
-			facetest.Call(t, cs, "draft_reply", map[string]any{"id": id, "body": "Friday works for me.", "reply_all": true}, &drafted)
+			text := facetest.Call(t, cs, "draft_reply", map[string]any{"id": id, "body": "Friday works for me.", "reply_all": true}, &drafted)
+			t.Logf("draft_reply {id: %q, body: %q, reply_all: true} answered:\n%s", id, "Friday works for me.", text)
 			if drafted.DraftID == "" {
 				t.Fatal("draft_reply gave no draft_id")
 			}
@@ -71,6 +72,8 @@ func TestAgentDraftReviewedAndSent(t *testing.T) {
 			if n := w.smtp.Deliveries(); n != 0 {
 				t.Fatalf("drafting delivered %d messages", n)
 			}
+			t.Logf("over IMAP, Drafts holds it with %v, In-Reply-To %s, References %s; SMTP deliveries: 0",
+				drafts[0].Flags, header(drafts[0].Raw, "In-Reply-To"), header(drafts[0].Raw, "References"))
 
 			s := r.start()
 			s.waitFor("1 draft to review", 30*time.Second)
@@ -79,7 +82,8 @@ func TestAgentDraftReviewedAndSent(t *testing.T) {
 			s.waitFor("agent", 20*time.Second)
 			s.keys("Enter")
 			s.waitFor("review · y send", 20*time.Second)
-			s.waitFor("new recipient: carol@example.com", 20*time.Second)
+			review := s.waitFor("new recipient: carol@example.com", 20*time.Second)
+			t.Logf("the review screen:\n%s", strings.Join(review, "\n"))
 			if screen := strings.Join(s.capture(), "\n"); strings.Contains(screen, "new recipient: bob@example.com") {
 				t.Fatalf("Bob, written to before, is marked new:\n%s", screen)
 			}
@@ -103,6 +107,7 @@ func TestAgentDraftReviewedAndSent(t *testing.T) {
 			if n, sent := len(withHeader(w.folder(t, "rcpt", "INBOX"), "Message-ID", replyID)), len(withHeader(w.folder(t, "sender", "Sent"), "Message-ID", replyID)); n != 1 || sent != 1 || w.smtp.Deliveries() != 1 {
 				t.Fatalf("INBOX %d, Sent %d, SMTP took %d: want 1 each", n, sent, w.smtp.Deliveries())
 			}
+			t.Logf("after y: the recipient's INBOX holds %s once, Sent once, Drafts none, the original \\Answered; SMTP deliveries: 1", replyID)
 		})
 	}
 }
