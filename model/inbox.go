@@ -18,6 +18,11 @@ type Row struct {
 	// unconfirmed: found in the local store (a filter beyond the loaded
 	// pages), not yet seen in a listing this session: shown stale.
 	unconfirmed bool
+	// Thread is set on the rows of the thread view (ThreadRows): on a
+	// conversation's row, and with Member on each of its messages when
+	// the conversation is expanded.
+	Thread *Conversation
+	Member bool
 }
 
 // Inbox is the unified inbox: each account's rows, merged newest first.

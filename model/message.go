@@ -30,6 +30,10 @@ type Message struct {
 	Forwarded      bool // $Forwarded: forwarded (a keyword, RFC 5788)
 	Size           uint32
 	HasAttachments bool
+	// ThreadID is the conversation the message belongs to (model/thread:
+	// the same in every process, account and folder); "" when it is not
+	// known, and the message is a conversation of its own.
+	ThreadID string
 }
 
 // Attachment is listed, never loaded.

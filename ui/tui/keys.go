@@ -22,6 +22,9 @@ type KeyMap struct {
 	// (where r and R do not refresh); the review screen's own keys.
 	Compose, Reply, ReplyAll, Forward, Drafts key.Binding
 	Send, Edit, Postpone, Discard             key.Binding
+	// Conversations: the thread view, a thread opened and closed in it,
+	// and stepping through a thread in the message view.
+	Threads, Expand, Collapse, NextInThread, PrevInThread key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).
@@ -65,6 +68,11 @@ func DefaultKeyMap() KeyMap {
 		Edit:           b([]string{"e"}, "e", "edit"),
 		Postpone:       b([]string{"p"}, "p", "postpone to Drafts"),
 		Discard:        b([]string{"x"}, "x", "discard"),
+		Threads:        b([]string{"t"}, "t", "threads"),
+		Expand:         b([]string{"l", "right"}, "l/→", "open thread"),
+		Collapse:       b([]string{"h", "left"}, "h/←", "close thread"),
+		NextInThread:   b([]string{"n"}, "n", "next in thread"),
+		PrevInThread:   b([]string{"p"}, "p", "previous in thread"),
 	}
 }
 
@@ -81,6 +89,8 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"filter": &k.Filter, "search": &k.Search,
 		"compose": &k.Compose, "reply": &k.Reply, "reply_all": &k.ReplyAll, "forward": &k.Forward, "drafts": &k.Drafts,
 		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard,
+		"threads": &k.Threads, "expand": &k.Expand, "collapse": &k.Collapse,
+		"next_in_thread": &k.NextInThread, "prev_in_thread": &k.PrevInThread,
 	}
 }
 
@@ -126,7 +136,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
-		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo},
-		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts},
+		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads},
+		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Expand, k.Collapse},
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -125,6 +126,12 @@ func (l listModel) update(msg tea.Msg) (listModel, tea.Cmd) {
 	return l, nil
 }
 
+// follow keeps the cursor on id's row from the next setRows on.
+func (l listModel) follow(id model.MessageID) listModel {
+	l.sel, l.touched = id, true
+	return l
+}
+
 // step moves the cursor n rows (the user's move: the cursor no longer
 // stays on the newest row).
 func (l listModel) step(n int) listModel {
@@ -178,23 +185,35 @@ func (l listModel) renderRow(r model.Row, cursor, selected, drafted bool, now ti
 	if cursor {
 		cur = ">"
 	}
-	unread := mark(!r.Seen, "•")
+	seen, flagged, from, subject := r.Seen, r.Flagged, sender(r.From), textsafe.Line(r.Subject)
+	if c := r.Thread; c != nil && !r.Member {
+		// A conversation's row: its newest subject, everyone in it, and
+		// marks when any message has them.
+		seen, flagged = c.Unread == 0, c.Flagged
+		from = strings.Join(c.People, ", ")
+		if c.Count > 1 {
+			subject = fmt.Sprintf("%s (%d)", subject, c.Count)
+		}
+	} else if r.Member {
+		subject = "  " + subject // a message of an opened conversation
+	}
+	unread := mark(!seen, "•")
 	switch {
 	case r.Fresh:
 		unread = "N"
 	case drafted:
 		unread = "✎" // a draft answers it: review it in D (the row's style still says unread)
-	case r.Seen && r.Answered:
+	case seen && r.Answered:
 		unread = "r" // replied to, as mutt marks it; a reply says more than a forward
-	case r.Seen && r.Forwarded:
+	case seen && r.Forwarded:
 		unread = "f" // forwarded ($Forwarded); ! is flagged
 	}
 	unread = textsafe.Fit(unread, textsafe.Width("•"))
-	marks := cur + mark(selected, "*") + unread + mark(r.Flagged, "!") + mark(r.Stale, "~")
+	marks := cur + mark(selected, "*") + unread + mark(flagged, "!") + mark(r.Stale, "~")
 	date := relDate(r.Date, now, l.dateFormat)
 	line := marks + " " + textsafe.Fit(tag, c.tag) + " " +
-		textsafe.Fit(sender(r.From), c.sender) + " " +
-		textsafe.Fit(textsafe.Line(r.Subject), c.subject) + " " +
+		textsafe.Fit(textsafe.Line(from), c.sender) + " " +
+		textsafe.Fit(subject, c.subject) + " " +
 		padLeft(date, dateW)
 	line = textsafe.Fit(line, l.width)
 	st := l.styles.Row
@@ -205,7 +224,7 @@ func (l listModel) renderRow(r model.Row, cursor, selected, drafted bool, now ti
 		st = l.styles.RowStale
 	case r.Fresh:
 		st = l.styles.Fresh
-	case !r.Seen:
+	case !seen:
 		st = l.styles.Unread
 	}
 	return st.Render(line)

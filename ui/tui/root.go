@@ -84,6 +84,7 @@ type Model struct {
 	details detailsBox
 	notify  notifier
 	compose composer
+	threads threadView
 	drafts  draftsBox
 }
 

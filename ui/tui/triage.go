@@ -63,6 +63,15 @@ func (t *triageBox) targets(inbox *model.Inbox, cursor model.Row, onRow bool) []
 		}
 		return rows
 	}
+	if onRow && cursor.Thread != nil && !cursor.Member {
+		var rows []model.Row // a conversation's row: every message in it
+		for _, id := range cursor.Thread.Members {
+			if r, ok := inbox.Find(id); ok {
+				rows = append(rows, r)
+			}
+		}
+		return rows
+	}
 	if onRow {
 		return []model.Row{cursor}
 	}

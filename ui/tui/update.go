@@ -43,6 +43,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			m.setMode(modeList)
 			return nil
 		}
+		if key.Matches(msg, m.env.keys.NextInThread) {
+			return m.stepThread(1)
+		}
+		if key.Matches(msg, m.env.keys.PrevInThread) {
+			return m.stepThread(-1)
+		}
 		if cmd := m.handleActionKey(msg); cmd != nil {
 			return cmd
 		}
@@ -63,6 +69,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
+	if cmd, ok := m.threadKey(msg); ok {
+		return cmd
+	}
 	if m.list.owns(msg) {
 		m.list, _ = m.list.update(msg)
 		return m.pageIfAtEnd()
@@ -133,6 +142,14 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	cursor, onRow := m.list.selected()
 	rows := m.triage.targets(m.inbox, cursor, onRow)
+	conversation := m.frame.mode == modeList && len(m.triage.selected) == 0 && onRow && cursor.Thread != nil && !cursor.Member
+	if conversation {
+		if key.Matches(msg, m.env.keys.ToggleFlag) {
+			rows = []model.Row{cursor} // f flags the newest message, the row's own
+		} else if !key.Matches(msg, m.env.keys.Undo) && !m.threads.confirmed(msg, cursor.Thread, &m.frame, m.env.keys) {
+			return func() tea.Msg { return nil } // asked first: a conversation in several accounts
+		}
+	}
 	if m.frame.mode == modeMessage {
 		if r, ok := m.inbox.Find(m.viewer.showing()); ok {
 			rows = []model.Row{r}
@@ -262,6 +279,11 @@ func (m *Model) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	return m.openRow(r)
+}
+
+// openRow shows r's message in the message view.
+func (m *Model) openRow(r model.Row) tea.Cmd {
 	i := m.panes.index(r.ID.Account)
 	if i < 0 {
 		return nil
@@ -402,7 +424,11 @@ func (m *Model) rebuild() {
 		}
 		rows = filtered
 	}
-	m.list = m.list.setRows(m.filter.apply(rows))
+	rows = m.filter.apply(rows)
+	if m.threads.on {
+		rows = model.ThreadRows(rows, m.threads.expanded)
+	}
+	m.list = m.list.setRows(rows)
 	for _, a := range m.panes.accts {
 		m.panes.unread[a.acct.Name()] = m.inbox.Unread(a.acct.Name())
 	}

@@ -111,7 +111,7 @@ func (m *Model) header(now time.Time) string {
 	var s string
 	if m.panes.focus >= 0 {
 		a := m.panes.accts[m.panes.focus]
-		s = fmt.Sprintf("%s · %d messages · %s: all accounts", a.acct.Name(), len(m.list.rows), hint(k.AllAccounts))
+		s = fmt.Sprintf("%s · %s · %s: all accounts", a.acct.Name(), m.counted(), hint(k.AllAccounts))
 		if !a.health.Connected() {
 			s += " · " + a.health.Words(now)
 		}
@@ -120,7 +120,7 @@ func (m *Model) header(now time.Time) string {
 		}
 		return s
 	}
-	s = fmt.Sprintf("%d of %d accounts · %d messages", ok, len(m.panes.accts), len(m.list.rows))
+	s = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), m.counted())
 	if len(why) > 0 {
 		s = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), strings.Join(why, " · "))
 	}
@@ -156,6 +156,22 @@ func fitLines(s string, n int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// counted is what the list shows, counted: "12 messages", or in the
+// thread view "5 conversations · 12 messages".
+func (m *Model) counted() string {
+	if !m.threads.on {
+		return fmt.Sprintf("%d messages", len(m.list.rows))
+	}
+	convs, msgs := 0, 0
+	for _, r := range m.list.rows {
+		if r.Thread != nil && !r.Member {
+			convs++
+			msgs += r.Thread.Count
+		}
+	}
+	return fmt.Sprintf("%d conversations · %d messages", convs, msgs)
 }
 
 // helpKeys are the bindings that mean something in the current mode.

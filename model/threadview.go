@@ -1,0 +1,79 @@
+package model
+
+import (
+	"slices"
+	"strings"
+)
+
+// Conversation is what a thread row shows of the messages it stands for:
+// how many, whether any is unread or flagged, and who took part.
+type Conversation struct {
+	ID       string      // the thread id (or the message's own id when unthreaded)
+	Members  []MessageID // oldest first
+	Count    int
+	Unread   int
+	Flagged  bool
+	Accounts []string // the accounts its messages are in, in the order first seen
+	People   []string // senders' display names, oldest first, each once
+	Expanded bool
+}
+
+// Multi reports whether the conversation spans more than one account: a
+// forged References header can join a stranger's mail to a trusted
+// thread, so acting on all of it asks first.
+func (c *Conversation) Multi() bool { return len(c.Accounts) > 1 }
+
+// ThreadRows groups rows (newest first, as Inbox.Rows gives them) into
+// conversations: one row per thread, where its newest message stood,
+// carrying the Conversation; an expanded thread is followed by its
+// messages, oldest first, each marked Member. A message without a
+// ThreadID is a conversation of its own. Rows are copied, never shared.
+func ThreadRows(rows []Row, expanded map[string]bool) []Row {
+	key := func(r Row) string {
+		if r.ThreadID != "" {
+			return r.ThreadID
+		}
+		return "msg " + r.ID.String()
+	}
+	members := map[string][]int{}
+	var order []string
+	for i, r := range rows {
+		k := key(r)
+		if _, ok := members[k]; !ok {
+			order = append(order, k)
+		}
+		members[k] = append(members[k], i)
+	}
+	out := make([]Row, 0, len(order))
+	for _, k := range order {
+		idx := members[k]
+		head := rows[idx[0]] // the newest: rows are newest first
+		c := &Conversation{ID: k, Count: len(idx), Expanded: expanded[k]}
+		seenPeople := map[string]bool{}
+		for j := len(idx) - 1; j >= 0; j-- { // oldest first
+			r := rows[idx[j]]
+			c.Members = append(c.Members, r.ID)
+			if !r.Seen {
+				c.Unread++
+			}
+			c.Flagged = c.Flagged || r.Flagged
+			if !slices.Contains(c.Accounts, r.ID.Account) {
+				c.Accounts = append(c.Accounts, r.ID.Account)
+			}
+			if p := r.From.Display(); p != "" && !seenPeople[strings.ToLower(p)] {
+				seenPeople[strings.ToLower(p)] = true
+				c.People = append(c.People, p)
+			}
+		}
+		head.Thread = c
+		out = append(out, head)
+		if c.Expanded && len(idx) > 1 {
+			for j := len(idx) - 1; j >= 0; j-- {
+				m := rows[idx[j]]
+				m.Thread, m.Member = c, true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
