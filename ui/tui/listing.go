@@ -13,12 +13,19 @@ import (
 // end (from the store at once and from the server), and what a page does
 // to the inbox.
 
-// load asks account i for its newest page.
+// load asks account i for its newest page. Until a page of it has come,
+// a sync's step brings no more than the screen shows (its rows), so a
+// first sync of a big folder draws as soon as a listing would; the steps
+// after it (synced) bring pages of 200 behind the drawn screen.
 func (p *accountPanes) load(e *env, i int) tea.Cmd {
 	a := p.accts[i]
 	*a = a.load(e.next())
 	if s, ok := a.acct.(Syncing); ok {
-		return syncCmd(e.ctx, a.acct, s, i, a.req, e.opts.PageSize, e.opts.CallTimeout)
+		step := 0
+		if !a.listedOnce {
+			step = e.rows
+		}
+		return syncCmd(e.ctx, a.acct, s, i, a.req, e.opts.PageSize, step, e.opts.CallTimeout)
 	}
 	return listCmd(e.ctx, a.acct, i, a.req, accounts.ListOptions{Limit: e.opts.PageSize}, false, e.opts.CallTimeout)
 }
@@ -159,7 +166,7 @@ func (p *accountPanes) synced(e *env, msg syncedMsg) tea.Cmd {
 		return nil // a push started a new step: that chain goes on
 	}
 	a.loading = true
-	return syncCmd(e.ctx, a.acct, a.acct.(Syncing), msg.account, a.req, e.opts.PageSize, e.opts.CallTimeout)
+	return syncCmd(e.ctx, a.acct, a.acct.(Syncing), msg.account, a.req, e.opts.PageSize, 0, e.opts.CallTimeout)
 }
 
 // thousands is a count as a badge says it: 850, 12k, 100k.

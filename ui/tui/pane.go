@@ -93,10 +93,13 @@ type accountPane struct {
 	health  accounts.Health
 	req     uint64 // latest list request; older results are dropped
 	loading bool
-	again   bool   // a push came during the listing: list once more after it
-	syncing string // a first sync's progress for the badge, "" when none runs
-	paging  int    // older pages being fetched (from the server, the store)
-	lastErr string // last failed operation, for details
+	again   bool // a push came during the listing: list once more after it
+	// listedOnce: a newest page of the account has come (and is drawn).
+	// Until then a sync's step brings only what the screen shows.
+	listedOnce bool
+	syncing    string // a first sync's progress for the badge, "" when none runs
+	paging     int    // older pages being fetched (from the server, the store)
+	lastErr    string // last failed operation, for details
 }
 
 // healthChanged takes a new health; back says the account has just come
@@ -125,6 +128,7 @@ func (p accountPane) listed(msg listedMsg) (accountPane, bool) {
 			return p, false
 		}
 		p.loading = false
+		p.listedOnce = p.listedOnce || msg.err == nil
 	}
 	if msg.stored && msg.err != nil {
 		return p, false // the store has nothing older: not a failure of the account

@@ -97,6 +97,9 @@ type env struct {
 	keys    KeyMap
 	styles  Styles
 	nextReq uint64
+	// rows is how many rows the list shows: the size of the first step of
+	// a sync, so a first sync draws a screen before it brings the rest.
+	rows int
 }
 
 // next is a new request id: an answer carries it, and one that is not
@@ -271,6 +274,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) layout() {
 	bodyH := max(m.frame.height-3-lipgloss.Height(m.frame.helpPageOf(m.helpKeys(), m.env.keys.Help)), 1) // bar, header, status line, help
 	m.list.width, m.list.height = m.frame.width, bodyH
+	m.env.rows = bodyH
 	m.list = m.list.clamp()
 	m.viewer = m.viewer.setSize(m.frame.width, bodyH)
 	m.frame.help.Width = m.frame.width
