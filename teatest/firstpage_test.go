@@ -13,6 +13,7 @@ import (
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/ui/tui"
 )
 
 // openMemStored opens one account per port (user sam/pw on an in-process
@@ -108,4 +109,63 @@ func waitHeld(t *testing.T, h *memimap.Hold) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the server never got the FETCH")
 	}
+}
+
+// A first sync's next step waits for every account's first rows: while
+// another account's first answer is still at its server, the synced
+// account asks nothing more of its own; once that answer comes, it goes
+// on. (Were it to go on at once, its next step would come while the other
+// is still held: the check below sees that order whenever the step comes
+// within the half second the other is held.)
+func TestFirstSyncWaitsForEveryFirstScreen(t *testing.T) {
+	fa, fb := &memimap.Faults{}, &memimap.Faults{}
+	alpha := fillMem(t, memimap.Options{Faults: fa}, "Alpha", 500, now)
+	beta := fillMem(t, memimap.Options{Faults: fb}, "Beta", 5, now)
+	set := openTwoStored(t, alpha.Port(), beta.Port())
+	a1, b1 := fa.HoldNext("FETCH"), fb.HoldNext("FETCH")
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.FirstScreenWait = time.Hour })
+	waitHeld(t, a1)
+	a2 := fa.HoldNext("FETCH")
+	a1.Release(true)
+	waitHeld(t, b1)
+	waitFor(t, tm, "Alpha 499", "syncing 20/500")
+	select {
+	case <-a2.Held:
+		b1.Release(true)
+		a2.Release(true)
+		t.Fatal("Alpha's next step came while Beta's first answer was still held")
+	case <-time.After(500 * time.Millisecond):
+	}
+	b1.Release(true)
+	waitHeld(t, a2)
+	a2.Release(true)
+	waitFor(t, tm, "Beta 004", "syncing 220/500")
+}
+
+// An account that does not answer holds the others' sync only for
+// FirstScreenWait: then their next steps go on.
+func TestFirstSyncWaitIsBounded(t *testing.T) {
+	fb := &memimap.Faults{}
+	alpha := fillMem(t, memimap.Options{}, "Alpha", 500, now)
+	beta := fillMem(t, memimap.Options{Faults: fb}, "Beta", 5, now)
+	set := openTwoStored(t, alpha.Port(), beta.Port())
+	b1 := fb.HoldNext("FETCH")
+	defer b1.Release(false)
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.FirstScreenWait = 300 * time.Millisecond })
+	waitHeld(t, b1)
+	waitFor(t, tm, "Alpha 499", "syncing 220/500")
+}
+
+// openTwoStored opens Alpha and Beta with a new store, both closed when
+// the test ends.
+func openTwoStored(t *testing.T, alpha, beta int) *accounts.Set {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "store.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	set := openMemStored(t, st, []string{"Alpha", "Beta"}, []int{alpha, beta})
+	t.Cleanup(set.Close)
+	return set
 }

@@ -19,6 +19,10 @@ import (
 // after it (synced) bring pages of 200 behind the drawn screen.
 func (p *accountPanes) load(e *env, i int) tea.Cmd {
 	a := p.accts[i]
+	if _, ok := a.acct.(Syncing); ok && a.listedOnce && p.firstScreenPending() {
+		a.parked = true // a push's step would be a first sync's next: it waits too
+		return nil
+	}
 	*a = a.load(e.next())
 	if s, ok := a.acct.(Syncing); ok {
 		step := 0
@@ -83,6 +87,7 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 // list, notify_cmd) the root applies here.
 func (m *Model) listed(msg listedMsg) tea.Cmd {
 	cmd, n := m.panes.listed(&m.env, m.inbox, msg)
+	cmd = tea.Batch(cmd, m.panes.resumeIfDrawn(&m.env))
 	switch {
 	case n.failed:
 		m.frame.setAccountError(n.account, n.status)
@@ -164,6 +169,10 @@ func (p *accountPanes) synced(e *env, msg syncedMsg) tea.Cmd {
 	a.syncing = fmt.Sprintf("syncing %s/%s", thousands(msg.progress.Stored), thousands(msg.progress.Total))
 	if a.req != msg.req {
 		return nil // a push started a new step: that chain goes on
+	}
+	if p.firstScreenPending() {
+		a.parked = true // the other accounts' first rows come first
+		return nil
 	}
 	a.loading = true
 	return syncCmd(e.ctx, a.acct, a.acct.(Syncing), msg.account, a.req, e.opts.PageSize, 0, e.opts.CallTimeout)
