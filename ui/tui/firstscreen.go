@@ -22,7 +22,11 @@ const firstScreenWait = time.Second
 // firstScreenMsg ends the wait for the first screen, whoever has answered.
 type firstScreenMsg struct{}
 
+// resumeMsg takes the parked steps once the first screen is drawn.
+type resumeMsg struct{}
+
 func (firstScreenMsg) accountIndex() int { return noAccount }
+func (resumeMsg) accountIndex() int      { return noAccount }
 
 // firstScreenTimer ends the wait after d; it ends with the UI (ctx),
 // where a tea.Tick would outlive it.
@@ -53,12 +57,15 @@ func (p *accountPanes) firstScreenPending() bool {
 	return false
 }
 
-// resumeIfDrawn ends the wait once every account has answered.
+// resumeIfDrawn ends the wait once every account has answered, after the
+// frame that shows the last answer is on the screen (as the listings wait
+// for the stored rows' frame: see restored).
 func (p *accountPanes) resumeIfDrawn(e *env) tea.Cmd {
 	if p.screenDone || p.firstScreenPending() {
 		return nil
 	}
-	return p.resume(e)
+	p.screenDone = true
+	return tea.Tick(firstFrame, func(time.Time) tea.Msg { return resumeMsg{} })
 }
 
 // resume ends the wait for the first screen and takes the parked steps.

@@ -327,6 +327,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 			return nil
 		}
 		return m.panes.resume(&m.env)
+	case resumeMsg:
+		return m.panes.resume(&m.env)
 	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, marksMsg, queuedMsg, cancelledMsg, shelvedMsg:
 		return m.composed(msg)
 	case serverDraftsMsg:
