@@ -47,6 +47,18 @@ func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncPro
 // takes a step, shows the stored rows and the progress, and takes the
 // next. done: the folder is up to date.
 func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
+	return a.SyncStepUpTo(ctx, folder, 0)
+}
+
+// SyncStepUpTo is SyncStep bringing at most limit new envelopes (0 or
+// more than a page: a page of 200). A face's first step asks for what it
+// shows at once (the TUI's screen, `list --limit`): a first sync then
+// draws its first rows as soon as a listing of that many would, instead
+// of after 200 envelopes, and the steps after it go on in pages of 200.
+func (a *Account) SyncStepUpTo(ctx context.Context, folder string, limit int) (SyncProgress, bool, error) {
+	if limit <= 0 || limit > syncPage {
+		limit = syncPage
+	}
 	if err := a.checkInputs("sync_folder", nil, folder); err != nil {
 		return SyncProgress{}, false, err
 	}
@@ -72,7 +84,7 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 		return SyncProgress{}, false, err
 	}
 	req := provider.SyncRequest{Folder: folder, UIDValidity: st.UIDValidity, UIDNext: st.UIDNext, HighestModSeq: st.HighestModSeq,
-		Held: st.Held, BeforeUID: st.Floor, Limit: syncPage,
+		Held: st.Held, BeforeUID: st.Floor, Limit: limit,
 		// The counts agreeing is no proof: a gap behind an expunge keeps
 		// them equal. Once a day the whole uid set is asked for anyway
 		// (its ranges: a few bytes for a folder without many holes).
@@ -182,9 +194,10 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	}
 	// A sync brings the newest new mail first: once a page's worth is
 	// in, the rest of a long absence waits for the next run (or the TUI,
-	// or unibox sync).
+	// or unibox sync). Each step asks for the page's worth only, so a
+	// first sync answers as fast as a listing of the page.
 	for {
-		p, done, err := a.SyncStep(ctx, folder)
+		p, done, err := a.SyncStepUpTo(ctx, folder, opts.Limit)
 		if IsStoreError(err) {
 			return a.ListUnstored(ctx, opts)
 		}

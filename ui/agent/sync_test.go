@@ -14,8 +14,9 @@ import (
 )
 
 // An agent's list_messages syncs too: the first call takes one page of a
-// first sync, the second finishes it, an unchanged inbox then moves no
-// envelope, and another client's flag arrives without one.
+// first sync, of its limit, the next two finish it in pages of 200, an
+// unchanged inbox then moves no envelope, and another client's flag
+// arrives without one.
 func TestAgentListMessagesSyncs(t *testing.T) {
 	wire := &imaptest.Wire{}
 	srv, err := memimap.Start(memimap.Options{DebugWriter: wire})
@@ -42,16 +43,18 @@ func TestAgentListMessagesSyncs(t *testing.T) {
 	if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
 		t.Fatalf("first list_messages: %+v", out.Messages)
 	}
-	if n := wire.Envelopes(); n != 200 {
-		t.Fatalf("first list_messages fetched %d envelopes, want one page of a first sync (200)", n)
+	if n := wire.Envelopes(); n != 5 {
+		t.Fatalf("first list_messages fetched %d envelopes, want a first sync's page of its limit (5)", n)
 	}
-	// The first sync left unfinished goes one page further (the last 100)
-	// while the newest page is listed.
-	if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
-		t.Fatalf("second list_messages: %+v", out.Messages)
-	}
-	if n := wire.Envelopes(); n != 105 {
-		t.Fatalf("second list_messages fetched %d envelopes, want the rest of the first sync and a listing of 5", n)
+	// The first sync left unfinished goes one page of 200 further each
+	// time while the newest page is listed: 200 and then the last 95.
+	for i, want := range []int{205, 100} {
+		if out := list(); len(out.Messages) != 5 || out.Messages[0].Subject != "m299" {
+			t.Fatalf("list_messages %d: %+v", i+2, out.Messages)
+		}
+		if n := wire.Envelopes(); n != want {
+			t.Fatalf("list_messages %d fetched %d envelopes, want %d: a page of the first sync and a listing of 5", i+2, n, want)
+		}
 	}
 	if out := list(); len(out.Messages) != 5 || wire.Envelopes() != 0 {
 		t.Fatalf("an unchanged inbox: %d rows", len(out.Messages))

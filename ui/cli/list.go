@@ -70,7 +70,8 @@ type listed struct {
 // come from the local store, marked stale. With --cached nothing dials:
 // every row comes from the store.
 func List(args []string, stdout, stderr io.Writer) int {
-	f := newFaceFlags("list", "usage: unibox list [--json] [--account NAME]... [--limit N] [--unread] [--cached] [--timeout 10s]", stderr)
+	f := newFaceFlags("list", "usage: unibox list [--json] [--account NAME]... [--folder NAME] [--limit N] [--unread] [--cached] [--timeout 10s]", stderr)
+	folder := f.fs.String("folder", "", "this folder instead of the inbox (\"Sent\": the sent folder)")
 	limit := f.fs.Int("limit", 50, "messages per account")
 	unread := f.fs.Bool("unread", false, "only unread messages")
 	cached := f.fs.Bool("cached", false, "print what the local store holds, without connecting")
@@ -88,10 +89,11 @@ func List(args []string, stdout, stderr io.Writer) int {
 	defer env.Close()
 	var all []listed
 	if *cached {
-		all = fromStore(env.Store, accts, *limit, *unread)
+		all = fromStore(env.Store, accts, *folder, *limit, *unread)
 		storeProblem(stderr, all)
 	} else {
-		all = fromServers(accts, f.timeout, *limit, *unread)
+		all = fromServers(accts, f.timeout, *folder, *limit, *unread)
+		folderProblems(stderr, all)
 	}
 	out, ok := listOutput(all)
 	for _, a := range out.Accounts {
@@ -112,18 +114,18 @@ func List(args []string, stdout, stderr io.Writer) int {
 	return exitCode(ok, len(all))
 }
 
-// fromServers lists every account at once; one that does not answer
-// shows its stored rows, stale.
-func fromServers(accts []*accounts.Account, timeout time.Duration, limit int, unread bool) []listed {
+// fromServers lists folder ("": the inbox) of every account at once; one
+// that does not answer shows its stored rows, stale.
+func fromServers(accts []*accounts.Account, timeout time.Duration, folder string, limit int, unread bool) []listed {
 	results := accounts.Fanout(context.Background(), accts, timeout, func(ctx context.Context, a *accounts.Account) (accounts.Page, error) {
-		return a.Newest(ctx, accounts.ListOptions{Limit: limit, UnreadOnly: unread})
+		return newest(ctx, a, folder, limit, unread)
 	})
 	out := make([]listed, len(results))
 	for i, r := range results {
 		out[i] = listed{health: r.Health(), page: r.Value, has: r.Err == nil, ok: r.Err == nil, syncedAt: r.At}
 		if r.Err != nil {
 			var err error
-			out[i].page, out[i].syncedAt, err = stored(r.Account, limit, unread)
+			out[i].page, out[i].syncedAt, err = stored(r.Account, folder, limit, unread)
 			out[i].has = err == nil
 			out[i].stale = out[i].has
 		}
@@ -137,12 +139,12 @@ func fromServers(accts []*accounts.Account, timeout time.Duration, limit int, un
 // set aside on the way (st's Problem says where it went), and the
 // accounts read after that find a new, empty store: theirs is the same
 // error, not a quiet "nothing stored".
-func fromStore(st *store.Store, accts []*accounts.Account, limit int, unread bool) []listed {
+func fromStore(st *store.Store, accts []*accounts.Account, folder string, limit int, unread bool) []listed {
 	out := make([]listed, len(accts))
 	errs := make([]error, len(accts))
 	for i, a := range accts {
 		out[i] = listed{health: a.Health()}
-		out[i].page, out[i].syncedAt, errs[i] = stored(a, limit, unread)
+		out[i].page, out[i].syncedAt, errs[i] = stored(a, folder, limit, unread)
 		out[i].has = errs[i] == nil
 		out[i].stale, out[i].ok = out[i].has, out[i].has
 	}
@@ -152,6 +154,8 @@ func fromStore(st *store.Store, accts []*accounts.Account, limit int, unread boo
 	}
 	for i, err := range errs {
 		switch {
+		case notStoredFolder(folder, err) != "" && problem == "":
+			out[i].health.ErrorClass, out[i].health.Error = "store", notStoredFolder(folder, err)
 		case err == nil, errors.Is(err, store.ErrNotStored) && problem == "":
 		case problem != "":
 			out[i].health.ErrorClass, out[i].health.Error = "store", problem
@@ -160,6 +164,16 @@ func fromStore(st *store.Store, accts []*accounts.Account, limit int, unread boo
 		}
 	}
 	return out
+}
+
+// folderProblems says on stderr which accounts lack the folder asked
+// for (the table's column cuts the folder names short).
+func folderProblems(stderr io.Writer, all []listed) {
+	for _, l := range all {
+		if strings.HasPrefix(l.health.Error, "no folder ") {
+			fmt.Fprintf(stderr, "unibox list: %s: %s\n", textsafe.Line(l.health.Name), textsafe.Line(l.health.Error))
+		}
+	}
 }
 
 // storeProblem says once on stderr what the store could not read (the
@@ -173,10 +187,10 @@ func storeProblem(stderr io.Writer, all []listed) {
 	}
 }
 
-// stored is a's newest stored page (unread rows only with unread);
-// store.ErrNotStored when the store has nothing of a.
-func stored(a *accounts.Account, limit int, unread bool) (accounts.Page, time.Time, error) {
-	p, at, err := a.Cached(context.Background(), "", limit)
+// stored is a's newest stored page of folder ("": the inbox; unread rows
+// only with unread); store.ErrNotStored when the store has nothing of it.
+func stored(a *accounts.Account, folder string, limit int, unread bool) (accounts.Page, time.Time, error) {
+	p, at, err := a.Cached(context.Background(), folder, limit)
 	if err != nil {
 		return accounts.Page{}, time.Time{}, err
 	}

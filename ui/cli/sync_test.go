@@ -22,8 +22,8 @@ import (
 )
 
 // `unibox list` and `unibox sync` move only what changed. The first list
-// of a 300-message inbox takes one page of a first sync (the 200 newest);
-// `unibox sync` finishes it; after another client flags, expunges and
+// of a 300-message inbox takes one page of a first sync, of --limit (20)
+// envelopes, as a listing of 20 would; `unibox sync` finishes it; after another client flags, expunges and
 // delivers, the next list brings one envelope, the new message's, where a
 // listing would have brought the whole page again, and shows every change.
 func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
@@ -49,16 +49,16 @@ func TestListAndSyncMoveOnlyWhatChanged(t *testing.T) {
 	if subj, _ := facetest.Listed(out); code != launch.ExitOK || len(subj) != 20 || subj[0] != "m299" || subj[19] != "m280" {
 		t.Fatalf("first list: exit %d, %v", code, subj)
 	}
-	if n := wire.Envelopes(); n != 200 {
-		t.Fatalf("first list fetched %d envelopes, want one page of a first sync (200)", n)
+	if n := wire.Envelopes(); n != 20 {
+		t.Fatalf("first list fetched %d envelopes, want a first sync's page of --limit (20)", n)
 	}
 
 	accts, code := facetest.SyncJSON(t, "--config", path)
 	if code != launch.ExitOK || len(accts) != 1 || accts[0].Method != "sync" || accts[0].Stored != 300 || accts[0].Total != 300 || accts[0].Error != "" {
 		t.Fatalf("sync: exit %d, %+v", code, accts)
 	}
-	if n := wire.Envelopes(); n != 100 {
-		t.Fatalf("sync fetched %d envelopes, want the 100 the first list left", n)
+	if n := wire.Envelopes(); n != 280 {
+		t.Fatalf("sync fetched %d envelopes, want the 280 the first list left", n)
 	}
 	// Nothing changed: nothing moves.
 	if accts, _ := facetest.SyncJSON(t, "--config", path); accts[0].Stored != 300 || wire.Envelopes() != 0 {

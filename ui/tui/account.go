@@ -47,7 +47,9 @@ type Historied interface {
 // instead of listing it, and reads its pages from the store.
 type Syncing interface {
 	Remembering
-	SyncStep(ctx context.Context, folder string) (accounts.SyncProgress, bool, error)
+	// SyncStepUpTo is one step of the sync, of at most limit new
+	// envelopes (0: a page of 200).
+	SyncStepUpTo(ctx context.Context, folder string, limit int) (accounts.SyncProgress, bool, error)
 	// ListUnstored lists without the store: the page shown when the store
 	// fails (a full disk).
 	ListUnstored(ctx context.Context, opts accounts.ListOptions) (accounts.Page, error)

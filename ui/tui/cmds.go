@@ -32,15 +32,16 @@ func waitStatus(ctx context.Context, i int, ch <-chan accounts.Health) tea.Cmd {
 	}
 }
 
-// syncCmd takes one step of an account's sync and reads the newest page
-// from the store; an account that cannot sync is listed instead, and so is
-// one whose store fails (a full disk: the details say so), whose mail is
-// then shown, not remembered.
-func syncCmd(ctx context.Context, acct Account, a Syncing, i int, req uint64, limit int, timeout time.Duration) tea.Cmd {
+// syncCmd takes one step of an account's sync, of at most step new
+// envelopes (0: a page of 200), and reads the newest page from the store;
+// an account that cannot sync is listed instead, and so is one whose store
+// fails (a full disk: the details say so), whose mail is then shown, not
+// remembered.
+func syncCmd(ctx context.Context, acct Account, a Syncing, i int, req uint64, limit, step int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		p, done, err := a.SyncStep(cctx, "")
+		p, done, err := a.SyncStepUpTo(cctx, "", step)
 		if errors.Is(err, accounts.ErrNoSync) {
 			page, err := acct.List(cctx, accounts.ListOptions{Limit: limit})
 			return listedMsg{account: i, req: req, page: page, err: err}

@@ -13,12 +13,23 @@ import (
 // end (from the store at once and from the server), and what a page does
 // to the inbox.
 
-// load asks account i for its newest page.
+// load asks account i for its newest page. Until a page of it has come,
+// a sync's step brings no more than the screen shows (its rows), so a
+// first sync of a big folder draws as soon as a listing would; the steps
+// after it (synced) bring pages of 200 behind the drawn screen.
 func (p *accountPanes) load(e *env, i int) tea.Cmd {
 	a := p.accts[i]
+	if _, ok := a.acct.(Syncing); ok && a.listedOnce && p.firstScreenPending() {
+		a.parked = true // a push's step would be a first sync's next: it waits too
+		return nil
+	}
 	*a = a.load(e.next())
 	if s, ok := a.acct.(Syncing); ok {
-		return syncCmd(e.ctx, a.acct, s, i, a.req, e.opts.PageSize, e.opts.CallTimeout)
+		step := 0
+		if !a.listedOnce {
+			step = e.rows
+		}
+		return syncCmd(e.ctx, a.acct, s, i, a.req, e.opts.PageSize, step, e.opts.CallTimeout)
 	}
 	return listCmd(e.ctx, a.acct, i, a.req, accounts.ListOptions{Limit: e.opts.PageSize}, false, e.opts.CallTimeout)
 }
@@ -76,6 +87,7 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 // list, notify_cmd) the root applies here.
 func (m *Model) listed(msg listedMsg) tea.Cmd {
 	cmd, n := m.panes.listed(&m.env, m.inbox, msg)
+	cmd = tea.Batch(cmd, m.panes.resumeIfDrawn(&m.env))
 	switch {
 	case n.failed:
 		m.frame.setAccountError(n.account, n.status)
@@ -158,8 +170,12 @@ func (p *accountPanes) synced(e *env, msg syncedMsg) tea.Cmd {
 	if a.req != msg.req {
 		return nil // a push started a new step: that chain goes on
 	}
+	if p.firstScreenPending() {
+		a.parked = true // the other accounts' first rows come first
+		return nil
+	}
 	a.loading = true
-	return syncCmd(e.ctx, a.acct, a.acct.(Syncing), msg.account, a.req, e.opts.PageSize, e.opts.CallTimeout)
+	return syncCmd(e.ctx, a.acct, a.acct.(Syncing), msg.account, a.req, e.opts.PageSize, 0, e.opts.CallTimeout)
 }
 
 // thousands is a count as a badge says it: 850, 12k, 100k.

@@ -8,13 +8,14 @@ import (
 // accountPanes are the accounts, one pane each, and how the list shows
 // them.
 type accountPanes struct {
-	accts  []*accountPane
-	subs   []<-chan accounts.Health // one health subscription per account
-	unsubs []func()
-	unread map[string]int // per account, counted on rebuild, not per frame
-	tags   map[string]string
-	tagW   int
-	focus  int // account index, or -1 for all accounts
+	screenDone bool // every account answered once, or firstScreenWait passed
+	accts      []*accountPane
+	subs       []<-chan accounts.Health // one health subscription per account
+	unsubs     []func()
+	unread     map[string]int // per account, counted on rebuild, not per frame
+	tags       map[string]string
+	tagW       int
+	focus      int // account index, or -1 for all accounts
 }
 
 // index is the pane of the account named name, or -1.
@@ -93,10 +94,15 @@ type accountPane struct {
 	health  accounts.Health
 	req     uint64 // latest list request; older results are dropped
 	loading bool
-	again   bool   // a push came during the listing: list once more after it
-	syncing string // a first sync's progress for the badge, "" when none runs
-	paging  int    // older pages being fetched (from the server, the store)
-	lastErr string // last failed operation, for details
+	again   bool // a push came during the listing: list once more after it
+	// listedOnce: a newest page of the account has come (and is drawn).
+	// Until then a sync's step brings only what the screen shows.
+	listedOnce bool
+	answered   bool   // an answer to a newest-page request has come (rows or a failure)
+	parked     bool   // the sync's next step waits for the first screen (firstscreen.go)
+	syncing    string // a first sync's progress for the badge, "" when none runs
+	paging     int    // older pages being fetched (from the server, the store)
+	lastErr    string // last failed operation, for details
 }
 
 // healthChanged takes a new health; back says the account has just come
@@ -125,6 +131,8 @@ func (p accountPane) listed(msg listedMsg) (accountPane, bool) {
 			return p, false
 		}
 		p.loading = false
+		p.listedOnce = p.listedOnce || msg.err == nil
+		p.answered = true
 	}
 	if msg.stored && msg.err != nil {
 		return p, false // the store has nothing older: not a failure of the account

@@ -30,6 +30,9 @@ type Options struct {
 	// (teatest's); on a terminal each write is one locked File.Write.
 	Title       bool
 	CallTimeout time.Duration // bound on each account operation (default 60 s)
+	// FirstScreenWait bounds how long a first sync's next steps wait for
+	// every account's first rows (default 1 s; see firstscreen.go).
+	FirstScreenWait time.Duration
 	// Now is the clock (fixed in golden tests); nil uses time.Now.
 	Now func() time.Time
 	// NoTick stops the once-a-second redraw (golden tests).
@@ -98,6 +101,9 @@ type env struct {
 	keys    KeyMap
 	styles  Styles
 	nextReq uint64
+	// rows is how many rows the list shows: the size of the first step of
+	// a sync, so a first sync draws a screen before it brings the rest.
+	rows int
 }
 
 // next is a new request id: an answer carries it, and one that is not
@@ -132,6 +138,9 @@ func New(opts Options) (*Model, error) {
 	}
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 60 * time.Second
+	}
+	if opts.FirstScreenWait <= 0 {
+		opts.FirstScreenWait = firstScreenWait
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -208,7 +217,7 @@ func (m *Model) Init() tea.Cmd {
 	if !m.env.opts.NoTick {
 		cmds = append(cmds, tick())
 	}
-	cmds = append(cmds, autoRefresh(m.env.opts.RefreshInterval))
+	cmds = append(cmds, autoRefresh(m.env.opts.RefreshInterval), firstScreenTimer(m.env.ctx, m.env.opts.FirstScreenWait))
 	if room := m.env.opts.Mailroom; room != nil {
 		cmds = append(cmds, readOutboxCmd(room))
 		if room.Runner != nil {
@@ -272,6 +281,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) layout() {
 	bodyH := max(m.frame.height-3-lipgloss.Height(m.frame.helpPageOf(m.helpKeys(), m.env.keys.Help)), 1) // bar, header, status line, help
 	m.list.width, m.list.height = m.frame.width, bodyH
+	m.env.rows = bodyH
 	m.list = m.list.clamp()
 	m.viewer = m.viewer.setSize(m.frame.width, bodyH)
 	m.frame.help.Width = m.frame.width

@@ -344,6 +344,13 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.restored(msg)
 	case connectMsg:
 		return m.panes.connect(&m.env)
+	case firstScreenMsg:
+		if m.panes.screenDone {
+			return nil
+		}
+		return m.panes.resume(&m.env)
+	case resumeMsg:
+		return m.panes.resume(&m.env)
 	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, marksMsg, queuedMsg, cancelledMsg, shelvedMsg:
 		return m.composed(msg)
 	case serverDraftsMsg:
