@@ -70,11 +70,12 @@ type listed struct {
 // come from the local store, marked stale. With --cached nothing dials:
 // every row comes from the store.
 func List(args []string, stdout, stderr io.Writer) int {
-	f := newFaceFlags("list", "usage: unibox list [--json] [--account NAME]... [--folder NAME] [--limit N] [--unread] [--cached] [--timeout 10s]", stderr)
+	f := newFaceFlags("list", "usage: unibox list [--json] [--account NAME]... [--folder NAME] [--limit N] [--unread] [--threads] [--cached] [--timeout 10s]", stderr)
 	folder := f.fs.String("folder", "", "this folder instead of the inbox (\"Sent\": the sent folder)")
 	limit := f.fs.Int("limit", 50, "messages per account")
 	unread := f.fs.Bool("unread", false, "only unread messages")
 	cached := f.fs.Bool("cached", false, "print what the local store holds, without connecting")
+	threads := f.fs.Bool("threads", false, "one entry per conversation instead of per message")
 	if !f.parse(args, func() bool { return *limit > 0 }) {
 		return launch.ExitUsage
 	}
@@ -101,13 +102,19 @@ func List(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "unibox: warning: %s: store: %s (its messages are listed, not remembered)\n", textsafe.Line(a.Name), textsafe.Line(a.Store))
 		}
 	}
+	var shown any = out
+	if *threads {
+		shown = conversations(out)
+	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := enc.Encode(shown); err != nil {
 			fmt.Fprintln(stderr, "unibox list:", err)
 			return launch.ExitNone
 		}
+	} else if *threads {
+		printThreads(stdout, shown.(ThreadsJSON))
 	} else {
 		printList(stdout, out)
 	}

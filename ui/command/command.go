@@ -21,10 +21,11 @@ const usage = `unibox - one unified inbox over several mail accounts
 Usage:
   unibox [--config FILE]      open the unified inbox (TUI)
   unibox --demo               run on built-in demo accounts (no config needed)
-  unibox list [--json] [--account NAME]... [--folder NAME] [--limit N] [--unread] [--cached] [--timeout 10s]
+  unibox list [--json] [--account NAME]... [--folder NAME] [--limit N] [--unread] [--threads] [--cached] [--timeout 10s]
                               the unified inbox once, for scripts (exit 0 all
                               answered, 3 some failed, 1 none did, 2 usage);
                               --folder lists that folder instead ("Sent" too);
+                              --threads one entry per conversation;
                               --cached prints the local store, dialling nothing
   unibox status [--json] [--history] [--account NAME]... [--timeout 10s]
                               a health probe per account; --history prints

@@ -29,6 +29,9 @@ type Envelope struct {
 	Date      string        `json:"date"` // RFC 3339 in UTC; empty when the message has none
 	Seen      bool          `json:"seen"`
 	Flagged   bool          `json:"flagged"`
+	// ThreadID names the conversation: the same for every message of it,
+	// in every account and folder and every unibox process.
+	ThreadID string `json:"thread_id" jsonschema:"the conversation: the same id for every message of it, across accounts and folders"`
 }
 
 // AccountRef names an account and its connection state in every face.
@@ -44,7 +47,7 @@ func Ref(m model.Message) MessageRef {
 
 // Describe is m's Envelope.
 func Describe(m model.Message) Envelope {
-	return Envelope{MessageID: m.MessageID, From: m.From, Subject: m.Subject, Date: Date(m.Date), Seen: m.Seen, Flagged: m.Flagged}
+	return Envelope{MessageID: m.MessageID, From: m.From, Subject: m.Subject, Date: Date(m.Date), Seen: m.Seen, Flagged: m.Flagged, ThreadID: m.ThreadID}
 }
 
 // Date is a message date as every face prints it.

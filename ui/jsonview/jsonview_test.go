@@ -36,8 +36,9 @@ func TestRecordsJSON(t *testing.T) {
 				Subject:   "Quarterly report",
 				Date:      time.Date(2026, 11, 30, 10, 0, 0, 0, berlin),
 				Seen:      true,
+				ThreadID:  "ksxl5qdu7l2k4vfm",
 			},
-			want: `{"id":"Work/INBOX/1700000000/42","account":"Work","folder":"INBOX","message_id":"abc@example.com","from":{"name":"Ann Lee","address":"ann@example.com"},"subject":"Quarterly report","date":"2026-11-30T09:00:00Z","seen":true,"flagged":false}`,
+			want: `{"id":"Work/INBOX/1700000000/42","account":"Work","folder":"INBOX","message_id":"abc@example.com","from":{"name":"Ann Lee","address":"ann@example.com"},"subject":"Quarterly report","date":"2026-11-30T09:00:00Z","seen":true,"flagged":false,"thread_id":"ksxl5qdu7l2k4vfm"}`,
 		},
 		{
 			name: "no date, names that need escaping in the id",
@@ -45,7 +46,7 @@ func TestRecordsJSON(t *testing.T) {
 				ID:      model.MessageID{Account: "Home Mail", Folder: "Entwürfe/2026", UIDValidity: 1, UID: 7},
 				Flagged: true,
 			},
-			want: `{"id":"Home%20Mail/Entw%C3%BCrfe%2F2026/1/7","account":"Home Mail","folder":"Entwürfe/2026","message_id":"","from":{"name":"","address":""},"subject":"","date":"","seen":false,"flagged":true}`,
+			want: `{"id":"Home%20Mail/Entw%C3%BCrfe%2F2026/1/7","account":"Home Mail","folder":"Entwürfe/2026","message_id":"","from":{"name":"","address":""},"subject":"","date":"","seen":false,"flagged":true,"thread_id":""}`,
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
