@@ -58,8 +58,16 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 	return model.Message{
 		ID: id, MessageID: m.MessageID, From: model.Address(m.From), To: addrs(m.To), Subject: m.Subject,
 		Date: parseTime(m.Date), Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered, Forwarded: m.Forwarded,
-		Size: m.Size, HasAttachments: m.HasAttachments,
+		Size: m.Size, HasAttachments: m.HasAttachments, Threading: threading(m.Threading),
 	}
+}
+
+// threading carries the raw ids over as they are: the child checked them.
+func threading(t *imapwire.ThreadHeaders) *model.ThreadHeaders {
+	if t == nil {
+		return nil
+	}
+	return &model.ThreadHeaders{MessageID: t.MessageID, InReplyTo: t.InReplyTo, References: t.References}
 }
 
 func addrs(list []imapwire.Address) []model.Address {
