@@ -41,6 +41,8 @@ type Store struct {
 	problem string // the last time the file was set aside while open
 	verify  context.CancelFunc
 	done    chan struct{}
+
+	threads threads // this process's threads of every row (threads.go)
 }
 
 var memories atomic.Int64
@@ -179,6 +181,10 @@ func open(dsn, path string) (*Store, error) {
 			db.Close()
 			return nil, err
 		}
+	}
+	if err := s.threadUnthreaded(); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return s, nil
 }
