@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -29,9 +30,21 @@ func benchMessage(account string, uid uint32, newest time.Time) model.Message {
 	for r := range i % 3 {
 		to = append(to, model.Address{Name: firstNames[(i+r)%len(firstNames)], Address: fmt.Sprintf("%s@%s", firstNames[(i+r)%len(firstNames)], domain)})
 	}
+	id := func(uid uint32) string {
+		return fmt.Sprintf("%08x.%d@%s", uid*2654435761, uid, domains[int(uid)*3%len(domains)])
+	}
+	// Conversations of up to 10 messages: each answers the one before.
+	th := &model.ThreadHeaders{MessageID: id(uid)}
+	if root := uid - uid%10; uid%10 != 0 && root > 0 {
+		th.InReplyTo, th.References = id(uid-1), []string{id(root)}
+		for p := root + 1; p < uid; p++ {
+			th.References = append(th.References, id(p))
+		}
+	}
 	return model.Message{
+		Threading:      th,
 		ID:             model.MessageID{Account: account, Folder: "INBOX", UIDValidity: 1700000000, UID: uid},
-		MessageID:      fmt.Sprintf("%08x.%d@%s", uid*2654435761, uid, domain),
+		MessageID:      id(uid),
 		From:           model.Address{Name: first + " " + last, Address: fmt.Sprintf("%s.%s@%s", first, last, domain)},
 		To:             to,
 		Subject:        fmt.Sprintf("%s (#%d)", topics[i*5%len(topics)], i%1000),
@@ -132,4 +145,63 @@ func BenchmarkLaunchFromStore20vs1(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkThreads: a process's first threading of 100,000 stored
+// messages (open, read every row, thread it: WarmThreads), beside the
+// same open and read of the rows' threading columns alone (the baseline);
+// and one arriving message on a store whose threads are built.
+func BenchmarkThreads(b *testing.B) {
+	path := benchStore(b, 1, benchPer(100000))
+	b.Run("read-only", func(b *testing.B) {
+		for b.Loop() {
+			s, err := Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			err = s.read(ctx, func(tx *sql.Tx) error {
+				th := &threads{seen: -1, t: nil}
+				rows, err := th.read(tx)
+				n = len(rows)
+				return err
+			})
+			if err != nil || n != benchPer(100000) {
+				b.Fatal(n, err)
+			}
+			s.Close()
+		}
+	})
+	b.Run("build", func(b *testing.B) {
+		for b.Loop() {
+			s, err := Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := s.WarmThreads(ctx); err != nil {
+				b.Fatal(err)
+			}
+			s.Close()
+		}
+	})
+	b.Run("arrive", func(b *testing.B) {
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		if err := s.WarmThreads(ctx); err != nil {
+			b.Fatal(err)
+		}
+		newest := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+		uid := uint32(benchPer(100000))
+		for b.Loop() {
+			uid++
+			m := benchMessage(benchKey(0).Name, uid, newest)
+			if _, err := s.ApplySync(ctx, benchKey(0), Changes{Folder: "INBOX", UIDValidity: 1700000000, UIDNext: uid + 1, Total: uid,
+				New: []model.Message{m}, Done: true, At: newest}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -95,7 +95,10 @@ var migrations = []string{
 	ALTER TABLE message ADD COLUMN threading INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE message ADD COLUMN thread_id TEXT NOT NULL DEFAULT '';
 	ALTER TABLE message ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
-	CREATE INDEX message_seq ON message (seq);
+	-- Covering: a process reads the threading columns of every row once
+	-- (its first write) and of new rows after: this index holds them in
+	-- a quarter of the table's pages (no recipients, subjects, flags).
+	CREATE INDEX message_seq ON message (seq, account_id, folder, uid, threading, raw_id, message_id, in_reply_to, refs, thread_id);
 	CREATE INDEX message_thread ON message (thread_id);
 	CREATE INDEX message_unthreaded ON message (account_id, folder, uid) WHERE threading = 0;
 	CREATE TABLE thread_alias (
