@@ -27,16 +27,21 @@ type SyncProgress struct{ Stored, Total uint32 }
 // what changed since the last sync (IMAP sync_folder: CONDSTORE where the
 // server has it). A first sync fills the folder newest first, a page at a
 // time, each page stored before the next is asked, so a sync cut off
-// resumes where it stopped; progress hears each page.
+// resumes where it stopped; progress hears each page. Sync ends when the
+// threading steps that follow end too (threadsync.go).
 func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncProgress)) error {
+	var last *SyncProgress
 	for {
 		p, done, err := a.SyncStep(ctx, folder)
 		if err != nil {
 			return err
 		}
-		if progress != nil {
+		// The threading steps after the folder's own sync do not move
+		// its progress: it is heard once a page.
+		if progress != nil && (last == nil || p != *last) {
 			progress(p)
 		}
+		last = &p
 		if done {
 			return nil
 		}
@@ -45,8 +50,26 @@ func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncPro
 
 // SyncStep is one page of Sync: a face that draws as it goes (the TUI)
 // takes a step, shows the stored rows and the progress, and takes the
-// next. done: the folder is up to date.
+// next. done: the folder is up to date, and so are its threads (see
+// threadsync.go: the steps after the folder's own sync fetch the threading
+// ids of mail stored before, and after INBOX sync the Sent folder).
 func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
+	name := syncedName(folder)
+	if ph := a.threads.get(name); ph != nil {
+		return a.followUp(ctx, name, ph)
+	}
+	p, done, err := a.syncStep(ctx, folder)
+	if err != nil || !done {
+		return p, done, err
+	}
+	if _, ok := a.ops.(provider.Threader); !ok {
+		return p, done, err
+	}
+	return a.followUp(ctx, name, a.threads.start(name, p))
+}
+
+// syncStep is one page of a folder's own sync.
+func (a *Account) syncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
 	if err := a.checkInputs("sync_folder", nil, folder); err != nil {
 		return SyncProgress{}, false, err
 	}
@@ -171,7 +194,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 		// A sync in pages left unfinished by an earlier run ends at the
 		// top it began at, below the mail that came since: the page is
 		// listed, and the sync goes one page further on the way.
-		_, _, err := a.SyncStep(ctx, folder)
+		_, _, err := a.syncStep(ctx, folder)
 		if IsStoreError(err) {
 			return a.ListUnstored(ctx, opts)
 		}
@@ -182,9 +205,9 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	}
 	// A sync brings the newest new mail first: once a page's worth is
 	// in, the rest of a long absence waits for the next run (or the TUI,
-	// or unibox sync).
+	// or unibox sync), and so do the threads' steps (threadsync.go).
 	for {
-		p, done, err := a.SyncStep(ctx, folder)
+		p, done, err := a.syncStep(ctx, folder)
 		if IsStoreError(err) {
 			return a.ListUnstored(ctx, opts)
 		}

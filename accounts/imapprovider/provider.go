@@ -241,3 +241,26 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 	}
 	return pg, nil
 }
+
+// FetchThreading asks the child for the threading ids of stored mail.
+func (p imapProvider) FetchThreading(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids [][2]uint32) (uint32, map[uint32]model.ThreadHeaders, error) {
+	var out imapwire.FetchThreadingOut
+	in := imapwire.FetchThreadingIn{Account: p.account, Folder: folder, UIDValidity: uidValidity, UIDs: uids}
+	if _, err := provider.Call(ctx, a, "fetch_threading", in, true, &out, imapwire.Decode); err != nil {
+		return 0, nil, err
+	}
+	ids := make(map[uint32]model.ThreadHeaders, len(out.Messages))
+	for _, m := range out.Messages {
+		ids[m.UID] = *threading(&m.Threading)
+	}
+	return out.UIDValidity, ids, nil
+}
+
+// SpecialFolder asks the child where the account's special folder is.
+func (p imapProvider) SpecialFolder(ctx context.Context, a *conn.Adapter, special string) (string, error) {
+	var out imapwire.SpecialFolderOut
+	if _, err := provider.Call(ctx, a, "special_folder", imapwire.SpecialFolderIn{Account: p.account, Special: special}, true, &out, imapwire.Decode); err != nil {
+		return "", err
+	}
+	return out.Folder, nil
+}

@@ -14,6 +14,7 @@ import (
 
 	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
+	"unibox/conn"
 	"unibox/model"
 )
 
@@ -179,6 +180,49 @@ func TestThreadingFetchCost(t *testing.T) {
 		}
 		if ratio > 1.25 {
 			t.Errorf("References add %.1f %% to a first sync's FETCH, over the 25 %% bound", (ratio-1)*100)
+		}
+	})
+}
+
+// fetch_threading reads the threading ids of stored mail from its headers
+// alone (folded lines, a hostile References cut to 51 ids), answers
+// nothing for another UIDVALIDITY, and refuses more than 1,000 uids with
+// the field and the limit named.
+func TestFetchThreading(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		b.Seed(t, user, "INBOX", threadedMail("root", "root@x", "", nil, time.Hour))
+		uid := b.Seed(t, user, "INBOX", threadedMail("Re: root", "r1@x", "root@x", []string{"root@x", "mid@x"}, 0))
+		var huge []string
+		for i := range 5000 {
+			huge = append(huge, fmt.Sprintf("h%d@x", i))
+		}
+		b.Seed(t, user, "INBOX", threadedMail("hostile", "hostile@x", "", huge, 0))
+		var sync imapwire.SyncOut
+		mustOK(t, "sync_folder", call(t, cs, "sync_folder", imapwire.SyncIn{Account: "work"}, &sync))
+
+		var out imapwire.FetchThreadingOut
+		mustOK(t, "fetch_threading", call(t, cs, "fetch_threading", imapwire.FetchThreadingIn{Account: "work", UIDValidity: sync.UIDValidity,
+			UIDs: [][2]uint32{{1, uid + 1}}}, &out))
+		if len(out.Messages) != 3 {
+			t.Fatalf("%d messages: %s", len(out.Messages), pretty(out))
+		}
+		r1 := out.Messages[1].Threading
+		if out.Messages[1].UID != uid || r1.MessageID != "r1@x" || r1.InReplyTo != "root@x" || !slices.Equal(r1.References, []string{"root@x", "mid@x"}) {
+			t.Fatalf("r1: %s", pretty(out.Messages[1]))
+		}
+		if h := out.Messages[2].Threading; len(h.References) != model.MaxReferences || h.MessageID != "hostile@x" {
+			t.Fatalf("hostile: %d references, id %q", len(h.References), h.MessageID)
+		}
+		mustOK(t, "fetch_threading", call(t, cs, "fetch_threading", imapwire.FetchThreadingIn{Account: "work", UIDValidity: sync.UIDValidity + 1,
+			UIDs: [][2]uint32{{1, 3}}}, &out))
+		if len(out.Messages) != 0 || out.UIDValidity != sync.UIDValidity {
+			t.Fatalf("another UIDVALIDITY answered %s", pretty(out))
+		}
+		res := call(t, cs, "fetch_threading", imapwire.FetchThreadingIn{Account: "work", UIDValidity: 1, UIDs: [][2]uint32{{1, 1001}}}, nil)
+		mustClass(t, "fetch_threading", res, conn.ClassTool)
+		if text := conn.ResultText(res); !strings.Contains(text, "uids") || !strings.Contains(text, "1000") {
+			t.Fatalf("the refusal does not name the field and the limit: %s", text)
 		}
 	})
 }

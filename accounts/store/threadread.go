@@ -102,3 +102,85 @@ func (s *Store) threadUnthreaded() error {
 	}
 	return s.WarmThreads(context.Background())
 }
+
+// Unthreaded is up to limit uids of folder, below before (0: from the
+// top), newest first, whose threading ids are not known (rows stored
+// before they came with the envelope), with the folder's UIDVALIDITY;
+// none when the folder is not stored.
+func (s *Store) Unthreaded(ctx context.Context, k Key, folder string, before uint32, limit int) (uint32, []uint32, error) {
+	if before == 0 {
+		before = ^uint32(0)
+	}
+	var uv uint32
+	var uids []uint32
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		acct, err := accountID(tx, k, false)
+		if err != nil {
+			return err
+		}
+		f, err := folderRow(tx, acct, folder)
+		if err != nil {
+			return err
+		}
+		uv = f.UIDValidity
+		rows, err := tx.Query(`SELECT uid FROM message WHERE account_id = ? AND folder = ? AND uid < ? AND threading = 0
+			ORDER BY uid DESC LIMIT ?`, acct, folder, before, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var u uint32
+			if err := rows.Scan(&u); err != nil {
+				return err
+			}
+			uids = append(uids, u)
+		}
+		return rows.Err()
+	})
+	if errors.Is(err, ErrNotStored) {
+		return 0, nil, nil
+	}
+	return uv, uids, err
+}
+
+// SetThreading records the threading ids fetched for rows of folder
+// stored before they were (Unthreaded), and threads them again. Rows of
+// another UIDVALIDITY, or gone meanwhile, are left alone.
+func (s *Store) SetThreading(ctx context.Context, k Key, folder string, uidValidity uint32, ids map[uint32]model.ThreadHeaders) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		acct, err := accountID(tx, k, false)
+		if err != nil {
+			return err
+		}
+		f, err := folderRow(tx, acct, folder)
+		if err != nil || f.UIDValidity != uidValidity {
+			return err
+		}
+		seq, err := nextSeq(tx)
+		if err != nil {
+			return err
+		}
+		up, err := tx.Prepare(`UPDATE message SET raw_id = ?, in_reply_to = ?, refs = ?, threading = 1, seq = ?
+			WHERE account_id = ? AND folder = ? AND uid = ?`)
+		if err != nil {
+			return err
+		}
+		defer up.Close()
+		for uid, t := range ids {
+			raw, _ := model.CleanMsgID(t.MessageID)
+			irt, _ := model.CleanMsgID(t.InReplyTo)
+			if _, err := up.Exec(raw, irt, joinIDs(capIDs(t.References)), seq, acct, folder, uid); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, ErrNotStored) {
+		return nil
+	}
+	return err
+}
