@@ -226,3 +226,36 @@ func TestFetchThreading(t *testing.T) {
 		}
 	})
 }
+
+// What syncing Sent for threading costs: the first sync of a Sent folder
+// of 200 replies (sync_folder, in pages of 200, as the app does), in
+// IMAP bytes and time, beside the first sync of an INBOX of 400, in the
+// same run; logged for the note.
+func TestSentSyncCost(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		var n atomic.Int64
+		cs, user := provisioned(t, b, Options{Dial: countingDial(&n)})
+		seedConversations(t, b, user, "INBOX", 400)
+		seedConversations(t, b, user, "Sent", 200)
+		first := func(folder string) (int64, time.Duration) {
+			before, start := n.Load(), time.Now()
+			in := imapwire.SyncIn{Account: "work", Folder: folder, Limit: 200}
+			for {
+				var out imapwire.SyncOut
+				mustOK(t, "sync_folder", call(t, cs, "sync_folder", in, &out))
+				if !out.More {
+					break
+				}
+				in.UIDValidity, in.BeforeUID = out.UIDValidity, out.New[len(out.New)-1].UID
+			}
+			return n.Load() - before, time.Since(start)
+		}
+		inboxBytes, inboxTook := first("INBOX")
+		sentBytes, sentTook := first("Sent")
+		t.Logf("%s: first sync of INBOX (400): %d bytes in %s; of Sent (200): %d bytes in %s (%.2fx the INBOX's bytes)",
+			b.Name(), inboxBytes, inboxTook.Round(time.Millisecond), sentBytes, sentTook.Round(time.Millisecond), float64(sentBytes)/float64(inboxBytes))
+		if sentBytes > inboxBytes {
+			t.Errorf("Sent of 200 cost more bytes than INBOX of 400")
+		}
+	})
+}

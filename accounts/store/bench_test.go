@@ -184,17 +184,32 @@ func BenchmarkThreads(b *testing.B) {
 			s.Close()
 		}
 	})
-	b.Run("arrive", func(b *testing.B) {
+	newest := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	uid := uint32(benchPer(100000))
+	warm := func(b *testing.B) *Store {
 		s, err := Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer s.Close()
+		b.Cleanup(func() { s.Close() })
 		if err := s.WarmThreads(ctx); err != nil {
 			b.Fatal(err)
 		}
-		newest := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-		uid := uint32(benchPer(100000))
+		return s
+	}
+	// The same transaction without a new row (one flag state): what any
+	// write of a sync's page costs here, threads or not.
+	b.Run("arrive-baseline-flag-only", func(b *testing.B) {
+		s := warm(b)
+		for b.Loop() {
+			if _, err := s.ApplySync(ctx, benchKey(0), Changes{Folder: "INBOX", UIDValidity: 1700000000, UIDNext: uid + 1, Total: uid,
+				Flags: []FlagState{{UID: 5, Seen: true}}, Done: true, At: newest}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("arrive", func(b *testing.B) {
+		s := warm(b)
 		for b.Loop() {
 			uid++
 			m := benchMessage(benchKey(0).Name, uid, newest)
