@@ -86,6 +86,23 @@ func TestSyncThreadsStoredMailAndSent(t *testing.T) {
 			t.Fatalf("%s is in thread %q, want %q (all: %v)", id, byID[id], want, byID)
 		}
 	}
+	// Listings from the server carry the ids too: a page stored (Save
+	// sets them) and a page of unread mail only (not stored: read from
+	// the stored rows).
+	for _, opts := range []ListOptions{{}, {UnreadOnly: true}} {
+		p, err := a.List(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Messages) == 0 {
+			t.Fatalf("%+v: an empty listing", opts)
+		}
+		for _, m := range p.Messages {
+			if want := byID[m.MessageID]; m.ThreadID == "" || want != "" && m.ThreadID != want {
+				t.Fatalf("%+v: %s listed in thread %q, stored in %q", opts, m.MessageID, m.ThreadID, want)
+			}
+		}
+	}
 	var noted bool
 	for _, e := range a.History(100) {
 		noted = noted || strings.Contains(e.Text, `Sent "Sent" synced`)

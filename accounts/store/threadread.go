@@ -184,3 +184,39 @@ func (s *Store) SetThreading(ctx context.Context, k Key, folder string, uidValid
 	}
 	return err
 }
+
+// FillThreadIDs sets the ThreadID of each of msgs (rows of folder a
+// server gave that are not being stored, such as a listing of unread mail
+// only) from the stored row of the same uid under the same UIDVALIDITY;
+// rows the store lacks keep "".
+func (s *Store) FillThreadIDs(ctx context.Context, k Key, folder string, uidValidity uint32, msgs []model.Message) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		acct, err := accountID(tx, k, false)
+		if err != nil {
+			return err
+		}
+		f, err := folderRow(tx, acct, folder)
+		if err != nil || f.UIDValidity != uidValidity {
+			return err
+		}
+		st, err := tx.Prepare(`SELECT coalesce(thread_alias.new, thread_id) FROM ` + messageFrom + ` WHERE account_id = ? AND folder = ? AND uid = ?`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for i := range msgs {
+			err := st.QueryRow(acct, folder, msgs[i].ID.UID).Scan(&msgs[i].ThreadID)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, ErrNotStored) {
+		return nil
+	}
+	return err
+}
