@@ -16,10 +16,11 @@ import (
 // same in every process and after the file is rebuilt from scratch (the
 // same set of messages gives the same ids).
 //
-// Each process holds a Threader of every row. It is built on the first
-// write (not at Open: a `unibox list` that only reads never pays for it),
-// and kept up to date inside every write transaction, under SQLite's write
-// lock: the rows whose seq is above the last one this process read (the
+// Each process holds a Threader of every row. It is built before the
+// first write (not at Open: a `unibox list` that only reads never pays for
+// it; WarmThreads builds it on purpose), in a read transaction, so the
+// bulk read holds no lock other processes wait on; then it is kept up to
+// date inside every write transaction, under SQLite's write lock: the rows whose seq is above the last one this process read (the
 // ones it writes now, and the ones other processes wrote since) are added,
 // and what changed is written. A write that fails drops the Threader (it
 // may hold rows the rollback took back); the next write builds it again.
@@ -43,6 +44,11 @@ type threads struct {
 	t    *thread.Threader // nil: not built (or dropped after a failed write)
 	seen int64            // the highest seq added
 	db   *sql.DB          // the database t was built from (a file set aside: another)
+	// pending: rows a build found with another stored thread, written by
+	// the next write; pendingFull: that write also drops the aliases of
+	// every id live again (once after a build).
+	pending     []storedRow
+	pendingFull bool
 }
 
 // nextSeq is the next value of the store-wide sequence, taken inside a
@@ -104,21 +110,48 @@ func (s *Store) writeThreaded(ctx context.Context, k Key, rows *threadedRows, f 
 	})
 }
 
+// build makes the process's Threader from every row, in a read
+// transaction (WAL: no lock that keeps other processes' writers waiting),
+// before a write takes the write lock: the write then only catches up on
+// the rows committed since. Rows whose stored thread differs (none, but
+// after a crash mid-upgrade) wait in th.pending for that write.
+func (s *Store) build(ctx context.Context) error {
+	th := &s.threads
+	th.mu.Lock()
+	defer th.mu.Unlock()
+	return s.fail(s.use(func(db *sql.DB) error {
+		if th.t != nil && th.db == db {
+			return nil
+		}
+		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		th.t = nil
+		if err := th.catchUp(tx, db, false); err != nil {
+			th.t = nil
+			return err
+		}
+		return nil
+	}))
+}
+
 // catchUp adds to the process's Threader every row above its last seq
-// (all of them the first time) and writes what changed. It runs inside a
-// write transaction, with th.mu held.
-func (th *threads) catchUp(tx *sql.Tx, db *sql.DB) error {
+// (all of them the first time) and, when write is set (a write
+// transaction), writes what changed. It runs with th.mu held.
+func (th *threads) catchUp(tx *sql.Tx, db *sql.DB, write bool) error {
 	full := th.t == nil || th.db != db
 	if full {
 		var n int
 		if err := tx.QueryRow(`SELECT count(*) FROM message`).Scan(&n); err != nil {
 			return err
 		}
-		th.t, th.seen, th.db = thread.New(thread.Options{}), -1, db
+		th.t, th.seen, th.db, th.pending, th.pendingFull = thread.New(thread.Options{}), -1, db, nil, true
 		th.t.Grow(n)
 	}
 	batch, err := th.read(tx)
-	if err != nil || len(batch) == 0 {
+	if err != nil {
 		return err
 	}
 	retired := map[string]bool{}
@@ -131,7 +164,23 @@ func (th *threads) catchUp(tx *sql.Tx, db *sql.DB) error {
 		}
 		th.seen = max(th.seen, r.seq)
 	}
-	return th.write(tx, batch, retired, full)
+	if full {
+		// Only the rows whose stored thread differs need a write.
+		for _, r := range batch {
+			if tid, _ := th.t.ThreadOf(r.msg.Key); tid != r.stored {
+				th.pending = append(th.pending, r)
+			}
+		}
+		batch = nil
+	}
+	if !write || len(batch) == 0 && len(retired) == 0 && len(th.pending) == 0 && !th.pendingFull {
+		return nil
+	}
+	err = th.write(tx, append(batch, th.pending...), retired, th.pendingFull)
+	if err == nil {
+		th.pending, th.pendingFull = nil, false
+	}
+	return err
 }
 
 // storedRow is a row as catchUp reads it.

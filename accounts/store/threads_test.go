@@ -246,3 +246,37 @@ func TestThreadHostileReferences(t *testing.T) {
 		t.Fatalf("stored %d References of a 5,000-id header", len(refs))
 	}
 }
+
+// A process builds its threads without the write lock: another process
+// holding it (a long write) does not hold up the build, only the write
+// that follows it.
+func TestThreadBuildTakesNoWriteLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "unibox", "store.db")
+	a, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	add(t, a, work, "INBOX", chain(30)...)
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tx, err := a.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: a holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`UPDATE counter SET value = value WHERE name = 'seq'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.build(ctx); err != nil {
+		t.Fatalf("the build waited on another process's write lock: %v", err)
+	}
+	if rows, _ := b.threads.t.Len(); rows != 30 {
+		t.Fatalf("built %d rows, want 30", rows)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+}

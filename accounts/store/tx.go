@@ -20,6 +20,9 @@ func (s *Store) write(ctx context.Context, f func(*sql.Tx) error) error {
 // writeWith is write, with after called on the threads as the
 // transaction left them (before it commits).
 func (s *Store) writeWith(ctx context.Context, f func(*sql.Tx) error, after func(*thread.Threader)) error {
+	if err := s.build(ctx); err != nil {
+		return err
+	}
 	return s.fail(s.use(func(db *sql.DB) error {
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
@@ -32,7 +35,7 @@ func (s *Store) writeWith(ctx context.Context, f func(*sql.Tx) error, after func
 		th := &s.threads
 		th.mu.Lock()
 		defer th.mu.Unlock()
-		err = th.catchUp(tx, db)
+		err = th.catchUp(tx, db, true)
 		if err == nil && after != nil {
 			after(th.t)
 		}
