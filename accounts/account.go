@@ -37,6 +37,9 @@ type Account struct {
 	// syncing holds one sync step at a time: two from one state (a push
 	// and a tool call, say) would fetch the same changes twice.
 	syncing chan struct{}
+	// threads: the threading steps that follow a folder's sync
+	// (threadsync.go).
+	threads followUps
 	// checkEvery: a sync asks for the whole uid set at least this often,
 	// though the counts agree (Options.SyncCheckEvery).
 	checkEvery time.Duration

@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -132,8 +133,16 @@ func (c *cache) notes() []string {
 
 // saveListing stores a page a server gave. A listing of unread messages
 // only speaks for nothing but those, so it is not stored.
+//
+// Either way the page's messages get their thread ids (in p.Messages):
+// Save sets those it stores; a listing of unread mail takes them from
+// the stored rows.
 func (c *cache) saveListing(opts ListOptions, p Page) {
-	if c.st == nil || opts.UnreadOnly {
+	if c.st == nil {
+		return
+	}
+	if opts.UnreadOnly {
+		c.note(c.st.FillThreadIDs(context.Background(), c.key, storedName(cmp.Or(p.Folder, opts.Folder)), p.UIDValidity, p.Messages))
 		return
 	}
 	c.forget()

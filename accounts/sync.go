@@ -27,16 +27,21 @@ type SyncProgress struct{ Stored, Total uint32 }
 // what changed since the last sync (IMAP sync_folder: CONDSTORE where the
 // server has it). A first sync fills the folder newest first, a page at a
 // time, each page stored before the next is asked, so a sync cut off
-// resumes where it stopped; progress hears each page.
+// resumes where it stopped; progress hears each page. Sync ends when the
+// threading steps that follow end too (threadsync.go).
 func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncProgress)) error {
+	var last *SyncProgress
 	for {
 		p, done, err := a.SyncStep(ctx, folder)
 		if err != nil {
 			return err
 		}
-		if progress != nil {
+		// The threading steps after the folder's own sync do not move
+		// its progress: it is heard once a page.
+		if progress != nil && (last == nil || p != *last) {
 			progress(p)
 		}
+		last = &p
 		if done {
 			return nil
 		}
@@ -45,7 +50,9 @@ func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncPro
 
 // SyncStep is one page of Sync: a face that draws as it goes (the TUI)
 // takes a step, shows the stored rows and the progress, and takes the
-// next. done: the folder is up to date.
+// next. done: the folder is up to date, and so are its threads (see
+// threadsync.go: the steps after the folder's own sync fetch the threading
+// ids of mail stored before, and after INBOX sync the Sent folder).
 func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
 	return a.SyncStepUpTo(ctx, folder, 0)
 }
@@ -56,6 +63,23 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 // draws its first rows as soon as a listing of that many would, instead
 // of after 200 envelopes, and the steps after it go on in pages of 200.
 func (a *Account) SyncStepUpTo(ctx context.Context, folder string, limit int) (SyncProgress, bool, error) {
+	name := syncedName(folder)
+	if ph := a.threads.get(name); ph != nil {
+		return a.followUp(ctx, name, ph)
+	}
+	p, done, err := a.syncStep(ctx, folder, limit)
+	if err != nil || !done {
+		return p, done, err
+	}
+	if _, ok := a.ops.(provider.Threader); !ok {
+		return p, done, err
+	}
+	return a.followUp(ctx, name, a.threads.start(name, p))
+}
+
+// syncStep is one page of a folder's own sync, of at most limit new
+// envelopes.
+func (a *Account) syncStep(ctx context.Context, folder string, limit int) (SyncProgress, bool, error) {
 	if limit <= 0 || limit > syncPage {
 		limit = syncPage
 	}
@@ -183,7 +207,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 		// A sync in pages left unfinished by an earlier run ends at the
 		// top it began at, below the mail that came since: the page is
 		// listed, and the sync goes one page further on the way.
-		_, _, err := a.SyncStep(ctx, folder)
+		_, _, err := a.syncStep(ctx, folder, 0)
 		if IsStoreError(err) {
 			return a.ListUnstored(ctx, opts)
 		}
@@ -194,10 +218,11 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	}
 	// A sync brings the newest new mail first: once a page's worth is
 	// in, the rest of a long absence waits for the next run (or the TUI,
-	// or unibox sync). Each step asks for the page's worth only, so a
-	// first sync answers as fast as a listing of the page.
+	// or unibox sync), and so do the threads' steps (threadsync.go). Each
+	// step asks for the page's worth only, so a first sync answers as fast
+	// as a listing of the page.
 	for {
-		p, done, err := a.SyncStepUpTo(ctx, folder, opts.Limit)
+		p, done, err := a.syncStep(ctx, folder, opts.Limit)
 		if IsStoreError(err) {
 			return a.ListUnstored(ctx, opts)
 		}

@@ -30,10 +30,23 @@ type Message struct {
 	Forwarded      bool // $Forwarded: forwarded (a keyword, RFC 5788)
 	Size           uint32
 	HasAttachments bool
-	// ThreadID is the conversation the message belongs to (model/thread:
-	// the same in every process, account and folder); "" when it is not
-	// known, and the message is a conversation of its own.
+	// ThreadID is the conversation the message is in (see model/thread):
+	// the store assigns it; "" where nothing threaded the message.
 	ThreadID string
+	// Threading are the raw ids threading reads, beside the display
+	// MessageID above; nil when the source did not fetch them (a row
+	// stored before they were, a provider that does not give them).
+	Threading *ThreadHeaders
+}
+
+// ThreadHeaders are a message's threading ids as compared: raw msg-ids
+// without <>, each accepted by CleanMsgID, never display text.
+type ThreadHeaders struct {
+	MessageID string
+	InReplyTo string
+	// References in header order, at most MaxReferences (the first and
+	// the last ones: MsgIDList).
+	References []string
 }
 
 // Attachment is listed, never loaded.

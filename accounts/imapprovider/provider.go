@@ -58,8 +58,16 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 	return model.Message{
 		ID: id, MessageID: m.MessageID, From: model.Address(m.From), To: addrs(m.To), Subject: m.Subject,
 		Date: parseTime(m.Date), Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered, Forwarded: m.Forwarded,
-		Size: m.Size, HasAttachments: m.HasAttachments,
+		Size: m.Size, HasAttachments: m.HasAttachments, Threading: threading(m.Threading),
 	}
+}
+
+// threading carries the raw ids over as they are: the child checked them.
+func threading(t *imapwire.ThreadHeaders) *model.ThreadHeaders {
+	if t == nil {
+		return nil
+	}
+	return &model.ThreadHeaders{MessageID: t.MessageID, InReplyTo: t.InReplyTo, References: t.References}
 }
 
 func addrs(list []imapwire.Address) []model.Address {
@@ -232,4 +240,27 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 		pg.Flags = append(pg.Flags, provider.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered, Forwarded: f.Forwarded})
 	}
 	return pg, nil
+}
+
+// FetchThreading asks the child for the threading ids of stored mail.
+func (p imapProvider) FetchThreading(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids [][2]uint32) (uint32, map[uint32]model.ThreadHeaders, error) {
+	var out imapwire.FetchThreadingOut
+	in := imapwire.FetchThreadingIn{Account: p.account, Folder: folder, UIDValidity: uidValidity, UIDs: uids}
+	if _, err := provider.Call(ctx, a, "fetch_threading", in, true, &out, imapwire.Decode); err != nil {
+		return 0, nil, err
+	}
+	ids := make(map[uint32]model.ThreadHeaders, len(out.Messages))
+	for _, m := range out.Messages {
+		ids[m.UID] = *threading(&m.Threading)
+	}
+	return out.UIDValidity, ids, nil
+}
+
+// SpecialFolder asks the child where the account's special folder is.
+func (p imapProvider) SpecialFolder(ctx context.Context, a *conn.Adapter, special string) (string, error) {
+	var out imapwire.SpecialFolderOut
+	if _, err := provider.Call(ctx, a, "special_folder", imapwire.SpecialFolderIn{Account: p.account, Special: special}, true, &out, imapwire.Decode); err != nil {
+		return "", err
+	}
+	return out.Folder, nil
 }

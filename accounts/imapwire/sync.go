@@ -72,3 +72,46 @@ type SyncOut struct {
 	Method string `json:"method"`
 	Push   string `json:"push,omitempty" jsonschema:"how the account's watched folders hear of changes (see check_account)"`
 }
+
+// FetchThreadingIn is fetch_threading's input: the uids of a folder whose
+// threading ids the client lacks (mail stored before they were fetched
+// with the envelope), at most MaxThreadingUIDs of them.
+type FetchThreadingIn struct {
+	Account     string      `json:"account"`
+	Folder      string      `json:"folder,omitempty" jsonschema:"default INBOX"`
+	UIDValidity uint32      `json:"uidvalidity" jsonschema:"the UIDVALIDITY the uids are of: another one answers nothing"`
+	UIDs        [][2]uint32 `json:"uids" jsonschema:"inclusive uid ranges, at most 1000 uids in all"`
+}
+
+// MaxThreadingUIDs caps one fetch_threading call: a page of the
+// background fetch, a few hundred bytes of IMAP a message at most.
+const MaxThreadingUIDs = 1000
+
+// ThreadingRow is one message's threading ids.
+type ThreadingRow struct {
+	UID       uint32        `json:"uid"`
+	Threading ThreadHeaders `json:"threading"`
+}
+
+// FetchThreadingOut is fetch_threading's answer: the ids of the uids the
+// folder still has (an expunged uid is absent), or nothing when the
+// folder's UIDVALIDITY is not the one asked about.
+type FetchThreadingOut struct {
+	ErrorInfo
+	Folder      string         `json:"folder"`
+	UIDValidity uint32         `json:"uidvalidity"`
+	Messages    []ThreadingRow `json:"messages"`
+}
+
+// SpecialFolderIn names a special-use folder to find (special_folder).
+type SpecialFolderIn struct {
+	Account string `json:"account"`
+	Special string `json:"special" jsonschema:"archive, trash, sent or drafts"`
+}
+
+// SpecialFolderOut is the folder's name: the account's override
+// (sent_folder, ...), else the special-use attribute, else a usual name.
+type SpecialFolderOut struct {
+	ErrorInfo
+	Folder string `json:"folder"`
+}

@@ -128,6 +128,18 @@ type Message struct {
 	Forwarded      bool      `json:"forwarded" jsonschema:"the $Forwarded keyword is set"`
 	Size           uint32    `json:"size"`
 	HasAttachments bool      `json:"has_attachments"`
+	// Threading: the raw ids threading reads (message_id above is display
+	// text), fetched with the envelope; absent when they were not.
+	Threading *ThreadHeaders `json:"threading,omitempty" jsonschema:"the raw Message-ID, In-Reply-To and References ids, without <>"`
+}
+
+// ThreadHeaders are one message's threading ids: raw msg-ids without <>,
+// each checked against the msg-id grammar (model.CleanMsgID); References
+// keeps the first and the last 50 (model.MsgIDList).
+type ThreadHeaders struct {
+	MessageID  string   `json:"message_id,omitempty"`
+	InReplyTo  string   `json:"in_reply_to,omitempty"`
+	References []string `json:"references,omitempty" jsonschema:"oldest first"`
 }
 
 // ListMessagesOut is a page of envelopes (list_messages and search),

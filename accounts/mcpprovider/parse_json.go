@@ -139,6 +139,7 @@ func jsonMessage(m map[string]any) (parsed, error) {
 	p.folder = textsafe.Line(jsonString(m["mailbox"]))
 	p.msg.Subject = textsafe.Line(jsonString(m["subject"]))
 	p.msg.MessageID = strings.Trim(textsafe.Line(jsonString(m["messageId"])), "<>")
+	p.msg.Threading = jsonThreading(m)
 	p.msg.Date = date(jsonString(m["date"]))
 	if from := jsonAddresses(m["from"]); len(from) > 0 {
 		p.msg.From = from[0]
@@ -168,4 +169,44 @@ func jsonMessage(m map[string]any) (parsed, error) {
 		p.msg.Seen = true // unknown: do not show it as new mail
 	}
 	return p, nil
+}
+
+// jsonThreading reads the raw threading ids a server gives (messageId,
+// inReplyTo, references: a header value or a list), kept only where they
+// are ids; nil when it gives none of them, so the message threads as
+// one without known headers.
+func jsonThreading(m map[string]any) *model.ThreadHeaders {
+	var t model.ThreadHeaders
+	known := false
+	if v, ok := m["messageId"].(string); ok {
+		known = true
+		t.MessageID, _ = model.CleanMsgID(v)
+	}
+	if v, ok := m["inReplyTo"].(string); ok {
+		known = true
+		if ids := model.MsgIDList(v); len(ids) > 0 {
+			t.InReplyTo = ids[0]
+		} else {
+			t.InReplyTo, _ = model.CleanMsgID(v)
+		}
+	}
+	switch v := m["references"].(type) {
+	case string:
+		known, t.References = true, model.MsgIDList(v)
+	case []any:
+		known = true
+		var parts []string
+		for _, r := range v {
+			if s, ok := r.(string); ok {
+				if id, ok := model.CleanMsgID(s); ok {
+					parts = append(parts, "<"+id+">")
+				}
+			}
+		}
+		t.References = model.MsgIDList(strings.Join(parts, " "))
+	}
+	if !known {
+		return nil
+	}
+	return &t
 }

@@ -2,6 +2,7 @@ package mcpprovider
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +106,25 @@ func TestParseJSONListing(t *testing.T) {
 			}
 			checkMsgs(t, l.msgs, c.want)
 		})
+	}
+}
+
+// A server that gives the threading ids has them carried raw (the
+// display Message-ID is another field); one that does not has none.
+func TestParseJSONThreading(t *testing.T) {
+	l, err := parseListing(`[{"uid": 1, "messageId": "<a@x>", "inReplyTo": "<p@x>", "references": ["<r@x>", "p@x", "bad id"]},
+		{"uid": 2, "messageId": "b@x"}, {"uid": 3}, {"uid": 4, "references": "<r@x> junk <p@x>"}]`)
+	if err != nil || len(l.msgs) != 4 {
+		t.Fatalf("%+v %v", l.msgs, err)
+	}
+	want := []*model.ThreadHeaders{
+		{MessageID: "a@x", InReplyTo: "p@x", References: []string{"r@x", "p@x"}},
+		{MessageID: "b@x"}, nil, {References: []string{"r@x", "p@x"}},
+	}
+	for i, w := range want {
+		if got := l.msgs[i].msg.Threading; !reflect.DeepEqual(got, w) {
+			t.Errorf("uid %d: threading %+v, want %+v", l.msgs[i].uid, got, w)
+		}
 	}
 }
 

@@ -19,6 +19,15 @@ import (
 var fetchSummary = &imap.FetchOptions{
 	UID: true, Flags: true, Envelope: true, InternalDate: true, RFC822Size: true,
 	BodyStructure: &imap.FetchItemBodyStructure{Extended: true},
+	BodySection:   []*imap.FetchItemBodySection{referencesSection},
+}
+
+// referencesSection is BODY.PEEK[HEADER.FIELDS (REFERENCES)]: threading
+// needs References, which no envelope field has (In-Reply-To is one).
+// Fetched with the envelope, in the same FETCH: the header is tens of
+// bytes for most mail (none at all for a message that starts a thread).
+var referencesSection = &imap.FetchItemBodySection{
+	Specifier: imap.PartSpecifierHeader, HeaderFields: []string{"References"}, Peek: true,
 }
 
 // text makes an envelope string safe: encoded words go-imap could not
@@ -80,7 +89,42 @@ func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessage
 	m.Answered = hasFlag(b.Flags, imap.FlagAnswered)
 	m.Forwarded = hasFlag(b.Flags, imap.FlagForwarded)
 	m.HasAttachments = hasAttachments(b.BodyStructure)
+	m.Threading = threadHeaders(b)
 	return m
+}
+
+// threadHeaders are the raw threading ids of a message fetched with
+// referencesSection (nil when it was not: the caller fetched less). The
+// ids are kept only where they are ids; References keeps the first and
+// the last 50 (model.MsgIDList), so a 5,000-id header costs the wire
+// and the store no more than a long thread does.
+func threadHeaders(b *imapclient.FetchMessageBuffer) *imapwire.ThreadHeaders {
+	refs := b.FindBodySection(referencesSection)
+	if refs == nil && !hasSection(b, referencesSection) {
+		return nil
+	}
+	t := &imapwire.ThreadHeaders{References: model.MsgIDList(string(refs))}
+	if env := b.Envelope; env != nil {
+		t.MessageID, _ = model.CleanMsgID(env.MessageID)
+		for _, id := range env.InReplyTo {
+			if irt, ok := model.CleanMsgID(id); ok {
+				t.InReplyTo = irt
+				break
+			}
+		}
+	}
+	return t
+}
+
+// hasSection: the server answered the section, if with no bytes (a
+// message without the header may come back as an empty literal or NIL).
+func hasSection(b *imapclient.FetchMessageBuffer, want *imap.FetchItemBodySection) bool {
+	for _, s := range b.BodySection {
+		if s.Section != nil && s.Section.Specifier == want.Specifier && len(s.Section.HeaderFields) == len(want.HeaderFields) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasFlag reports whether flags hold f in any case: flags and keywords

@@ -269,6 +269,10 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Messages of a folder, newest first."}, s.listMessages)
 	addTool(s, ms, &mcp.Tool{Name: "sync_folder", Annotations: readOnly,
 		Description: "What changed in a folder since the client's sync state: new messages, flag changes, and (when the counts disagree) the uid set to learn expunges from."}, s.syncFolder)
+	addTool(s, ms, &mcp.Tool{Name: "fetch_threading", Annotations: readOnly,
+		Description: "Message-ID, In-Reply-To and References of these uids (mail stored before its threading ids were fetched)."}, s.fetchThreading)
+	addTool(s, ms, &mcp.Tool{Name: "special_folder", Annotations: readOnly,
+		Description: "The name of the account's sent, archive, trash or drafts folder (override, special-use, usual names)."}, s.specialFolderTool)
 	addTool(s, ms, &mcp.Tool{Name: "get_message", Annotations: readOnly,
 		Description: "One message with headers, text body and attachments; never marks it read."}, s.getMessage)
 	addTool(s, ms, &mcp.Tool{Name: "search", Annotations: readOnly,

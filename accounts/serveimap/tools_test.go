@@ -47,6 +47,8 @@ func TestNotProvisioned(t *testing.T) {
 		"append_message":  imapwire.AppendMessageIn{Account: "nobody", Special: "sent", Message: "x"},
 		"delete_messages": imapwire.DeleteMessagesIn{Account: "nobody", Folder: "Drafts", UIDValidity: 1, UIDs: []uint32{1}},
 		"get_part":        imapwire.GetPartIn{Account: "nobody", UID: 1},
+		"fetch_threading": imapwire.FetchThreadingIn{Account: "nobody", UIDValidity: 1, UIDs: [][2]uint32{{1, 1}}},
+		"special_folder":  imapwire.SpecialFolderIn{Account: "nobody", Special: "sent"},
 	} {
 		res := call(t, cs, tool, args, nil)
 		mustClass(t, tool, res, conn.ClassNotProvisioned)

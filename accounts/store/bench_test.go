@@ -1,7 +1,9 @@
 package store
 
 import (
+	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -29,9 +31,21 @@ func benchMessage(account string, uid uint32, newest time.Time) model.Message {
 	for r := range i % 3 {
 		to = append(to, model.Address{Name: firstNames[(i+r)%len(firstNames)], Address: fmt.Sprintf("%s@%s", firstNames[(i+r)%len(firstNames)], domain)})
 	}
+	id := func(uid uint32) string {
+		return fmt.Sprintf("%08x.%d@%s", uid*2654435761, uid, domains[int(uid)*3%len(domains)])
+	}
+	// Conversations of up to 10 messages: each answers the one before.
+	th := &model.ThreadHeaders{MessageID: id(uid)}
+	if root := uid - uid%10; uid%10 != 0 && root > 0 {
+		th.InReplyTo, th.References = id(uid-1), []string{id(root)}
+		for p := root + 1; p < uid; p++ {
+			th.References = append(th.References, id(p))
+		}
+	}
 	return model.Message{
+		Threading:      th,
 		ID:             model.MessageID{Account: account, Folder: "INBOX", UIDValidity: 1700000000, UID: uid},
-		MessageID:      fmt.Sprintf("%08x.%d@%s", uid*2654435761, uid, domain),
+		MessageID:      id(uid),
 		From:           model.Address{Name: first + " " + last, Address: fmt.Sprintf("%s.%s@%s", first, last, domain)},
 		To:             to,
 		Subject:        fmt.Sprintf("%s (#%d)", topics[i*5%len(topics)], i%1000),
@@ -129,6 +143,137 @@ func BenchmarkLaunchFromStore20vs1(b *testing.B) {
 			path := benchStore(b, accounts, benchPer(2000))
 			for b.Loop() {
 				launch(b, path, accounts)
+			}
+		})
+	}
+}
+
+// BenchmarkThreads: a process's first threading of 100,000 stored
+// messages (open, read every row, thread it: WarmThreads), beside the
+// same open and read of the rows' threading columns alone (the baseline);
+// and one arriving message on a store whose threads are built.
+func BenchmarkThreads(b *testing.B) {
+	path := benchStore(b, 1, benchPer(100000))
+	b.Run("read-only", func(b *testing.B) {
+		for b.Loop() {
+			s, err := Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			err = s.read(ctx, func(tx *sql.Tx) error {
+				th := &threads{seen: -1, t: nil}
+				rows, err := th.read(tx)
+				n = len(rows)
+				return err
+			})
+			if err != nil || n != benchPer(100000) {
+				b.Fatal(n, err)
+			}
+			s.Close()
+		}
+	})
+	b.Run("build", func(b *testing.B) {
+		for b.Loop() {
+			s, err := Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := s.WarmThreads(ctx); err != nil {
+				b.Fatal(err)
+			}
+			s.Close()
+		}
+	})
+	newest := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	uid := uint32(benchPer(100000))
+	warm := func(b *testing.B) *Store {
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { s.Close() })
+		if err := s.WarmThreads(ctx); err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}
+	// The same transaction without a new row (one flag state): what any
+	// write of a sync's page costs here, threads or not.
+	b.Run("arrive-baseline-flag-only", func(b *testing.B) {
+		s := warm(b)
+		for b.Loop() {
+			if _, err := s.ApplySync(ctx, benchKey(0), Changes{Folder: "INBOX", UIDValidity: 1700000000, UIDNext: uid + 1, Total: uid,
+				Flags: []FlagState{{UID: 5, Seen: true}}, Done: true, At: newest}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("arrive", func(b *testing.B) {
+		s := warm(b)
+		for b.Loop() {
+			uid++
+			m := benchMessage(benchKey(0).Name, uid, newest)
+			if _, err := s.ApplySync(ctx, benchKey(0), Changes{Folder: "INBOX", UIDValidity: 1700000000, UIDNext: uid + 1, Total: uid,
+				New: []model.Message{m}, Done: true, At: newest}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkMigrate4to5: the first open after the upgrade of a version-4
+// file of 100,000 messages (the new columns and indexes, and every row
+// threaded once), against an open of the same file already at version 5.
+func BenchmarkMigrate4to5(b *testing.B) {
+	per := benchPer(100000)
+	v4 := func(b *testing.B) string {
+		path := filepath.Join(b.TempDir(), "unibox", "store.db")
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			b.Fatal(err)
+		}
+		db, err := sql.Open("sqlite", fileDSN(path))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		for v := range 4 {
+			if _, err := db.Exec(migrations[v]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := db.Exec(fmt.Sprintf(`PRAGMA application_id = %d; PRAGMA user_version = 4;
+			INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX');
+			INSERT INTO folder (account_id, name, uidvalidity) VALUES (1, 'INBOX', 1);
+			WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
+			INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, size, attachments)
+			SELECT 1, 'INBOX', i, printf('%%08x.%%d@example.org', i * 2654435761, i), 'Ann Example', 'ann@example.org', '[{"name":"Sam","address":"sam@example.org"}]',
+				printf('subject %%d', i), i, 1, 0, 0, 4000, 0 FROM n`, applicationID, per)); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Chmod(path, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		return path
+	}
+	for _, already := range []bool{true, false} {
+		b.Run(map[bool]string{true: "open-v5-baseline", false: "upgrade"}[already], func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				path := v4(b)
+				if already {
+					s, err := Open(path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					s.Close()
+				}
+				b.StartTimer()
+				s, err := Open(path)
+				if err != nil || s.Warning != "" {
+					b.Fatal(err, s.Warning)
+				}
+				s.Close()
 			}
 		})
 	}

@@ -77,7 +77,7 @@ func (s *Store) Fill(ctx context.Context, k Key, folder string, uidValidity uint
 		if err != nil || !complete || st.UIDValidity != uidValidity {
 			return err
 		}
-		up, err := tx.Prepare(upsertSQL)
+		up, err := prepareUpsert(tx)
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func (s *Store) Fill(ctx context.Context, k Key, folder string, uidValidity uint
 			if m.ID.UID >= st.UIDNext || !model.SameFolder(m.ID.Folder, folder) {
 				continue
 			}
-			if err := upsert(up, acct, folder, m); err != nil {
+			if err := up.exec(acct, folder, m); err != nil {
 				return err
 			}
 			n++

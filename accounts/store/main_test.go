@@ -39,6 +39,8 @@ func runChild(role string) int {
 		err = crasherChild()
 	case "opener":
 		err = openerChild()
+	case "threader":
+		err = threaderChild()
 	default:
 		err = fmt.Errorf("unknown %s=%q", childEnv, role)
 	}

@@ -63,8 +63,12 @@ var ErrNotStored = errors.New("not in the local store")
 // hold were expunged or moved by another client and are dropped. A
 // changed UIDVALIDITY drops the whole folder first, since its uids now
 // name other messages.
+//
+// Each of l.Messages gets its ThreadID set (in the caller's slice): the
+// thread the store put it in.
 func (s *Store) Save(ctx context.Context, k Key, l Listing) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	var threaded threadedRows
+	return s.writeThreaded(ctx, k, &threaded, func(tx *sql.Tx) error {
 		acct, err := accountID(tx, k, true)
 		if err != nil {
 			return err
@@ -89,16 +93,17 @@ func (s *Store) Save(ctx context.Context, k Key, l Listing) error {
 		if err := dropMissing(tx, acct, l, low, high); err != nil {
 			return err
 		}
-		up, err := tx.Prepare(upsertSQL) // parsed once, not once per row
+		up, err := prepareUpsert(tx) // parsed once, not once per row
 		if err != nil {
 			return err
 		}
 		defer up.Close()
 		for _, m := range l.Messages {
-			if err := upsert(up, acct, l.Folder, m); err != nil {
+			if err := up.exec(acct, l.Folder, m); err != nil {
 				return err
 			}
 		}
+		threaded = threadedRows{folder: l.Folder, uidValidity: l.UIDValidity, msgs: l.Messages}
 		// more: the page's own answer, unless rows stored by an earlier
 		// older page continue below it.
 		if _, err := tx.Exec(`UPDATE folder SET more = ? WHERE account_id = ? AND name = ?
@@ -146,35 +151,83 @@ func dropMissing(tx *sql.Tx, acct int64, l Listing, low, high uint32) error {
 	return err
 }
 
+// upsertSQL writes a row. A version without threading ids (threading 0)
+// keeps the ids a row has; the row's seq moves (the threaders of every
+// process read it again) only when what threading reads changed, so a
+// listing that rewrites a page of known rows costs no threading.
 const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
-		seen, flagged, answered, forwarded, size, attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		seen, flagged, answered, forwarded, size, attachments, raw_id, in_reply_to, refs, threading, seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (account_id, folder, uid) DO UPDATE SET message_id = excluded.message_id, from_name = excluded.from_name,
 		from_addr = excluded.from_addr, recipients = excluded.recipients, subject = excluded.subject, date = excluded.date,
 		seen = excluded.seen, flagged = excluded.flagged, answered = excluded.answered, forwarded = excluded.forwarded,
-		size = excluded.size, attachments = excluded.attachments`
+		size = excluded.size, attachments = excluded.attachments,
+		raw_id = CASE WHEN excluded.threading THEN excluded.raw_id ELSE raw_id END,
+		in_reply_to = CASE WHEN excluded.threading THEN excluded.in_reply_to ELSE in_reply_to END,
+		refs = CASE WHEN excluded.threading THEN excluded.refs ELSE refs END,
+		threading = max(threading, excluded.threading),
+		seq = CASE WHEN excluded.threading AND (NOT threading OR excluded.raw_id IS NOT raw_id
+				OR excluded.in_reply_to IS NOT in_reply_to OR excluded.refs IS NOT refs)
+			OR NOT excluded.threading AND NOT threading AND excluded.message_id IS NOT message_id
+			THEN excluded.seq ELSE seq END`
 
-// messageColumns are the columns scanMessage reads, in its order.
-const messageColumns = `uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments`
+// messageColumns are the columns scanMessage reads, in its order, from
+// messageFrom: the thread_id through the alias table (one hop: it is kept
+// resolved).
+const messageColumns = `uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments,
+	raw_id, in_reply_to, refs, threading, coalesce(thread_alias.new, thread_id)`
 
-// upsert writes one message row with up, upsertSQL prepared.
-func upsert(up *sql.Stmt, acct int64, folder string, m model.Message) error {
+// messageFrom is the table messageColumns are read from.
+const messageFrom = `message LEFT JOIN thread_alias ON thread_alias.old = message.thread_id`
+
+// upserter writes message rows of one transaction, stamped with its
+// sequence number.
+type upserter struct {
+	st  *sql.Stmt
+	seq int64
+}
+
+// prepareUpsert takes the transaction's sequence number and prepares the
+// row write.
+func prepareUpsert(tx *sql.Tx) (*upserter, error) {
+	seq, err := nextSeq(tx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := tx.Prepare(upsertSQL)
+	if err != nil {
+		return nil, err
+	}
+	return &upserter{st: st, seq: seq}, nil
+}
+
+func (u *upserter) Close() error { return u.st.Close() }
+
+// exec writes one message row.
+func (u *upserter) exec(acct int64, folder string, m model.Message) error {
 	to, err := json.Marshal(m.To)
 	if err != nil {
 		return err
 	}
-	_, err = up.Exec(acct, folder, m.ID.UID, m.MessageID, m.From.Name, m.From.Address, string(to), m.Subject, unixMilli(m.Date),
-		m.Seen, m.Flagged, m.Answered, m.Forwarded, m.Size, m.HasAttachments)
+	var raw, irt, refs string
+	if t := m.Threading; t != nil {
+		raw, _ = model.CleanMsgID(t.MessageID)
+		irt, _ = model.CleanMsgID(t.InReplyTo)
+		refs = joinIDs(capIDs(t.References))
+	}
+	_, err = u.st.Exec(acct, folder, m.ID.UID, m.MessageID, m.From.Name, m.From.Address, string(to), m.Subject, unixMilli(m.Date),
+		m.Seen, m.Flagged, m.Answered, m.Forwarded, m.Size, m.HasAttachments, raw, irt, refs, m.Threading != nil, u.seq)
 	return err
 }
 
 // upsertOne writes one message row in tx.
 func upsertOne(tx *sql.Tx, acct int64, folder string, m model.Message) error {
-	up, err := tx.Prepare(upsertSQL)
+	up, err := prepareUpsert(tx)
 	if err != nil {
 		return err
 	}
 	defer up.Close()
-	return upsert(up, acct, folder, m)
+	return up.exec(acct, folder, m)
 }
 
 // Newest is the newest limit stored rows of folder ("": the inbox).
@@ -216,7 +269,7 @@ func (s *Store) query(ctx context.Context, k Key, folder string, limit int, wher
 			return err
 		}
 		rows, err := tx.Query(`SELECT `+messageColumns+`
-			FROM message WHERE account_id = ? AND folder = ? AND `+where+` ORDER BY uid DESC LIMIT ?`, acct, folder, arg, limit+1)
+			FROM `+messageFrom+` WHERE account_id = ? AND folder = ? AND `+where+` ORDER BY uid DESC LIMIT ?`, acct, folder, arg, limit+1)
 		if err != nil {
 			return err
 		}
@@ -237,17 +290,29 @@ func (s *Store) query(ctx context.Context, k Key, folder string, limit int, wher
 }
 
 func scanMessage(rows *sql.Rows, account string, f Folder) (model.Message, error) {
+	m, err := scanRow(rows)
+	m.ID.Account, m.ID.Folder, m.ID.UIDValidity = account, f.Name, f.UIDValidity
+	return m, err
+}
+
+// scanRow reads pre (columns selected before messageColumns), then the
+// message; the caller sets its ID's account, folder and UIDVALIDITY.
+func scanRow(rows *sql.Rows, pre ...any) (model.Message, error) {
 	var m model.Message
-	var to string
+	var to, raw, irt, refs string
 	var date int64
-	if err := rows.Scan(&m.ID.UID, &m.MessageID, &m.From.Name, &m.From.Address, &to, &m.Subject, &date,
-		&m.Seen, &m.Flagged, &m.Answered, &m.Forwarded, &m.Size, &m.HasAttachments); err != nil {
+	var threading bool
+	dest := append(pre, &m.ID.UID, &m.MessageID, &m.From.Name, &m.From.Address, &to, &m.Subject, &date,
+		&m.Seen, &m.Flagged, &m.Answered, &m.Forwarded, &m.Size, &m.HasAttachments, &raw, &irt, &refs, &threading, &m.ThreadID)
+	if err := rows.Scan(dest...); err != nil {
 		return m, err
+	}
+	if threading {
+		m.Threading = &model.ThreadHeaders{MessageID: raw, InReplyTo: irt, References: splitIDs(refs)}
 	}
 	if err := json.Unmarshal([]byte(to), &m.To); err != nil {
 		return m, fmt.Errorf("stored recipients of uid %d: %w", m.ID.UID, err)
 	}
-	m.ID.Account, m.ID.Folder, m.ID.UIDValidity = account, f.Name, f.UIDValidity
 	if date != 0 {
 		m.Date = time.UnixMilli(date).UTC()
 	}

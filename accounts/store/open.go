@@ -41,6 +41,8 @@ type Store struct {
 	problem string // the last time the file was set aside while open
 	verify  context.CancelFunc
 	done    chan struct{}
+
+	threads threads // this process's threads of every row (threads.go)
 }
 
 var memories atomic.Int64
@@ -168,7 +170,8 @@ func open(dsn, path string) (*Store, error) {
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
 	s := &Store{db: db, path: path}
-	if err := s.migrate(); err != nil {
+	from, err := s.migrate()
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -176,6 +179,14 @@ func open(dsn, path string) (*Store, error) {
 	// file: a later connection finds it there).
 	if path != "" {
 		if err := walMode(db); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	// A file from before threads (v1-v4) is threaded once, now; Open
+	// reads nothing more of a current file (damage is met as it is read).
+	if from > 0 && from < 5 {
+		if err := s.threadUnthreaded(); err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -204,44 +215,46 @@ func walMode(db *sql.DB) error {
 // migrate brings the file to schemaVersion inside one write transaction
 // (another process may be doing the same: the version is read under the
 // lock).
-func (s *Store) migrate() error {
+//
+// It returns the version the file had (0: a new file).
+func (s *Store) migrate() (int, error) {
 	ctx := context.Background()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer tx.Rollback()
 	var version, app, tables int
 	if err := tx.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
-		return err
+		return version, err
 	}
 	if err := tx.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
-		return err
+		return version, err
 	}
 	if err := tx.QueryRow("SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
-		return err
+		return version, err
 	}
 	switch {
 	case tables > 0 && app != applicationID:
-		return fmt.Errorf("%w: application id %#x", errUnknownFile, app)
+		return version, fmt.Errorf("%w: application id %#x", errUnknownFile, app)
 	case version > schemaVersion:
-		return fmt.Errorf("%w: schema version %d is newer than this unibox's %d", errUnknownFile, version, schemaVersion)
+		return version, fmt.Errorf("%w: schema version %d is newer than this unibox's %d", errUnknownFile, version, schemaVersion)
 	case version == schemaVersion:
-		return nil
+		return version, nil
 	case version == 0 && tables > 0:
 		// migrations[0] starts from an empty file: these tables are not
 		// of any version we know.
-		return fmt.Errorf("%w: tables but no schema version", errUnknownFile)
+		return version, fmt.Errorf("%w: tables but no schema version", errUnknownFile)
 	}
 	for v := version; v < schemaVersion; v++ {
 		if _, err := tx.Exec(migrations[v]); err != nil {
-			return fmt.Errorf("schema version %d: %w", v+1, err)
+			return version, fmt.Errorf("schema version %d: %w", v+1, err)
 		}
 	}
 	if _, err := tx.Exec(fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, schemaVersion)); err != nil {
-		return err
+		return version, err
 	}
-	return tx.Commit()
+	return version, tx.Commit()
 }
 
 // check reads the whole file once (SQLite's quick_check).

@@ -83,6 +83,34 @@ var migrations = []string{
 	// few bytes a message), as a server without CONDSTORE always does.
 	`ALTER TABLE message ADD COLUMN forwarded INTEGER NOT NULL DEFAULT 0;
 	UPDATE folder SET highestmodseq = 0, sync_top_modseq = 0;`,
+	// 5: threads (issue 28, threads.go). The raw threading ids beside the
+	// display message_id (threading: whether they are known; rows stored
+	// before are fetched again in the background), each row's thread_id,
+	// the aliases of merged threads (old -> new, kept resolved: new is
+	// always a live id), and a store-wide sequence stamped on every row
+	// written, so each process catches up on what the others wrote.
+	`ALTER TABLE message ADD COLUMN raw_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE message ADD COLUMN in_reply_to TEXT NOT NULL DEFAULT '';
+	ALTER TABLE message ADD COLUMN refs TEXT NOT NULL DEFAULT ''; -- ids separated by spaces (an id holds none)
+	ALTER TABLE message ADD COLUMN threading INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE message ADD COLUMN thread_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE message ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+	-- Covering: a process reads the threading columns of every row once
+	-- (its first write) and of new rows after: this index holds them in
+	-- a quarter of the table's pages (no recipients, subjects, flags).
+	CREATE INDEX message_seq ON message (seq, account_id, folder, uid, threading, raw_id, message_id, in_reply_to, refs, thread_id);
+	CREATE INDEX message_thread ON message (thread_id);
+	CREATE INDEX message_unthreaded ON message (account_id, folder, uid) WHERE threading = 0;
+	CREATE TABLE thread_alias (
+		old TEXT PRIMARY KEY,
+		new TEXT NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX thread_alias_new ON thread_alias (new);
+	CREATE TABLE counter (
+		name  TEXT PRIMARY KEY,
+		value INTEGER NOT NULL
+	) WITHOUT ROWID;
+	INSERT INTO counter (name, value) VALUES ('seq', 0);`,
 }
 
 // schemaVersion is the version this unibox writes.

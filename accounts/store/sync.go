@@ -169,11 +169,13 @@ type Applied struct {
 	Missing [][2]uint32
 }
 
-// ApplySync applies one answer of a sync in one transaction.
+// ApplySync applies one answer of a sync in one transaction. Each of
+// c.New gets its ThreadID set (in the caller's slice).
 func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (Applied, error) {
 	var next SyncState
 	var missing [][2]uint32
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	var threaded threadedRows
+	err := s.writeThreaded(ctx, k, &threaded, func(tx *sql.Tx) error {
 		acct, err := accountID(tx, k, true)
 		if err != nil {
 			return err
@@ -205,14 +207,15 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (Applied, error
 		if err := tx.QueryRow(`SELECT sync_floor FROM folder WHERE account_id = ? AND name = ?`, acct, c.Folder).Scan(&prevFloor); err != nil {
 			return err
 		}
-		up, err := tx.Prepare(upsertSQL)
+		up, err := prepareUpsert(tx)
 		if err != nil {
 			return err
 		}
 		defer up.Close()
+		threaded = threadedRows{folder: c.Folder, uidValidity: c.UIDValidity, msgs: c.New}
 		floor := uint32(0)
 		for _, m := range c.New {
-			if err := upsert(up, acct, c.Folder, m); err != nil {
+			if err := up.exec(acct, c.Folder, m); err != nil {
 				return err
 			}
 			if floor == 0 || m.ID.UID < floor {

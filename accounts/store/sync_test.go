@@ -164,7 +164,7 @@ func TestSyncStateAfterCarriesHeld(t *testing.T) {
 	// The carried Held is taken, not counted: a row slipped in where the
 	// row does not say so is not seen (in a process, every other writer
 	// of the rows makes the account forget the state it knows).
-	if _, err := s.db.Exec(`INSERT INTO message SELECT account_id, folder, 5000, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments FROM message WHERE uid = 999`); err != nil {
+	if _, err := s.db.Exec(`INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments) SELECT account_id, folder, 5000, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments FROM message WHERE uid = 999`); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := s.SyncStateAfter(ctx, work, "INBOX", known); st.Held != known.Held {

@@ -84,7 +84,7 @@ func stored(tx *sql.Tx, acct int64, account string, id model.MessageID) (model.M
 		return model.Message{}, false, err
 	}
 	rows, err := tx.Query(`SELECT `+messageColumns+`
-		FROM message WHERE account_id = ? AND folder = ? AND uid = ?`, acct, id.Folder, id.UID)
+		FROM `+messageFrom+` WHERE account_id = ? AND folder = ? AND uid = ?`, acct, id.Folder, id.UID)
 	if err != nil {
 		return model.Message{}, false, err
 	}

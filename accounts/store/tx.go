@@ -5,11 +5,24 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"unibox/model/thread"
 )
 
 // write runs f in one write transaction (BEGIN IMMEDIATE: the write lock
 // is taken up front, so two processes never deadlock upgrading a read).
+// Every write also brings the process's threads up to date (threads.go)
+// before it commits.
 func (s *Store) write(ctx context.Context, f func(*sql.Tx) error) error {
+	return s.writeWith(ctx, f, nil)
+}
+
+// writeWith is write, with after called on the threads as the
+// transaction left them (before it commits).
+func (s *Store) writeWith(ctx context.Context, f func(*sql.Tx) error, after func(*thread.Threader)) error {
+	if err := s.build(ctx); err != nil {
+		return err
+	}
 	return s.fail(s.use(func(db *sql.DB) error {
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
@@ -19,7 +32,20 @@ func (s *Store) write(ctx context.Context, f func(*sql.Tx) error) error {
 		if err := f(tx); err != nil {
 			return err
 		}
-		return tx.Commit()
+		th := &s.threads
+		th.mu.Lock()
+		defer th.mu.Unlock()
+		err = th.catchUp(tx, db, true)
+		if err == nil && after != nil {
+			after(th.t)
+		}
+		if err == nil {
+			err = tx.Commit()
+		}
+		if err != nil {
+			th.t = nil // it may hold rows the rollback took back: build again
+		}
+		return err
 	}))
 }
 

@@ -1,0 +1,74 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A file of schema version 4 (made by the migrations up to 4, as the
+// unibox before threads left it) keeps its rows on the upgrade, and
+// every row has a thread id once it is open: the rows are threaded on
+// their display Message-ID (their raw ids are fetched again later), so
+// one Message-ID in two folders is one thread.
+func TestMigrationFrom4KeepsRowsAndThreadsThem(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "unibox", "store.db")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", fileDSN(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range 4 {
+		if _, err := db.Exec(migrations[v]); err != nil {
+			t.Fatalf("version %d: %v", v+1, err)
+		}
+	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = 4", applicationID)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX');
+		INSERT INTO folder (account_id, name, uidvalidity) VALUES (1, 'INBOX', 1), (1, 'Archive', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range []struct {
+		folder, id string
+	}{{"INBOX", "same@x"}, {"INBOX", "other@x"}, {"Archive", "same@x"}} {
+		if _, err := db.Exec(`INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
+			seen, flagged, answered, size, attachments, forwarded) VALUES (1, ?, ?, ?, 'Ann', 'ann@x', '[]', 's', 0, 1, 0, 0, 10, 0, 0)`,
+			row.folder, i+1, row.id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Warning != "" {
+		t.Fatalf("open warned: %s", s.Warning)
+	}
+	var version int
+	if err := s.db.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != schemaVersion {
+		t.Fatalf("version %d, %v", version, err)
+	}
+	inbox := threadIDs(t, s, work, "INBOX")
+	archive := threadIDs(t, s, work, "Archive")
+	if len(inbox) != 2 || len(archive) != 1 || inbox["same@x"] != archive["same@x"] || inbox["other@x"] == inbox["same@x"] {
+		t.Fatalf("after the upgrade: INBOX %v, Archive %v", inbox, archive)
+	}
+	snap, _ := s.Newest(ctx, work, "INBOX", 10)
+	if snap.Messages[0].Threading != nil {
+		t.Fatalf("a row stored before threads claims known threading ids: %+v", snap.Messages[0].Threading)
+	}
+}
