@@ -80,6 +80,7 @@ func (h *Hub) Server() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "trash", Description: "Move messages to the trash. Outcome per message."}, h.trash)
 	mcp.AddTool(s, &mcp.Tool{Name: "move", Description: "Move messages to a folder. Outcome per message."}, h.move)
 	h.addDraftTools(s)
+	h.addThreadTool(s)
 	mcp.AddTool(s, &mcp.Tool{Name: "account_status", Annotations: ro, Description: "Every account's connection state, error class and last error, without waiting on any."}, h.status)
 	return s
 }
