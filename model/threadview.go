@@ -26,9 +26,13 @@ func (c *Conversation) Multi() bool { return len(c.Accounts) > 1 }
 // ThreadRows groups rows (newest first, as Inbox.Rows gives them) into
 // conversations: one row per thread, where its newest message stood,
 // carrying the Conversation; an expanded thread is followed by its
-// messages, oldest first, each marked Member. A message without a
-// ThreadID is a conversation of its own. Rows are copied, never shared.
-func ThreadRows(rows []Row, expanded map[string]bool) []Row {
+// messages, oldest first, each marked Member, with the thread's messages
+// in other folders (more, by thread id: a reply in Sent, the copy in
+// another account) among them. A message without a ThreadID is a
+// conversation of its own. The Conversation counts and acts on the rows
+// given only: a triage key on a conversation leaves Sent alone. Rows are
+// copied, never shared.
+func ThreadRows(rows []Row, expanded map[string]bool, more map[string][]Row) []Row {
 	key := func(r Row) string {
 		if r.ThreadID != "" {
 			return r.ThreadID
@@ -67,12 +71,25 @@ func ThreadRows(rows []Row, expanded map[string]bool) []Row {
 		}
 		head.Thread = c
 		out = append(out, head)
-		if c.Expanded && len(idx) > 1 {
-			for j := len(idx) - 1; j >= 0; j-- {
-				m := rows[idx[j]]
-				m.Thread, m.Member = c, true
-				out = append(out, m)
+		if !c.Expanded || len(idx)+len(more[k]) < 2 {
+			continue
+		}
+		shown := map[MessageID]bool{}
+		var ms []Row
+		for j := len(idx) - 1; j >= 0; j-- {
+			ms = append(ms, rows[idx[j]])
+			shown[rows[idx[j]].ID] = true
+		}
+		for _, r := range more[k] {
+			if !shown[r.ID] {
+				shown[r.ID] = true
+				ms = append(ms, r)
 			}
+		}
+		slices.SortStableFunc(ms, func(a, b Row) int { return a.Date.Compare(b.Date) })
+		for _, m := range ms {
+			m.Thread, m.Member = c, true
+			out = append(out, m)
 		}
 	}
 	return out

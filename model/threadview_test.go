@@ -22,7 +22,7 @@ func TestThreadRows(t *testing.T) {
 		row("Work", 2, "t1", "Bob", true, false, 4*time.Minute),
 		row("Work", 1, "t2", "Eve", true, false, 5*time.Minute),
 	}
-	got := ThreadRows(rows, nil)
+	got := ThreadRows(rows, nil, nil)
 	if len(got) != 3 || got[0].ID.UID != 4 || got[1].ID.UID != 3 || got[2].ID.UID != 1 {
 		t.Fatalf("rows %v", uids(got))
 	}
@@ -34,11 +34,19 @@ func TestThreadRows(t *testing.T) {
 	if got[1].Thread.Count != 1 || got[1].Thread.Multi() || got[1].Member {
 		t.Fatalf("unthreaded %+v", got[1].Thread)
 	}
-	open := ThreadRows(rows, map[string]bool{"t1": true})
-	if want := []uint32{4, 2, 9, 4, 3, 1}; !equalUIDs(open, want) {
+	sent := row("Work", 50, "t1", "Sam", true, false, 150*time.Second)
+	sent.ID.Folder = "Sent"
+	open := ThreadRows(rows, map[string]bool{"t1": true, "t2": true}, map[string][]Row{"t1": {sent, rows[0]}})
+	if want := []uint32{4, 2, 9, 50, 4, 3, 1}; !equalUIDs(open, want) { // Sent among them by date, once each; t2 has one message
 		t.Fatalf("expanded %v, want %v", uids(open), want)
 	}
-	if open[0].Member || !open[1].Member || !open[3].Member || open[4].Member || !open[0].Thread.Expanded {
+	if open[0].Thread.Count != 3 || len(open[0].Thread.Members) != 3 {
+		t.Fatalf("the conversation counts the Sent reply it only shows: %+v", open[0].Thread)
+	}
+	if want := []uint32{4, 2, 9, 50, 4, 3, 1}; !equalUIDs(open, want) {
+		t.Fatalf("expanded %v, want %v", uids(open), want)
+	}
+	if open[0].Member || !open[1].Member || !open[3].Member || !open[4].Member || open[5].Member || !open[0].Thread.Expanded {
 		t.Fatalf("members marked wrong: %+v", open)
 	}
 	if rows[0].Thread != nil {

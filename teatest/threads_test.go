@@ -1,6 +1,8 @@
 package teatest
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -25,26 +27,44 @@ func conversation() (work, home *fakeAccount) {
 	return work, home
 }
 
+// stored is an account whose store holds a conversation's reply in Sent.
+type stored struct {
+	*fakeAccount
+	sent model.Message
+}
+
+func (s *stored) Thread(_ context.Context, tid string) ([]model.Message, error) {
+	if tid != s.sent.ThreadID {
+		return nil, errors.New("no such thread")
+	}
+	return []model.Message{s.sent}, nil
+}
+
 // The thread view shows one row per conversation (everyone in it, its
 // newest subject, how many, unread when any is); l opens it in place and
 // h closes it; in a message, n and p step through it oldest first.
 func TestThreadView(t *testing.T) {
 	work, home := conversation()
-	tm, _ := run(t, []tui.Account{work, home}, 100, 12, nil)
+	sam := &stored{fakeAccount: work, sent: model.Message{ID: model.MessageID{Account: "Work", Folder: "Sent", UIDValidity: 3, UID: 8}, ThreadID: "t-boat",
+		From: model.Address{Name: "Sam"}, Subject: "Re: the boat", Seen: true, Date: now.Add(-90 * time.Minute)}}
+	tm, _ := run(t, []tui.Account{sam, home}, 100, 14, nil)
 	waitFor(t, tm, "lunch?", "Carol")
 	tm.Send(key("t"))
 	waitFor(t, tm, "Bob, Carol", "Re: the boat (3)", "thread view: one row per conversation")
 	tm.Send(key("l"))
-	waitFor(t, tm, "  the boat", "  Re: the boat")
+	waitFor(t, tm, "  the boat", "  [Sent] Re: the boat") // Sam's reply, from the store, in its place by date
 	tm.Send(key("j")) // the oldest message of the conversation
 	tm.Send(key("enter"))
 	waitFor(t, tm, "the boat")
+	for _, want := range []string{"message 2 of 4", "message 3 of 4", "message 4 of 4"} { // Sam's reply in Sent is the second
+		tm.Send(key("n"))
+		waitFor(t, tm, want+" in this conversation")
+	}
+	tm.Send(key("p"))
+	waitFor(t, tm, "message 3 of 4 in this conversation")
 	tm.Send(key("n"))
-	waitFor(t, tm, "message 2 of 3 in this conversation")
 	tm.Send(key("n"))
-	waitFor(t, tm, "message 3 of 3 in this conversation")
-	tm.Send(key("n"))
-	waitFor(t, tm, "no more in this conversation (3 messages)")
+	waitFor(t, tm, "no more in this conversation (4 messages)")
 	tm.Send(key("esc"))
 	tm.Send(key("h"))
 	tm.Send(key("g"))

@@ -49,7 +49,7 @@ func conversations(out ListJSON) ThreadsJSON {
 			Seen: m.Seen, Flagged: m.Flagged, ThreadID: m.ThreadID}})
 	}
 	th := ThreadsJSON{Accounts: out.Accounts, Threads: []ThreadJSON{}}
-	for _, r := range model.ThreadRows(rows, nil) {
+	for _, r := range model.ThreadRows(rows, nil, nil) {
 		c := r.Thread
 		t := ThreadJSON{ThreadID: r.ThreadID, Count: c.Count, Unread: c.Unread, Flagged: c.Flagged, Accounts: c.Accounts,
 			People: c.People, Subject: r.Subject, Date: jsonview.Date(r.Date), IDs: []string{}}

@@ -196,6 +196,9 @@ func (l listModel) renderRow(r model.Row, cursor, selected, drafted bool, now ti
 		}
 	} else if r.Member {
 		subject = "  " + subject // a message of an opened conversation
+		if !strings.EqualFold(r.ID.Folder, "INBOX") {
+			subject = "  [" + textsafe.Line(r.ID.Folder) + "] " + textsafe.Line(r.Subject) // a reply in Sent, say
+		}
 	}
 	unread := mark(!seen, "•")
 	switch {

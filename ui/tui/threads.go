@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,7 +20,56 @@ import (
 type threadView struct {
 	on       bool
 	expanded map[string]bool
-	asked    string // the action and conversation asked about once
+	// more is an opened conversation's messages in other folders and
+	// accounts, as the store has them (a reply in Sent): shown, never
+	// acted on by a key on the conversation's row.
+	more  map[string][]model.Row
+	asked string // the action and conversation asked about once
+}
+
+// threadReader is an account that can read a conversation from the
+// store (accounts.Account.Thread).
+type threadReader interface {
+	Thread(ctx context.Context, tid string) ([]model.Message, error)
+}
+
+// storedThreadMsg is a conversation's stored messages, read on opening it.
+type storedThreadMsg struct {
+	tid  string
+	msgs []model.Message
+}
+
+func (m storedThreadMsg) accountIndex() int { return noAccount }
+
+// storedThreadCmd reads conversation tid from the store through acct (it
+// never dials); nothing when the account cannot or the store has none.
+func storedThreadCmd(ctx context.Context, acct Account, tid string) tea.Cmd {
+	tr, ok := acct.(threadReader)
+	if !ok || strings.HasPrefix(tid, "msg ") {
+		return nil
+	}
+	return func() tea.Msg {
+		msgs, err := tr.Thread(ctx, tid)
+		if err != nil {
+			return nil
+		}
+		return storedThreadMsg{tid: tid, msgs: msgs}
+	}
+}
+
+// storedThread shows a conversation's messages in other folders.
+func (m *Model) storedThread(msg storedThreadMsg) {
+	if m.threads.more == nil {
+		m.threads.more = map[string][]model.Row{}
+	}
+	var rows []model.Row
+	for _, mm := range msg.msgs {
+		rows = append(rows, model.Row{Message: mm})
+	}
+	m.threads.more[msg.tid] = rows
+	if m.threads.on && m.threads.expanded[msg.tid] {
+		m.rebuild()
+	}
 }
 
 // confirmed reports whether an action on conversation c may go now: at
@@ -72,6 +122,12 @@ func (m *Model) threadKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Expand) || key.Matches(msg, k.Open) && !r.Member && !c.Expanded && c.Count > 1:
 		m.threads.expanded[c.ID] = true
+		var cmd tea.Cmd
+		if i := m.panes.index(r.ID.Account); i >= 0 {
+			cmd = storedThreadCmd(m.env.ctx, m.panes.accts[i].acct, c.ID)
+		}
+		m.rebuild()
+		return cmd, true
 	case key.Matches(msg, k.Collapse) && c.Expanded:
 		delete(m.threads.expanded, c.ID)
 		m.list = m.list.follow(c.Members[len(c.Members)-1]) // back to the conversation's row: its newest
@@ -87,6 +143,13 @@ func (m *Model) threadKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // screen in its conversation, oldest first: n and p in the message view.
 func (m *Model) stepThread(dir int) tea.Cmd {
 	cur, ok := m.inbox.Find(m.viewer.showing())
+	for _, rows := range m.threads.more {
+		for _, r := range rows {
+			if !ok && r.ID == m.viewer.showing() {
+				cur, ok = r, true // a message of another folder, opened from its conversation
+			}
+		}
+	}
 	if !ok || cur.ThreadID == "" {
 		m.frame.setStatus("this message is a conversation of its own", false)
 		return nil
@@ -97,7 +160,12 @@ func (m *Model) stepThread(dir int) tea.Cmd {
 			thread = append(thread, r)
 		}
 	}
-	slices.Reverse(thread) // rows are newest first
+	for _, r := range m.threads.more[cur.ThreadID] { // its messages elsewhere (Sent), once opened
+		if !slices.ContainsFunc(thread, func(t model.Row) bool { return t.ID == r.ID }) {
+			thread = append(thread, r)
+		}
+	}
+	slices.SortStableFunc(thread, func(a, b model.Row) int { return a.Date.Compare(b.Date) })
 	i := slices.IndexFunc(thread, func(r model.Row) bool { return r.ID == cur.ID })
 	if j := i + dir; i >= 0 && j >= 0 && j < len(thread) {
 		m.frame.setStatus(fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread)), false)

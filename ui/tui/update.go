@@ -353,6 +353,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.resume(&m.env)
 	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, marksMsg, queuedMsg, cancelledMsg, shelvedMsg:
 		return m.composed(msg)
+	case storedThreadMsg:
+		m.storedThread(msg)
 	case serverDraftsMsg:
 		if m.frame.mode == modeDrafts {
 			m.drafts = m.drafts.serverDrafts(m.panes.accts[msg.account].acct.Name(), msg)
@@ -433,7 +435,7 @@ func (m *Model) rebuild() {
 	}
 	rows = m.filter.apply(rows)
 	if m.threads.on {
-		rows = model.ThreadRows(rows, m.threads.expanded)
+		rows = model.ThreadRows(rows, m.threads.expanded, m.threads.more)
 	}
 	m.list = m.list.setRows(rows)
 	for _, a := range m.panes.accts {
