@@ -39,21 +39,36 @@ func ThreadRows(rows []Row, expanded map[string]bool, more map[string][]Row) []R
 		}
 		return "msg " + r.ID.String()
 	}
-	members := map[string][]int{}
-	var order []string
+	// Each conversation's rows, by position: one map of positions into
+	// one slice of row indexes, so 10,000 conversations cost two
+	// allocations, not 10,000.
+	first := make(map[string]int, len(rows))
+	next := make([]int, len(rows)) // the next row of the same conversation, or -1
+	last := make([]int, 0, len(rows))
+	var order []int // each conversation's newest row
 	for i, r := range rows {
+		next[i] = -1
 		k := key(r)
-		if _, ok := members[k]; !ok {
-			order = append(order, k)
+		c, ok := first[k]
+		if !ok {
+			first[k] = len(order)
+			order = append(order, i)
+			last = append(last, i)
+			continue
 		}
-		members[k] = append(members[k], i)
+		next[last[c]] = i
+		last[c] = i
 	}
 	out := make([]Row, 0, len(order))
-	for _, k := range order {
-		idx := members[k]
+	var idx []int
+	for _, start := range order {
+		idx = idx[:0]
+		for i := start; i >= 0; i = next[i] {
+			idx = append(idx, i)
+		}
+		k := key(rows[start])
 		head := rows[idx[0]] // the newest: rows are newest first
-		c := &Conversation{ID: k, Count: len(idx), Expanded: expanded[k]}
-		seenPeople := map[string]bool{}
+		c := &Conversation{ID: k, Count: len(idx), Expanded: expanded[k], Members: make([]MessageID, 0, len(idx))}
 		for j := len(idx) - 1; j >= 0; j-- { // oldest first
 			r := rows[idx[j]]
 			c.Members = append(c.Members, r.ID)
@@ -64,8 +79,8 @@ func ThreadRows(rows []Row, expanded map[string]bool, more map[string][]Row) []R
 			if !slices.Contains(c.Accounts, r.ID.Account) {
 				c.Accounts = append(c.Accounts, r.ID.Account)
 			}
-			if p := r.From.Display(); p != "" && !seenPeople[strings.ToLower(p)] {
-				seenPeople[strings.ToLower(p)] = true
+			// A conversation has a few people: a scan beats a map each.
+			if p := r.From.Display(); p != "" && !slices.ContainsFunc(c.People, func(q string) bool { return strings.EqualFold(p, q) }) {
 				c.People = append(c.People, p)
 			}
 		}

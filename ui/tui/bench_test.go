@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	tea "github.com/charmbracelet/bubbletea"
 	"testing"
 	"time"
 
@@ -69,5 +70,62 @@ func BenchmarkView10k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.View()
+	}
+}
+
+// benchThreads is a TUI over 20,000 messages in 10,000 conversations of
+// two (every other message answers the one before), in thread mode.
+func benchThreads(b *testing.B) *Model {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	var msgs []model.Message
+	for i := range 20000 {
+		msgs = append(msgs, model.Message{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: uint32(30000 - i)},
+			From: model.Address{Name: "Zoë Müller", Address: "z@example.com"}, Subject: fmt.Sprintf("Re: rollout plan, part %d 🍕", i/2),
+			Date: now.Add(-time.Duration(i) * 11 * time.Minute), Seen: i%3 == 0, ThreadID: fmt.Sprintf("t%05d", i/2)})
+	}
+	acct := &benchAccount{name: "Work", page: accounts.Page{Messages: msgs}}
+	m, err := New(Options{Accounts: []Account{acct}, Now: func() time.Time { return now }, NoTick: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.Update(listedMsg{account: 0, req: 0, page: acct.page})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	if n := len(m.list.rows); n != 10000 {
+		b.Fatalf("conversations %d", n)
+	}
+	return m
+}
+
+// View in the thread view with 10,000 conversations (issue 28: ≤ 2 ms);
+// compare with BenchmarkView10k in the same run.
+func BenchmarkViewThreads10k(b *testing.B) {
+	m := benchThreads(b)
+	defer m.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// Regrouping 20,000 messages into 10,000 conversations, as every change
+// to the rows does in the thread view.
+func BenchmarkRebuildThreads10k(b *testing.B) {
+	m := benchThreads(b)
+	defer m.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.rebuild()
+	}
+}
+
+// The same rows regrouped with the thread view off: the baseline of
+// BenchmarkRebuildThreads10k.
+func BenchmarkRebuildFlat20k(b *testing.B) {
+	m := benchThreads(b)
+	defer m.Close()
+	m.threads.on = false
+	b.ReportAllocs()
+	for b.Loop() {
+		m.rebuild()
 	}
 }
