@@ -191,7 +191,7 @@ func TestThreadingFetchCost(t *testing.T) {
 func TestFetchThreading(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
 		cs, user := provisioned(t, b, Options{})
-		b.Seed(t, user, "INBOX", threadedMail("root", "root@x", "", nil, time.Hour))
+		first := b.Seed(t, user, "INBOX", threadedMail("root", "root@x", "", nil, time.Hour))
 		uid := b.Seed(t, user, "INBOX", threadedMail("Re: root", "r1@x", "root@x", []string{"root@x", "mid@x"}, 0))
 		var huge []string
 		for i := range 5000 {
@@ -203,7 +203,7 @@ func TestFetchThreading(t *testing.T) {
 
 		var out imapwire.FetchThreadingOut
 		mustOK(t, "fetch_threading", call(t, cs, "fetch_threading", imapwire.FetchThreadingIn{Account: "work", UIDValidity: sync.UIDValidity,
-			UIDs: [][2]uint32{{1, uid + 1}}}, &out))
+			UIDs: [][2]uint32{{first, uid + 1}}}, &out))
 		if len(out.Messages) != 3 {
 			t.Fatalf("%d messages: %s", len(out.Messages), pretty(out))
 		}
@@ -215,7 +215,7 @@ func TestFetchThreading(t *testing.T) {
 			t.Fatalf("hostile: %d references, id %q", len(h.References), h.MessageID)
 		}
 		mustOK(t, "fetch_threading", call(t, cs, "fetch_threading", imapwire.FetchThreadingIn{Account: "work", UIDValidity: sync.UIDValidity + 1,
-			UIDs: [][2]uint32{{1, 3}}}, &out))
+			UIDs: [][2]uint32{{first, uid + 1}}}, &out))
 		if len(out.Messages) != 0 || out.UIDValidity != sync.UIDValidity {
 			t.Fatalf("another UIDVALIDITY answered %s", pretty(out))
 		}
