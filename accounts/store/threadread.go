@@ -152,12 +152,8 @@ func (s *Store) SetThreading(ctx context.Context, k Key, folder string, uidValid
 		return nil
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		acct, err := accountID(tx, k, false)
-		if err != nil {
-			return err
-		}
-		f, err := folderRow(tx, acct, folder)
-		if err != nil || f.UIDValidity != uidValidity {
+		acct, same, err := sameFolder(tx, k, folder, uidValidity)
+		if err != nil || !same {
 			return err
 		}
 		seq, err := nextSeq(tx)
@@ -194,12 +190,8 @@ func (s *Store) FillThreadIDs(ctx context.Context, k Key, folder string, uidVali
 		return nil
 	}
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		acct, err := accountID(tx, k, false)
-		if err != nil {
-			return err
-		}
-		f, err := folderRow(tx, acct, folder)
-		if err != nil || f.UIDValidity != uidValidity {
+		acct, same, err := sameFolder(tx, k, folder, uidValidity)
+		if err != nil || !same {
 			return err
 		}
 		st, err := tx.Prepare(`SELECT coalesce(thread_alias.new, thread_id) FROM ` + messageFrom + ` WHERE account_id = ? AND folder = ? AND uid = ?`)
@@ -219,4 +211,15 @@ func (s *Store) FillThreadIDs(ctx context.Context, k Key, folder string, uidVali
 		return nil
 	}
 	return err
+}
+
+// sameFolder is k's account id, and whether its stored folder is still
+// under uidValidity: rows of another one are not the rows asked about.
+func sameFolder(tx *sql.Tx, k Key, folder string, uidValidity uint32) (int64, bool, error) {
+	acct, err := accountID(tx, k, false)
+	if err != nil {
+		return 0, false, err
+	}
+	f, err := folderRow(tx, acct, folder)
+	return acct, err == nil && f.UIDValidity == uidValidity, err
 }
