@@ -53,7 +53,7 @@ func TestThreadView(t *testing.T) {
 	waitFor(t, tm, "Bob, Carol", "Re: the boat (3)", "thread view: one row per conversation")
 	tm.Send(key("l"))
 	waitFor(t, tm, "  the boat", "  [Sent] Re: the boat") // Sam's reply, from the store, in its place by date
-	tm.Send(key("j")) // the oldest message of the conversation
+	tm.Send(key("j"))                                     // the oldest message of the conversation
 	tm.Send(key("enter"))
 	waitFor(t, tm, "the boat")
 	for _, want := range []string{"message 2 of 4", "message 3 of 4", "message 4 of 4"} { // Sam's reply in Sent is the second
