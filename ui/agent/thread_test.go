@@ -1,13 +1,16 @@
 package agent_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts/testservers/imaptest"
+	"unibox/conn"
 	"unibox/ui/agent"
 	"unibox/ui/facetest"
 	"unibox/ui/launch"
@@ -63,6 +66,32 @@ func TestGetThread(t *testing.T) {
 			if m.Folder != w.folder || m.Subject != w.subject || m.Depth != w.depth || (i > 0 && m.Parent != out.Messages[i-1].ID) {
 				t.Fatalf("get_thread %s, message %d: %+v\n%s", id, i, m, text)
 			}
+		}
+	}
+}
+
+// get_thread's bad input is a clear tool error naming what is wrong: an
+// id over the limit, an account that is not configured, a thread the
+// store does not hold.
+func TestGetThreadBadInput(t *testing.T) {
+	srv := facetest.Sam(t, "pw", nil)
+	path := facetest.OneAccount(t, srv)
+	if _, code, _ := facetest.ListJSON(t, "--config", path); code != launch.ExitOK {
+		t.Fatalf("list: exit %d", code)
+	}
+	cs := facetest.MCP(t, path)
+	for _, c := range []struct{ id, want string }{
+		{strings.Repeat("x", 600), "id: 600 bytes, over the limit"},
+		{"Nope/INBOX/1/1", `no account "Nope"`},
+		{"zzzzzzzzzzzzzzzz", `no conversation "zzzzzzzzzzzzzzzz" in the local store`},
+		{"Work/INBOX/1/999", "is not in the local store yet"},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_thread", Arguments: map[string]any{"id": c.id}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := conn.ResultText(res); !res.IsError || !strings.Contains(got, c.want) {
+			t.Errorf("get_thread %.40q: %q, want an error with %q", c.id, got, c.want)
 		}
 	}
 }
