@@ -64,10 +64,16 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 // of after 200 envelopes, and the steps after it go on in pages of 200.
 func (a *Account) SyncStepUpTo(ctx context.Context, folder string, limit int) (SyncProgress, bool, error) {
 	name := syncedName(folder)
-	if ph := a.threads.get(name); ph != nil {
+	p, done, err := a.syncStep(ctx, folder, limit)
+	if ph := a.threads.get(name); ph != nil && err == nil && done {
+		// Threads' steps under way: the folder's own step came first
+		// (new mail a push or a refresh asked for is never held behind
+		// a backfill of old mail's ids; unchanged, it is one cheap look).
+		ph.mu.Lock()
+		ph.progress = p
+		ph.mu.Unlock()
 		return a.followUp(ctx, name, ph)
 	}
-	p, done, err := a.syncStep(ctx, folder, limit)
 	if err != nil || !done {
 		return p, done, err
 	}

@@ -105,17 +105,17 @@ func TestSyncCutMidFetch(t *testing.T) {
 					// more pages; too low, a gap).
 					var last uint32
 					total := uint32(n) // the server's count, as progress must say
-					reports := 0
+					reports, maxReports := 0, n/syncPage
 					check := func(pr SyncProgress) {
 						t.Helper()
 						got := storedUIDs(t, a) // fails on a duplicate
-						if reports++; reports > n/syncPage {
+						if reports++; reports > maxReports {
 							t.Fatalf("progress report %d %+v: a folder of %d pages of %d (a page fetched twice?)", reports, pr, n/syncPage, syncPage)
 						}
 						if pr.Total != total || int(pr.Stored) != len(got) || pr.Stored <= last {
 							t.Fatalf("progress %+v after %d: the store holds %d of %d", pr, last, len(got), total)
 						}
-						for _, u := range uids[n-len(got):] {
+						for _, u := range uids[max(n-len(got), 0):] { // the arrivals, if fetched, are above them
 							if _, ok := got[u]; !ok {
 								t.Fatalf("%d stored but not uid %d: a gap among the newest", len(got), u)
 							}
@@ -139,6 +139,7 @@ func TestSyncCutMidFetch(t *testing.T) {
 								b.Seed(t, user, "INBOX", imaptest.Mail{From: "Bo <bo@example.org>", Subject: fmt.Sprintf("arrived %d", i), Date: time.Now(), Body: "x"}.Bytes())
 							}
 							total += 3
+							maxReports++ // the threads' steps look at the folder first: mail that came is fetched then
 						}
 						var cuts []imaptest.Cut
 						var armed bool
@@ -175,10 +176,12 @@ func TestSyncCutMidFetch(t *testing.T) {
 							t.Fatalf("the sync after the last cut: %v", err)
 						}
 					}
-					if last != n || reports != n/syncPage {
+					if last < n || reports < n/syncPage {
 						t.Fatalf("progress ended at %d of %d after %d reports", last, n, reports)
 					}
-					if got := storedUIDs(t, a); !maps.Equal(got, want) {
+					if got := storedUIDs(t, a); !maps.Equal(got, want) && !maps.Equal(got, folderUIDs(t, b, user)) {
+						// The first n, or all with what arrived (fetched by a
+						// threads' step, which looks at the folder first).
 						t.Fatalf("%d stored, %d on the server (or flags differ)", len(got), len(want))
 					}
 					if total != n { // what arrived comes with the next sync
