@@ -1,12 +1,14 @@
 package teatest
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/testservers/imaptest"
@@ -117,7 +119,13 @@ func TestPushLostShowsInTheBadge(t *testing.T) {
 	// Refreshing probes the account, and the probe tries the watch again
 	// at once (its own retries back off, up to a minute, while refused).
 	tm.Send(key("R"))
-	waitFor(t, tm, "Home ● connected ") // the watch is back (mark gone)
+	// The watch is back: the badge's last drawing has no polling mark.
+	// ("Home ● connected " alone also matches "Home ● connected · polling",
+	// which let this test end while the watch was still coming back.)
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		i := bytes.LastIndex(b, []byte("Home ● connected"))
+		return i >= 0 && !bytes.HasPrefix(b[i+len("Home ● connected"):], []byte(" · polling"))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 	if screen := final(t, tm); strings.Contains(screen, "polling") {
 		t.Fatalf("still polling:\n%s", screen)
 	}
