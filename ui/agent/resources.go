@@ -81,7 +81,11 @@ func (w *watcher) subscribed(_ context.Context, req *mcp.SubscribeRequest) error
 	if req.Params.URI == DraftsURI {
 		w.drafts.Do(func() {
 			if d := w.hub.Drafts; d != nil {
-				w.wg.Go(func() { w.followDrafts(d) })
+				// The first look is taken before the subscription is
+				// answered: a draft written just after it is a change
+				// to tell, not part of the baseline.
+				last := d.Stamp()
+				w.wg.Go(func() { w.followDrafts(d, last) })
 			}
 		})
 		return nil
@@ -163,14 +167,13 @@ func (w *watcher) notify(uri string) {
 // followDrafts looks at the drafts folder every DraftPoll and says when
 // it changed, whoever changed it: the TUI and other `unibox mcp`
 // processes share it, and no process tells another.
-func (w *watcher) followDrafts(d *drafting.Writer) {
+func (w *watcher) followDrafts(d *drafting.Writer, last string) {
 	poll := w.hub.DraftPoll
 	if poll <= 0 {
 		poll = time.Second
 	}
 	t := time.NewTicker(poll)
 	defer t.Stop()
-	last := d.Stamp()
 	for {
 		select {
 		case <-w.ctx.Done():
