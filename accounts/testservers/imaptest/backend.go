@@ -98,6 +98,13 @@ type Dovecot struct {
 	proxy *Proxy
 	users []string
 	next  int
+
+	// seeders are one logged-in connection per user that Seed appends
+	// through: a login per message made the tests that seed hundreds
+	// spend most of their time logging in (600 seeds took 44 s under
+	// the race detector). They close with the test that made d.
+	seedMu  sync.Mutex
+	seeders map[string]*imapclient.Client
 }
 
 // dovecotUsers are .ci/dovecot.sh's users. Packages take distinct ones so
@@ -109,7 +116,15 @@ var dovecotMu sync.Mutex
 func NewDovecot(t testing.TB, users ...string) *Dovecot {
 	t.Helper()
 	addr := dovecotAddr(t)
-	return &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: users}
+	d := &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: users, seeders: map[string]*imapclient.Client{}}
+	t.Cleanup(func() {
+		d.seedMu.Lock()
+		defer d.seedMu.Unlock()
+		for _, c := range d.seeders {
+			c.Close()
+		}
+	})
+	return d
 }
 
 // dovecotAddr is the shared instance's address; without one the test is
@@ -185,8 +200,13 @@ func (d *Dovecot) direct(t testing.TB, user string) *imapclient.Client {
 
 func (d *Dovecot) Seed(t testing.TB, user, folder string, raw []byte, flags ...imap.Flag) uint32 {
 	t.Helper()
-	c := d.direct(t, user)
-	defer c.Close()
+	d.seedMu.Lock()
+	defer d.seedMu.Unlock()
+	c := d.seeders[user]
+	if c == nil {
+		c = d.direct(t, user)
+		d.seeders[user] = c
+	}
 	cmd := c.Append(folder, int64(len(raw)), &imap.AppendOptions{Flags: flags, Time: time.Now()})
 	if _, err := cmd.Write(raw); err != nil {
 		t.Fatal(err)
