@@ -88,7 +88,7 @@ func TestListCachedAcrossRuns(t *testing.T) {
 	}
 }
 
-// Crash safety: unibox is SIGKILLed at 20 points spread over a listing
+// Crash safety: unibox is SIGKILLed at 10 points spread over a listing
 // of 400 messages; after each, the store opens without being set aside,
 // and the listing after the last one leaves it matching the server.
 func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
@@ -114,19 +114,21 @@ func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
 	whole := time.Since(start)
 	t.Logf("one listing of %d messages: %s", n, whole)
 	dbPath, _ := store.DefaultPath()
-	for i := range 20 {
+	const kills = 10
+	for i := range kills {
 		cmd := unibox()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		// Fault injection, not synchronisation: kill points spread over
 		// one listing's length, from the start to just past its end.
-		time.Sleep(whole * time.Duration(i) / 18)
+		at := whole * time.Duration(i) / (kills - 2)
+		time.Sleep(at)
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 		st, err := store.Open(dbPath)
 		if err != nil || st.Warning != "" {
-			t.Fatalf("kill %d at %s of %s: open %v, warning %q", i, whole*time.Duration(i)/18, whole, err, st.Warning)
+			t.Fatalf("kill %d at %s of %s: open %v, warning %q", i, at, whole, err, st.Warning)
 		}
 		st.Close()
 	}

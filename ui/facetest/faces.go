@@ -16,12 +16,15 @@ import (
 	"unibox/ui/launch"
 )
 
-// ListJSON runs `unibox list --json --timeout 3s args...` in process: its
-// answer, exit code and stderr.
+// ListJSON runs `unibox list --json --timeout 15s args...` in process: its
+// answer, exit code and stderr. The timeout is a failure bound for a
+// loaded 2-core machine (a race-built child's start, login and first
+// page took over 3 s there); a test about a silent account passes its
+// own --timeout after it (the last one wins).
 func ListJSON(t testing.TB, args ...string) (cli.ListJSON, int, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := cli.List(append([]string{"--json", "--timeout", "3s"}, args...), &stdout, &stderr)
+	code := cli.List(append([]string{"--json", "--timeout", "15s"}, args...), &stdout, &stderr)
 	var out cli.ListJSON
 	if code != launch.ExitNone || stdout.Len() > 0 {
 		if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
@@ -31,12 +34,12 @@ func ListJSON(t testing.TB, args ...string) (cli.ListJSON, int, string) {
 	return out, code, stderr.String()
 }
 
-// SyncJSON runs `unibox sync --json --timeout 5s args...` in process: each
+// SyncJSON runs `unibox sync --json --timeout 15s args...` in process: each
 // account's line and the exit code.
 func SyncJSON(t testing.TB, args ...string) ([]cli.SyncJSON, int) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := cli.Sync(append([]string{"--json", "--timeout", "5s"}, args...), &stdout, &stderr)
+	code := cli.Sync(append([]string{"--json", "--timeout", "15s"}, args...), &stdout, &stderr)
 	var out struct{ Accounts []cli.SyncJSON }
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("sync %v: exit %d, %v\n%s\n%s", args, code, err, stdout.String(), stderr.String())
