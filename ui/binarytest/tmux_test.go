@@ -208,15 +208,21 @@ func TestFrameInRealTerminal(t *testing.T) {
 	path := widthConfig(t)
 	total := len(imaptest.HostileCorpus()) + len(widthTorture)
 	for _, loc := range append([]termLocale{cUTF8}, eastAsianLocales(t)...) {
-		for _, size := range [][2]int{{120, 40}, {80, 24}, {60, 15}, {40, 10}} {
-			t.Run(fmt.Sprintf("%s/%dx%d", loc.name, size[0], size[1]), func(t *testing.T) {
-				// The test measures rows as this terminal draws them.
-				textsafe.SetAmbiguousWide(loc.wide)
-				t.Cleanup(func() { textsafe.SetAmbiguousWide(false) })
-				s := startTmuxIn(t, loc, bin, []string{"--config", path}, []string{"UNIBOX_WIDE_PW=pw"}, size[0], size[1])
-				checkScreens(t, s, total)
-			})
-		}
+		t.Run(loc.name, func(t *testing.T) {
+			// The test measures rows as this terminal draws them: one
+			// setting for the locale's sizes, which run side by side
+			// (each its own tmux server and unibox; most of their time
+			// is waiting on screens).
+			textsafe.SetAmbiguousWide(loc.wide)
+			t.Cleanup(func() { textsafe.SetAmbiguousWide(false) })
+			for _, size := range [][2]int{{120, 40}, {80, 24}, {60, 15}, {40, 10}} {
+				t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+					t.Parallel()
+					s := startTmuxIn(t, loc, bin, []string{"--config", path}, []string{"UNIBOX_WIDE_PW=pw"}, size[0], size[1])
+					checkScreens(t, s, total)
+				})
+			}
+		})
 	}
 }
 
