@@ -115,15 +115,13 @@ var dovecotMu sync.Mutex
 // (and fails it under CI, where .ci/run must have started one).
 func NewDovecot(t testing.TB, users ...string) *Dovecot {
 	t.Helper()
-	addr := dovecotAddr(t)
+	return newDovecot(t, dovecotAddr(t), users)
+}
+
+// newDovecot is the backend on the Dovecot at addr, for t.
+func newDovecot(t testing.TB, addr string, users []string) *Dovecot {
 	d := &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: users, seeders: map[string]*imapclient.Client{}}
-	t.Cleanup(func() {
-		d.seedMu.Lock()
-		defer d.seedMu.Unlock()
-		for _, c := range d.seeders {
-			c.Close()
-		}
-	})
+	t.Cleanup(d.dropSeeders)
 	return d
 }
 
@@ -219,6 +217,16 @@ func (d *Dovecot) Seed(t testing.TB, user, folder string, raw []byte, flags ...i
 		t.Fatalf("dovecot append: %v", err)
 	}
 	return uint32(data.UID)
+}
+
+// dropSeeders logs Seed's connections out: the next Seed logs in again.
+func (d *Dovecot) dropSeeders() {
+	d.seedMu.Lock()
+	defer d.seedMu.Unlock()
+	for user, c := range d.seeders {
+		c.Close()
+		delete(d.seeders, user)
+	}
 }
 
 func host(addr string) string { h, _, _ := net.SplitHostPort(addr); return h }

@@ -52,13 +52,14 @@ func StartDovecot(t testing.TB, env ...string) *PrivateDovecot {
 	if addr == "" {
 		t.Fatalf("dovecot.sh start printed no address:\n%s", out)
 	}
-	d.Dovecot = &Dovecot{addr: addr, proxy: NewProxy(t, addr), users: []string{"alice"}}
+	d.Dovecot = newDovecot(t, addr, []string{"alice"})
 	return d
 }
 
 // Stop stops the instance (idempotent): its port refuses connections.
 func (d *PrivateDovecot) Stop(t testing.TB) {
 	t.Helper()
+	d.dropSeeders()
 	if out, err := exec.Command("bash", d.script, "stop", d.dir).CombinedOutput(); err != nil && !strings.Contains(string(out), "no running instance") {
 		t.Errorf("dovecot.sh stop: %v\n%s", err, out)
 	}
@@ -68,6 +69,7 @@ func (d *PrivateDovecot) Stop(t testing.TB) {
 // "* BYE", then EOF), as a server restarting or timing a session out does.
 func (d *PrivateDovecot) Kick(t testing.TB, user string) {
 	t.Helper()
+	d.dropSeeders() // the kick would hang up on them too
 	if out, err := exec.Command("bash", d.script, "kick", d.dir, user).CombinedOutput(); err != nil {
 		t.Fatalf("dovecot.sh kick %s: %v\n%s", user, err, out)
 	}
