@@ -85,6 +85,9 @@ func ui(t *table, u UI) UI {
 	if b, ok := t.boolean("mark_read_on_open"); ok {
 		u.MarkReadOnOpen = b
 	}
+	if b, ok := t.boolean("thread_by_subject"); ok {
+		u.ThreadBySubject = b
+	}
 	if n, ok := t.integer("page_size"); ok {
 		if n < 1 || n > MaxPageSize {
 			t.errorf("page_size", "must be between 1 and %d (got %d)", MaxPageSize, n)

@@ -115,8 +115,8 @@ command_timeout = "25s"
 				t.Errorf("resilience:\n got %+v\nwant %+v", c.Resilience, want)
 			}
 		}},
-		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\npage_size = 500\ndate_format = \"Jan 2 2006\"\nambiguous_width = \"wide\"\nnotify_cmd = [\"notify-send\", \"-a\", \"unibox\", \"{account}: {from}\", \"{subject} ({count})\"]\n", func(t *testing.T, c *Config) {
-			want := UI{RefreshInterval: Duration{0}, MarkReadOnOpen: false, PageSize: 500, DateFormat: "Jan 2 2006", AmbiguousWidth: "wide",
+		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\nthread_by_subject = true\npage_size = 500\ndate_format = \"Jan 2 2006\"\nambiguous_width = \"wide\"\nnotify_cmd = [\"notify-send\", \"-a\", \"unibox\", \"{account}: {from}\", \"{subject} ({count})\"]\n", func(t *testing.T, c *Config) {
+			want := UI{RefreshInterval: Duration{0}, MarkReadOnOpen: false, ThreadBySubject: true, PageSize: 500, DateFormat: "Jan 2 2006", AmbiguousWidth: "wide",
 				NotifyCmd: []string{"notify-send", "-a", "unibox", "{account}: {from}", "{subject} ({count})"}}
 			if !reflect.DeepEqual(c.UI, want) {
 				t.Errorf("ui = %+v, want %+v", c.UI, want)

@@ -168,6 +168,11 @@ type UI struct {
 	// {count}) are filled in where they stand; a list with none gets the
 	// account, the sender and the subject appended. Empty: no notification.
 	NotifyCmd []string
+	// ThreadBySubject also joins conversations by subject where a message
+	// names no parent (JWZ's subject grouping); off, unlinked messages
+	// with one subject stay apart. The store keeps one setting for every
+	// process: the last one launched wins (store.ThreadBySubject).
+	ThreadBySubject bool
 }
 
 // Duration is a time.Duration written in TOML as a string such as "20s"

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -49,6 +50,59 @@ type threads struct {
 	// every id live again (once after a build).
 	pending     []storedRow
 	pendingFull bool
+	// bySubject is the `[ui] thread_by_subject` t was built with: the
+	// file's setting (see setting), which every process adopts.
+	bySubject bool
+	// want is this process's configured setting, recorded into the file
+	// by its first write (ThreadBySubject), then nil.
+	want *bool
+}
+
+// bySubjectName is the counter row holding the file's thread_by_subject
+// (1 on; absent or 0 off).
+const bySubjectName = "thread_by_subject"
+
+// ThreadBySubject is the face's `[ui] thread_by_subject`. Thread ids are
+// the file's, shared by every process, so one setting holds for the
+// file: this process's first write records it (rethreading every row
+// once when it changes), and a process that finds the file's setting
+// changed by another rebuilds its threads with it. The last launched
+// face's setting wins; two faces never rewrite each other's ids on every
+// write.
+func (s *Store) ThreadBySubject(on bool) {
+	th := &s.threads
+	th.mu.Lock()
+	defer th.mu.Unlock()
+	th.want = &on
+}
+
+// setting is the file's thread_by_subject; with write, this process's
+// wanted setting is recorded first if it differs.
+func (th *threads) setting(tx *sql.Tx, write bool) (bool, error) {
+	var v int64
+	err := tx.QueryRow(`SELECT value FROM counter WHERE name = ?`, bySubjectName).Scan(&v)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, err
+	}
+	stored := v != 0
+	if write && th.want != nil {
+		if *th.want != stored {
+			if _, err := tx.Exec(`INSERT INTO counter (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+				bySubjectName, oneIf(*th.want)); err != nil {
+				return false, err
+			}
+			stored = *th.want
+		}
+		th.want = nil
+	}
+	return stored, nil
+}
+
+func oneIf(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // nextSeq is the next value of the store-wide sequence, taken inside a
@@ -141,13 +195,21 @@ func (s *Store) build(ctx context.Context) error {
 // (all of them the first time) and, when write is set (a write
 // transaction), writes what changed. It runs with th.mu held.
 func (th *threads) catchUp(tx *sql.Tx, db *sql.DB, write bool) error {
-	full := th.t == nil || th.db != db
+	bySubject, err := th.setting(tx, write)
+	if err != nil {
+		return err
+	}
+	if !write && th.want != nil {
+		bySubject = *th.want // the write that follows this build records it
+	}
+	full := th.t == nil || th.db != db || th.bySubject != bySubject
 	if full {
 		var n int
 		if err := tx.QueryRow(`SELECT count(*) FROM message`).Scan(&n); err != nil {
 			return err
 		}
-		th.t, th.seen, th.db, th.pending, th.pendingFull = thread.New(thread.Options{}), -1, db, nil, true
+		th.t, th.seen, th.db, th.pending, th.pendingFull = thread.New(thread.Options{BySubject: bySubject}), -1, db, nil, true
+		th.bySubject = bySubject
 		th.t.Grow(n)
 	}
 	batch, err := th.read(tx)
@@ -238,15 +300,25 @@ func (th *threads) read(tx *sql.Tx) ([]storedRow, error) {
 		return nil, err
 	}
 	return th.scan(tx, places, aliases, `SELECT m.account_id, m.folder, m.uid, CASE WHEN m.threading THEN m.raw_id ELSE m.message_id END,
-			m.in_reply_to, m.refs, m.thread_id, m.seq
+			m.in_reply_to, m.refs, m.thread_id, m.seq, `+th.subjectColumn()+`
 		FROM message m WHERE m.seq > ?`)
 }
 
 // readNew is the rows above th.seen, their thread ids resolved in SQL.
 func (th *threads) readNew(tx *sql.Tx, places map[[2]any]place) ([]storedRow, error) {
 	return th.scan(tx, places, nil, `SELECT m.account_id, m.folder, m.uid, CASE WHEN m.threading THEN m.raw_id ELSE m.message_id END,
-			m.in_reply_to, m.refs, coalesce(al.new, m.thread_id), m.seq
+			m.in_reply_to, m.refs, coalesce(al.new, m.thread_id), m.seq, `+th.subjectColumn()+`
 		FROM message m LEFT JOIN thread_alias al ON al.old = m.thread_id WHERE m.seq > ?`)
+}
+
+// subjectColumn is the subject, read only when threads join by subject:
+// it is not in the message_seq index, and reading the table instead
+// costs a build most of its time.
+func (th *threads) subjectColumn() string {
+	if th.bySubject {
+		return "m.subject"
+	}
+	return "''"
 }
 
 // scan runs query (the rows above th.seen, in the columns read has).
@@ -263,7 +335,7 @@ func (th *threads) scan(tx *sql.Tx, places map[[2]any]place, aliases map[string]
 		k := &r.msg.Key
 		// Rows stored before threads (threading 0) have their display
 		// Message-ID here (an id unless it was odd) and no other id.
-		if err := rows.Scan(&r.acct, &k.Folder, &k.UID, &r.msg.MessageID, &r.msg.InReplyTo, &refs, &r.stored, &r.seq); err != nil {
+		if err := rows.Scan(&r.acct, &k.Folder, &k.UID, &r.msg.MessageID, &r.msg.InReplyTo, &refs, &r.stored, &r.seq, &r.msg.Subject); err != nil {
 			return nil, err
 		}
 		p, ok := places[[2]any{r.acct, k.Folder}]

@@ -166,6 +166,9 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 		}
 	}
 	if err == nil {
+		if st != nil {
+			st.ThreadBySubject(e.Config.UI.ThreadBySubject)
+		}
 		opts.Store = st
 		e.Set, err = accounts.Open(e.Config, opts)
 	}
