@@ -41,6 +41,9 @@ type Store struct {
 	problem string // the last time the file was set aside while open
 	verify  context.CancelFunc
 	done    chan struct{}
+	// stopThreading ends threadInBackground; threaded closes when it has.
+	stopThreading context.CancelFunc
+	threaded      chan struct{}
 
 	threads threads // this process's threads of every row (threads.go)
 }
@@ -170,7 +173,7 @@ func open(dsn, path string) (*Store, error) {
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
 	s := &Store{db: db, path: path}
-	from, err := s.migrate()
+	_, err = s.migrate()
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -183,14 +186,10 @@ func open(dsn, path string) (*Store, error) {
 			return nil, err
 		}
 	}
-	// A file from before threads (v1-v4) is threaded once, now; Open
-	// reads nothing more of a current file (damage is met as it is read).
-	if from > 0 && from < 5 {
-		if err := s.threadUnthreaded(); err != nil {
-			db.Close()
-			return nil, err
-		}
-	}
+	// A file from before threads (v1-v4) is threaded once, in the
+	// background; Open reads nothing more of a current file (damage is
+	// met as it is read).
+	s.threadInBackground()
 	return s, nil
 }
 
@@ -305,6 +304,8 @@ func moveAside(path string) (string, error) {
 
 // Close stops the verification (if one is pending) and closes the store.
 func (s *Store) Close() error {
+	s.stopThreading()
+	<-s.threaded
 	if s.verify != nil {
 		s.verify()
 		<-s.done

@@ -238,11 +238,30 @@ func (th *threads) catchUp(tx *sql.Tx, db *sql.DB, write bool) error {
 	if !write || len(batch) == 0 && len(retired) == 0 && len(th.pending) == 0 && !th.pendingFull {
 		return nil
 	}
-	err = th.write(tx, append(batch, th.pending...), retired, th.pendingFull)
+	// Rows a build found to differ are written a chunk per write: after an
+	// upgrade that is every row, and one transaction of 100,000 updates
+	// held the file (and this process's one connection) for seconds.
+	n := min(len(th.pending), pendingChunk)
+	last := n == len(th.pending)
+	err = th.write(tx, append(batch, th.pending[:n]...), retired, th.pendingFull && last)
 	if err == nil {
-		th.pending, th.pendingFull = nil, false
+		th.pending = th.pending[n:]
+		if last {
+			th.pending, th.pendingFull = nil, false
+		}
 	}
 	return err
+}
+
+// pendingChunk is how many of a build's differing rows one write updates
+// (a variable for tests).
+var pendingChunk = 5000
+
+// unwritten says whether rows a build found to differ still wait.
+func (th *threads) unwritten() bool {
+	th.mu.Lock()
+	defer th.mu.Unlock()
+	return len(th.pending) > 0 || th.pendingFull
 }
 
 // storedRow is a row as catchUp reads it.
