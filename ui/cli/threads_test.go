@@ -3,6 +3,8 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +64,25 @@ func TestListThreads(t *testing.T) {
 	stdout.Reset()
 	if code := cli.List([]string{"--config", path, "--threads"}, &stdout, &stderr); code != launch.ExitOK || !strings.Contains(stdout.String(), "Re: the boat") {
 		t.Fatalf("list --threads as text: exit %d\n%s", code, stdout.String())
+	}
+
+	// [ui] thread_by_subject = true joins Eve's to Bob's by its subject
+	// (the store regroups once); off again, they part.
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{true, false} {
+		if err := os.WriteFile(path, fmt.Appendf(nil, "%s\n[ui]\nthread_by_subject = %v\n", src, on), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		list, code, _ := facetest.ListJSON(t, "--config", path)
+		ids := map[string]string{}
+		for _, m := range list.Messages {
+			ids[m.MessageID] = m.ThreadID
+		}
+		if joined := ids["x@example.com"] == ids["q@example.com"]; code != launch.ExitOK || joined != on || ids["q@example.com"] != ids["t@example.com"] {
+			t.Fatalf("thread_by_subject = %v: exit %d, thread ids %v", on, code, ids)
+		}
 	}
 }
