@@ -79,7 +79,7 @@ func TestTransferOutlivesTheBaseBound(t *testing.T) {
 }
 
 // The outbox's Sent copy gets the same time on top of its step's bound:
-// a 1 MiB copy held half a second past a 1 s step and call bound is
+// a 1 MiB copy held a second past a 2 s step and call bound is
 // filed once, and the entry is done (on the bare step bound it was cut
 // and left for a retry).
 func TestSentCopyStepOutlivesItsBaseBound(t *testing.T) {
@@ -97,7 +97,9 @@ func TestSentCopyStepOutlivesItsBaseBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { smtp.Close() })
-	base := time.Second
+	// 1 s was too short for the first listing's call under a loaded -race
+	// run; 2 s is still far below the 1 MiB copy's transfer time (8 s).
+	base := 2 * time.Second
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none",
 		Username: "sam", From: &mail.Address{Address: "sam@example.com"}, SaveSent: config.SaveSentAlways,
 		SMTP: &config.SMTP{Host: "127.0.0.1", Port: smtp.Port(), Security: "none", Username: "sam"}}}}

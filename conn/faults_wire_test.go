@@ -98,13 +98,15 @@ func TestFault08SplitJSON(t *testing.T) {
 		connected.Round(time.Millisecond), slowest.Round(time.Millisecond), out.took.Round(time.Millisecond))
 }
 
-// 09: a slow child (every line 1 s late) against a 300 ms call deadline.
+// 09: a slow child (every line 1 s late) against a 500 ms call deadline
+// (the other fault tests' is longer: this one's calls must time out
+// before a waiting call is published).
 func TestFault09SlowChild(t *testing.T) {
-	const lag = time.Second
+	const lag, callTimeout = time.Second, 500 * time.Millisecond
 	slow := newShimWorld(t)
 	// The probe's own deadline is above the lag: an answer that comes late
 	// is still an answer. Slow is not dead.
-	a := slow.adapter(nil, func(o *Options) { o.Dials.ProbeTimeout = 3 * lag })
+	a := slow.adapter(nil, func(o *Options) { o.Dials.ProbeTimeout, o.Dials.CallTimeout = 3*lag, callTimeout })
 	healthy := newShimWorld(t)
 	h := healthy.adapter(nil, nil)
 	for _, ad := range []*Adapter{a, h} {
@@ -132,18 +134,18 @@ func TestFault09SlowChild(t *testing.T) {
 		during = max(during, out.took)
 	}
 	healthyDone := time.Now()
-	within(t, "healthy read while another account is slow", during, faultDials.CallTimeout/3)
+	within(t, "healthy read while another account is slow", during, callTimeout/3)
 
 	for k, ch := range calls {
-		out := await(t, ch, 3*faultDials.CallTimeout)
+		out := await(t, ch, 3*callTimeout)
 		mustErrClass(t, out.err, ClassTimeout)
-		if out.took < faultDials.CallTimeout {
+		if out.took < callTimeout {
 			t.Fatalf("slow call %d failed after %s, before its deadline", k, out.took)
 		}
 		if !healthyDone.Before(out.end) {
 			t.Fatalf("the healthy account waited for the slow one")
 		}
-		within(t, "slow call", out.took, 3*faultDials.CallTimeout)
+		within(t, "slow call", out.took, 3*callTimeout)
 	}
 	if st := a.Status(); st.State != StateConnected || st.Generation != 1 || st.Dials != 1 || st.Seq != before.Seq {
 		t.Fatalf("timeouts changed the slow account: before %+v after %+v", before, st)
@@ -155,7 +157,7 @@ func TestFault09SlowChild(t *testing.T) {
 		t.Fatalf("the slow child was replaced: %+v", st)
 	}
 	t.Logf("slow account: 3 calls timed out at ~%s, state unchanged; healthy account max latency %s before, %s during",
-		faultDials.CallTimeout, baseline.Round(time.Microsecond), during.Round(time.Microsecond))
+		callTimeout, baseline.Round(time.Microsecond), during.Round(time.Microsecond))
 }
 
 // 10: a response cut off mid-message, then the pipe closed.

@@ -214,7 +214,7 @@ func (s *firstAnswerSpy) Close() error { return nil }
 // faultDials are the small real-time dials of the fault tests.
 var faultDials = Dials{
 	ConnectTimeout: 5 * time.Second, ConnectAttempts: 2, AttemptPause: time.Millisecond,
-	CallTimeout: 500 * time.Millisecond, // 300 ms was tight for a child under -race on 2 busy cores
+	CallTimeout: 2 * time.Second, // 500 ms was tight for a child under -race on 2 cores loaded by a parallel test run
 	BackoffBase: 100 * time.Millisecond, BackoffCap: 2 * time.Second, BackoffJitter: -1,
 	StableAfter:   30 * time.Second,
 	ProbeInterval: 50 * time.Millisecond, ProbeTimeout: 300 * time.Millisecond, ProbeMisses: 2,
