@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"unibox/model"
+	"unibox/model/compose"
 )
 
 // Limits on a mailto: unsubscribe message's fields.
@@ -95,4 +96,15 @@ func oneLine(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// Draft is the unsubscribe message as the send path takes it: a new
+// message from the account to the one address, with the URI's subject
+// and body and nothing else (no Cc, no Bcc, no other header).
+func (m Mailto) Draft(from model.Address) compose.Draft {
+	subject := m.Subject
+	if subject == "" {
+		subject = "unsubscribe"
+	}
+	return compose.Draft{Kind: compose.KindNew, From: from, To: []model.Address{{Address: m.To}}, Subject: subject, Body: m.Body}
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -59,5 +60,30 @@ func TestParseMailtoRefuses(t *testing.T) {
 	var le *model.LimitError
 	if !errors.As(err, &le) || le.Field != "mailto body" || le.Limit != unsubscribe.MaxMailtoBody {
 		t.Fatalf("long body: %v", err)
+	}
+}
+
+// The message the send path gets from a hostile mailto: one recipient,
+// the subject, no Cc or Bcc, no header line the URI tried to add.
+func TestMailtoDraftWire(t *testing.T) {
+	m, err := unsubscribe.ParseMailto("mailto:leave@list.example?subject=stop%0D%0ABcc:%20spy@evil.example&cc=boss@corp.example&bcc=x@evil.example&body=bye")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Draft(model.Address{Address: "me@example.org"}).Prepare(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p.Rcpt, []string{"leave@list.example"}) {
+		t.Fatalf("recipients %v", p.Rcpt)
+	}
+	head, _, _ := strings.Cut(string(p.Wire), "\r\n\r\n")
+	for _, line := range strings.Split(head, "\r\n") {
+		if l := strings.ToLower(line); strings.HasPrefix(l, "cc:") || strings.HasPrefix(l, "bcc:") {
+			t.Fatalf("header line %q in\n%s", line, head)
+		}
+	}
+	if !strings.Contains(head, "Subject: stop Bcc: spy@evil.example") {
+		t.Fatalf("subject not kept on one line:\n%s", head)
 	}
 }
