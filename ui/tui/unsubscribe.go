@@ -10,11 +10,13 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/rivo/uniseg"
 
 	"unibox/accounts/outbox"
 	"unibox/accounts/unsubscribe"
 	"unibox/conn"
 	"unibox/model"
+	"unibox/model/textsafe"
 )
 
 // Unsubscribing is an account that can read a message's unsubscribe
@@ -31,6 +33,10 @@ type unsubBox struct {
 	req     uint64
 	plan    *unsubPlan    // shown, waiting for y
 	archive *archiveOffer // after a success, waiting for y
+	// shown is the plan, the refusal or the offer in full, drawn over the
+	// bottom of the body until the next key: a long URI cut to the width
+	// of the status line would not be "exactly what will happen".
+	shown string
 }
 
 type unsubPlan struct {
@@ -66,6 +72,7 @@ func (m unsubDoneMsg) accountIndex() int { return m.acct }
 // unsubKey runs `U` and the `y` that answers its questions. ok is false
 // for a key it leaves to others.
 func (m *Model) unsubKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	m.unsub.shown = "" // any key takes the box away
 	if p := m.unsub.plan; p != nil {
 		m.unsub.plan = nil
 		if msg.String() != "y" {
@@ -145,11 +152,13 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 		if plan.Kind == unsubscribe.KindShow {
 			m.note(msg.acct, "", "refused: "+plan.Describe(""))
 			m.frame.setStatus(plan.Describe(""), true)
+			m.unsub.shown = plan.Describe("")
 			return nil
 		}
 		from := m.fromOf(msg.acct)
 		m.unsub.plan = &unsubPlan{acct: msg.acct, id: msg.id, sender: sender, plan: plan}
 		m.frame.setStatus("y to go, any other key cancels: "+plan.Describe(from), false)
+		m.unsub.shown = m.frame.status
 	case unsubDoneMsg:
 		class := ""
 		if msg.err != nil {
@@ -167,6 +176,7 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 		m.unsub.archive = &archiveOffer{sender: msg.sender, rows: rows}
 		m.frame.setStatus(fmt.Sprintf("unsubscribed (%s). y archives the %d message(s) from %s in every account (%s undoes), any other key leaves them",
 			msg.what, len(rows), msg.sender, hint(m.env.keys.Undo)), false)
+		m.unsub.shown = m.frame.status
 	}
 	return nil
 }
@@ -255,4 +265,50 @@ func sendingFrom(c Composing, ok bool, room *Mailroom) (*mail.Address, error) {
 		return nil, errors.New("the account has no address to send from: set from")
 	}
 	return from, nil
+}
+
+// overlay draws box over the last lines of body (height lines of width
+// columns), under a rule: the frame keeps its size.
+func overlay(body, box string, width int) string {
+	lines := strings.Split(body, "\n")
+	text := wrapCells(textsafe.Line(box), width)
+	if len(text)+1 > len(lines) {
+		text = text[:max(len(lines)-1, 0)]
+	}
+	if len(lines) < 2 {
+		return body
+	}
+	at := len(lines) - len(text) - 1
+	lines[at] = textsafe.Fit(strings.Repeat("─", width), width)
+	for i, l := range text {
+		lines[at+1+i] = textsafe.Fit(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrapCells cuts s into lines of at most w columns, between grapheme
+// clusters (a URI has no spaces to break at).
+func wrapCells(s string, w int) []string {
+	if w <= 0 {
+		return nil
+	}
+	var out []string
+	var line strings.Builder
+	cols := 0
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		c := g.Str()
+		cw := textsafe.Width(c)
+		if cols+cw > w && cols > 0 {
+			out = append(out, line.String())
+			line.Reset()
+			cols = 0
+		}
+		line.WriteString(c)
+		cols += cw
+	}
+	if cols > 0 {
+		out = append(out, line.String())
+	}
+	return out
 }
