@@ -68,6 +68,8 @@ func TestUnsubscribeInfo(t *testing.T) {
 		}
 		res := call(t, cs, "unsubscribe_info", imapwire.UnsubscribeInfoIn{Account: "work", UID: 999}, nil)
 		mustClass(t, "unsubscribe_info of no message", res, conn.ClassTool)
+		res = call(t, cs, "unsubscribe_info", imapwire.UnsubscribeInfoIn{Account: "nobody", UID: 1}, nil)
+		mustClass(t, "unsubscribe_info of no account", res, conn.ClassNotProvisioned)
 	})
 }
 

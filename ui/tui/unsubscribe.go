@@ -143,6 +143,9 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 		if msg.req != m.unsub.req {
 			return nil
 		}
+		if m.frame.mode != modeList && m.frame.mode != modeMessage {
+			return nil // the user went on to write or look elsewhere: nothing waits for a y there
+		}
 		if msg.err != nil {
 			m.frame.setStatus("unsubscribe: "+msg.err.Error(), true)
 			return nil
