@@ -167,7 +167,7 @@ func checkAddress(address string, allowLoopback bool) error {
 	if err != nil {
 		return fmt.Errorf("address %s: %w", address, ErrForbiddenAddress)
 	}
-	ip := ap.Addr().Unmap()
+	ip := embedded(ap.Addr().Unmap())
 	switch {
 	case ip.IsLoopback():
 		if allowLoopback {
@@ -183,3 +183,22 @@ func checkAddress(address string, allowLoopback bool) error {
 
 // shared is RFC 6598's carrier-grade NAT space: inside someone's network.
 var shared = netip.MustParsePrefix("100.64.0.0/10")
+
+// IPv6 prefixes that carry an IPv4 address a gateway reaches: NAT64
+// (RFC 6052) and 6to4 (RFC 3056). 64:ff9b::10.0.0.1 is 10.0.0.1.
+var (
+	nat64  = netip.MustParsePrefix("64:ff9b::/96")
+	sixTo4 = netip.MustParsePrefix("2002::/16")
+)
+
+// embedded is the IPv4 address a NAT64 or 6to4 address stands for, else ip.
+func embedded(ip netip.Addr) netip.Addr {
+	b := ip.As16()
+	switch {
+	case nat64.Contains(ip):
+		return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+	case sixTo4.Contains(ip):
+		return netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
+	}
+	return ip
+}
