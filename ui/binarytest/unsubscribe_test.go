@@ -91,3 +91,44 @@ func TestUnsubscribeRefusedInRealTerminal(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A mailto: unsubscribe in the real binary: U shows the message it will
+// send, y puts it through the account's outbox and SMTP, and what
+// arrives goes to the one address with the URI's subject and body and
+// nothing of its cc or bcc.
+func TestUnsubscribeMailtoInRealTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		world func(*testing.T, string) *replyWorld
+	}{{"memimap", replyMemWorld}, {"dovecot", replyDovecotWorld}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := c.world(t, "never")
+			raw := string(unsubtest.Mail("news@list.example", false, "mailto:leave@list.example?subject=stop%0D%0ABcc:%20x@evil.example&cc=boss@corp.example&body=bye"))
+			w.seed(t, "sender", "INBOX", []byte(strings.Replace(raw, "Subject: This week", "Subject: Mailto news", 1)))
+			r := newSendRun(t, w, "true", "0s")
+			s := startTmux(t, r.bin, []string{"--config", r.cfg}, r.env, 200, 30)
+			s.waitFor("Mailto news", 30*time.Second)
+			s.keys("j")
+			s.waitFor("> •   Work News               Mailto news", 10*time.Second)
+			s.keys("U")
+			s.waitFor(`to leave@list.example, subject "stop Bcc: x@evil.example", body "bye" (left out: cc)`, 30*time.Second)
+			s.keys("y")
+			s.waitFor("unsubscribed (a message to leave@list.example is in the outbox", 30*time.Second)
+			eventually(t, "the unsubscribe delivered", 30*time.Second, func() bool { return len(w.smtp.Delivered()) == 1 })
+			d := w.smtp.Delivered()[0]
+			if len(d.Rcpt) != 1 || d.Rcpt[0] != "leave@list.example" {
+				t.Fatalf("recipients %v", d.Rcpt)
+			}
+			head, body, _ := strings.Cut(string(d.Data), "\r\n\r\n")
+			if !strings.Contains(head, "\r\nSubject: stop Bcc: x@evil.example\r\n") || !strings.Contains(body, "bye") ||
+				strings.Contains(strings.ToLower(head), "\r\ncc:") || strings.Contains(strings.ToLower(head), "\r\nbcc:") {
+				t.Fatalf("the message sent:\n%s", d.Data)
+			}
+		})
+	}
+}
