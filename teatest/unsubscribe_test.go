@@ -25,6 +25,7 @@ import (
 	"unibox/accounts/dispatch"
 	"unibox/accounts/outbox"
 	"unibox/accounts/serveimap"
+	"unibox/accounts/store"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
 	"unibox/accounts/unsubscribe"
@@ -99,7 +100,8 @@ func (h *listHost) poster() *unsubscribe.Poster {
 
 // unsubWorld is two accounts (Work: sam, Home: bob) on one memimap, real
 // serve-imap children that know key, SMTP into the same memimap, an
-// outbox and its runner; inbox maps a user to the messages to seed.
+// outbox and its runner; inbox maps a user to the messages to seed, in
+// the order they arrive.
 func unsubWorld(t *testing.T, key *unsubtest.Key, inbox map[string][][]byte) (*memimap.Server, *smtptest.Server, *accounts.Set, *outbox.Box, *dispatch.Runner) {
 	srv, err := memimap.Start(memimap.Options{})
 	if err != nil {
@@ -114,7 +116,7 @@ func unsubWorld(t *testing.T, key *unsubtest.Key, inbox map[string][][]byte) (*m
 	at := time.Now().Add(-time.Hour)
 	for _, u := range []string{"sam", "bob"} {
 		for i, raw := range inbox[u] {
-			if _, err := srv.Append(u, "INBOX", raw, nil, at.Add(-time.Duration(i)*time.Minute)); err != nil {
+			if _, err := srv.Append(u, "INBOX", raw, nil, at.Add(time.Duration(i)*time.Minute)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -135,8 +137,13 @@ func unsubWorld(t *testing.T, key *unsubtest.Key, inbox map[string][][]byte) (*m
 	}
 	cfg := &config.Config{Accounts: []config.Account{acct("Work", "sam"), acct("Home", "bob")}}
 	exe, _ := os.Executable()
+	st, err := store.Open(filepath.Join(t.TempDir(), "store.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
 	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_DKIM_TXT=" + txt, "GORACE=atexit_sleep_ms=0"},
-		Password: func(config.Account) func(context.Context) (string, error) {
+		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})
 	if err != nil {
@@ -185,10 +192,17 @@ func TestUnsubscribeOneClickThenArchive(t *testing.T) {
 	dk := unsubtest.NewKey("example.com")
 	signed := dated(dk.Sign(subject(unsubtest.Mail("news@example.com", true, host.url("/u/42")), "Weekly 12")), 11)
 	other := subject(unsubtest.Mail("news@example.com", false), "Weekly 11")
-	srv, _, set, _, _ := unsubWorld(t, dk, map[string][][]byte{"sam": {signed}, "bob": {other}})
+	// Pages of 2: sam's older issues are in the store, not on screen, and
+	// the offer still counts them.
+	var older [][]byte // oldest first, as they arrived
+	for i := 6; i <= 8; i++ {
+		older = append(older, dated(subject(unsubtest.Mail("news@example.com", false), fmt.Sprintf("Weekly %d", i)), i))
+	}
+	older = append(older, signed)
+	srv, _, set, _, _ := unsubWorld(t, dk, map[string][][]byte{"sam": older, "bob": {other}})
 	poster := host.poster()
 	defer poster.Close()
-	tm, _ := run(t, uiAccounts(set), 220, 30, func(o *tui.Options) { o.Now = time.Now; o.Poster = poster })
+	tm, _ := run(t, uiAccounts(set), 220, 30, func(o *tui.Options) { o.Now = time.Now; o.Poster = poster; o.PageSize = 2 })
 	waitFor(t, tm, "Weekly 12", "Weekly 11")
 	tm.Send(key("U"))
 	waitFor(t, tm, "y to go, any other key cancels: unsubscribe: POST")
@@ -200,21 +214,21 @@ func TestUnsubscribeOneClickThenArchive(t *testing.T) {
 		t.Fatalf("%d requests before y", n)
 	}
 	tm.Send(key("y"))
-	waitFor(t, tm, "unsubscribed (one-click POST", "y archives the 2 message(s) from news@example.com in every account")
+	waitFor(t, tm, "unsubscribed (one-click POST", "y archives the 5 message(s) from news@example.com in every account")
 	want := `POST /u/42 application/x-www-form-urlencoded List-Unsubscribe=One-Click cookie=""`
 	if got := host.requests(); len(got) != 1 || got[0] != want {
 		t.Fatalf("requests %q, want one %q", got, want)
 	}
 	tm.Send(key("y"))
-	waitFor(t, tm, "archived 2")
-	for _, u := range []string{"sam", "bob"} {
-		if n := len(facetest.Folder(t, srv, u, "pw", "Archive")); n != 1 {
-			t.Fatalf("%s's Archive holds %d, want 1", u, n)
+	waitFor(t, tm, "archived 5")
+	for u, n := range map[string]int{"sam": 4, "bob": 1} {
+		if got := len(facetest.Folder(t, srv, u, "pw", "Archive")); got != n {
+			t.Fatalf("%s's Archive holds %d, want %d", u, got, n)
 		}
 	}
 	tm.Send(key("z"))
 	waitFor(t, tm, "undo")
-	waitInbox(t, srv, "sam", 1)
+	waitInbox(t, srv, "sam", 4)
 	waitInbox(t, srv, "bob", 1)
 	h := unsubHistory(set.Accounts[0])
 	for _, s := range []string{"one-click POST to " + host.url("/u/42"), "done: one-click POST to " + host.url("/u/42") + " answered 200"} {

@@ -66,7 +66,15 @@ type unsubDoneMsg struct {
 	err    error
 }
 
-func (m unsubInfoMsg) accountIndex() int { return m.acct }
+// unsubStoredMsg is the sender's mail in every account's store, beyond
+// the loaded pages, for the archive offer.
+type unsubStoredMsg struct {
+	sender, what string
+	found        map[int][]model.Message // by account index
+}
+
+func (m unsubInfoMsg) accountIndex() int   { return m.acct }
+func (m unsubStoredMsg) accountIndex() int { return noAccount }
 func (m unsubDoneMsg) accountIndex() int { return m.acct }
 
 // unsubKey runs `U` and the `y` that answers its questions. ok is false
@@ -171,8 +179,16 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 			return nil
 		}
 		m.note(msg.acct, "", "done: "+msg.what)
+		m.frame.setStatus("unsubscribed: "+msg.what+"; looking for the mail from "+msg.sender+"…", false)
+		return senderStoredCmd(m.env.ctx, m.panes.accts, msg, m.env.opts.CallTimeout)
+	case unsubStoredMsg:
+		for i, msgs := range msg.found {
+			m.inbox.AddStored(m.panes.accts[i].acct.Name(), msgs)
+		}
+		m.triage.reapply()
+		m.rebuild()
 		rows := m.fromSender(msg.sender)
-		if len(rows) == 0 {
+		if len(rows) == 0 || m.frame.mode != modeList && m.frame.mode != modeMessage {
 			m.frame.setStatus("unsubscribed: "+msg.what, false)
 			return nil
 		}
@@ -182,6 +198,42 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 		m.unsub.shown = m.frame.status
 	}
 	return nil
+}
+
+// senderStoredLimit bounds what the archive offer brings in from each
+// account's store.
+const senderStoredLimit = 500
+
+// senderStoredCmd finds the sender's mail in every account's store (rows
+// not loaded yet count too: "every message from that sender").
+func senderStoredCmd(ctx context.Context, panes []*accountPane, done unsubDoneMsg, timeout time.Duration) tea.Cmd {
+	type store struct {
+		i int
+		r Remembering
+	}
+	var stores []store
+	for i, p := range panes {
+		if r, ok := p.acct.(Remembering); ok {
+			stores = append(stores, store{i, r})
+		}
+	}
+	return func() tea.Msg {
+		out := unsubStoredMsg{sender: done.sender, what: done.what, found: map[int][]model.Message{}}
+		for _, s := range stores {
+			cctx, cancel := context.WithTimeout(ctx, timeout)
+			page, err := s.r.CachedMatch(cctx, "", done.sender, senderStoredLimit)
+			cancel()
+			if err != nil {
+				continue // the loaded rows still count
+			}
+			for _, msg := range page.Messages {
+				if strings.EqualFold(msg.From.Address, done.sender) {
+					out.found[s.i] = append(out.found[s.i], msg)
+				}
+			}
+		}
+		return out
+	}
 }
 
 // fromSender is every loaded row, in every account, from address.

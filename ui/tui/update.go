@@ -410,7 +410,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.load(&m.env, msg.account)
 	case appliedMsg:
 		return m.applied(msg)
-	case unsubInfoMsg, unsubDoneMsg:
+	case unsubInfoMsg, unsubDoneMsg, unsubStoredMsg:
 		return m.unsubscribed(msg)
 	case foldersMsg:
 		if m.frame.mode == modePicker {
