@@ -278,7 +278,7 @@ func TestUnsubscribeRefusesUnsignedAndHTTP(t *testing.T) {
 }
 
 // A mailto: goes out through the account's SMTP and outbox with the
-// URI's subject and body and nothing else.
+// URI's subject and body and nothing else (U pressed in the message).
 func TestUnsubscribeMailto(t *testing.T) {
 	dk := unsubtest.NewKey("example.com")
 	m := subject(unsubtest.Mail("news@example.com", false, "mailto:leave@example.com?subject=stop&cc=bob@example.org&bcc=sam@example.org&body=bye"), "Mailto news")
@@ -286,6 +286,8 @@ func TestUnsubscribeMailto(t *testing.T) {
 	room := &tui.Mailroom{Box: box, Runner: runner}
 	tm, _ := run(t, uiAccounts(set), 220, 30, func(o *tui.Options) { o.Now = time.Now; o.Mailroom = room })
 	waitFor(t, tm, "Mailto news")
+	tm.Send(key("enter")) // U in the message view, this time
+	waitFor(t, tm, "Hello from the list.")
 	tm.Send(key("U"))
 	waitFor(t, tm, `send a message from sam@example.org to leave@example.com, subject "stop", body "bye" (left out: bcc, cc)`)
 	tm.Send(key("y"))
