@@ -75,7 +75,7 @@ type unsubStoredMsg struct {
 
 func (m unsubInfoMsg) accountIndex() int   { return m.acct }
 func (m unsubStoredMsg) accountIndex() int { return noAccount }
-func (m unsubDoneMsg) accountIndex() int { return m.acct }
+func (m unsubDoneMsg) accountIndex() int   { return m.acct }
 
 // unsubKey runs `U` and the `y` that answers its questions. ok is false
 // for a key it leaves to others.
