@@ -54,6 +54,9 @@ func Decide(info Info) Plan {
 	if mailtoErr != nil {
 		why += "; " + mailtoErr.Error()
 	}
+	if len(info.Problems) > 0 {
+		why += "; " + strings.Join(info.Problems, "; ")
+	}
 	return Plan{Kind: KindShow, Links: links, Why: why}
 }
 

@@ -94,7 +94,7 @@ func (m *Model) unsubKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			m.frame.setStatus("the mail from "+a.sender+" stays where it is", false)
 			return nil, true
 		}
-		return m.act(model.Op{Action: model.ActArchive}, a.rows), true
+		return m.leaveMessage(m.act(model.Op{Action: model.ActArchive}, a.rows)), true
 	}
 	if !key.Matches(msg, m.env.keys.Unsubscribe) || (m.frame.mode != modeList && m.frame.mode != modeMessage) {
 		return nil, false
@@ -153,8 +153,13 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 			return nil // the user went on to write or look elsewhere: nothing waits for a y there
 		}
 		if msg.err != nil {
+			m.note(msg.acct, conn.ClassOf(msg.err).String(), "could not read the unsubscribe headers: "+msg.err.Error())
 			m.frame.setStatus("unsubscribe: "+msg.err.Error(), true)
 			return nil
+		}
+		if len(msg.info.Options) == 0 && len(msg.info.Problems) == 0 {
+			m.frame.setStatus("unsubscribe: the message has no List-Unsubscribe header", true)
+			return nil // nothing to attempt, nothing for the history
 		}
 		plan := unsubscribe.Decide(msg.info)
 		sender := strings.ToLower(msg.info.From)
