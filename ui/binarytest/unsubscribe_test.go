@@ -64,8 +64,10 @@ func TestUnsubscribeRefusedInRealTerminal(t *testing.T) {
 			s.waitFor("Unsigned news", 5*time.Second)
 			s.keys("j") // below Bob's lunch?, the world's own message
 			s.waitFor("> •   Work News               Unsigned news", 10*time.Second)
+			start := time.Now()
 			s.keys("U")
 			s.waitFor("unsubscribe: not opened", 30*time.Second)
+			t.Logf("U to the refusal on screen (unsubscribe_info through serve-imap): %v", time.Since(start).Round(time.Millisecond))
 			s.waitFor("no DKIM signature", 5*time.Second)
 			s.keys("y") // nothing was offered: no answer to give
 			time.Sleep(100 * time.Millisecond)
