@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
 		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	if path := os.Getenv("UNIBOX_TEST_DKIM_TXT"); path != "" {
+		os.Exit(dkimChildMain(path)) // serve-imap with the test's DKIM keys
+	}
 	if path := os.Getenv("UNIBOX_TEST_FAKE_NOTIFY_SEND"); path != "" {
 		os.Exit(fakeNotifySendMain(path))
 	}

@@ -28,7 +28,7 @@ func childMain() int {
 	f.WriteString("x\n")
 	f.Close()
 	tuneGC() // as Main does: the benchmarks measure the child as it runs
-	s := New(Options{})
+	s := New(Options{LookupTXT: childLookupTXT(dir)})
 	ms := s.MCP()
 	ms.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

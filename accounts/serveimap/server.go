@@ -51,6 +51,9 @@ type Options struct {
 	// MaxAppendBytes caps append_message's message (default 50 MiB);
 	// MaxPartBytes caps get_part's attachment (default 25 MiB).
 	MaxAppendBytes, MaxPartBytes int
+	// LookupTXT is unsubscribe_info's DKIM key lookup (default: the
+	// system resolver); tests inject one.
+	LookupTXT func(name string) ([]string, error)
 }
 
 // Server holds the provisioned accounts of one provider process.
@@ -295,6 +298,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Delete exactly these uids (STORE \\Deleted, UID EXPUNGE of them only); refused without UIDPLUS."}, s.deleteMessages)
 	addTool(s, ms, &mcp.Tool{Name: "get_part", Annotations: readOnly,
 		Description: "One attachment's decoded bytes (base64), by its index in get_message's attachments."}, s.getPart)
+	addTool(s, ms, &mcp.Tool{Name: "unsubscribe_info", Annotations: readOnly,
+		Description: "A message's List-Unsubscribe options and whether a valid DKIM signature aligned with From covers them (RFC 8058 one-click); never marks it read."}, s.unsubscribeInfo)
 	return ms
 }
 

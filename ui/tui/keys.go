@@ -25,6 +25,8 @@ type KeyMap struct {
 	// Conversations: the thread view, a thread opened and closed in it,
 	// and stepping through a thread in the message view.
 	Threads, Expand, Collapse, NextInThread, PrevInThread key.Binding
+	// Unsubscribe shows what leaving a mailing list will do; y does it.
+	Unsubscribe key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).
@@ -73,6 +75,7 @@ func DefaultKeyMap() KeyMap {
 		Collapse:       b([]string{"h", "left"}, "h/←", "close thread"),
 		NextInThread:   b([]string{"n"}, "n", "next in thread"),
 		PrevInThread:   b([]string{"p"}, "p", "previous in thread"),
+		Unsubscribe:    b([]string{"U"}, "U", "unsubscribe"),
 	}
 }
 
@@ -91,6 +94,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard,
 		"threads": &k.Threads, "expand": &k.Expand, "collapse": &k.Collapse,
 		"next_in_thread": &k.NextInThread, "prev_in_thread": &k.PrevInThread,
+		"unsubscribe": &k.Unsubscribe,
 	}
 }
 
@@ -136,7 +140,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
-		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads},
+		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads, k.Unsubscribe},
 		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Expand, k.Collapse},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"unibox/accounts/unsubscribe"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -39,6 +40,8 @@ type Options struct {
 	NoTick bool
 	// Mailroom writes and sends mail; nil: the TUI cannot send.
 	Mailroom *Mailroom
+	// Poster makes `U`'s one-click POSTs; nil: a default one per POST.
+	Poster *unsubscribe.Poster
 }
 
 type mode int
@@ -89,6 +92,7 @@ type Model struct {
 	compose composer
 	threads threadView
 	drafts  draftsBox
+	unsub   unsubBox
 }
 
 // env is what the components run with: the UI's lifetime, its options,

@@ -23,6 +23,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.frame.mode == modeDrafts && !key.Matches(msg, m.env.keys.Help) {
 		return m.draftsKey(msg)
 	}
+	if cmd, ok := m.unsubKey(msg); ok {
+		return cmd
+	}
 	if cmd, ok := m.writeKey(msg); ok {
 		return cmd
 	}
@@ -407,6 +410,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.load(&m.env, msg.account)
 	case appliedMsg:
 		return m.applied(msg)
+	case unsubInfoMsg, unsubDoneMsg, unsubStoredMsg:
+		return m.unsubscribed(msg)
 	case foldersMsg:
 		if m.frame.mode == modePicker {
 			m.pick, _ = m.pick.update(msg)

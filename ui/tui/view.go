@@ -30,6 +30,7 @@ func (m *Model) View() string {
 		b.WriteString(m.env.styles.Header.Render(textsafe.Fit(textsafe.Line(m.header(now)), m.frame.width)))
 	}
 	b.WriteByte('\n')
+	bodyAt := b.Len()
 	switch m.frame.mode {
 	case modeMessage:
 		b.WriteString(m.viewer.view(m.frame.width, m.list.height))
@@ -43,6 +44,11 @@ func (m *Model) View() string {
 		b.WriteString(m.drafts.view(m.frame.width, m.list.height))
 	default:
 		b.WriteString(m.list.view(m.frame.width, m.list.height))
+	}
+	if box := m.unsub.shown; box != "" && (m.frame.mode == modeList || m.frame.mode == modeMessage) {
+		all := b.String()
+		b.Reset()
+		b.WriteString(all[:bodyAt] + overlay(all[bodyAt:], box, m.frame.width))
 	}
 	b.WriteByte('\n')
 	st := m.env.styles.Status

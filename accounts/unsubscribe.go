@@ -1,0 +1,32 @@
+package accounts
+
+import (
+	"context"
+
+	"unibox/accounts/history"
+	"unibox/accounts/provider"
+	"unibox/accounts/unsubscribe"
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// UnsubscribeInfo is what unsubscribing from message id could do (its
+// provider reads the raw message); a provider that cannot tell says so
+// with ErrUnsupported.
+func (a *Account) UnsubscribeInfo(ctx context.Context, id model.MessageID) (unsubscribe.Info, error) {
+	u, ok := a.ops.(provider.Unsubscriber)
+	if !ok {
+		return unsubscribe.Info{}, provider.Unsupported(a.name, "unsubscribe_info", "this account's provider cannot read a message's unsubscribe headers")
+	}
+	if err := a.checkInputs("unsubscribe_info", nil, id.Folder); err != nil {
+		return unsubscribe.Info{}, err
+	}
+	info, err := u.UnsubscribeInfo(ctx, a.adapter, id)
+	return info, a.scrub(err)
+}
+
+// NoteUnsubscribe records an unsubscribe attempt or its outcome in the
+// account's history; class is "" for success, else the failure's class.
+func (a *Account) NoteUnsubscribe(class, text string) {
+	a.hist.Add(history.KindUnsubscribe, "", class, textsafe.Line(text))
+}
