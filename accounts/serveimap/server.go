@@ -295,6 +295,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Delete exactly these uids (STORE \\Deleted, UID EXPUNGE of them only); refused without UIDPLUS."}, s.deleteMessages)
 	addTool(s, ms, &mcp.Tool{Name: "get_part", Annotations: readOnly,
 		Description: "One attachment's decoded bytes (base64), by its index in get_message's attachments."}, s.getPart)
+	addTool(s, ms, &mcp.Tool{Name: "save_part",
+		Description: "Write one attachment, decoded, into a new file dir/name (dir: a private folder, mode 0700; an existing file is refused), streamed: never held whole."}, s.savePart)
 	return ms
 }
 
