@@ -168,6 +168,13 @@ type UI struct {
 	// {count}) are filled in where they stand; a list with none gets the
 	// account, the sender and the subject appended. Empty: no notification.
 	NotifyCmd []string
+	// OpenCmd opens an attachment (enter in the attachment list): a
+	// program and its arguments (no shell), the file's path appended.
+	// Empty: xdg-open.
+	OpenCmd []string
+	// DownloadDir is where S saves attachments, absolute ("~/" expanded).
+	// Empty: the XDG download folder (user-dirs.dirs), else ~/Downloads.
+	DownloadDir string
 }
 
 // Duration is a time.Duration written in TOML as a string such as "20s"
