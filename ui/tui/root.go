@@ -149,6 +149,9 @@ func New(opts Options) (*Model, error) {
 	if err := keys.Rebind(opts.Keys); err != nil {
 		return nil, fmt.Errorf("[keys]: %w", err)
 	}
+	if c := keys.Clashes(); len(c) > 0 {
+		return nil, fmt.Errorf("[keys]: %w", c[0])
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Model{env: env{ctx: ctx, cancel: cancel, opts: opts, keys: keys, styles: DefaultStyles()},
 		frame: frame{width: 80, height: 24, help: help.New()}}

@@ -138,5 +138,18 @@ func checkKeys(cfg *config.Config) error {
 			return fmt.Errorf("%s:%d: keys.%s: unknown action (actions: %s)", cfg.Path, cfg.KeyLine(action), action, strings.Join(Actions(), ", "))
 		}
 	}
+	k := DefaultKeyMap()
+	if err := k.Rebind(cfg.Keys); err != nil {
+		return fmt.Errorf("%s: [keys]: %w", cfg.Path, err)
+	}
+	for _, c := range k.Clashes() {
+		// The line that made the clash: the other action's rebinding, or
+		// else the attachment action's own.
+		action := c.Other
+		if _, rebound := cfg.Keys[action]; !rebound {
+			action = c.Action
+		}
+		return fmt.Errorf("%s:%d: keys.%s: %w", cfg.Path, cfg.KeyLine(action), action, c)
+	}
 	return nil
 }
