@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"unibox/accounts/attach"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -39,6 +40,10 @@ type Options struct {
 	NoTick bool
 	// Mailroom writes and sends mail; nil: the TUI cannot send.
 	Mailroom *Mailroom
+	// OpenCmd opens an attachment (default xdg-open); DownloadDir is
+	// where S saves (run.go resolves its default).
+	OpenCmd     []string
+	DownloadDir string
 }
 
 type mode int
@@ -89,6 +94,7 @@ type Model struct {
 	compose composer
 	threads threadView
 	drafts  draftsBox
+	att     attachState
 }
 
 // env is what the components run with: the UI's lifetime, its options,
@@ -171,6 +177,10 @@ func New(opts Options) (*Model, error) {
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
 		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
+	m.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
+	if len(opts.OpenCmd) == 0 {
+		m.att.opener.Cmd = attach.DefaultOpenCmd
+	}
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
 	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
@@ -190,6 +200,7 @@ func (m *Model) Close() {
 		u()
 	}
 	m.panes.unsubs = nil
+	_ = m.att.opener.Close() // the opened attachments' private copies
 }
 
 // Init subscribes to every account, draws what the local store remembers
@@ -271,6 +282,8 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()
+	case saveProgressMsg, savedMsg, attachOpenedMsg:
+		return m, m.handleAttachMsg(msg)
 	}
 	if m.frame.mode == modeMessage {
 		var cmd tea.Cmd

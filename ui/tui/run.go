@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"unibox/accounts/attach"
 	"unibox/accounts/config"
 	"unibox/accounts/dispatch"
 	"unibox/accounts/drafting"
@@ -68,7 +69,7 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
-		Mailroom: room,
+		Mailroom: room, OpenCmd: env.Config.UI.OpenCmd, DownloadDir: downloadDir(env.Config.UI.DownloadDir),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.Config.Path, err)
@@ -109,6 +110,15 @@ func openMailroom(env *launch.Env, accts []dispatch.Account, stderr io.Writer) (
 	return &Mailroom{Box: box, Runner: runner, Drafting: drafting.NewWriter(box, env.Config.Agent.MaxDraftsPerHour),
 			Editor: env.Config.Compose.Editor, SendDelay: env.Config.Compose.SendDelay.Duration},
 		func() { cancel(); <-done }
+}
+
+// downloadDir is [ui] download_dir, or else the XDG download folder.
+func downloadDir(configured string) string {
+	if configured != "" {
+		return configured
+	}
+	home, _ := os.UserHomeDir()
+	return attach.DefaultDir(os.Getenv, home)
 }
 
 // ambiguousWidthMode is the config's ui.ambiguous_width, "auto" when the
