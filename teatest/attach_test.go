@@ -75,9 +75,9 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	set := filesAccount(t, faults, names, parts)
 	dl := filepath.Join(t.TempDir(), "dl")
 	out := filepath.Join(t.TempDir(), "opened")
-	tm, _ := run(t, uiAccounts(set), 160, 30, func(o *tui.Options) {
+	tm, m := run(t, uiAccounts(set), 160, 30, func(o *tui.Options) {
 		o.DownloadDir = dl
-		o.OpenCmd = []string{"sh", "-c", `cat "$1" > "$0"`, out}
+		o.OpenCmd = []string{"sh", "-c", `cat "$1" > "$0"; echo "$1" > "$0.path"`, out}
 	})
 	waitFor(t, tm, "the files")
 	tm.Send(key("enter"))
@@ -112,5 +112,14 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	screen := final(t, tm)
 	if !strings.Contains(screen, "report.pdf") {
 		t.Fatalf("the list went away:\n%s", screen)
+	}
+	opened, _ := os.ReadFile(out + ".path")
+	copyPath := strings.TrimSpace(string(opened))
+	if _, err := os.Stat(copyPath); err != nil {
+		t.Fatalf("the opened copy %q is gone before the TUI closed: %v", copyPath, err)
+	}
+	m.Close()
+	if _, err := os.Stat(filepath.Dir(copyPath)); !os.IsNotExist(err) {
+		t.Fatalf("the opened copy's folder outlived the TUI: %v", err)
 	}
 }
