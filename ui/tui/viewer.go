@@ -170,7 +170,15 @@ func (v viewer) view(width, height int) string {
 
 // header names the view and its keys.
 func (v viewer) header() string {
-	return fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(v.keys.Up), lastHint(v.keys.Down), hint(v.keys.Back))
+	h := fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(v.keys.Up), lastHint(v.keys.Down), hint(v.keys.Back))
+	switch n := len(v.body.Attachments); {
+	case v.loading || n == 0:
+	case n == 1:
+		h += fmt.Sprintf(" · %s 1 attachment · %s save", hint(v.keys.Attachments), hint(v.keys.SaveAttachment))
+	default:
+		h += fmt.Sprintf(" · %s %d attachments", hint(v.keys.Attachments), n)
+	}
+	return h
 }
 
 // ShortHelp and FullHelp are the viewer's keys, for the help.
