@@ -64,12 +64,12 @@ func filesAccount(t *testing.T, faults *memimap.Faults, names []string, parts []
 }
 
 // In a message, A lists the attachments (name, type, size); S saves the
-// selected one into download_dir with a progress bar for a big part;
-// enter opens one with open_cmd, and refuses a program whatever the mail
-// declares, saying why.
+// selected one into download_dir, enter opens one with open_cmd, both
+// with a progress bar for a big part; enter refuses a program whatever
+// the mail declares, saying why.
 func TestAttachmentsInTheMessageView(t *testing.T) {
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
-	names := []string{"big.bin", "notes.txt", "report.pdf"}
+	names := []string{"big.dat", "notes.txt", "report.pdf"}
 	parts := [][]byte{big, []byte("plain notes"), []byte("\x7fELF\x02\x01\x01 a program")}
 	faults := &memimap.Faults{}
 	set := filesAccount(t, faults, names, parts)
@@ -83,17 +83,27 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	tm.Send(key("enter"))
 	waitFor(t, tm, "see attached")
 	tm.Send(key("A"))
-	waitFor(t, tm, "Attachments · enter open · S save · esc close", "big.bin  (application/pdf, 2.0 MB)", "notes.txt  (application/pdf, 11 B)", "report.pdf")
+	waitFor(t, tm, "Attachments · enter open · S save · esc close", "big.dat  (application/pdf, 2.0 MB)", "notes.txt  (application/pdf, 11 B)", "report.pdf")
 
 	held := faults.HoldNext("FETCH")
 	tm.Send(key("S"))
-	<-held.Held
-	waitFor(t, tm, `saving "big.bin" [····················]`, "0 B of 2.0 MB")
+	awaitHeld(t, held)
+	waitFor(t, tm, `saving "big.dat" [····················]`, "0 B of 2.0 MB")
 	held.Release(true)
-	saved := filepath.Join(dl, "big.bin")
+	saved := filepath.Join(dl, "big.dat")
 	waitFor(t, tm, "saved "+saved)
 	if got, _ := os.ReadFile(saved); !bytes.Equal(got, big) {
 		t.Fatalf("saved %d bytes, want the %d byte-exact", len(got), len(big))
+	}
+
+	held = faults.HoldNext("FETCH")
+	tm.Send(key("enter"))
+	awaitHeld(t, held)
+	waitFor(t, tm, `opening "big.dat" [····················]`, "0 B of 2.0 MB")
+	held.Release(true)
+	waitFor(t, tm, `opened "big.dat"`)
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, big) {
+		t.Fatalf("open_cmd got %d bytes of big.dat, want %d", len(got), len(big))
 	}
 
 	tm.Send(key("j"))
@@ -121,5 +131,16 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	m.Close()
 	if _, err := os.Stat(filepath.Dir(copyPath)); !os.IsNotExist(err) {
 		t.Fatalf("the opened copy's folder outlived the TUI: %v", err)
+	}
+}
+
+// awaitHeld waits for the held command to arrive; the bound is a failure
+// bound.
+func awaitHeld(t *testing.T, h *memimap.Hold) {
+	t.Helper()
+	select {
+	case <-h.Held:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the FETCH never came")
 	}
 }

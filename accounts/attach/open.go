@@ -36,36 +36,68 @@ type Opener struct {
 	wg  sync.WaitGroup
 }
 
-// Open saves attachment index of id into the private folder and hands
-// it to open_cmd, unless it would run something (a program, a script, a
-// launcher: by its name, before anything is fetched, and by its content
-// after): then a *runnable.Refused says why and nothing is opened.
-func (o *Opener) Open(ctx context.Context, src Source, id model.MessageID, index int, mailName string) (string, error) {
+// Opening is one open under way: its private folder and the safe name
+// the file gets there.
+type Opening struct {
+	o         *Opener
+	sub, name string
+}
+
+// Prepare refuses a name that would run (before anything is fetched:
+// a *runnable.Refused says why) and makes the private folder of one
+// open.
+func (o *Opener) Prepare(mailName string) (*Opening, error) {
 	name := filename.Safe(mailName)
 	if err := runnable.Check(name, nil); err != nil {
-		return "", err
+		return nil, err
 	}
 	if len(o.Cmd) == 0 || o.Cmd[0] == "" {
-		return "", errors.New("open_cmd is empty")
+		return nil, errors.New("open_cmd is empty")
 	}
 	dir, err := o.folder()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	sub, err := os.MkdirTemp(dir, "") // one per open: names never clash
 	if err != nil {
-		return "", fmt.Errorf("open: %w", err)
+		return nil, fmt.Errorf("open: %w", err)
 	}
-	if _, err := src.SavePart(ctx, id, index, sub, name); err != nil {
-		os.RemoveAll(sub)
+	return &Opening{o: o, sub: sub, name: name}, nil
+}
+
+// Written is how many bytes have reached the file so far, for a
+// progress bar.
+func (p *Opening) Written() int64 {
+	fi, err := os.Stat(filepath.Join(p.sub, p.name))
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// Run has src write attachment index of id into the private folder and
+// hands it to open_cmd, unless its content would run (a *runnable.Refused
+// says why, and the file is gone).
+func (p *Opening) Run(ctx context.Context, src Source, id model.MessageID, index int) (string, error) {
+	if _, err := src.SavePart(ctx, id, index, p.sub, p.name); err != nil {
+		os.RemoveAll(p.sub)
 		return "", err
 	}
-	path := filepath.Join(sub, name)
-	if err := checkContent(path, name); err != nil {
-		os.RemoveAll(sub)
+	path := filepath.Join(p.sub, p.name)
+	if err := checkContent(path, p.name); err != nil {
+		os.RemoveAll(p.sub)
 		return "", err
 	}
-	return path, o.run(path)
+	return path, p.o.run(path)
+}
+
+// Open is Prepare and Run in one.
+func (o *Opener) Open(ctx context.Context, src Source, id model.MessageID, index int, mailName string) (string, error) {
+	p, err := o.Prepare(mailName)
+	if err != nil {
+		return "", err
+	}
+	return p.Run(ctx, src, id, index)
 }
 
 // checkContent refuses a file whose first bytes make it runnable, and

@@ -24,19 +24,21 @@ const progressFrom = 1 << 20
 const progressEvery = 100 * time.Millisecond
 
 // attachState is what the TUI does with attachments beyond the list: the
-// save under way (one at a time) and the opener, whose private folder
-// lives until the TUI closes.
+// save or open under way (one at a time) and the opener, whose private
+// folder lives until the TUI closes.
 type attachState struct {
-	saving *saving
+	busy   *transfer
 	opener *attach.Opener
 }
 
-// saving is a save under way.
-type saving struct {
-	req  uint64
-	job  *attach.Job
-	name string
-	size int64
+// transfer is a save or an open under way: the child writes the file,
+// written says how much of it is there.
+type transfer struct {
+	req     uint64
+	verb    string // "saving" or "opening"
+	name    string
+	size    int64
+	written func() int64
 }
 
 // Messages of the attachment commands.
@@ -46,11 +48,12 @@ type (
 		path string
 		err  error
 	}
-	saveProgressMsg struct {
+	progressMsg struct {
 		req     uint64
 		written int64
 	}
 	attachOpenedMsg struct {
+		req        uint64
 		name, path string
 		err        error
 	}
@@ -118,8 +121,7 @@ func (m *Model) source() (attach.Source, model.Body, bool) {
 // download_dir: the child writes it into a private staging folder there,
 // watched for the progress bar, then it takes its safe name.
 func (m *Model) saveAttachment(i int) tea.Cmd {
-	if m.att.saving != nil {
-		m.frame.setStatus("a save is under way: "+m.att.saving.name, true)
+	if m.stillBusy() {
 		return nil
 	}
 	src, b, ok := m.source()
@@ -132,26 +134,53 @@ func (m *Model) saveAttachment(i int) tea.Cmd {
 		m.frame.setStatus("not saved: "+err.Error(), true)
 		return nil
 	}
-	s := &saving{req: m.env.next(), job: job, name: displayName(at.Name), size: at.Size}
-	m.att.saving = s
-	m.frame.setStatus("saving "+s.name+"…", false)
+	tr := m.start("saving", at.Name, at.Size, job.Written)
 	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+conn.TransferTime(at.Size)
-	run := func() tea.Msg {
+	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		defer job.Close()
 		path, err := job.Run(cctx, src, b.ID, i)
-		return savedMsg{req: s.req, path: path, err: err}
+		return savedMsg{req: tr.req, path: path, err: err}
+	})
+}
+
+// stillBusy says so when a save or open is under way.
+func (m *Model) stillBusy() bool {
+	if t := m.att.busy; t != nil {
+		m.frame.setStatus(t.verb+" "+t.name+" is under way", true)
+		return true
 	}
-	if at.Size < progressFrom {
+	return false
+}
+
+// start records a transfer and says it began.
+func (m *Model) start(verb, name string, size int64, written func() int64) *transfer {
+	t := &transfer{req: m.env.next(), verb: verb, name: displayName(name), size: size, written: written}
+	m.att.busy = t
+	m.frame.setStatus(verb+" "+t.name+"…", false)
+	return t
+}
+
+// with runs the transfer's command, and watches it for a progress bar
+// when the part is big enough for one.
+func (t *transfer) with(run tea.Cmd) tea.Cmd {
+	if t.size < progressFrom {
 		return run
 	}
-	return tea.Batch(run, s.watch())
+	return tea.Batch(run, t.watch())
 }
 
 // watch reads how much of the file is written, a little later.
-func (s *saving) watch() tea.Cmd {
-	return tea.Tick(progressEvery, func(time.Time) tea.Msg { return saveProgressMsg{req: s.req, written: s.job.Written()} })
+func (t *transfer) watch() tea.Cmd {
+	return tea.Tick(progressEvery, func(time.Time) tea.Msg { return progressMsg{req: t.req, written: t.written()} })
+}
+
+// done forgets the transfer req, if it is the one under way.
+func (m *Model) done(req uint64) {
+	if t := m.att.busy; t != nil && t.req == req {
+		m.att.busy = nil
+	}
 }
 
 // openAttachment opens attachment i with open_cmd, unless it would run.
@@ -160,47 +189,58 @@ func (m *Model) openAttachment(i int) tea.Cmd {
 	if !ok || i >= len(b.Attachments) {
 		return nil
 	}
+	if m.stillBusy() {
+		return nil
+	}
 	at := b.Attachments[i]
-	o := m.att.opener
-	m.frame.setStatus("opening "+displayName(at.Name)+"…", false)
+	p, err := m.att.opener.Prepare(at.Name)
+	if err != nil {
+		return m.showOpened(attachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
+	}
+	tr := m.start("opening", at.Name, at.Size, p.Written)
 	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+conn.TransferTime(at.Size)
-	return func() tea.Msg {
+	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		path, err := o.Open(cctx, src, b.ID, i, at.Name)
-		return attachOpenedMsg{name: displayName(at.Name), path: path, err: err}
-	}
+		path, err := p.Run(cctx, src, b.ID, i)
+		return attachOpenedMsg{req: tr.req, name: tr.name, path: path, err: err}
+	})
 }
 
 // handleAttachMsg shows how a save or an open went, and the progress bar.
 func (m *Model) handleAttachMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case saveProgressMsg:
-		s := m.att.saving
-		if s == nil || s.req != msg.req {
+	case progressMsg:
+		t := m.att.busy
+		if t == nil || t.req != msg.req {
 			return nil
 		}
-		m.frame.setStatus(fmt.Sprintf("saving %s %s", s.name, progressBar(msg.written, s.size, 20)), false)
-		return s.watch()
+		m.frame.setStatus(fmt.Sprintf("%s %s %s", t.verb, t.name, progressBar(msg.written, t.size, 20)), false)
+		return t.watch()
 	case savedMsg:
-		if s := m.att.saving; s != nil && s.req == msg.req {
-			m.att.saving = nil
-		}
+		m.done(msg.req)
 		if msg.err != nil {
 			m.frame.setStatus("not saved: "+msg.err.Error(), true)
 		} else {
 			m.frame.setStatus("saved "+msg.path, false)
 		}
 	case attachOpenedMsg:
-		var refused *runnable.Refused
-		switch {
-		case errors.As(msg.err, &refused):
-			m.frame.setStatus(refused.Error(), true)
-		case msg.err != nil:
-			m.frame.setStatus("could not open "+msg.name+": "+msg.err.Error(), true)
-		default:
-			m.frame.setStatus("opened "+msg.name, false)
-		}
+		m.done(msg.req)
+		return m.showOpened(msg)
+	}
+	return nil
+}
+
+// showOpened says how an open went: a refusal with its reason.
+func (m *Model) showOpened(msg attachOpenedMsg) tea.Cmd {
+	var refused *runnable.Refused
+	switch {
+	case errors.As(msg.err, &refused):
+		m.frame.setStatus(refused.Error(), true)
+	case msg.err != nil:
+		m.frame.setStatus("could not open "+msg.name+": "+msg.err.Error(), true)
+	default:
+		m.frame.setStatus("opened "+msg.name, false)
 	}
 	return nil
 }

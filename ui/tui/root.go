@@ -282,7 +282,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()
-	case saveProgressMsg, savedMsg, attachOpenedMsg:
+	case progressMsg, savedMsg, attachOpenedMsg:
 		return m, m.handleAttachMsg(msg)
 	}
 	if m.frame.mode == modeMessage {
