@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // place never overwrites: the second and third copies of a name get
@@ -47,5 +48,30 @@ func TestDefaultDir(t *testing.T) {
 	os.WriteFile(filepath.Join(home, ".config", "user-dirs.dirs"), []byte("XDG_DOWNLOAD_DIR=\"$HOME/dl\"\n"), 0o600)
 	if got := DefaultDir(env(nil), home); got != filepath.Join(home, "dl") {
 		t.Errorf("without XDG_CONFIG_HOME: %s, want ~/.config's answer", got)
+	}
+}
+
+// A staging folder a killed unibox left is removed by the next save once
+// it is a day old; a fresh one (another unibox saving now) is not.
+func TestSweepStaleStaging(t *testing.T) {
+	dir := t.TempDir()
+	stale, fresh := filepath.Join(dir, stagingPrefix+"1"), filepath.Join(dir, stagingPrefix+"2")
+	other := filepath.Join(dir, ".unibox-other")
+	for _, d := range []string{stale, fresh, other} {
+		os.Mkdir(d, 0o700)
+		os.WriteFile(filepath.Join(d, "part"), []byte("x"), 0o600)
+	}
+	old := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(stale, old, old)
+	os.Chtimes(other, old, old)
+	j, err := NewJob(dir, "x.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for d, want := range map[string]bool{stale: false, fresh: true, other: true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s: there %v, want %v", filepath.Base(d), err == nil, want)
+		}
 	}
 }

@@ -8,10 +8,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"unibox/model"
 	"unibox/model/filename"
 )
+
+// stagingPrefix names the staging folders in the download folder.
+const stagingPrefix = ".unibox-saving-"
+
+// staleAfter is how old a staging folder must be to be taken for the
+// leftover of a unibox that died while saving: no save takes a day.
+const staleAfter = 24 * time.Hour
 
 // maxNumbered bounds "name (n).ext": past it the folder is full of the
 // same name, and saying so beats looping.
@@ -35,11 +43,24 @@ func NewJob(dir, mailName string) (*Job, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("download_dir: %w", err)
 	}
-	staging, err := os.MkdirTemp(dir, ".unibox-saving-") // 0700
+	sweep(dir, time.Now())
+	staging, err := os.MkdirTemp(dir, stagingPrefix+"*") // 0700
 	if err != nil {
 		return nil, fmt.Errorf("download_dir: %w", err)
 	}
 	return &Job{dir: dir, staging: staging, name: filename.Safe(mailName)}, nil
+}
+
+// sweep removes staging folders of dir that a unibox killed while
+// saving left behind (only unibox's own, by name, and only old ones:
+// another unibox may be saving now).
+func sweep(dir string, now time.Time) {
+	old, _ := filepath.Glob(filepath.Join(dir, stagingPrefix+"*"))
+	for _, p := range old {
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() && now.Sub(fi.ModTime()) > staleAfter {
+			os.RemoveAll(p)
+		}
+	}
 }
 
 // Written is how many bytes have reached the file so far, for a
