@@ -55,6 +55,14 @@ func TestGetAttachment(t *testing.T) {
 	if out.Name != msg.Attachments[0].Name || out.Type != "application/pdf" || out.Size != int64(len(small)) || out.Content != base64.StdEncoding.EncodeToString(small) {
 		t.Fatalf("attachment 0: %q %s %d %q", out.Name, out.Type, out.Size, out.Content)
 	}
+	// Over the limit, the listed size refuses it: the whole message is
+	// read once (the list), the part never fetched on its own.
+	r.settled(t)
+	before := strings.Count(r.wire.String(), "BODY.PEEK[]")
+	res := r.call(t, "get_attachment", GetAttachmentIn{ID: id, Index: 1}, nil)
+	if n := strings.Count(r.wire.String(), "BODY.PEEK[]") - before; !res.IsError || n != 1 {
+		t.Fatalf("get_attachment over the limit read the message %d times (want 1: the list only): %.200s", n, conn.ResultText(res))
+	}
 	for _, tc := range []struct {
 		in   GetAttachmentIn
 		want string
