@@ -78,6 +78,22 @@ func (a *Account) Part(ctx context.Context, id model.MessageID, index int) (mode
 	return p, a.scrub(err)
 }
 
+// SavePart writes attachment index of id (counted as in
+// Body.Attachments), decoded, into the new file dir/name, where dir is a
+// private folder (0700) the caller made: the provider streams it there
+// (accounts/attach places it afterwards).
+func (a *Account) SavePart(ctx context.Context, id model.MessageID, index int, dir, name string) (model.Attachment, error) {
+	s, ok := a.ops.(provider.PartSaver)
+	if !ok {
+		return model.Attachment{}, provider.Unsupported(a.name, "save_part", "this account's provider cannot save attachments")
+	}
+	if err := a.checkInputs("save_part", nil, id.Folder); err != nil {
+		return model.Attachment{}, err
+	}
+	at, err := s.SavePart(ctx, a.adapter, id, index, dir, name)
+	return at, a.scrub(err)
+}
+
 // FindMessageID looks messageID up in folder, or in the special folder
 // ("sent", "drafts", "archive", "trash") when folder is "": is the copy
 // already in Sent?

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -119,6 +121,19 @@ func ui(t *table, u UI) UI {
 			u.NotifyCmd = list
 		}
 	}
+	if list, ok := t.strList("open_cmd"); ok {
+		switch {
+		case len(list) == 0 || list[0] == "":
+			t.errorf("open_cmd", "needs a program, like [\"xdg-open\"] (the file's path is appended)")
+		case slices.ContainsFunc(list, hasControl):
+			t.errorf("open_cmd", "contains control characters")
+		default:
+			u.OpenCmd = list
+		}
+	}
+	if s, ok := t.str("download_dir"); ok {
+		u.DownloadDir = downloadDir(t, s)
+	}
 	if s, ok := t.str("ambiguous_width"); ok {
 		switch s {
 		case "auto", "narrow", "wide":
@@ -129,6 +144,28 @@ func ui(t *table, u UI) UI {
 	}
 	t.finish()
 	return u
+}
+
+// downloadDir checks [ui] download_dir: an absolute folder, or one
+// under the home folder written "~/...".
+func downloadDir(t *table, s string) string {
+	if hasControl(s) {
+		t.errorf("download_dir", "contains control characters")
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(s, "~/"); ok {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			t.errorf("download_dir", "%q starts with ~/ but the home folder is unknown: %v", s, err)
+			return ""
+		}
+		s = filepath.Join(home, rest)
+	}
+	if !filepath.IsAbs(s) {
+		t.errorf("download_dir", "%q must be an absolute path, or start with ~/", s)
+		return ""
+	}
+	return filepath.Clean(s)
 }
 
 // keys decodes [keys]: action → keys. Action names belong to the UI, which

@@ -138,6 +138,10 @@ command_timeout = "0s"
 		{"notify_cmd", "[[account]]\n" + imapOK + "[ui]\nnotify_cmd = []\n", []string{"t.toml:7: ui.notify_cmd: needs a program"}},
 		{"notify_cmd unknown placeholder", "[[account]]\n" + imapOK + "[ui]\nnotify_cmd = [\"notify-send\", \"{from}\", \"{body}\"]\n", []string{"t.toml:7: ui.notify_cmd: element 3: unknown placeholder {body} (known: {account}, {from}, {subject}, {count})"}},
 		{"notify_cmd placeholder in the program", "[[account]]\n" + imapOK + "[ui]\nnotify_cmd = [\"{subject}\"]\n", []string{"t.toml:7: ui.notify_cmd: element 1 is the program, run as written: no placeholder ({subject}) there"}},
+		{"open_cmd and download_dir", "[[account]]\n" + imapOK + "[ui]\nopen_cmd = []\ndownload_dir = \"Downloads\"\n", []string{
+			"t.toml:7: ui.open_cmd: needs a program",
+			`t.toml:8: ui.download_dir: "Downloads" must be an absolute path, or start with ~/`,
+		}},
 		{"notify_cmd as a string", "[[account]]\n" + imapOK + "[ui]\nnotify_cmd = \"notify-send x\"\n", []string{"t.toml:7: ui.notify_cmd: must be an array of strings"}},
 		{"store", "[[account]]\n" + imapOK + "[store]\ncache_bodies = \"yes\"\ncache_bodies_max_mb = 0\nbodies = 1\n", []string{
 			"t.toml:7: store.cache_bodies: must be true or false, not a string",

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -113,6 +115,12 @@ command_timeout = "25s"
 				ProbeTimeout: d("2s"), ProbeMisses: 4, TerminateAfter: d("3s"), IMAPCommandTimeout: d("25s")}
 			if c.Resilience != want {
 				t.Errorf("resilience:\n got %+v\nwant %+v", c.Resilience, want)
+			}
+		}},
+		{"open_cmd and download_dir", "[[account]]\n" + imapOK + "[ui]\nopen_cmd = [\"mimeopen\", \"-n\"]\ndownload_dir = \"~/mail files\"\n", func(t *testing.T, c *Config) {
+			home, _ := os.UserHomeDir()
+			if !reflect.DeepEqual(c.UI.OpenCmd, []string{"mimeopen", "-n"}) || c.UI.DownloadDir != filepath.Join(home, "mail files") {
+				t.Errorf("open_cmd %q, download_dir %q", c.UI.OpenCmd, c.UI.DownloadDir)
 			}
 		}},
 		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\nthread_by_subject = true\npage_size = 500\ndate_format = \"Jan 2 2006\"\nambiguous_width = \"wide\"\nnotify_cmd = [\"notify-send\", \"-a\", \"unibox\", \"{account}: {from}\", \"{subject} ({count})\"]\n", func(t *testing.T, c *Config) {

@@ -173,6 +173,13 @@ type UI struct {
 	// with one subject stay apart. The store keeps one setting for every
 	// process: the last one launched wins (store.ThreadBySubject).
 	ThreadBySubject bool
+	// OpenCmd opens an attachment (enter in the attachment list): a
+	// program and its arguments (no shell), the file's path appended.
+	// Empty: xdg-open.
+	OpenCmd []string
+	// DownloadDir is where S saves attachments, absolute ("~/" expanded).
+	// Empty: the XDG download folder (user-dirs.dirs), else ~/Downloads.
+	DownloadDir string
 }
 
 // Duration is a time.Duration written in TOML as a string such as "20s"

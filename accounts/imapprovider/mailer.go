@@ -126,3 +126,25 @@ func (p imapProvider) SentTo(ctx context.Context, a *conn.Adapter, addrs []strin
 	}
 	return out.Known, nil
 }
+
+var _ provider.PartSaver = imapProvider{}
+
+// SavePart asks serve-imap's save_part. Not retried after a drop: the
+// file may be there, half written, and the caller starts over in a
+// fresh folder.
+func (p imapProvider) SavePart(ctx context.Context, a *conn.Adapter, id model.MessageID, index int, dir, name string) (model.Attachment, error) {
+	if err := p.checkValidity("save_part", id.Folder, id.UIDValidity); err != nil {
+		return model.Attachment{}, err
+	}
+	var out imapwire.SavePartOut
+	in := imapwire.SavePartIn{Account: p.account, Folder: id.Folder, UID: id.UID, Index: index, Dir: dir, Name: name}
+	req := conn.Request{Tool: "save_part", Args: in, Payload: imapwire.MaxPartBytes}
+	if _, err := provider.Do(ctx, a, req, &out, imapwire.Decode); err != nil {
+		return model.Attachment{}, err
+	}
+	if out.UIDValidity != id.UIDValidity {
+		return model.Attachment{}, &conn.Error{Account: p.account, Op: "save_part", Class: conn.ClassTool,
+			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", model.Quote(id.Folder), out.UIDValidity, id.UIDValidity)}
+	}
+	return model.Attachment{Name: out.Name, Type: out.Type, Size: out.Size}, nil
+}

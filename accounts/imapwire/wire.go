@@ -346,6 +346,28 @@ type GetPartOut struct {
 	Data        []byte `json:"data" jsonschema:"the decoded content, base64"`
 }
 
+// SavePartIn is save_part's input: one attachment (Index as in
+// get_part), written decoded straight into a new file Dir/Name, so that
+// a big part never crosses the pipe nor sits whole in either process.
+type SavePartIn struct {
+	Account string `json:"account"`
+	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
+	UID     uint32 `json:"uid"`
+	Index   int    `json:"index" jsonschema:"the attachment's position in get_message's attachments, from 0"`
+	Dir     string `json:"dir" jsonschema:"absolute path of a private folder (mode 0700) the caller made"`
+	Name    string `json:"name" jsonschema:"the new file's name in dir: one path element; an existing file is refused"`
+}
+
+// SavePartOut is save_part's answer: what was written where.
+type SavePartOut struct {
+	ErrorInfo
+	UIDValidity uint32 `json:"uidvalidity" jsonschema:"the folder's, to check the uid still names the same message"`
+	Name        string `json:"name" jsonschema:"the attachment's name as the mail gives it"`
+	Type        string `json:"type"`
+	Size        int64  `json:"size" jsonschema:"bytes written"`
+	Path        string `json:"path"`
+}
+
 // MaxSentToAddresses caps sent_to's addresses: a message's recipients,
 // as many as a draft may have.
 const MaxSentToAddresses = 50

@@ -65,3 +65,20 @@ func TestRaw(t *testing.T) {
 		t.Fatalf("the display value kept a control byte: %q", v)
 	}
 }
+
+// With W set, the kept part streams to W and Data stays empty: a saved
+// attachment is never held whole; over Max it stops, saying TooBig.
+func TestKeepWriter(t *testing.T) {
+	var w bytes.Buffer
+	k := &Keep{Index: 0, Max: 1 << 20, W: &w}
+	Parse(strings.NewReader(keepMail), Options{Keep: k})
+	if !k.Found || k.Data != nil || w.String() != "\x00\x01\x02\xff" || k.N != 4 || k.Err != nil {
+		t.Fatalf("found %v, held %q, wrote %q (%d)", k.Found, k.Data, w.String(), k.N)
+	}
+	w.Reset()
+	k = &Keep{Index: 1, Max: 10, W: &w}
+	Parse(strings.NewReader(keepMail), Options{Keep: k})
+	if !k.TooBig || w.Len() > 10 {
+		t.Fatalf("over Max: too big %v, wrote %d bytes", k.TooBig, w.Len())
+	}
+}

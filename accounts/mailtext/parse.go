@@ -52,21 +52,35 @@ type Options struct {
 type Keep struct {
 	Index int   // position in Message.Attachments, from 0
 	Max   int64 // more decoded bytes than this: TooBig, and Data is dropped
-	// What Parse found: whether the attachment exists, its bytes, and
-	// whether it was over Max.
+	// W, when set, receives the content as it streams, instead of Data:
+	// an attachment saved to a file is never held whole (serve-imap's
+	// save_part).
+	W io.Writer
+	// What Parse found: whether the attachment exists, its bytes (or how
+	// many went to W), whether it was over Max, and W's first error
+	// (nothing more is written after it).
 	Found  bool
 	TooBig bool
 	Data   []byte
+	N      int64
+	Err    error
 }
 
-// Write keeps b unless the attachment has grown over Max.
+// Write keeps b unless the attachment has grown over Max. It never fails:
+// the parse goes on past a kept part whatever happens to it.
 func (k *Keep) Write(b []byte) (int, error) {
 	switch {
-	case k.TooBig:
-	case int64(len(k.Data))+int64(len(b)) > k.Max:
+	case k.TooBig || k.Err != nil:
+	case k.N+int64(len(b)) > k.Max:
 		k.TooBig, k.Data = true, nil
+	case k.W != nil:
+		if _, err := k.W.Write(b); err != nil {
+			k.Err = err
+		}
+		k.N += int64(len(b))
 	default:
 		k.Data = append(k.Data, b...)
+		k.N += int64(len(b))
 	}
 	return len(b), nil
 }

@@ -60,3 +60,13 @@ type SentChecker interface {
 	// recipient (To, Cc or Bcc) of a message in the Sent folder, as given.
 	SentTo(ctx context.Context, a *conn.Adapter, addrs []string) ([]string, error)
 }
+
+// PartSaver is a provider that writes an attachment straight into a file
+// (serve-imap's save_part), so that a big part never crosses the pipe
+// nor sits whole in memory.
+type PartSaver interface {
+	// SavePart writes attachment index of id, decoded, into the new file
+	// dir/name; dir is a private folder (0700) the caller made. It
+	// returns the attachment as the mail names it, with the bytes written.
+	SavePart(ctx context.Context, a *conn.Adapter, id model.MessageID, index int, dir, name string) (model.Attachment, error)
+}

@@ -300,6 +300,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "One attachment's decoded bytes (base64), by its index in get_message's attachments."}, s.getPart)
 	addTool(s, ms, &mcp.Tool{Name: "unsubscribe_info", Annotations: readOnly,
 		Description: "A message's List-Unsubscribe options and whether a valid DKIM signature aligned with From covers them (RFC 8058 one-click); never marks it read."}, s.unsubscribeInfo)
+	addTool(s, ms, &mcp.Tool{Name: "save_part",
+		Description: "Write one attachment, decoded, into a new file dir/name (dir: a private folder, mode 0700; an existing file is refused), streamed: never held whole."}, s.savePart)
 	return ms
 }
 

@@ -81,6 +81,7 @@ func (h *Hub) Server() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "move", Description: "Move messages to a folder. Outcome per message."}, h.move)
 	h.addDraftTools(s)
 	h.addThreadTool(s)
+	h.addAttachmentTool(s)
 	mcp.AddTool(s, &mcp.Tool{Name: "account_status", Annotations: ro, Description: "Every account's connection state, error class and last error, without waiting on any."}, h.status)
 	return s
 }

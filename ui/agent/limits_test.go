@@ -172,13 +172,14 @@ func TestToolSchemasStateTheLimits(t *testing.T) {
 	folder := fmt.Sprintf("at most %d bytes", model.MaxFolderBytes)
 	ids := fmt.Sprintf("at most %d ids, each at most %d bytes", model.MaxIDsPerCall, model.MaxIDBytes)
 	for tool, want := range map[string][]string{
-		"search":        {fmt.Sprintf("at most %d bytes", model.MaxQueryBytes), folder},
-		"list_messages": {folder},
-		"get_message":   {fmt.Sprintf("at most %d bytes", model.MaxIDBytes)},
-		"set_flags":     {ids},
-		"archive":       {ids},
-		"trash":         {ids},
-		"move":          {ids, folder},
+		"search":         {fmt.Sprintf("at most %d bytes", model.MaxQueryBytes), folder},
+		"list_messages":  {folder},
+		"get_message":    {fmt.Sprintf("at most %d bytes", model.MaxIDBytes)},
+		"get_attachment": {fmt.Sprintf("at most %d bytes", model.MaxIDBytes)},
+		"set_flags":      {ids},
+		"archive":        {ids},
+		"trash":          {ids},
+		"move":           {ids, folder},
 	} {
 		for _, w := range want {
 			if !strings.Contains(schema[tool], w) {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,6 +28,9 @@ type KeyMap struct {
 	Threads, Expand, Collapse, NextInThread, PrevInThread key.Binding
 	// Unsubscribe shows what leaving a mailing list will do; y does it.
 	Unsubscribe key.Binding
+	// Attachments in the message view: A lists them (enter opens one), S
+	// saves the selected one.
+	Attachments, SaveAttachment key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).
@@ -76,6 +80,8 @@ func DefaultKeyMap() KeyMap {
 		NextInThread:   b([]string{"n"}, "n", "next in thread"),
 		PrevInThread:   b([]string{"p"}, "p", "previous in thread"),
 		Unsubscribe:    b([]string{"U"}, "U", "unsubscribe"),
+		Attachments:    b([]string{"A"}, "A", "attachments"),
+		SaveAttachment: b([]string{"S"}, "S", "save attachment"),
 	}
 }
 
@@ -95,6 +101,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"threads": &k.Threads, "expand": &k.Expand, "collapse": &k.Collapse,
 		"next_in_thread": &k.NextInThread, "prev_in_thread": &k.PrevInThread,
 		"unsubscribe": &k.Unsubscribe,
+		"attachments": &k.Attachments, "save_attachment": &k.SaveAttachment,
 	}
 }
 
@@ -128,6 +135,45 @@ func (k *KeyMap) Rebind(bindings map[string][]string) error {
 		b.SetHelp(strings.ReplaceAll(help, " ", "space"), b.Help().Desc)
 	}
 	return nil
+}
+
+// messageViewActions are the actions whose keys work in the message
+// view, where the attachment keys (A, S) must mean nothing else.
+var messageViewActions = []string{"up", "down", "page_up", "page_down", "back", "quit", "help",
+	"toggle_read", "toggle_flag", "archive", "trash", "move", "undo",
+	"compose", "reply", "reply_all", "forward", "next_in_thread", "prev_in_thread"}
+
+// Clash is a key that means two things in the message view: one of the
+// attachment actions' keys, bound to another action as well.
+type Clash struct {
+	Action string // the attachment action: attachments or save_attachment
+	Other  string // the other action
+	Key    string
+}
+
+func (c Clash) Error() string {
+	return fmt.Sprintf("%q is both %s and %s in the message view; bind one of them to another key", c.Key, c.Other, c.Action)
+}
+
+// Clashes lists the message-view keys bound to an attachment action and
+// to another one (as `archive = ["e", "A"]` would be).
+func (k *KeyMap) Clashes() []Clash {
+	acts := k.actions()
+	var out []Clash
+	for _, a := range []string{"attachments", "save_attachment"} {
+		others := messageViewActions
+		if a == "save_attachment" {
+			others = append(slices.Clip(others), "attachments")
+		}
+		for _, kk := range acts[a].Keys() {
+			for _, o := range others {
+				if slices.Contains(acts[o].Keys(), kk) {
+					out = append(out, Clash{Action: a, Other: o, Key: kk})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // ShortHelp is the one-line help of the list.

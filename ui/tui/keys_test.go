@@ -11,6 +11,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"go.uber.org/goleak"
+
+	"unibox/accounts/config"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -56,6 +58,29 @@ func TestExampleConfigNamesEveryAction(t *testing.T) {
 		first := strings.TrimSuffix(string(m[1]), ",")
 		if keys := acts[a].Keys(); !slices.Contains(keys, first) && !(first == "space" && slices.Contains(keys, " ")) {
 			t.Errorf("config.example.toml gives %s the key %q; its keys are %q", a, first, keys)
+		}
+	}
+}
+
+// A [keys] rebinding that gives A or S a second meaning in the message
+// view is refused at load, naming the line that made the clash.
+func TestAttachmentKeyClash(t *testing.T) {
+	const head = "[[account]]\nname = \"w\"\nhost = \"h\"\nusername = \"u\"\npassword_env = \"P\"\n[keys]\n"
+	for _, tc := range []struct{ keys, want string }{
+		{`archive = ["e", "A"]`, `t.toml:7: keys.archive: "A" is both archive and attachments in the message view`},
+		{`reply = ["S"]`, `t.toml:7: keys.reply: "S" is both reply and save_attachment in the message view`},
+		{"undo = [\"z\"]\nattachments = [\"e\"]", `t.toml:8: keys.attachments: "e" is both archive and attachments in the message view`},
+		{`save_attachment = ["A"]`, `t.toml:7: keys.save_attachment: "A" is both attachments and save_attachment in the message view`},
+		{`archive = ["e", "E"]`, ""},
+		{`search = ["S"]`, ""}, // the list's key, not the message view's
+	} {
+		cfg, err := config.Parse("t.toml", []byte(head+tc.keys+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = checkKeys(cfg)
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("[keys] %s: %v, want %q", tc.keys, err, tc.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"unibox/accounts/attach"
 	"unibox/accounts/unsubscribe"
 	"unibox/model"
 	"unibox/model/textsafe"
@@ -42,6 +43,10 @@ type Options struct {
 	Mailroom *Mailroom
 	// Poster makes `U`'s one-click POSTs; nil: a default one per POST.
 	Poster *unsubscribe.Poster
+	// OpenCmd opens an attachment (default xdg-open); DownloadDir is
+	// where S saves (run.go resolves its default).
+	OpenCmd     []string
+	DownloadDir string
 }
 
 type mode int
@@ -93,6 +98,7 @@ type Model struct {
 	threads threadView
 	drafts  draftsBox
 	unsub   unsubBox
+	att     attachState
 }
 
 // env is what the components run with: the UI's lifetime, its options,
@@ -153,6 +159,9 @@ func New(opts Options) (*Model, error) {
 	if err := keys.Rebind(opts.Keys); err != nil {
 		return nil, fmt.Errorf("[keys]: %w", err)
 	}
+	if c := keys.Clashes(); len(c) > 0 {
+		return nil, fmt.Errorf("[keys]: %w", c[0])
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Model{env: env{ctx: ctx, cancel: cancel, opts: opts, keys: keys, styles: DefaultStyles()},
 		frame: frame{width: 80, height: 24, help: help.New()}}
@@ -172,6 +181,10 @@ func New(opts Options) (*Model, error) {
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
 		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
+	m.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
+	if len(opts.OpenCmd) == 0 {
+		m.att.opener.Cmd = attach.DefaultOpenCmd
+	}
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
 	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
@@ -191,6 +204,7 @@ func (m *Model) Close() {
 		u()
 	}
 	m.panes.unsubs = nil
+	_ = m.att.opener.Close() // the opened attachments' private copies
 }
 
 // Init subscribes to every account, draws what the local store remembers
@@ -272,6 +286,8 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()
+	case progressMsg, savedMsg, attachOpenedMsg:
+		return m, m.handleAttachMsg(msg)
 	}
 	if m.frame.mode == modeMessage {
 		var cmd tea.Cmd

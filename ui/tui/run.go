@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"unibox/accounts/attach"
 	"unibox/accounts/config"
 	"unibox/accounts/dispatch"
 	"unibox/accounts/drafting"
@@ -68,7 +69,7 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
-		Mailroom: room,
+		Mailroom: room, OpenCmd: env.Config.UI.OpenCmd, DownloadDir: downloadDir(env.Config.UI.DownloadDir),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.Config.Path, err)
@@ -111,6 +112,15 @@ func openMailroom(env *launch.Env, accts []dispatch.Account, stderr io.Writer) (
 		func() { cancel(); <-done }
 }
 
+// downloadDir is [ui] download_dir, or else the XDG download folder.
+func downloadDir(configured string) string {
+	if configured != "" {
+		return configured
+	}
+	home, _ := os.UserHomeDir()
+	return attach.DefaultDir(os.Getenv, home)
+}
+
 // ambiguousWidthMode is the config's ui.ambiguous_width, "auto" when the
 // config cannot be read (launch.Open reports why, right after).
 func ambiguousWidthMode(path string, useDemo bool) string {
@@ -137,6 +147,19 @@ func checkKeys(cfg *config.Config) error {
 		if !known[action] {
 			return fmt.Errorf("%s:%d: keys.%s: unknown action (actions: %s)", cfg.Path, cfg.KeyLine(action), action, strings.Join(Actions(), ", "))
 		}
+	}
+	k := DefaultKeyMap()
+	if err := k.Rebind(cfg.Keys); err != nil {
+		return fmt.Errorf("%s: [keys]: %w", cfg.Path, err)
+	}
+	for _, c := range k.Clashes() {
+		// The line that made the clash: the other action's rebinding, or
+		// else the attachment action's own.
+		action := c.Other
+		if _, rebound := cfg.Keys[action]; !rebound {
+			action = c.Action
+		}
+		return fmt.Errorf("%s:%d: keys.%s: %w", cfg.Path, cfg.KeyLine(action), action, c)
 	}
 	return nil
 }

@@ -42,6 +42,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch m.frame.mode {
 	case modeMessage:
+		if cmd, ok := m.attachKey(msg); ok {
+			return cmd
+		}
 		if key.Matches(msg, m.env.keys.Back, m.env.keys.Quit) {
 			m.setMode(modeList)
 			return nil

@@ -25,6 +25,7 @@ type viewer struct {
 	loading bool
 	err     string
 	body    model.Body
+	attach  attachList // A: the attachments, over the body
 }
 
 func newViewer(styles Styles, keys KeyMap, loc *time.Location) viewer {
@@ -45,7 +46,7 @@ func (v viewer) showing() model.MessageID { return v.id }
 // open starts showing id while its body loads from acct; the viewer waits
 // for the answer to its own request.
 func (v viewer) open(e *env, acct Account, id model.MessageID) (viewer, tea.Cmd) {
-	v.id, v.req, v.loading, v.err, v.body = id, e.next(), true, "", model.Body{}
+	v.id, v.req, v.loading, v.err, v.body, v.attach = id, e.next(), true, "", model.Body{}, attachList{}
 	v = v.setText("")
 	v.vp.GotoTop()
 	return v, openCmd(e.ctx, acct, v.req, id, e.opts.CallTimeout)
@@ -161,12 +162,23 @@ func (v viewer) view(width, height int) string {
 	if v.loading {
 		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.vp.Height-1))
 	}
+	if v.attach.open {
+		return v.attachments(width, height)
+	}
 	return v.window()
 }
 
 // header names the view and its keys.
 func (v viewer) header() string {
-	return fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(v.keys.Up), lastHint(v.keys.Down), hint(v.keys.Back))
+	h := fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(v.keys.Up), lastHint(v.keys.Down), hint(v.keys.Back))
+	switch n := len(v.body.Attachments); {
+	case v.loading || n == 0:
+	case n == 1:
+		h += fmt.Sprintf(" · %s 1 attachment · %s save", hint(v.keys.Attachments), hint(v.keys.SaveAttachment))
+	default:
+		h += fmt.Sprintf(" · %s %d attachments", hint(v.keys.Attachments), n)
+	}
+	return h
 }
 
 // ShortHelp and FullHelp are the viewer's keys, for the help.
@@ -176,7 +188,7 @@ func (v viewer) ShortHelp() []key.Binding {
 }
 func (v viewer) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{v.ShortHelp(), {k.Reply, k.ReplyAll, k.Forward, k.Compose}}
+	return [][]key.Binding{v.ShortHelp(), {k.Reply, k.ReplyAll, k.Forward, k.Compose, k.Attachments, k.SaveAttachment}}
 }
 
 // body is the message on screen, once it has loaded (for an answer).

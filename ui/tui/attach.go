@@ -1,0 +1,264 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts/attach"
+	"unibox/conn"
+	"unibox/model"
+	"unibox/model/runnable"
+)
+
+// progressFrom is the size from which a save shows a progress bar; a
+// smaller part is saved before a bar could say anything.
+const progressFrom = 1 << 20
+
+// progressEvery is how often a save's bar looks at the file.
+const progressEvery = 100 * time.Millisecond
+
+// attachState is what the TUI does with attachments beyond the list: the
+// save or open under way (one at a time) and the opener, whose private
+// folder lives until the TUI closes.
+type attachState struct {
+	busy   *transfer
+	opener *attach.Opener
+}
+
+// transfer is a save or an open under way: the child writes the file,
+// written says how much of it is there.
+type transfer struct {
+	req     uint64
+	verb    string // "saving" or "opening"
+	name    string
+	size    int64
+	written func() int64
+}
+
+// Messages of the attachment commands.
+type (
+	savedMsg struct {
+		req  uint64
+		path string
+		err  error
+	}
+	progressMsg struct {
+		req     uint64
+		written int64
+	}
+	attachOpenedMsg struct {
+		req        uint64
+		name, path string
+		err        error
+	}
+)
+
+// attachKey runs A and S in the message view, and the attachment list's
+// keys while it is open. ok is false for any other key.
+func (m *Model) attachKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.env.keys
+	v := &m.viewer
+	n := len(v.body.Attachments)
+	if !v.attach.open {
+		if !key.Matches(msg, k.Attachments, k.SaveAttachment) {
+			return nil, false
+		}
+		if _, ok := v.answerable(); !ok {
+			m.frame.setStatus("the message has not loaded yet", true)
+			return nil, true
+		}
+		switch {
+		case n == 0:
+			m.frame.setStatus("this message has no attachments", false)
+		case n == 1 && key.Matches(msg, k.SaveAttachment):
+			return m.saveAttachment(0), true
+		default:
+			v.attach = attachList{open: true}
+		}
+		return nil, true
+	}
+	switch {
+	case key.Matches(msg, k.Back, k.Quit, k.Attachments):
+		v.attach.open = false
+	case key.Matches(msg, k.Down):
+		v.attach = v.attach.step(1, n)
+	case key.Matches(msg, k.Up):
+		v.attach = v.attach.step(-1, n)
+	case key.Matches(msg, k.Open):
+		return m.openAttachment(v.attach.cursor), true
+	case key.Matches(msg, k.SaveAttachment):
+		return m.saveAttachment(v.attach.cursor), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// source is the account of the message on screen, if it can save parts.
+func (m *Model) source() (attach.Source, model.Body, bool) {
+	b, ok := m.viewer.answerable()
+	if !ok {
+		return nil, b, false
+	}
+	i := m.panes.index(b.ID.Account)
+	if i < 0 {
+		return nil, b, false
+	}
+	src, ok := m.panes.accts[i].acct.(attach.Source)
+	if !ok {
+		m.frame.setStatus("account "+b.ID.Account+" cannot fetch attachments", true)
+	}
+	return src, b, ok
+}
+
+// saveAttachment saves attachment i of the message on screen into
+// download_dir: the child writes it into a private staging folder there,
+// watched for the progress bar, then it takes its safe name.
+func (m *Model) saveAttachment(i int) tea.Cmd {
+	if m.stillBusy() {
+		return nil
+	}
+	src, b, ok := m.source()
+	if !ok || i >= len(b.Attachments) {
+		return nil
+	}
+	at := b.Attachments[i]
+	job, err := attach.NewJob(m.env.opts.DownloadDir, at.Name)
+	if err != nil {
+		m.frame.setStatus("not saved: "+err.Error(), true)
+		return nil
+	}
+	tr := m.start("saving", at.Name, at.Size, job.Written)
+	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+conn.TransferTime(at.Size)
+	return tr.with(func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		defer job.Close()
+		path, err := job.Run(cctx, src, b.ID, i)
+		return savedMsg{req: tr.req, path: path, err: err}
+	})
+}
+
+// stillBusy says so when a save or open is under way.
+func (m *Model) stillBusy() bool {
+	if t := m.att.busy; t != nil {
+		m.frame.setStatus(t.verb+" "+t.name+" is under way", true)
+		return true
+	}
+	return false
+}
+
+// start records a transfer and says it began.
+func (m *Model) start(verb, name string, size int64, written func() int64) *transfer {
+	t := &transfer{req: m.env.next(), verb: verb, name: displayName(name), size: size, written: written}
+	m.att.busy = t
+	m.frame.setStatus(verb+" "+t.name+"…", false)
+	return t
+}
+
+// with runs the transfer's command, and watches it for a progress bar
+// when the part is big enough for one.
+func (t *transfer) with(run tea.Cmd) tea.Cmd {
+	if t.size < progressFrom {
+		return run
+	}
+	return tea.Batch(run, t.watch())
+}
+
+// watch reads how much of the file is written, a little later.
+func (t *transfer) watch() tea.Cmd {
+	return tea.Tick(progressEvery, func(time.Time) tea.Msg { return progressMsg{req: t.req, written: t.written()} })
+}
+
+// done forgets the transfer req, if it is the one under way.
+func (m *Model) done(req uint64) {
+	if t := m.att.busy; t != nil && t.req == req {
+		m.att.busy = nil
+	}
+}
+
+// openAttachment opens attachment i with open_cmd, unless it would run.
+func (m *Model) openAttachment(i int) tea.Cmd {
+	src, b, ok := m.source()
+	if !ok || i >= len(b.Attachments) {
+		return nil
+	}
+	if m.stillBusy() {
+		return nil
+	}
+	at := b.Attachments[i]
+	p, err := m.att.opener.Prepare(at.Name)
+	if err != nil {
+		return m.showOpened(attachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
+	}
+	tr := m.start("opening", at.Name, at.Size, p.Written)
+	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+conn.TransferTime(at.Size)
+	return tr.with(func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		path, err := p.Run(cctx, src, b.ID, i)
+		return attachOpenedMsg{req: tr.req, name: tr.name, path: path, err: err}
+	})
+}
+
+// handleAttachMsg shows how a save or an open went, and the progress bar.
+func (m *Model) handleAttachMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case progressMsg:
+		t := m.att.busy
+		if t == nil || t.req != msg.req {
+			return nil
+		}
+		m.frame.setStatus(fmt.Sprintf("%s %s %s", t.verb, t.name, progressBar(msg.written, t.size, 20)), false)
+		return t.watch()
+	case savedMsg:
+		m.done(msg.req)
+		if msg.err != nil {
+			m.frame.setStatus("not saved: "+msg.err.Error(), true)
+		} else {
+			m.frame.setStatus("saved "+msg.path, false)
+		}
+	case attachOpenedMsg:
+		m.done(msg.req)
+		return m.showOpened(msg)
+	}
+	return nil
+}
+
+// showOpened says how an open went: a refusal with its reason.
+func (m *Model) showOpened(msg attachOpenedMsg) tea.Cmd {
+	var refused *runnable.Refused
+	switch {
+	case errors.As(msg.err, &refused):
+		m.frame.setStatus(refused.Error(), true)
+	case msg.err != nil:
+		m.frame.setStatus("could not open "+msg.name+": "+msg.err.Error(), true)
+	default:
+		m.frame.setStatus("opened "+msg.name, false)
+	}
+	return nil
+}
+
+// progressBar is "[#####·····] 50% 2.5 of 5.0 MB", width cells of bar.
+func progressBar(done, total int64, width int) string {
+	if total <= 0 {
+		total = 1
+	}
+	frac := min(max(float64(done)/float64(total), 0), 1)
+	full := int(frac * float64(width))
+	return fmt.Sprintf("[%s%s] %3.0f%% %s of %s", strings.Repeat("#", full), strings.Repeat("·", width-full), frac*100, humanSize(done), humanSize(total))
+}
+
+// displayName is an attachment's name for the status line.
+func displayName(name string) string {
+	if name == "" {
+		return "(no name)"
+	}
+	return model.Quote(name)
+}
