@@ -1,0 +1,134 @@
+package accounts
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+
+	"unibox/accounts/config"
+	"unibox/accounts/imapwire"
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+)
+
+// followAccount is one account on a memimap user with the folders a
+// test follows.
+func followAccount(t *testing.T, folders ...string) (*Account, *memimap.Server) {
+	srv, err := memimap.Start(memimap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	fs := map[string]imap.MailboxAttr{}
+	for _, f := range folders {
+		fs[f] = ""
+	}
+	if err := srv.AddUser("sam", "pw", fs); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
+	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
+	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+		Password: func(config.Account) func(context.Context) (string, error) {
+			return func(context.Context) (string, error) { return "pw", nil }
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(set.Close)
+	return set.Accounts[0], srv
+}
+
+func seedIn(t *testing.T, srv *memimap.Server, folder, subject string) {
+	t.Helper()
+	raw := imaptest.Mail{From: "a@x.org", To: "sam@x.org", Subject: subject, Date: time.Now(), Body: "x"}.Bytes()
+	if _, err := srv.Append("sam", folder, raw, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitUntil waits for cond, failing with what after a generous bound.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal(what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func waitPush(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatal(what)
+	}
+}
+
+// A followed folder's changes are pushed on their own channel while the
+// inbox's still come on Pushes; visiting folder after folder holds one
+// more IMAP connection, never one per folder visited (the server counts
+// them: its per-user limit is what this protects).
+func TestFollowOneFolderAtATime(t *testing.T) {
+	a, srv := followAccount(t, "Lists", "Receipts", "Travel")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := a.List(ctx, ListOptions{Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the inbox watch never began IDLE", func() bool { return srv.Idles() >= 1 })
+	waitPush(t, a.Pushes(), "no push when the inbox watch began")
+	base := srv.Conns() // the child's connection for calls, and the inbox's watch
+	for i, folder := range []string{"Lists", "Receipts", "Travel", "Lists"} {
+		idles := srv.Idles()
+		if err := a.Follow(ctx, folder); err != nil {
+			t.Fatalf("follow %s: %v", folder, err)
+		}
+		if got := a.Followed(); got != folder {
+			t.Fatalf("Followed() = %q, want %q", got, folder)
+		}
+		waitPush(t, a.FolderPushes(), folder+": no push when its watch began")
+		waitUntil(t, folder+": its watch never began IDLE", func() bool { return srv.Idles() > idles })
+		seedIn(t, srv, folder, "new in "+folder)
+		waitPush(t, a.FolderPushes(), folder+": no push after new mail in it")
+		waitUntil(t, "visit "+string(rune('1'+i))+": the server holds more than one connection besides the inbox's", func() bool {
+			return srv.Conns() <= base+1
+		})
+		if i == 1 {
+			seedIn(t, srv, "INBOX", "new in the inbox")
+			waitPush(t, a.Pushes(), "no inbox push while a folder is followed")
+		}
+	}
+	if err := a.Follow(ctx, "INBOX"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "following the inbox again kept the folder's connection", func() bool { return srv.Conns() <= base })
+}
+
+// A push is routed by the folder its uri names: the inbox's (however it
+// is spelt) to Pushes, any other folder's to FolderPushes.
+func TestFollowRoutesPushes(t *testing.T) {
+	inbox := make(chan struct{}, 1)
+	f := newFollow(func(folder string) string { return imapwire.PushURI("Work", folder) })
+	folderOf := func(uri string) (string, bool) { _, fo, err := imapwire.ParsePushURI(uri); return fo, err == nil }
+	for _, tt := range []struct {
+		uri       string
+		toFollowd bool
+	}{
+		{imapwire.PushURI("Work", "INBOX"), false},
+		{imapwire.PushURI("Work", "inbox"), false},
+		{imapwire.PushURI("Work", "Lists"), true},
+		{imapwire.PushURI("Work", "INBOX/Sub"), true},
+		{"something://else", false},
+	} {
+		got := f.routes(folderOf, tt.uri, inbox)
+		if (got == f.pushes) != tt.toFollowd {
+			t.Errorf("%s: to the followed folder = %v, want %v", tt.uri, got == f.pushes, tt.toFollowd)
+		}
+	}
+}
