@@ -25,6 +25,8 @@ type KeyMap struct {
 	// Conversations: the thread view, a thread opened and closed in it,
 	// and stepping through a thread in the message view.
 	Threads, Expand, Collapse, NextInThread, PrevInThread key.Binding
+	// Folders: another folder of an account in the list (folders.go).
+	Folders key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).
@@ -73,6 +75,7 @@ func DefaultKeyMap() KeyMap {
 		Collapse:       b([]string{"h", "left"}, "h/←", "close thread"),
 		NextInThread:   b([]string{"n"}, "n", "next in thread"),
 		PrevInThread:   b([]string{"p"}, "p", "previous in thread"),
+		Folders:        b([]string{"o"}, "o", "folders"),
 	}
 }
 
@@ -91,6 +94,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard,
 		"threads": &k.Threads, "expand": &k.Expand, "collapse": &k.Collapse,
 		"next_in_thread": &k.NextInThread, "prev_in_thread": &k.PrevInThread,
+		"folders": &k.Folders,
 	}
 }
 
@@ -138,5 +142,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
 		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads},
 		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Expand, k.Collapse},
+		{k.Folders},
 	}
 }

@@ -50,6 +50,7 @@ const (
 	modePicker
 	modeReview
 	modeDrafts
+	modeFolders // the folder picker (folderpick.go)
 )
 
 // String names the view, for test failures and traces.
@@ -67,6 +68,8 @@ func (m mode) String() string {
 		return "review"
 	case modeDrafts:
 		return "drafts"
+	case modeFolders:
+		return "folders"
 	}
 	return "unknown"
 }
@@ -89,6 +92,9 @@ type Model struct {
 	compose composer
 	threads threadView
 	drafts  draftsBox
+	// Another folder on screen, and its picker (folders.go).
+	folder folderView
+	fpick  folderPicker
 }
 
 // env is what the components run with: the UI's lifetime, its options,
