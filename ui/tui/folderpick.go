@@ -62,7 +62,8 @@ func newFolderPicker(e *env, i int, a Account) (folderPicker, tea.Cmd) {
 	in.Placeholder = "type to filter"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	p := folderPicker{styles: e.styles, keys: e.keys, input: in, account: i, name: a.Name(), req: e.next(), loading: true}
+	p := folderPicker{styles: e.styles, keys: e.keys, input: in, account: i, name: a.Name(), req: e.next(), loading: true,
+		folders: inboxFirst(nil)} // the way back is there before any list comes
 	var cmds []tea.Cmd
 	if s, ok := a.(storedFoldering); ok {
 		cmds = append(cmds, func() tea.Msg {
@@ -162,9 +163,9 @@ func (p folderPicker) view(width, height int) string {
 	s.WriteByte('\n')
 	ms := p.matches()
 	switch {
-	case p.loading && len(ms) == 0:
+	case p.loading && len(p.folders) <= 1 && len(ms) == 0:
 		s.WriteString(p.styles.Dim.Render("loading folders…"))
-	case p.err != "" && len(p.folders) == 0:
+	case p.err != "" && len(p.folders) <= 1:
 		s.WriteString(p.styles.StatusError.Render(textsafe.Fit(p.err, width)))
 	default:
 		off := 0
@@ -191,10 +192,10 @@ func (p folderPicker) view(width, height int) string {
 // it is the store's until the server's comes.
 func (p folderPicker) header() string {
 	h := fmt.Sprintf("folders of %s · %s show · %s cancel", p.name, hint(p.keys.Open), hint(p.keys.Back))
-	if !p.served && len(p.folders) > 0 {
+	if !p.served && len(p.folders) > 1 {
 		h += " · from the local store"
 	}
-	if p.err != "" && len(p.folders) > 0 {
+	if p.err != "" && len(p.folders) > 1 {
 		h += " · server: " + p.err
 	}
 	return h

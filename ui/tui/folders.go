@@ -308,12 +308,15 @@ func (m *Model) folderPage(msg folderPageMsg) tea.Cmd {
 		if msg.err != nil {
 			return nil
 		}
-		if msg.stored {
-			if m.inbox.PageFloor(name) < msg.before {
-				return nil // the server's page for it came first
-			}
+		_, synced := m.panes.accts[v.account].acct.(Syncing)
+		switch {
+		case msg.stored && synced:
+			// The sync keeps the store's copy of the folder: its page is
+			// the folder's as the last step saw it, not a guess to confirm.
+			m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
+		case msg.stored:
 			m.inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
-		} else {
+		default:
 			m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
 		}
 	case msg.stored: // the store's rows at opening: drawn until a step confirms them
@@ -362,7 +365,9 @@ func (m *Model) folderStepped(msg folderPageMsg) tea.Cmd {
 }
 
 // folderPageIfAtEnd pages the folder below its loaded rows: from the
-// store at once, and, online, from the server too.
+// store, where the account keeps one (its sync brings the whole folder
+// there, newest first, and goes on a step at a time behind the screen),
+// else from the server.
 func (m *Model) folderPageIfAtEnd() tea.Cmd {
 	v := &m.folder
 	if !m.list.atEnd() || v.paging > 0 {
@@ -383,7 +388,7 @@ func (m *Model) folderPageIfAtEnd() tea.Cmd {
 			return folderPageMsg{visit: visit, older: true, stored: true, before: floor, page: page, err: err}
 		})
 	}
-	if pane.health.Connected() {
+	if _, ok := pane.acct.(Remembering); !ok && pane.health.Connected() {
 		v.paging++
 		cmds = append(cmds, folderListCmd(m.env.ctx, pane.acct, v.visit, 0, accounts.ListOptions{Folder: v.name, Limit: m.env.opts.PageSize, BeforeUID: floor}, m.env.opts.CallTimeout))
 	}
