@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"syscall"
 	"testing"
 	"time"
 
@@ -130,5 +131,32 @@ func TestFollowRoutesPushes(t *testing.T) {
 		if (got == f.pushes) != tt.toFollowd {
 			t.Errorf("%s: to the followed folder = %v, want %v", tt.uri, got == f.pushes, tt.toFollowd)
 		}
+	}
+}
+
+// A new child (the old one killed) follows the folder the old one did:
+// the subscription is made again on connect, beside the inbox's.
+func TestFollowSurvivesANewChild(t *testing.T) {
+	a, srv := followAccount(t, "Lists")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := a.Follow(ctx, "Lists"); err != nil {
+		t.Fatal(err)
+	}
+	waitPush(t, a.FolderPushes(), "no push when the folder's watch began")
+	for _, pid := range imaptest.ChildPIDs() {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	waitUntil(t, "the killed child's connections stayed", func() bool { return srv.Conns() == 0 })
+	idles := srv.Idles()
+	if _, err := a.List(ctx, ListOptions{Limit: 5}); err != nil { // a new child
+		t.Fatal(err)
+	}
+	waitPush(t, a.FolderPushes(), "the new child does not watch the followed folder")
+	waitUntil(t, "the new child's watches never began IDLE", func() bool { return srv.Idles() >= idles+2 })
+	seedIn(t, srv, "Lists", "after the new child")
+	waitPush(t, a.FolderPushes(), "no push of the followed folder after a new child")
+	if got := a.Followed(); got != "Lists" {
+		t.Fatalf("Followed() = %q after a new child", got)
 	}
 }
