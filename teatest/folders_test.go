@@ -75,6 +75,9 @@ func TestFolderFlow(t *testing.T) {
 		typeText(tm, strings.ToLower(f[:3]))
 		tm.Send(key("enter"))
 		waitFor(t, tm, "Home: "+f)
+		// Its push works: the watch is connected, and counted, now.
+		b.Seed(t, user, f, imaptest.Mail{From: "Bo <bo@example.org>", Subject: "new in " + f, Date: now, Body: "x"}.Bytes())
+		waitFor(t, tm, "new in "+f)
 		waitUntil(t, "visiting folders: more than one IMAP connection besides the inbox's", func() bool { return b.Srv.Conns() <= base+1 })
 	}
 
