@@ -25,6 +25,7 @@ type follow struct {
 	switching sync.Mutex
 	mu        sync.Mutex
 	folder    string // the folder followed, as stored ("": none)
+	want      string // the folder the last Follow asked for: it wins
 	uri       func(folder string) string
 	pushes    chan struct{} // the followed folder changed (buffered 1: coalesced)
 }
@@ -90,9 +91,17 @@ func (a *Account) Follow(ctx context.Context, folder string) error {
 	if err := a.checkInputs("follow", nil, folder); err != nil {
 		return err
 	}
+	// The last call wins, whatever order the calls take the lock in: a
+	// face that goes from folder to folder quickly runs its calls side by
+	// side, and the folder on screen is the one asked for last.
+	f.mu.Lock()
+	f.want = folder
+	f.mu.Unlock()
 	f.switching.Lock()
 	defer f.switching.Unlock()
-	old := f.current()
+	f.mu.Lock()
+	old, folder := f.folder, f.want
+	f.mu.Unlock()
 	if old == folder {
 		return nil
 	}

@@ -160,3 +160,34 @@ func TestFollowSurvivesANewChild(t *testing.T) {
 		t.Fatalf("Followed() = %q after a new child", got)
 	}
 }
+
+// Calls side by side: the folder asked for last is followed, whichever
+// call takes the lock last (a face going from folder to folder runs its
+// calls in goroutines of their own).
+func TestFollowLastAskedWins(t *testing.T) {
+	a, srv := followAccount(t, "Lists", "Receipts")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := a.List(ctx, ListOptions{Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the inbox watch never began IDLE", func() bool { return srv.Idles() >= 1 })
+	base := srv.Conns()
+	f := a.follow
+	f.switching.Lock() // a call under way: the next ones wait
+	done := make(chan error, 1)
+	go func() { done <- a.Follow(ctx, "Lists") }()
+	waitUntil(t, "Follow(Lists) never asked", func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.want == "Lists" })
+	f.mu.Lock()
+	f.want = "Receipts" // a later call asked for Receipts, and waits its turn
+	f.mu.Unlock()
+	f.switching.Unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Followed(); got != "Receipts" {
+		t.Fatalf("Followed() = %q, want the folder asked for last", got)
+	}
+	waitPush(t, a.FolderPushes(), "Receipts is not watched")
+	waitUntil(t, "more than one connection besides the inbox's", func() bool { return srv.Conns() <= base+1 })
+}

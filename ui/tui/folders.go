@@ -65,8 +65,11 @@ type (
 	}
 	folderPushedMsg  struct{ account int }
 	followedMsg      struct{ err error }
-	folderAppliedMsg struct{ appliedMsg }
-	folderMatchMsg   struct {
+	folderAppliedMsg struct {
+		appliedMsg
+		visit int
+	}
+	folderMatchMsg struct {
 		visit int
 		text  string
 		page  accounts.Page
@@ -260,7 +263,9 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 			m.frame.setStatus("push: "+accounts.Reason(msg.err), true)
 		}
 	case folderAppliedMsg:
-		if m.folder.on {
+		// An answer for an earlier visit is dropped: its intent numbers
+		// are the earlier triage's, and the folder's rows are gone.
+		if m.folder.on && msg.visit == m.folder.visit {
 			return m.report(nil, m.triage.applied(msg.appliedMsg, m.inbox)), true
 		}
 	case folderMatchMsg:
@@ -411,14 +416,14 @@ func (m *Model) folderMatchStored(text string) tea.Cmd {
 
 // tagFolder marks an action's answer as the folder's: the inbox's
 // triage and the folder's number their intents each from one.
-func tagFolder(cmd tea.Cmd) tea.Cmd {
+func tagFolder(cmd tea.Cmd, visit int) tea.Cmd {
 	if cmd == nil {
 		return nil
 	}
 	return func() tea.Msg {
 		msg := cmd()
 		if a, ok := msg.(appliedMsg); ok {
-			return folderAppliedMsg{a}
+			return folderAppliedMsg{appliedMsg: a, visit: visit}
 		}
 		return msg
 	}

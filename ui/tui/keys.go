@@ -140,8 +140,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
-		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads},
+		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads, k.Folders},
 		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Expand, k.Collapse},
-		{k.Folders},
 	}
 }

@@ -261,7 +261,7 @@ func (m *Model) applier() applier {
 		has: func(account string) bool { return m.panes.index(account) >= 0 },
 		send: func(account string, intent int, op model.Op, folder string, uv uint32, msgs []model.Message) tea.Cmd {
 			if m.folder.on {
-				return tagFolder(applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout))
+				return tagFolder(applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout), m.folder.visit)
 			}
 			return applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout)
 		},
