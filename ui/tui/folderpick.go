@@ -32,6 +32,7 @@ type folderPicker struct {
 	req     uint64
 	folders []model.Folder
 	served  bool // the server's list came: the store's (slower) is dropped
+	offline bool // the account is down: the store's list is all there is
 	loading bool
 	err     string
 	cursor  int
@@ -73,7 +74,8 @@ func newFolderPicker(e *env, i int, a Account) (folderPicker, tea.Cmd) {
 			return folderListMsg{req: p.req, stored: true, folders: fs, err: err}
 		})
 	}
-	if !a.Health().Degraded() { // offline, the store's list is all there is
+	p.offline = a.Health().Degraded()
+	if !p.offline {
 		ctx, timeout := e.ctx, e.opts.CallTimeout
 		cmds = append(cmds, func() tea.Msg {
 			cctx, cancel := context.WithTimeout(ctx, timeout)
@@ -91,8 +93,11 @@ func (p folderPicker) listed(msg folderListMsg) folderPicker {
 		return p
 	}
 	if msg.err != nil {
-		if !msg.stored {
+		switch {
+		case !msg.stored:
 			p.err, p.loading = accounts.Reason(msg.err), false
+		case p.offline: // nothing else will come
+			p.err, p.loading = p.name+" is offline and the local store holds none of its folders", false
 		}
 		return p
 	}
@@ -165,8 +170,6 @@ func (p folderPicker) view(width, height int) string {
 	switch {
 	case p.loading && len(p.folders) <= 1 && len(ms) == 0:
 		s.WriteString(p.styles.Dim.Render("loading folders…"))
-	case p.err != "" && len(p.folders) <= 1:
-		s.WriteString(p.styles.StatusError.Render(textsafe.Fit(p.err, width)))
 	default:
 		off := 0
 		if p.cursor >= height-2 {
@@ -194,9 +197,12 @@ func (p folderPicker) header() string {
 	h := fmt.Sprintf("folders of %s · %s show · %s cancel", p.name, hint(p.keys.Open), hint(p.keys.Back))
 	if !p.served && len(p.folders) > 1 {
 		h += " · from the local store"
+		if p.offline {
+			h += " (offline)"
+		}
 	}
-	if p.err != "" && len(p.folders) > 1 {
-		h += " · server: " + p.err
+	if p.err != "" {
+		h += " · " + p.err
 	}
 	return h
 }
