@@ -191,3 +191,51 @@ func TestFollowLastAskedWins(t *testing.T) {
 	waitPush(t, a.FolderPushes(), "Receipts is not watched")
 	waitUntil(t, "more than one connection besides the inbox's", func() bool { return srv.Conns() <= base+1 })
 }
+
+// Back in the inbox while the account is down: ending the folder's
+// subscription needs no session (there is none to end it on), and the
+// next session does not watch the folder.
+func TestUnfollowWhileDown(t *testing.T) {
+	a, srv := followAccount(t, "Lists")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := a.List(ctx, ListOptions{Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the inbox watch never began IDLE", func() bool { return srv.Idles() >= 1 })
+	base := srv.Conns()
+	if err := a.Follow(ctx, "Lists"); err != nil {
+		t.Fatal(err)
+	}
+	waitPush(t, a.FolderPushes(), "no push when the folder's watch began")
+	srv.Refuse()
+	for _, pid := range imaptest.ChildPIDs() {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	waitUntil(t, "the killed child's connections stayed", func() bool { return srv.Conns() == 0 })
+	if _, err := a.List(ctx, ListOptions{Limit: 5}); err == nil {
+		t.Fatal("listed while the server refuses")
+	}
+	if err := a.Follow(ctx, ""); err != nil {
+		t.Fatalf("back to the inbox while down: %v", err)
+	}
+	if got := a.Followed(); got != "" {
+		t.Fatalf("Followed() = %q after going back to the inbox", got)
+	}
+	if err := srv.Accept(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.List(ctx, ListOptions{Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the new child's inbox watch never began", func() bool { return srv.Conns() >= base })
+	seedIn(t, srv, "Lists", "unwatched")
+	seedIn(t, srv, "INBOX", "watched")
+	waitPush(t, a.Pushes(), "no inbox push after the account came back")
+	if n := srv.Conns(); n > base {
+		t.Fatalf("%d connections after coming back, want %d: the folder is still watched", n, base)
+	}
+}

@@ -13,16 +13,25 @@ import (
 // screen), so the provider can stop the work a watch costs it (an IMAP
 // connection) when the face looks elsewhere. A new session knows nothing
 // of it: the caller subscribes again from AfterConnect.
+//
+// Ending one never connects: with no live session (down, cooling down,
+// refused) nothing is subscribed anywhere, and that is not a failure.
 func (a *Adapter) SubscribeResource(ctx context.Context, uri string, on bool) error {
+	if !on {
+		a.mu.Lock()
+		g := a.gen
+		live := g != nil && a.st.State == StateConnected
+		a.mu.Unlock()
+		if !live {
+			return nil
+		}
+		return sessionCaller{a: a, g: g}.unsubscribe(ctx, uri)
+	}
 	g, err := a.session(ctx)
 	if err != nil {
 		return err
 	}
-	c := sessionCaller{a: a, g: g}
-	if on {
-		return c.Subscribe(ctx, uri)
-	}
-	return c.unsubscribe(ctx, uri)
+	return sessionCaller{a: a, g: g}.Subscribe(ctx, uri)
 }
 
 func (c sessionCaller) unsubscribe(ctx context.Context, uri string) error {

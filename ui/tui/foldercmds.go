@@ -77,7 +77,7 @@ func folderStoredCmd(ctx context.Context, r Remembering, visit int, folder strin
 }
 
 // followCmd makes the account follow folder ("": the inbox only).
-func followCmd(ctx context.Context, a Account, folder string, timeout time.Duration) tea.Cmd {
+func followCmd(ctx context.Context, i int, a Account, folder string, timeout time.Duration) tea.Cmd {
 	f, ok := a.(following)
 	if !ok {
 		return nil
@@ -85,7 +85,7 @@ func followCmd(ctx context.Context, a Account, folder string, timeout time.Durat
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		return followedMsg{err: f.Follow(cctx, folder)}
+		return followedMsg{account: i, err: f.Follow(cctx, folder)}
 	}
 }
 

@@ -61,8 +61,11 @@ type (
 		page     accounts.Page
 		err      error
 	}
-	folderPushedMsg  struct{ account int }
-	followedMsg      struct{ err error }
+	folderPushedMsg struct{ account int }
+	followedMsg     struct {
+		account int
+		err     error
+	}
 	folderAppliedMsg struct {
 		appliedMsg
 		visit int
@@ -77,7 +80,7 @@ type (
 
 func (folderPageMsg) accountIndex() int     { return noAccount }
 func (m folderPushedMsg) accountIndex() int { return m.account }
-func (followedMsg) accountIndex() int       { return noAccount }
+func (m followedMsg) accountIndex() int     { return m.account }
 func (folderMatchMsg) accountIndex() int    { return noAccount }
 
 // home is the unified inbox, wherever it is kept now.
@@ -181,7 +184,7 @@ func (m *Model) enterFolder(i int, folder string) tea.Cmd {
 	m.list = m.list.setRows(nil)
 	m.rebuild()
 	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", folder, a.Name(), hint(m.env.keys.Back)), false)
-	cmds := []tea.Cmd{m.folderLoad(), followCmd(m.env.ctx, a, folder, m.env.opts.CallTimeout)}
+	cmds := []tea.Cmd{m.folderLoad(), followCmd(m.env.ctx, i, a, folder, m.env.opts.CallTimeout)}
 	if r, ok := a.(Remembering); ok {
 		cmds = append(cmds, folderStoredCmd(m.env.ctx, r, v.visit, folder, m.env.opts.PageSize))
 	}
@@ -198,11 +201,11 @@ func (m *Model) leaveFolder() tea.Cmd {
 	if !m.folder.on {
 		return nil
 	}
-	a := m.panes.accts[m.folder.account].acct
+	i := m.folder.account
 	m.restoreHome()
 	m.frame.setStatus("", false)
 	m.rebuild()
-	return followCmd(m.env.ctx, a, "", m.env.opts.CallTimeout)
+	return followCmd(m.env.ctx, i, m.panes.accts[i].acct, "", m.env.opts.CallTimeout)
 }
 
 func (m *Model) restoreHome() {
@@ -257,7 +260,9 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 		}
 		return cmd, true
 	case followedMsg:
-		if msg.err != nil {
+		// Down, the badge says so already: the folder follows once the
+		// account is back (its next session subscribes it).
+		if msg.err != nil && m.panes.accts[msg.account].health.Connected() {
 			m.frame.setStatus("push: "+accounts.Reason(msg.err), true)
 		}
 	case folderAppliedMsg:
