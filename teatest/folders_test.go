@@ -140,7 +140,6 @@ func TestFolderPagesFiltersAndOffline(t *testing.T) {
 	tm.Send(key("G"))
 	waitFor(t, tm, "•   Home Shop               receipt 000") // from the synced store: not stale
 
-
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Home")
 	typeText(tm, "inbox")
