@@ -1,6 +1,7 @@
 package teatest
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -163,4 +164,36 @@ func TestFolderPagesFiltersAndOffline(t *testing.T) {
 	waitFor(t, tm, "Home: Receipts · 60 messages")
 	tm.Send(key("esc"))
 	waitFor(t, tm, "in the inbox")
+}
+
+// A folder the store has never held syncs as the inbox does: its first
+// rows (a screen's worth) show after the first step, and the steps go on
+// behind the screen until the store holds the whole folder.
+func TestFolderFirstSyncInSteps(t *testing.T) {
+	b := imaptest.NewMem(t, memimap.Options{})
+	user, pass := folderUser(t, b)
+	const n = 450 // the first step, two pages of 200 and a rest
+	for i := range n {
+		b.Seed(t, user, "Receipts", imaptest.Mail{From: "Shop <shop@example.org>", Subject: fmt.Sprintf("receipt %03d", i), Date: now.Add(-time.Duration(n-i) * time.Hour), Body: "x"}.Bytes())
+	}
+	set, st := openStoredUser(t, b, filepath.Join(t.TempDir(), "store.db"), user, pass)
+	defer st.Close()
+	defer set.Close()
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.Now, o.RefreshInterval = nil, 0 })
+	waitFor(t, tm, "Home ● connected")
+	tm.Send(key("o"))
+	waitFor(t, tm, "Receipts  450 unread")
+	typeText(tm, "rec")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Home: Receipts", fmt.Sprintf("receipt %03d", n-1))
+	a := set.Accounts[0]
+	waitUntil(t, "the folder's sync stopped before the store held it whole", func() bool {
+		fs, err := a.StoredFolders(context.Background())
+		for _, f := range fs {
+			if f.Name == "Receipts" && f.Unread == n {
+				return err == nil
+			}
+		}
+		return false
+	})
 }
