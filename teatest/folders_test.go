@@ -11,8 +11,10 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/emersion/go-imap/v2"
 
+	"unibox/accounts"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/model"
 	"unibox/ui/tui"
 )
 
@@ -196,4 +198,41 @@ func TestFolderFirstSyncInSteps(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// folderFake is a fake account with a page per folder.
+type folderFake struct {
+	*fakeAccount
+	folders map[string][]model.Message
+}
+
+func (f *folderFake) List(ctx context.Context, o accounts.ListOptions) (accounts.Page, error) {
+	if o.Folder == "" || o.Folder == "INBOX" {
+		return f.fakeAccount.List(ctx, o)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return accounts.Page{Folder: o.Folder, Messages: f.folders[o.Folder]}, nil
+}
+
+// An account that cannot push (a third-party MCP server) has the folder
+// on screen refreshed periodically, as its inbox is.
+func TestFolderRefreshedWithoutPush(t *testing.T) {
+	receipt := func(uid uint32, subject string) model.Message {
+		return model.Message{ID: model.MessageID{Account: "Work", Folder: "Receipts", UIDValidity: 1, UID: uid},
+			From: model.Address{Name: "Shop", Address: "shop@example.com"}, Subject: subject, Date: now.Add(-time.Duration(10-uid) * time.Hour)}
+	}
+	work := &folderFake{fakeAccount: newFake("Work", connected, msgs("Work", 3, time.Hour)...),
+		folders: map[string][]model.Message{"Receipts": {receipt(1, "the first receipt")}}}
+	tm, _ := run(t, []tui.Account{work}, 100, 24, func(o *tui.Options) { o.RefreshInterval = 50 * time.Millisecond })
+	waitFor(t, tm, "3 messages")
+	tm.Send(key("o"))
+	waitFor(t, tm, "Receipts")
+	typeText(tm, "rec")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Work: Receipts · 1 messages", "the first receipt")
+	work.mu.Lock()
+	work.folders["Receipts"] = append([]model.Message{receipt(2, "a receipt on the refresh")}, work.folders["Receipts"]...)
+	work.mu.Unlock()
+	waitFor(t, tm, "a receipt on the refresh", "1 new in Work: Receipts")
 }

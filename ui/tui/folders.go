@@ -303,6 +303,16 @@ func (m *Model) folderLoad() tea.Cmd {
 	return folderSyncCmd(m.env.ctx, a, v.visit, v.req, v.name, m.env.opts.PageSize, step, m.env.opts.CallTimeout)
 }
 
+// folderRefresh is the periodic refresh of the folder on screen, as of
+// the inbox: what tells of a change where no push does (a third-party
+// MCP account), and a check where one does.
+func (m *Model) folderRefresh() tea.Cmd {
+	if !m.folder.on || m.folder.loading || m.panes.accts[m.folder.account].health.Down() {
+		return nil
+	}
+	return m.folderLoad()
+}
+
 // folderPage applies a page of the folder.
 func (m *Model) folderPage(msg folderPageMsg) tea.Cmd {
 	v := &m.folder

@@ -429,7 +429,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		m.searched(msg)
 	case autoRefreshMsg:
 		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
-		return tea.Batch(cmd, autoRefresh(m.env.opts.RefreshInterval))
+		return tea.Batch(cmd, m.folderRefresh(), autoRefresh(m.env.opts.RefreshInterval))
 	}
 	return nil
 }
