@@ -236,3 +236,26 @@ func TestFolderRefreshedWithoutPush(t *testing.T) {
 	work.mu.Unlock()
 	waitFor(t, tm, "a receipt on the refresh", "1 new in Work: Receipts")
 }
+
+// In a folder, a key that shows other accounts (tab) goes back to the
+// inbox first, and the server search (which asks INBOX) says it does not
+// search the folder.
+func TestFolderKeysThatLeaveOrRefuse(t *testing.T) {
+	work := &folderFake{fakeAccount: newFake("Work", connected, msgs("Work", 3, time.Hour)...),
+		folders: map[string][]model.Message{"Receipts": {{ID: model.MessageID{Account: "Work", Folder: "Receipts", UIDValidity: 1, UID: 1},
+			From: model.Address{Name: "Shop", Address: "shop@example.com"}, Subject: "the receipt", Date: now.Add(-time.Hour)}}}}
+	home := newFake("Home", connected, msgs("Home", 2, time.Hour)...)
+	tm, _ := run(t, []tui.Account{work, home}, 100, 24, nil)
+	waitFor(t, tm, "5 messages")
+	tm.Send(key("tab")) // focus Work
+	waitFor(t, tm, "Work · 3 messages")
+	tm.Send(key("o"))
+	waitFor(t, tm, "folders of Work", "Receipts")
+	typeText(tm, "rec")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Work: Receipts · 1 messages", "the receipt")
+	tm.Send(key("s"))
+	waitFor(t, tm, "search asks the server's INBOX")
+	tm.Send(key("tab"))
+	waitFor(t, tm, "Home · 2 messages") // back in the inbox, then on to the next account
+}
