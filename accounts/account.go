@@ -32,6 +32,7 @@ type Account struct {
 	cache   cache               // its part of the local store
 	pushes  chan struct{}       // the provider pushed a change (buffered 1: coalesced)
 	push    *provider.PushState // how it hears of changes; nil: it cannot push
+	follow  *follow             // the folder followed besides the inbox (follow.go)
 	hist    *history.Log        // what it went through
 	histOff string              // why hist has no file ("off: ..."), "" when it has
 	// syncing holds one sync step at a time: two from one state (a push

@@ -146,20 +146,21 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		}
 	}
 	pushes := make(chan struct{}, 1)
+	fl := newFollow(spec.PushURI)
 	adapter := conn.New(conn.Options{
 		OnNotify: func(uri string) { // coalesced: a listing reads every change at once
 			pushEvent(hist, spec.PushFolder, uri)
 			select {
-			case pushes <- struct{}{}:
+			case fl.routes(spec.PushFolder, uri, pushes) <- struct{}{}:
 			default:
 			}
 		},
-		Account: ac.Name, Dial: spec.Dial, AfterConnect: spec.AfterConnect, ReprovisionOnAuth: spec.ReprovisionOnAuth, Classify: spec.Classify,
+		Account: ac.Name, Dial: spec.Dial, AfterConnect: fl.afterConnect(spec.AfterConnect), ReprovisionOnAuth: spec.ReprovisionOnAuth, Classify: spec.Classify,
 		ClassifyConnect: spec.ClassifyConnect, Probe: spec.Probe, Redact: spec.Redact,
 		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
-		cache: cache{st: o.Store, off: o.StoreOff, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
+		cache: cache{st: o.Store, off: o.StoreOff, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, follow: fl, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
 		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour), sending: sendingOf(ac, spec)}, nil
 }
 

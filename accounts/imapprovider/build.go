@@ -76,6 +76,7 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		Probe:             Probe(ac.Name, push),
 		Push:              push,
 		PushFolder:        pushFolder,
+		PushURI:           func(folder string) string { return imapwire.PushURI(ac.Name, folder) },
 		Redact:            secrets.Redact,
 		Learn:             learn,
 		Notes:             notes,

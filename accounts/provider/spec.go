@@ -45,6 +45,10 @@ type Spec struct {
 	// names none. nil: the history says the uri itself. The uri's form is
 	// the provider's wire, which the account never reads.
 	PushFolder func(uri string) (folder string, ok bool)
+	// PushURI is the uri that watches folder, the inverse of PushFolder:
+	// a face follows a folder besides the inbox by subscribing to it
+	// (Account.Follow). nil: the kind watches the inbox only.
+	PushURI func(folder string) string
 	// Send submits one message (SMTP for IMAP accounts, a mapped send
 	// tool for third-party servers); nil: the account cannot send.
 	// beforeBody runs once, before the first byte of the body leaves.

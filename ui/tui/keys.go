@@ -31,6 +31,8 @@ type KeyMap struct {
 	// Attachments in the message view: A lists them (enter opens one), S
 	// saves the selected one.
 	Attachments, SaveAttachment key.Binding
+	// Folders: another folder of an account in the list (folders.go).
+	Folders key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).
@@ -82,6 +84,7 @@ func DefaultKeyMap() KeyMap {
 		Unsubscribe:    b([]string{"U"}, "U", "unsubscribe"),
 		Attachments:    b([]string{"A"}, "A", "attachments"),
 		SaveAttachment: b([]string{"S"}, "S", "save attachment"),
+		Folders:        b([]string{"o"}, "o", "folders"),
 	}
 }
 
@@ -102,6 +105,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"next_in_thread": &k.NextInThread, "prev_in_thread": &k.PrevInThread,
 		"unsubscribe": &k.Unsubscribe,
 		"attachments": &k.Attachments, "save_attachment": &k.SaveAttachment,
+		"folders": &k.Folders,
 	}
 }
 
@@ -186,7 +190,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
-		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads, k.Unsubscribe},
+		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads, k.Folders, k.Unsubscribe},
 		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Expand, k.Collapse},
 	}
 }

@@ -76,6 +76,9 @@ func (p *accountPanes) page(e *env, inbox *model.Inbox) tea.Cmd {
 
 // pageIfAtEnd pages when the list's cursor is on its last row.
 func (m *Model) pageIfAtEnd() tea.Cmd {
+	if m.folder.on {
+		return m.folderPageIfAtEnd()
+	}
 	if !m.list.atEnd() {
 		return nil
 	}
@@ -86,7 +89,7 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 // for the other components (the status line, the actions in flight, the
 // list, notify_cmd) the root applies here.
 func (m *Model) listed(msg listedMsg) tea.Cmd {
-	cmd, n := m.panes.listed(&m.env, m.inbox, msg)
+	cmd, n := m.panes.listed(&m.env, m.home(), msg)
 	cmd = tea.Batch(cmd, m.panes.resumeIfDrawn(&m.env))
 	switch {
 	case n.failed:
@@ -97,10 +100,10 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 	if !n.merged {
 		return cmd
 	}
-	m.triage.reapply() // a page fetched before an action began must not undo it
+	m.homeTriage().reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
 	var notify tea.Cmd
-	m.notify, notify = m.notify.arrived(m.env.ctx, m.inbox.Rows())
+	m.notify, notify = m.notify.arrived(m.env.ctx, m.home().Rows())
 	return tea.Batch(cmd, notify)
 }
 

@@ -58,6 +58,7 @@ const (
 	modePicker
 	modeReview
 	modeDrafts
+	modeFolders // the folder picker (folderpick.go)
 )
 
 // String names the view, for test failures and traces.
@@ -75,6 +76,8 @@ func (m mode) String() string {
 		return "review"
 	case modeDrafts:
 		return "drafts"
+	case modeFolders:
+		return "folders"
 	}
 	return "unknown"
 }
@@ -99,6 +102,9 @@ type Model struct {
 	drafts  draftsBox
 	unsub   unsubBox
 	att     attachState
+	// Another folder on screen, and its picker (folders.go).
+	folder folderView
+	fpick  folderPicker
 }
 
 // env is what the components run with: the UI's lifetime, its options,

@@ -18,10 +18,10 @@ const restoreTimeout = time.Second
 // restored draws the accounts' stored newest pages, then starts the
 // listings of the accounts that remember (the others started in Init).
 func (m *Model) restored(msg restoredMsg) tea.Cmd {
-	if !m.panes.restore(m.inbox, msg) {
+	if !m.panes.restore(m.home(), msg) {
 		return m.panes.connect(&m.env) // nothing to draw first: no reason to wait
 	}
-	m.triage.reapply()
+	m.homeTriage().reapply()
 	m.rebuild()
 	// The listings start once this frame is on the screen: starting a
 	// provider per account takes the cores for a while, and the stored
@@ -56,8 +56,8 @@ func (p *accountPanes) connect(e *env) tea.Cmd {
 // filter still says what was asked.
 func (m *Model) storedMatched(msg storedMatchMsg) {
 	if msg.err == nil && msg.text == m.filter.text() &&
-		m.inbox.AddStored(m.panes.accts[msg.account].acct.Name(), msg.page.Messages) > 0 {
-		m.triage.reapply()
+		m.home().AddStored(m.panes.accts[msg.account].acct.Name(), msg.page.Messages) > 0 {
+		m.homeTriage().reapply()
 		m.rebuild()
 	}
 }

@@ -232,7 +232,7 @@ func (m *Model) undo() tea.Cmd {
 }
 
 func (m *Model) applied(msg appliedMsg) tea.Cmd {
-	return m.report(nil, m.triage.applied(msg, m.inbox))
+	return m.report(nil, m.homeTriage().applied(msg, m.home())) // the folder's come tagged (folders.go)
 }
 
 // report redraws the rows after a triage update, shows its note and lists
@@ -247,6 +247,9 @@ func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 		if i := m.panes.index(name); i >= 0 {
 			cmds = append(cmds, m.panes.load(&m.env, i))
 		}
+		if m.folder.on && m.folder.account == m.panes.index(name) {
+			cmds = append(cmds, m.folderLoad())
+		}
 	}
 	return tea.Batch(cmds...)
 }
@@ -257,6 +260,9 @@ func (m *Model) applier() applier {
 	return applier{
 		has: func(account string) bool { return m.panes.index(account) >= 0 },
 		send: func(account string, intent int, op model.Op, folder string, uv uint32, msgs []model.Message) tea.Cmd {
+			if m.folder.on {
+				return tagFolder(applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout), m.folder.visit)
+			}
 			return applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout)
 		},
 	}

@@ -17,6 +17,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.frame.mode == modePicker {
 		return m.handlePickerKey(msg)
 	}
+	if m.frame.mode == modeFolders && !key.Matches(msg, m.env.keys.Help) {
+		return m.folderPickKey(msg)
+	}
 	if m.frame.mode == modeReview && !key.Matches(msg, m.env.keys.Help) {
 		return m.composed(msg)
 	}
@@ -75,6 +78,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
+	if cmd, ok := m.folderKey(msg); ok {
+		return cmd
+	}
 	if cmd, ok := m.threadKey(msg); ok {
 		return cmd
 	}
@@ -248,6 +254,8 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case !m.filter.active && search:
 		return m.startSearch(text)
+	case m.filter.active && text != before && text != "" && !search && m.folder.on:
+		return tea.Batch(cmd, m.folderMatchStored(text))
 	case m.filter.active && text != before && text != "" && !search:
 		return tea.Batch(cmd, m.panes.matchStored(&m.env, text))
 	}
@@ -269,8 +277,8 @@ func (m *Model) startSearch(q string) tea.Cmd {
 func (m *Model) searched(msg searchedMsg) {
 	name := m.panes.accts[msg.account].acct.Name()
 	m.search = m.search.searched(msg, name, func(msgs []model.Message) int {
-		n := m.inbox.AddFound(name, msgs)
-		m.triage.reapply()
+		n := m.home().AddFound(name, msgs)
+		m.homeTriage().reapply()
 		return n
 	})
 	m.rebuild()
@@ -324,11 +332,14 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	// Rows are stale while the account is known degraded, whether they
 	// came before this event or come after it (a page and a status event
 	// race to the UI): the mark never depends on their order.
-	m.inbox.SetStale(a.acct.Name(), msg.health.Degraded())
+	m.setStale(a.acct.Name(), msg.health.Degraded())
 	m.frame.clearRecovered(a.acct.Name(), msg.health)
 	var cmds []tea.Cmd
 	if back {
 		cmds = append(cmds, m.panes.load(&m.env, msg.account)) // fetch what was missed
+		if m.folder.on && m.folder.account == msg.account {
+			cmds = append(cmds, m.folderLoad()) // and in the folder on screen
+		}
 		if room := m.env.opts.Mailroom; room != nil && room.Runner != nil {
 			room.Runner.Connected(a.acct.Name()) // and send what waited for it
 		}
@@ -343,6 +354,9 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 // handleAccountMsg applies a result of an account operation: the one
 // dispatch of every accountMsg.
 func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
+	if cmd, ok := m.folderMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case statusMsg:
 		return m.handleConnEvent(msg)
@@ -423,7 +437,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		m.searched(msg)
 	case autoRefreshMsg:
 		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
-		return tea.Batch(cmd, autoRefresh(m.env.opts.RefreshInterval))
+		return tea.Batch(cmd, m.folderRefresh(), autoRefresh(m.env.opts.RefreshInterval))
 	}
 	return nil
 }
@@ -447,7 +461,7 @@ func (m *Model) rebuild() {
 	}
 	m.list = m.list.setRows(rows)
 	for _, a := range m.panes.accts {
-		m.panes.unread[a.acct.Name()] = m.inbox.Unread(a.acct.Name())
+		m.panes.unread[a.acct.Name()] = m.home().Unread(a.acct.Name())
 	}
 }
 

@@ -20,7 +20,7 @@ func (m *Model) View() string {
 	}
 	now := m.env.opts.Now()
 	var b strings.Builder
-	b.WriteString(m.panes.bar(m.env.styles, m.frame.width, now))
+	b.WriteString(m.panes.bar(m.env.styles, m.frame.width, now, m.folderAt))
 	b.WriteByte('\n')
 	if m.filter.active {
 		b.WriteString(m.filter.view(m.frame.width, 1))
@@ -42,6 +42,8 @@ func (m *Model) View() string {
 		b.WriteString(m.compose.view(m.frame.width, m.list.height))
 	case modeDrafts:
 		b.WriteString(m.drafts.view(m.frame.width, m.list.height))
+	case modeFolders:
+		b.WriteString(m.fpick.view(m.frame.width, m.list.height))
 	default:
 		b.WriteString(m.list.view(m.frame.width, m.list.height))
 	}
@@ -71,10 +73,14 @@ func (m *Model) View() string {
 }
 
 // bar is the account bar: one badge per pane.
-func (p *accountPanes) bar(styles Styles, width int, now time.Time) string {
+func (p *accountPanes) bar(styles Styles, width int, now time.Time, folderAt func(int) string) string {
 	badges := make([]badgeData, len(p.accts))
 	for i, a := range p.accts {
-		badges[i] = badgeData{name: a.acct.Name(), health: a.health, unread: p.unread[a.acct.Name()], focused: i == p.focus,
+		name := a.acct.Name()
+		if f := folderAt(i); f != "" {
+			name += "/" + f // the folder on screen, named where its account is
+		}
+		badges[i] = badgeData{name: name, health: a.health, unread: p.unread[a.acct.Name()], focused: i == p.focus,
 			syncing: a.syncing}
 	}
 	return accountBar{styles: styles, badges: badges, now: now}.view(width, 1)
@@ -100,6 +106,12 @@ func (m *Model) header(now time.Time) string {
 	}
 	if m.frame.mode == modeDrafts {
 		return m.drafts.header()
+	}
+	if m.frame.mode == modeFolders {
+		return m.fpick.header()
+	}
+	if m.folder.on {
+		return m.folderHeader()
 	}
 	ok := 0
 	var why, starting []string
@@ -193,6 +205,8 @@ func (m *Model) helpKeys() help.KeyMap {
 		return m.compose
 	case modeDrafts:
 		return m.drafts
+	case modeFolders:
+		return m.fpick
 	}
 	return m.list
 }

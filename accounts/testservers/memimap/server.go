@@ -224,6 +224,14 @@ type user struct {
 // Idles counts the IDLE commands begun on any connection.
 func (s *Server) Idles() int { return int(s.idles.Load()) }
 
+// Conns counts the connections open now (logged in or not): a test
+// checks how many a client holds, as a server's per-user limit would.
+func (s *Server) Conns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
 // Start listens on 127.0.0.1 with a free port.
 func Start(opts Options) (*Server, error) {
 	s := &Server{opts: opts, mem: imapmemserver.New(), conns: map[*imapserver.Conn]struct{}{}, users: map[string]*user{}}

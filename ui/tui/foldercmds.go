@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts"
+)
+
+// The folder view's commands: like cmds.go's, they capture what they need
+// by value and end when the UI's context does.
+
+// tagFolder marks an action's answer as the folder's: the inbox's
+// triage and the folder's number their intents each from one.
+func tagFolder(cmd tea.Cmd, visit int) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		msg := cmd()
+		if a, ok := msg.(appliedMsg); ok {
+			return folderAppliedMsg{appliedMsg: a, visit: visit}
+		}
+		return msg
+	}
+}
+
+// folderSyncCmd takes one step of the folder's sync (of at most step new
+// envelopes) and reads its newest page from the store, as syncCmd does
+// for the inbox; an account that cannot sync lists the folder instead.
+func folderSyncCmd(ctx context.Context, acct Account, visit int, req uint64, folder string, limit, step int, timeout time.Duration) tea.Cmd {
+	s, ok := acct.(Syncing)
+	if !ok {
+		return folderListCmd(ctx, acct, visit, req, accounts.ListOptions{Folder: folder, Limit: limit}, timeout)
+	}
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		p, done, err := s.SyncStepUpTo(cctx, folder, step)
+		if errors.Is(err, accounts.ErrNoSync) {
+			page, err := acct.List(cctx, accounts.ListOptions{Folder: folder, Limit: limit})
+			return folderPageMsg{visit: visit, req: req, page: page, err: err}
+		}
+		msg := folderPageMsg{visit: visit, req: req, synced: true, progress: p, done: done || err != nil, err: err}
+		if err == nil {
+			msg.page, _, msg.err = s.Cached(cctx, folder, limit)
+		}
+		if accounts.IsStoreError(msg.err) {
+			msg.page, msg.err = s.ListUnstored(cctx, accounts.ListOptions{Folder: folder, Limit: limit})
+			msg.done = true
+		}
+		return msg
+	}
+}
+
+func folderListCmd(ctx context.Context, a Account, visit int, req uint64, opts accounts.ListOptions, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		page, err := a.List(cctx, opts)
+		return folderPageMsg{visit: visit, req: req, older: opts.BeforeUID > 0, before: opts.BeforeUID, page: page, err: err}
+	}
+}
+
+// folderStoredCmd reads the folder's newest stored page: what opens at
+// once, whatever the folder's size.
+func folderStoredCmd(ctx context.Context, r Remembering, visit int, folder string, limit int) tea.Cmd {
+	return func() tea.Msg {
+		rctx, cancel := context.WithTimeout(ctx, restoreTimeout)
+		defer cancel()
+		page, _, err := r.Cached(rctx, folder, limit)
+		return folderPageMsg{visit: visit, stored: true, page: page, err: err}
+	}
+}
+
+// followCmd makes the account follow folder ("": the inbox only).
+func followCmd(ctx context.Context, i int, a Account, folder string, timeout time.Duration) tea.Cmd {
+	f, ok := a.(following)
+	if !ok {
+		return nil
+	}
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return followedMsg{account: i, err: f.Follow(cctx, folder)}
+	}
+}
+
+// waitFolderPush delivers the next push of account i's followed folder;
+// re-armed after each.
+func waitFolderPush(ctx context.Context, i int, ch <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-ch:
+			return folderPushedMsg{account: i}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package tui
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts"
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// folderPicker is `o`: the focused account's folders with their unread
+// counts, narrowed by typing. It shows the store's list at once (it never
+// waits on the server, and offline it is all there is), and the server's
+// list_folders when it answers. INBOX is always first: choosing it goes
+// back to the unified inbox.
+type folderPicker struct {
+	styles  Styles
+	keys    KeyMap
+	input   textinput.Model
+	account int
+	name    string // the account's
+	req     uint64
+	folders []model.Folder
+	served  bool // the server's list came: the store's (slower) is dropped
+	offline bool // the account is down: the store's list is all there is
+	loading bool
+	err     string
+	cursor  int
+	done    bool
+	choice  string // "" when cancelled
+}
+
+// storedFoldering is an account whose store lists its folders
+// (accounts.Account.StoredFolders).
+type storedFoldering interface {
+	StoredFolders(ctx context.Context) ([]model.Folder, error)
+}
+
+// folderListMsg is a list of one account's folders: the store's or the
+// server's.
+type folderListMsg struct {
+	req     uint64
+	stored  bool
+	folders []model.Folder
+	err     error
+}
+
+func (folderListMsg) accountIndex() int { return noAccount }
+
+func newFolderPicker(e *env, i int, a Account) (folderPicker, tea.Cmd) {
+	in := textinput.New()
+	in.Prompt = "folder: "
+	in.Placeholder = "type to filter"
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Focus()
+	p := folderPicker{styles: e.styles, keys: e.keys, input: in, account: i, name: a.Name(), req: e.next(), loading: true,
+		folders: inboxFirst(nil)} // the way back is there before any list comes
+	var cmds []tea.Cmd
+	if s, ok := a.(storedFoldering); ok {
+		cmds = append(cmds, func() tea.Msg {
+			sctx, cancel := context.WithTimeout(e.ctx, foldersTimeout)
+			defer cancel()
+			fs, err := s.StoredFolders(sctx)
+			return folderListMsg{req: p.req, stored: true, folders: fs, err: err}
+		})
+	}
+	p.offline = a.Health().Degraded()
+	if !p.offline {
+		ctx, timeout := e.ctx, e.opts.CallTimeout
+		cmds = append(cmds, func() tea.Msg {
+			cctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			fs, err := a.Folders(cctx)
+			return folderListMsg{req: p.req, folders: fs, err: err}
+		})
+	}
+	return p, tea.Batch(cmds...)
+}
+
+// listed takes a folder list: the server's replaces the store's.
+func (p folderPicker) listed(msg folderListMsg) folderPicker {
+	if msg.req != p.req || msg.stored && p.served {
+		return p
+	}
+	if msg.err != nil {
+		switch {
+		case !msg.stored:
+			p.err, p.loading = accounts.Reason(msg.err), false
+		case p.offline: // nothing else will come
+			p.err, p.loading = p.name+" is offline and the local store holds none of its folders", false
+		}
+		return p
+	}
+	p.loading = p.loading && msg.stored && len(msg.folders) == 0
+	p.served = p.served || !msg.stored
+	p.folders = inboxFirst(msg.folders)
+	p.cursor = min(p.cursor, max(0, len(p.matches())-1))
+	return p
+}
+
+// inboxFirst sorts folders by name with INBOX first, and adds INBOX when
+// the list lacks it (the store's before any sync): it is the way back.
+func inboxFirst(fs []model.Folder) []model.Folder {
+	out := slices.Clone(fs)
+	if !slices.ContainsFunc(out, func(f model.Folder) bool { return model.CanonicalFolder(f.Name) == "INBOX" }) {
+		out = append(out, model.Folder{Name: "INBOX"})
+	}
+	slices.SortStableFunc(out, func(a, b model.Folder) int {
+		ai, bi := model.CanonicalFolder(a.Name) == "INBOX", model.CanonicalFolder(b.Name) == "INBOX"
+		if ai != bi {
+			if ai {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	return out
+}
+
+func (p folderPicker) matches() []model.Folder {
+	q := strings.ToLower(p.input.Value())
+	var out []model.Folder
+	for _, f := range p.folders {
+		if q == "" || strings.Contains(strings.ToLower(f.Name), q) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (p folderPicker) update(msg tea.KeyMsg) (folderPicker, tea.Cmd) {
+	switch {
+	case key.Matches(msg, p.keys.Back):
+		p.done = true
+		return p, nil
+	case key.Matches(msg, p.keys.Open):
+		if m := p.matches(); p.cursor < len(m) {
+			p.done, p.choice = true, m[p.cursor].Name
+		}
+		return p, nil
+	case key.Matches(msg, pickerDown):
+		p.cursor = min(p.cursor+1, max(0, len(p.matches())-1))
+		return p, nil
+	case key.Matches(msg, pickerUp):
+		p.cursor = max(p.cursor-1, 0)
+		return p, nil
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	p.cursor = 0
+	return p, cmd
+}
+
+func (p folderPicker) view(width, height int) string {
+	var s strings.Builder
+	s.WriteString(p.input.View())
+	s.WriteByte('\n')
+	ms := p.matches()
+	switch {
+	case p.loading && len(p.folders) <= 1 && len(ms) == 0:
+		s.WriteString(p.styles.Dim.Render("loading folders…"))
+	default:
+		off := 0
+		if p.cursor >= height-2 {
+			off = p.cursor - (height - 3)
+		}
+		for i := off; i < len(ms) && i-off < height-1; i++ {
+			line := textsafe.Line(ms[i].Name)
+			if ms[i].Unread > 0 {
+				line += fmt.Sprintf("  %d unread", ms[i].Unread)
+			}
+			if i == p.cursor {
+				s.WriteString(p.styles.RowSelected.Render(textsafe.Fit("> "+line, width)))
+			} else {
+				s.WriteString(textsafe.Fit("  "+line, width))
+			}
+			s.WriteByte('\n')
+		}
+	}
+	return fitLines(strings.TrimRight(s.String(), "\n"), height)
+}
+
+// header names the account and what the keys do; the store's list says
+// it is the store's until the server's comes.
+func (p folderPicker) header() string {
+	h := fmt.Sprintf("folders of %s · %s show · %s cancel", p.name, hint(p.keys.Open), hint(p.keys.Back))
+	if !p.served && len(p.folders) > 1 {
+		h += " · from the local store"
+		if p.offline {
+			h += " (offline)"
+		}
+	}
+	if p.err != "" {
+		h += " · " + p.err
+	}
+	return h
+}
+
+func (p folderPicker) ShortHelp() []key.Binding {
+	return []key.Binding{as(p.keys.Open, "show folder"), as(p.keys.Back, "cancel")}
+}
+func (p folderPicker) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// foldersTimeout bounds a folder list read from the store.
+const foldersTimeout = 2 * time.Second

@@ -1,0 +1,428 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts"
+	"unibox/model"
+)
+
+// folderView is another folder of one account shown in the list, in place
+// of the unified inbox (`o`, then a folder). The list, the triage keys,
+// paging and the filter work on it unchanged: while it is on screen the
+// root's inbox and triage are the folder's own, and the unified ones wait
+// here, still kept up to date by every listing, push and action of the
+// inbox (home). `o` then INBOX, or esc, puts them back.
+//
+// The folder is read from the store at once and synced as the inbox is
+// (a step at a time, the first of a screen's rows); its account follows it
+// for push (accounts.Account.Follow: one more IMAP connection at most,
+// whichever folders are visited), while the inbox stays watched.
+type folderView struct {
+	on        bool
+	account   int
+	name      string
+	visit     int // counts the visits: an answer for an earlier one is dropped
+	home      *model.Inbox
+	homeTri   triageBox
+	homeFocus int
+
+	req        uint64 // the newest-page request (a sync step or a listing)
+	loading    bool
+	again      bool // a push came during the step: one more after it
+	listedOnce bool
+	paging     int
+	syncing    string       // the sync's progress for the header
+	armed      map[int]bool // accounts whose folder pushes are waited on
+}
+
+// following is an account that can follow a folder besides the inbox
+// (accounts.Account).
+type following interface {
+	Follow(ctx context.Context, folder string) error
+	FolderPushes() <-chan struct{}
+}
+
+// The folder view's messages; each carries the visit it belongs to.
+type (
+	folderPageMsg struct {
+		visit    int
+		req      uint64
+		older    bool // a page below the loaded rows
+		stored   bool // read from the store (drawn stale until confirmed)
+		before   uint32
+		synced   bool // a sync step's: progress and done say how far
+		progress accounts.SyncProgress
+		done     bool
+		page     accounts.Page
+		err      error
+	}
+	folderPushedMsg struct{ account int }
+	followedMsg     struct {
+		account int
+		err     error
+	}
+	folderAppliedMsg struct {
+		appliedMsg
+		visit int
+	}
+	folderMatchMsg struct {
+		visit int
+		text  string
+		page  accounts.Page
+		err   error
+	}
+)
+
+func (folderPageMsg) accountIndex() int     { return noAccount }
+func (m folderPushedMsg) accountIndex() int { return m.account }
+func (m followedMsg) accountIndex() int     { return m.account }
+func (folderMatchMsg) accountIndex() int    { return noAccount }
+
+// home is the unified inbox, wherever it is kept now.
+func (m *Model) home() *model.Inbox {
+	if m.folder.on {
+		return m.folder.home
+	}
+	return m.inbox
+}
+
+// homeTriage is the unified inbox's triage.
+func (m *Model) homeTriage() *triageBox {
+	if m.folder.on {
+		return &m.folder.homeTri
+	}
+	return &m.triage
+}
+
+// setStale marks an account's rows stale in the inbox and in the folder.
+func (m *Model) setStale(name string, stale bool) {
+	m.home().SetStale(name, stale)
+	if m.folder.on && m.panes.accts[m.folder.account].acct.Name() == name {
+		m.inbox.SetStale(name, stale)
+	}
+}
+
+// folderKey runs the folder keys in the list: o opens the picker, and in
+// a folder esc (with no filter or selection to clear) goes back to the
+// inbox, as does a key that shows other accounts. ok is false for any
+// other key.
+func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.env.keys
+	switch {
+	case key.Matches(msg, k.Folders):
+		i := m.panes.current(m.list.selected())
+		if m.folder.on {
+			i = m.folder.account
+		}
+		if i < 0 {
+			return nil, true
+		}
+		var cmd tea.Cmd
+		m.fpick, cmd = newFolderPicker(&m.env, i, m.panes.accts[i].acct)
+		m.setMode(modeFolders)
+		return cmd, true
+	case !m.folder.on:
+		return nil, false
+	case key.Matches(msg, k.Back) && m.filter.text() == "" && len(m.triage.selected) == 0,
+		key.Matches(msg, k.NextAccount, k.PrevAccount, k.AllAccounts):
+		cmd := m.leaveFolder()
+		if key.Matches(msg, k.Back) {
+			return cmd, true
+		}
+		return cmd, false // and the key does what it does in the inbox
+	case key.Matches(msg, k.Search):
+		m.frame.setStatus("search asks the server's INBOX: in a folder, "+hint(k.Filter)+" filters its stored rows", false)
+		return nil, true
+	case key.Matches(msg, k.Refresh):
+		m.frame.setStatus("refreshing "+m.folder.name+"…", false)
+		return m.folderLoad(), true
+	}
+	return nil, false
+}
+
+// folderPickKey routes a key to the picker, and shows the folder chosen.
+func (m *Model) folderPickKey(msg tea.KeyMsg) tea.Cmd {
+	var cmd tea.Cmd
+	m.fpick, cmd = m.fpick.update(msg)
+	if !m.fpick.done {
+		return cmd
+	}
+	m.setMode(modeList)
+	switch choice := m.fpick.choice; {
+	case choice == "":
+		return nil
+	case model.CanonicalFolder(choice) == "INBOX":
+		return m.leaveFolder()
+	default:
+		return m.enterFolder(m.fpick.account, choice)
+	}
+}
+
+// enterFolder shows folder of account i: its stored rows at once, then a
+// sync, and its account follows it for push.
+func (m *Model) enterFolder(i int, folder string) tea.Cmd {
+	if m.folder.on {
+		m.restoreHome()
+	}
+	a := m.panes.accts[i].acct
+	v := &m.folder
+	if v.armed == nil {
+		v.armed = map[int]bool{}
+	}
+	*v = folderView{on: true, account: i, name: folder, visit: v.visit + 1, armed: v.armed,
+		home: m.inbox, homeTri: m.triage, homeFocus: m.panes.focus}
+	m.inbox = model.NewInbox([]string{a.Name()})
+	m.triage = triageBox{keys: m.env.keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
+		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
+	m.panes.focus = i
+	m.filter = m.filter.clear()
+	m.list = m.list.setRows(nil)
+	m.rebuild()
+	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", folder, a.Name(), hint(m.env.keys.Back)), false)
+	cmds := []tea.Cmd{m.folderLoad(), followCmd(m.env.ctx, i, a, folder, m.env.opts.CallTimeout)}
+	if r, ok := a.(Remembering); ok {
+		cmds = append(cmds, folderStoredCmd(m.env.ctx, r, v.visit, folder, m.env.opts.PageSize))
+	}
+	if f, ok := a.(following); ok && !v.armed[i] {
+		v.armed[i] = true
+		cmds = append(cmds, waitFolderPush(m.env.ctx, i, f.FolderPushes()))
+	}
+	return tea.Batch(cmds...)
+}
+
+// leaveFolder puts the unified inbox back; the account stops following
+// the folder (its IMAP connection for it ends).
+func (m *Model) leaveFolder() tea.Cmd {
+	if !m.folder.on {
+		return nil
+	}
+	i := m.folder.account
+	m.restoreHome()
+	m.frame.setStatus("", false)
+	m.rebuild()
+	return followCmd(m.env.ctx, i, m.panes.accts[i].acct, "", m.env.opts.CallTimeout)
+}
+
+func (m *Model) restoreHome() {
+	v := &m.folder
+	m.inbox, m.triage, m.panes.focus = v.home, v.homeTri, v.homeFocus
+	m.filter = m.filter.clear()
+	*v = folderView{visit: v.visit, armed: v.armed}
+}
+
+// folderHeader is the header's line for the folder on screen.
+func (m *Model) folderHeader() string {
+	v := m.folder
+	a := m.panes.accts[v.account]
+	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.name, m.counted(), hint(m.env.keys.Back))
+	if v.syncing != "" {
+		s += " · " + v.syncing
+	}
+	if !a.health.Connected() {
+		s += " · " + a.health.Words(m.env.opts.Now())
+	}
+	if q := m.filter.text(); q != "" {
+		s += fmt.Sprintf(" · filter %q: %d shown", q, len(m.list.rows))
+	}
+	if n := len(m.triage.selected); n > 0 {
+		s += fmt.Sprintf(" · %d selected", n)
+	}
+	return s
+}
+
+// folderAt is the folder a badge names beside its account ("" for none).
+func (m *Model) folderAt(i int) string {
+	if m.folder.on && m.folder.account == i {
+		return m.folder.name
+	}
+	return ""
+}
+
+// folderMsg takes the folder view's messages; ok is false for any other.
+func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case folderListMsg:
+		if m.frame.mode == modeFolders {
+			m.fpick = m.fpick.listed(msg)
+		}
+	case folderPageMsg:
+		return m.folderPage(msg), true
+	case folderPushedMsg:
+		f := m.panes.accts[msg.account].acct.(following)
+		cmd := waitFolderPush(m.env.ctx, msg.account, f.FolderPushes())
+		if m.folder.on && m.folder.account == msg.account {
+			cmd = tea.Batch(cmd, m.folderLoad())
+		}
+		return cmd, true
+	case followedMsg:
+		// Down, the badge says so already: the folder follows once the
+		// account is back (its next session subscribes it).
+		if msg.err != nil && m.panes.accts[msg.account].health.Connected() {
+			m.frame.setStatus("push: "+accounts.Reason(msg.err), true)
+		}
+	case folderAppliedMsg:
+		// An answer for an earlier visit is dropped: its intent numbers
+		// are the earlier triage's, and the folder's rows are gone.
+		if m.folder.on && msg.visit == m.folder.visit {
+			return m.report(nil, m.triage.applied(msg.appliedMsg, m.inbox)), true
+		}
+	case folderMatchMsg:
+		if m.folder.on && msg.visit == m.folder.visit && msg.err == nil && msg.text == m.filter.text() &&
+			m.inbox.AddStored(m.panes.accts[m.folder.account].acct.Name(), msg.page.Messages) > 0 {
+			m.triage.reapply()
+			m.rebuild()
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// folderLoad asks for the folder's newest page: a sync step where the
+// account syncs (the first of a screen's rows), else a listing.
+func (m *Model) folderLoad() tea.Cmd {
+	v := &m.folder
+	if !v.on {
+		return nil
+	}
+	if v.loading {
+		v.again = true
+		return nil
+	}
+	v.req, v.loading = m.env.next(), true
+	a := m.panes.accts[v.account].acct
+	step := 0
+	if !v.listedOnce {
+		step = m.env.rows
+	}
+	return folderSyncCmd(m.env.ctx, a, v.visit, v.req, v.name, m.env.opts.PageSize, step, m.env.opts.CallTimeout)
+}
+
+// folderRefresh is the periodic refresh of the folder on screen, as of
+// the inbox: what tells of a change where no push does (a third-party
+// MCP account), and a check where one does.
+func (m *Model) folderRefresh() tea.Cmd {
+	if !m.folder.on || m.folder.loading || m.panes.accts[m.folder.account].health.Down() {
+		return nil
+	}
+	return m.folderLoad()
+}
+
+// folderPage applies a page of the folder.
+func (m *Model) folderPage(msg folderPageMsg) tea.Cmd {
+	v := &m.folder
+	if !v.on || msg.visit != v.visit {
+		return nil
+	}
+	name := m.panes.accts[v.account].acct.Name()
+	switch {
+	case msg.older:
+		v.paging = max(v.paging-1, 0)
+		if msg.err != nil {
+			return nil
+		}
+		_, synced := m.panes.accts[v.account].acct.(Syncing)
+		switch {
+		case msg.stored && synced:
+			// The sync keeps the store's copy of the folder: its page is
+			// the folder's as the last step saw it, not a guess to confirm.
+			m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
+		case msg.stored:
+			m.inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
+		default:
+			m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
+		}
+	case msg.stored: // the store's rows at opening: drawn until a step confirms them
+		if msg.err != nil || v.listedOnce {
+			return nil
+		}
+		m.inbox.Restore(name, msg.page.Messages, msg.page.More)
+	default:
+		return m.folderStepped(msg)
+	}
+	m.triage.reapply()
+	m.rebuild()
+	return nil
+}
+
+// folderStepped takes a sync step's (or a listing's) page, and takes the
+// next step while a first sync still fills the store.
+func (m *Model) folderStepped(msg folderPageMsg) tea.Cmd {
+	v := &m.folder
+	if msg.req != v.req {
+		return nil // superseded
+	}
+	v.loading = false
+	name := m.panes.accts[v.account].acct.Name()
+	if msg.err != nil {
+		v.syncing = ""
+		m.frame.setAccountError(name, name+": "+v.name+": "+accounts.Reason(msg.err))
+		return nil
+	}
+	v.listedOnce = true
+	if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
+		m.frame.setStatus(fmt.Sprintf("%d new in %s: %s", fresh, name, v.name), false)
+	}
+	m.triage.reapply()
+	m.rebuild()
+	v.syncing = ""
+	if msg.synced && !msg.done {
+		v.syncing = fmt.Sprintf("syncing %s/%s", thousands(msg.progress.Stored), thousands(msg.progress.Total))
+		v.again = true
+	}
+	if v.again {
+		v.again = false
+		return m.folderLoad()
+	}
+	return nil
+}
+
+// folderPageIfAtEnd pages the folder below its loaded rows: from the
+// store, where the account keeps one (its sync brings the whole folder
+// there, newest first, and goes on a step at a time behind the screen),
+// else from the server.
+func (m *Model) folderPageIfAtEnd() tea.Cmd {
+	v := &m.folder
+	if !m.list.atEnd() || v.paging > 0 {
+		return nil
+	}
+	pane := m.panes.accts[v.account]
+	name := pane.acct.Name()
+	floor := m.inbox.PageFloor(name)
+	if floor <= 1 || !m.inbox.More(name) {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if r, ok := pane.acct.(Remembering); ok {
+		v.paging++
+		visit, folder, limit, ctx := v.visit, v.name, m.env.opts.PageSize, m.env.ctx
+		cmds = append(cmds, func() tea.Msg {
+			page, err := r.CachedOlder(ctx, folder, floor, limit)
+			return folderPageMsg{visit: visit, older: true, stored: true, before: floor, page: page, err: err}
+		})
+	}
+	if _, ok := pane.acct.(Remembering); !ok && pane.health.Connected() {
+		v.paging++
+		cmds = append(cmds, folderListCmd(m.env.ctx, pane.acct, v.visit, 0, accounts.ListOptions{Folder: v.name, Limit: m.env.opts.PageSize, BeforeUID: floor}, m.env.opts.CallTimeout))
+	}
+	return tea.Batch(cmds...)
+}
+
+// folderMatchStored asks the store for the folder's rows matching the
+// filter beyond the loaded pages.
+func (m *Model) folderMatchStored(text string) tea.Cmd {
+	r, ok := m.panes.accts[m.folder.account].acct.(Remembering)
+	if !ok {
+		return nil
+	}
+	visit, folder, ctx := m.folder.visit, m.folder.name, m.env.ctx
+	return func() tea.Msg {
+		page, err := r.CachedMatch(ctx, folder, text, storedMatchLimit)
+		return folderMatchMsg{visit: visit, text: text, page: page, err: err}
+	}
+}
