@@ -79,6 +79,19 @@ func (a *Account) Snooze(ctx context.Context, folder string, uidValidity uint32,
 	res := make([]model.ItemResult, 0, len(msgs))
 	var moving []model.Message
 	for _, m := range msgs {
+		if m.MessageID == "" {
+			// Known by its id only (the agent face): read it first.
+			found, there, err := a.ops.Lookup(ctx, a.adapter, folder, m.ID.UID)
+			switch {
+			case err != nil:
+				res = append(res, model.ItemResult{UID: m.ID.UID, Kind: model.ResultFailed, Err: "not snoozed: cannot read it: " + Reason(a.scrub(err))})
+				continue
+			case !there:
+				res = append(res, model.ItemResult{UID: m.ID.UID, Kind: model.ResultGone})
+				continue
+			}
+			m.MessageID, m.Subject = found.MessageID, found.Subject
+		}
 		e := snooze.Entry{Key: s.key, MessageID: m.MessageID, Folder: s.folder, Subject: m.Subject, Until: until}
 		if err := sched.Add(ctx, e); err != nil {
 			res = append(res, model.ItemResult{UID: m.ID.UID, Kind: model.ResultFailed, Err: "not snoozed: " + err.Error()})
