@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,7 +28,7 @@ type snoozing struct {
 func snoozingOf(ac config.Account, o Options) snoozing {
 	k := storeKey(ac)
 	return snoozing{book: o.Snooze, off: o.SnoozeOff, key: snooze.Key{Name: k.Name, Host: k.Host, User: k.User},
-		folder: model.CanonicalFolder(ac.SnoozeFolder)}
+		folder: model.CanonicalFolder(cmp.Or(ac.SnoozeFolder, config.DefaultSnoozeFolder))}
 }
 
 // ErrSnoozeOff is an account with no snooze schedule (it could not be

@@ -19,7 +19,7 @@ const maxFolderName = 255
 func snoozeFolder(t *table) string {
 	s, ok := t.str("snooze_folder")
 	if !ok {
-		return DefaultSnoozeFolder
+		return "" // DefaultSnoozeFolder, applied where it is used
 	}
 	switch {
 	case strings.TrimSpace(s) == "":

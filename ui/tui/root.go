@@ -50,6 +50,7 @@ const (
 	modePicker
 	modeReview
 	modeDrafts
+	modeSnooze
 )
 
 // String names the view, for test failures and traces.
@@ -67,6 +68,8 @@ func (m mode) String() string {
 		return "review"
 	case modeDrafts:
 		return "drafts"
+	case modeSnooze:
+		return "snooze"
 	}
 	return "unknown"
 }
@@ -89,6 +92,8 @@ type Model struct {
 	compose composer
 	threads threadView
 	drafts  draftsBox
+	snz     snoozeBox               // the Z picker
+	snoozes map[string]*snoozeMarks // account → its schedule's marks
 }
 
 // env is what the components run with: the UI's lifetime, its options,
@@ -166,7 +171,8 @@ func New(opts Options) (*Model, error) {
 	m.filter = newFilterBox(keys)
 	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
-		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat}
+		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
+		snoozeNote: m.snoozeNote}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
 	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
@@ -267,7 +273,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
-		return m, tick()
+		return m, tea.Batch(tick(), m.snoozeDue(m.env.opts.Now()))
 	}
 	if m.frame.mode == modeMessage {
 		var cmd tea.Cmd
