@@ -273,7 +273,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
-		return m, tea.Batch(tick(), m.snoozeDue(m.env.opts.Now()))
+		return m, tick()
 	}
 	if m.frame.mode == modeMessage {
 		var cmd tea.Cmd

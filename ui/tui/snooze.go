@@ -32,7 +32,29 @@ type snoozeMarks struct {
 	snoozed map[string]time.Time
 	woken   map[string]time.Time
 	next    time.Time // the soonest wake: the TUI syncs the account then
-	waking  bool      // a sync for a due wake is under way
+	timer   time.Time // the wake a timer runs for
+}
+
+// snoozeDueMsg is an account's soonest wake come: its sync wakes it.
+type snoozeDueMsg struct {
+	account int
+	at      time.Time
+}
+
+func (m snoozeDueMsg) accountIndex() int { return m.account }
+
+// wakeTimerCmd waits for at (or the UI's end) and says the wake is due.
+func wakeTimerCmd(ctx context.Context, i int, at time.Time) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(time.Until(at))
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return snoozeDueMsg{account: i, at: at}
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 // snoozeMarksMsg is an account's schedule as read now.
@@ -71,15 +93,26 @@ func (m *Model) reloadSnoozeMarks(i int) tea.Cmd {
 	return snoozeMarksCmd(m.env.ctx, s, i, m.env.opts.Now())
 }
 
-func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) {
+// snoozeMarksArrived keeps an account's marks, and sets a timer for its
+// soonest wake (one per wake time: a listing reads the marks again).
+func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) tea.Cmd {
 	if msg.err != nil {
-		return // snooze off, or the schedule unreadable: no marks
+		return nil // snooze off, or the schedule unreadable: no marks
 	}
 	if m.snoozes == nil {
 		m.snoozes = map[string]*snoozeMarks{}
 	}
+	name := m.panes.accts[msg.account].acct.Name()
 	marks := msg.marks
-	m.snoozes[m.panes.accts[msg.account].acct.Name()] = &marks
+	if prev := m.snoozes[name]; prev != nil {
+		marks.timer = prev.timer
+	}
+	m.snoozes[name] = &marks
+	if marks.next.IsZero() || marks.next.Equal(marks.timer) {
+		return nil
+	}
+	marks.timer = marks.next
+	return wakeTimerCmd(m.env.ctx, msg.account, marks.next)
 }
 
 // snoozeNote is a row's snooze mark, shown before its subject: when a
@@ -103,20 +136,13 @@ func (m *Model) snoozeNote(r model.Row) string {
 	return ""
 }
 
-// snoozeDue syncs every account whose soonest wake has come (the tick's
-// check): the sync wakes it, and its listing reloads the marks.
-func (m *Model) snoozeDue(now time.Time) tea.Cmd {
-	var cmds []tea.Cmd
-	for name, s := range m.snoozes {
-		if s.next.IsZero() || now.Before(s.next) || s.waking {
-			continue
-		}
-		if i := m.panes.index(name); i >= 0 {
-			s.waking = true
-			cmds = append(cmds, m.panes.load(&m.env, i))
-		}
+// snoozeDue syncs an account whose soonest wake has come: the sync
+// wakes it, and its steps read the marks again.
+func (m *Model) snoozeDue(msg snoozeDueMsg) tea.Cmd {
+	if s := m.snoozes[m.panes.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
+		s.timer = time.Time{} // the next reading sets a timer again, for a wake put off too
 	}
-	return tea.Batch(cmds...)
+	return m.panes.load(&m.env, msg.account)
 }
 
 // startSnooze opens the snooze picker for rows, all of accounts that

@@ -119,10 +119,10 @@ func (b snoozeBox) update(msg tea.KeyMsg, now time.Time) (snoozeBox, tea.Cmd) {
 		b.cursor = max(b.cursor-1, 0)
 	default:
 		b.cursor = len(b.choices) // typing goes to the field
+		b.focus()
 		var cmd tea.Cmd
 		b.input, cmd = b.input.Update(msg)
 		b.err = ""
-		b.focus()
 		return b, cmd
 	}
 	b.focus()

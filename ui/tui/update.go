@@ -392,13 +392,15 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case pushedMsg:
 		return m.panes.pushed(&m.env, msg)
 	case syncedMsg:
-		return m.synced(msg)
+		return tea.Batch(m.synced(msg), m.reloadSnoozeMarks(msg.account))
 	case storedMatchMsg:
 		m.storedMatched(msg)
 	case listedMsg:
 		return tea.Batch(m.listed(msg), m.reloadSnoozeMarks(msg.account))
 	case snoozeMarksMsg:
-		m.snoozeMarksArrived(msg) // drawn with the next view
+		return m.snoozeMarksArrived(msg) // drawn with the next view
+	case snoozeDueMsg:
+		return m.snoozeDue(msg)
 	case openedMsg:
 		m.viewer, _ = m.viewer.update(msg)
 	case refreshedMsg:
