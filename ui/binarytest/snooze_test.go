@@ -35,7 +35,7 @@ func TestSnoozeWakesOnceWithTwoProcesses(t *testing.T) {
 		faults := &memimap.Faults{}
 		snoozeWakesOnce(t, imaptest.NewMem(t, memimap.Options{Faults: faults}), func() *memimap.Hold { return faults.HoldNext("MOVE") })
 	})
-	t.Run("dovecot", func(t *testing.T) { snoozeWakesOnce(t, imaptest.NewDovecot(t, "carol"), nil) })
+	t.Run("dovecot", func(t *testing.T) { snoozeWakesOnce(t, imaptest.StartDovecot(t), nil) }) // a private one: no user shared with other packages
 }
 
 func snoozeWakesOnce(t *testing.T, srv imaptest.Backend, holdMove func() *memimap.Hold) {
