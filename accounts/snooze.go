@@ -216,9 +216,12 @@ func (a *Account) wakeOne(ctx context.Context, sched *snooze.Schedule, e snooze.
 		a.hist.Add(history.KindSnooze, "", "", fmt.Sprintf("wake of %q put off to the next sync: %s", e.Subject, why))
 	}
 	at, there, err := a.ops.Find(ctx, a.adapter, model.Op{Action: model.ActMove, To: e.Folder}, e.MessageID)
-	if err != nil {
+	if err != nil && conn.ClassOf(err) != conn.ClassTool {
 		release("cannot look in " + e.Folder + ": " + Reason(a.scrub(err)))
 		return
+	}
+	if err != nil {
+		there = false // the server refused the look (the folder was deleted): not there
 	}
 	if !there {
 		if takeover {

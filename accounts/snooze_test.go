@@ -298,3 +298,24 @@ func TestSnoozeRefusesAPastTime(t *testing.T) {
 		t.Fatalf("past until: %v", err)
 	}
 }
+
+// A snooze folder deleted on the server (with the message in it) is the
+// truth too: the wake drops the entry once, instead of putting it off at
+// every sync.
+func TestSnoozeFolderDeletedDropsTheWake(t *testing.T) {
+	s := newSnoozer(t)
+	m := s.seed(t, "folder gone")
+	until := time.Now().Add(500 * time.Millisecond)
+	s.snoozeUntil(t, m, until)
+	if err := s.mem.Client(t, s.user).Delete("Snoozed").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	waitPast(until)
+	if err := s.a.Sync(t.Context(), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := s.sched.All(t.Context(), s.a.snoozing.key)
+	if len(left) != 0 || !historyHas(s.a, `snooze of "folder gone" dropped`) || historyHas(s.a, "put off") {
+		t.Fatalf("schedule %+v; history %+v", left, s.a.History(50))
+	}
+}

@@ -224,3 +224,26 @@ func startClaimerSleeping(t *testing.T) (*os.Process, string, func()) {
 	cmd, _, stop := startClaimer(t, path)
 	return cmd.Process, itoa(cmd.Process.Pid), stop
 }
+
+// Processes making a new schedule at once all open it and write to it
+// (busy_timeout holds each behind the others' writes; none fails).
+func TestOpenANewFileAtOnce(t *testing.T) {
+	path := t.TempDir() + "/unibox/snooze.db"
+	const n = 8
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			s, err := Open(path)
+			if err == nil {
+				err = s.Add(context.Background(), entry("m@x", time.Now()))
+				s.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
