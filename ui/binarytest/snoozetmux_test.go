@@ -58,7 +58,7 @@ func snoozeInTmux(t *testing.T, srv imaptest.Backend) {
 	s.waitFor("undone 1: Work 1", 20*time.Second)
 	s.waitFor("snooze this", 20*time.Second)
 
-	s.keys("g") // the newest row, the one to snooze
+	s.keys("g")                                                    // the newest row, the one to snooze
 	until := time.Now().Add(6 * time.Second).Truncate(time.Second) // the typed time has whole seconds
 	typeTime(until)
 	s.waitFor("snoozed until", 20*time.Second)
