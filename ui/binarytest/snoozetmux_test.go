@@ -58,8 +58,9 @@ func snoozeInTmux(t *testing.T, srv imaptest.Backend) {
 	s.waitFor("undone 1: Work 1", 20*time.Second)
 	s.waitFor("snooze this", 20*time.Second)
 
-	s.keys("g")                                                    // the newest row, the one to snooze
-	until := time.Now().Add(6 * time.Second).Truncate(time.Second) // the typed time has whole seconds
+	// The newest row is the one to snooze; the typed time has whole seconds.
+	s.keys("g")
+	until := time.Now().Add(6 * time.Second).Truncate(time.Second)
 	typeTime(until)
 	s.waitFor("snoozed until", 20*time.Second)
 	lines := s.waitFor("[woken] snooze this", time.Until(until)+30*time.Second)
