@@ -32,8 +32,14 @@ type snoozeMarks struct {
 	snoozed map[string]time.Time
 	woken   map[string]time.Time
 	next    time.Time // the soonest wake: the TUI syncs the account then
-	timer   time.Time // the wake a timer runs for
+	timer   time.Time // when the running timer fires
+	fired   time.Time // when a timer last fired: a wake still due waits retryWake more
 }
+
+// retryWake is how long a wake still due after its sync (the server
+// refused it, the account is down) waits before the next try: never a
+// loop of syncs.
+const retryWake = time.Minute
 
 // snoozeDueMsg is an account's soonest wake come: its sync wakes it.
 type snoozeDueMsg struct {
@@ -105,14 +111,18 @@ func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) tea.Cmd {
 	name := m.panes.accts[msg.account].acct.Name()
 	marks := msg.marks
 	if prev := m.snoozes[name]; prev != nil {
-		marks.timer = prev.timer
+		marks.timer, marks.fired = prev.timer, prev.fired
 	}
 	m.snoozes[name] = &marks
-	if marks.next.IsZero() || marks.next.Equal(marks.timer) {
-		return nil
+	if marks.next.IsZero() || !marks.timer.IsZero() && !marks.next.Before(marks.timer) {
+		return nil // nothing snoozed, or a timer runs for it (a later one's is harmless)
 	}
-	marks.timer = marks.next
-	return wakeTimerCmd(m.env.ctx, msg.account, marks.next)
+	at := marks.next
+	if !marks.fired.IsZero() && at.Before(marks.fired.Add(retryWake)) {
+		at = marks.fired.Add(retryWake) // due still: tried a moment ago
+	}
+	marks.timer = at
+	return wakeTimerCmd(m.env.ctx, msg.account, at)
 }
 
 // snoozeNote is a row's snooze mark, shown before its subject: when a
@@ -140,7 +150,7 @@ func (m *Model) snoozeNote(r model.Row) string {
 // wakes it, and its steps read the marks again.
 func (m *Model) snoozeDue(msg snoozeDueMsg) tea.Cmd {
 	if s := m.snoozes[m.panes.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
-		s.timer = time.Time{} // the next reading sets a timer again, for a wake put off too
+		s.timer, s.fired = time.Time{}, m.env.opts.Now() // the next reading sets the next timer
 	}
 	return m.panes.load(&m.env, msg.account)
 }

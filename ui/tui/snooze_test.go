@@ -108,3 +108,32 @@ func TestSnoozePickerTyping(t *testing.T) {
 }
 
 func runeKey(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}} }
+
+// A wake timer is set for an account's soonest wake, replaced by an
+// earlier one, and a wake still due after its sync (refused, the account
+// down) is tried again retryWake after the last try, never in a loop.
+func TestSnoozeWakeTimer(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	arrive := func(next time.Time) tea.Cmd {
+		return m.snoozeMarksArrived(snoozeMarksMsg{account: 0, marks: snoozeMarks{folder: "Snoozed", next: next}})
+	}
+	timer := func() time.Time { return m.snoozes["Work"].timer }
+	if cmd := arrive(now.Add(time.Hour)); cmd == nil || !timer().Equal(now.Add(time.Hour)) {
+		t.Fatalf("first wake: timer %v", timer())
+	}
+	if cmd := arrive(now.Add(2 * time.Hour)); cmd != nil || !timer().Equal(now.Add(time.Hour)) {
+		t.Fatalf("a later wake replaced the timer: %v", timer())
+	}
+	if cmd := arrive(now.Add(time.Minute)); cmd == nil || !timer().Equal(now.Add(time.Minute)) {
+		t.Fatalf("an earlier wake kept the later timer: %v", timer())
+	}
+	m.snoozeDue(snoozeDueMsg{account: 0, at: now.Add(time.Minute)}) // fired; its sync leaves the wake due
+	if cmd := arrive(now.Add(-time.Second)); cmd == nil || !timer().Equal(now.Add(retryWake)) {
+		t.Fatalf("a wake still due: timer %v, want a minute after the last try", timer())
+	}
+}
