@@ -95,6 +95,9 @@ func (s *Schedule) Release(ctx context.Context, e Entry, me Claim) error {
 	return err
 }
 
+// KeepWoken is how long a woken message is remembered (its row mark).
+const KeepWoken = 30 * 24 * time.Hour
+
 // Woke settles a wake: the entry leaves the schedule and the message is
 // remembered as woken (its row mark), in one transaction, only while me
 // still holds the claim.
@@ -125,6 +128,10 @@ func (s *Schedule) settle(ctx context.Context, e Entry, me Claim, woken *time.Ti
 	if woken != nil {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO woken (acct_name, acct_host, acct_user, message_id, woken_unix) VALUES (?, ?, ?, ?, ?)`,
 			e.Key.Name, e.Key.Host, e.Key.User, e.MessageID, woken.UnixMilli()); err != nil {
+			return fmt.Errorf("snooze: settling %s: %w", e.MessageID, err)
+		}
+		// The marks look back a day; the table never grows past a month.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM woken WHERE woken_unix < ?`, woken.Add(-KeepWoken).UnixMilli()); err != nil {
 			return fmt.Errorf("snooze: settling %s: %w", e.MessageID, err)
 		}
 	}

@@ -247,3 +247,36 @@ func TestOpenANewFileAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// Woken messages are remembered for KeepWoken, then forgotten at a later
+// wake: the table does not grow for ever.
+func TestWokenAreForgottenAfterAMonth(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	wake := func(mid string, at time.Time) {
+		t.Helper()
+		if err := s.Add(ctx, entry(mid, at.Add(-time.Second))); err != nil {
+			t.Fatal(err)
+		}
+		all, _ := s.All(ctx, testKey)
+		for _, e := range all {
+			if e.MessageID == mid {
+				me := Self(time.Now())
+				if _, err := s.Claim(ctx, e, me); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Woke(ctx, e, me, at); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	now := time.Now()
+	wake("old@x", now.Add(-KeepWoken-time.Hour))
+	wake("recent@x", now.Add(-time.Hour))
+	wake("new@x", now)
+	woken, err := s.Woken(ctx, testKey, time.Time{})
+	if err != nil || len(woken) != 2 || woken["old@x"] != (time.Time{}) {
+		t.Fatalf("woken: %v %v", woken, err)
+	}
+}
