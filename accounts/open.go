@@ -16,6 +16,7 @@ import (
 	"unibox/accounts/imapprovider"
 	"unibox/accounts/mcpprovider"
 	"unibox/accounts/provider"
+	"unibox/accounts/snooze"
 	"unibox/accounts/store"
 	"unibox/accounts/wake"
 	"unibox/conn"
@@ -45,6 +46,10 @@ type Options struct {
 	// HistoryOff is why there is no HistoryDir though one was wanted (the
 	// folder cannot be made or written): Health.History says so.
 	HistoryOff error
+	// Snooze is the schedule of snoozed messages (nil: snooze is off;
+	// SnoozeOff says why).
+	Snooze    *snooze.Book
+	SnoozeOff error
 	// SyncCheckEvery is how often a sync holds the stored uids against the
 	// server's whole uid set though the counts agree (0: a day).
 	SyncCheckEvery time.Duration
@@ -161,7 +166,8 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 	})
 	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
 		cache: cache{st: o.Store, off: o.StoreOff, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, follow: fl, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
-		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour), sending: sendingOf(ac, spec)}, nil
+		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour), sending: sendingOf(ac, spec),
+		snoozing: snoozingOf(ac, o)}, nil
 }
 
 // openHistory is an account's history, with a file in dir unless dir is

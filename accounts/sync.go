@@ -102,6 +102,9 @@ func (a *Account) syncStep(ctx context.Context, folder string, limit int) (SyncP
 		return SyncProgress{}, false, ErrNoSync
 	}
 	folder = syncedName(folder)
+	if folder == "INBOX" {
+		a.wakeSnoozed(ctx) // due snoozed mail first, so this step brings it (snooze.go)
+	}
 	select {
 	case a.syncing <- struct{}{}:
 		defer func() { <-a.syncing }()
@@ -195,6 +198,9 @@ func IsStoreError(err error) bool {
 // is listed whole, one more call, only while the store is in trouble.
 func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	if _, ok := a.ops.(provider.Syncer); !ok || a.cache.st == nil || opts.UnreadOnly || opts.BeforeUID > 0 {
+		if syncedName(opts.Folder) == "INBOX" && opts.BeforeUID == 0 {
+			a.wakeSnoozed(ctx) // a listing that does not sync wakes too (snooze.go)
+		}
 		return a.List(ctx, opts)
 	}
 	if opts.Limit <= 0 {

@@ -19,6 +19,13 @@ import (
 // back for what was not done. An error means nothing was sent (the account is cooling
 // down, refused the call, ...): every message is untouched.
 func (a *Account) Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {
+	res, err := a.applyStored(ctx, op, folder, uidValidity, msgs)
+	a.unschedule(ctx, op, folder, msgs, res) // moved out of the snooze folder: no wake any more
+	return res, err
+}
+
+// applyStored is Apply without the schedule's part: the wake's own move.
+func (a *Account) applyStored(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error) {
 	if err := a.checkInputs(op.Action.String(), nil, folder, op.To); err != nil {
 		return nil, err
 	}

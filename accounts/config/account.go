@@ -65,6 +65,7 @@ func account(t *table) (Account, []string) {
 		t.errorf("password_env", "set only one of password_cmd and password_env")
 	}
 	identity(t, &a)
+	a.SnoozeFolder = snoozeFolder(t)
 	switch a.Kind {
 	case KindIMAP:
 		imapAccount(t, &a)

@@ -65,6 +65,7 @@ type Account struct {
 	PasswordEnv    string // name of an environment variable
 	ArchiveFolder  string // empty: the provider finds it by special-use
 	TrashFolder    string
+	SnoozeFolder   string // snooze_folder: where Z puts messages until they wake (empty: DefaultSnoozeFolder)
 	TLSSkipVerify  bool
 	AllowPlaintext bool
 	Auth           string         // AuthPassword (default) or AuthOAuth2

@@ -21,6 +21,7 @@ const (
 	KindPush    = "push"    // the provider said a folder changed
 	KindTriage  = "triage"  // an action's outcome
 	KindDraft   = "draft"   // a draft created, edited, sent or discarded, by an agent or a person
+	KindSnooze  = "snooze"  // a message snoozed, woken, undone or dropped from the schedule
 )
 
 // Event is one line of an account's history.

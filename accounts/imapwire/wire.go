@@ -387,3 +387,18 @@ type SentToOut struct {
 	Folder string   `json:"folder"`
 	Known  []string `json:"known" jsonschema:"the addresses given (as given) the Sent folder has messages to"`
 }
+
+// CreateFolderIn is create_folder's input: a folder to make when missing
+// (the snooze folder). Making one that exists is no error.
+type CreateFolderIn struct {
+	Account string `json:"account"`
+	Folder  string `json:"folder" jsonschema:"the folder's full name"`
+}
+
+// CreateFolderOut is create_folder's answer: created is false when the
+// folder was there already.
+type CreateFolderOut struct {
+	ErrorInfo
+	Folder  string `json:"folder"`
+	Created bool   `json:"created"`
+}

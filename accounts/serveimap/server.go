@@ -296,6 +296,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Store a raw RFC 5322 message in a folder, or in the sent or drafts folder; the new uid when the server says it (UIDPLUS). Not idempotent: never retry, look it up with find_message."}, s.appendMessage)
 	addTool(s, ms, &mcp.Tool{Name: "delete_messages",
 		Description: "Delete exactly these uids (STORE \\Deleted, UID EXPUNGE of them only); refused without UIDPLUS."}, s.deleteMessages)
+	addTool(s, ms, &mcp.Tool{Name: "create_folder", Annotations: idem,
+		Description: "Make a folder when it is missing (the snooze folder); one that exists is no error."}, s.createFolder)
 	addTool(s, ms, &mcp.Tool{Name: "get_part", Annotations: readOnly,
 		Description: "One attachment's decoded bytes (base64), by its index in get_message's attachments."}, s.getPart)
 	addTool(s, ms, &mcp.Tool{Name: "unsubscribe_info", Annotations: readOnly,

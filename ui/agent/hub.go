@@ -79,6 +79,7 @@ func (h *Hub) Server() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "archive", Description: "Archive messages. Outcome per message; an unknown outcome is settled by reading, never resent blindly."}, h.archive)
 	mcp.AddTool(s, &mcp.Tool{Name: "trash", Description: "Move messages to the trash. Outcome per message."}, h.trash)
 	mcp.AddTool(s, &mcp.Tool{Name: "move", Description: "Move messages to a folder. Outcome per message."}, h.move)
+	mcp.AddTool(s, &mcp.Tool{Name: "snooze", Description: "Snooze messages until a time (RFC 3339): they move to the account's snooze folder and come back to INBOX, unread, at the first sync after it. Outcome per message."}, h.snooze)
 	h.addDraftTools(s)
 	h.addThreadTool(s)
 	h.addAttachmentTool(s)

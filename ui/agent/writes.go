@@ -50,6 +50,16 @@ func (h *Hub) batches(ids []string) ([]*batch, []Outcome) {
 // write applies ops to every batch, accounts side by side. Each batch is
 // one intent: nothing retried blindly, unknown outcomes settled by reading.
 func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.CallToolResult, WriteOut, error) {
+	var verbs []string
+	for _, op := range ops {
+		verbs = append(verbs, op.Verb())
+	}
+	return h.writeEach(ctx, ids, strings.Join(verbs, ", "), func(ctx context.Context, b *batch) ([]Outcome, error) { return applyAll(ctx, b, ops) })
+}
+
+// writeEach runs do on every batch, accounts side by side, and reports
+// the outcomes under verb.
+func (h *Hub) writeEach(ctx context.Context, ids []string, verb string, do func(context.Context, *batch) ([]Outcome, error)) (*mcp.CallToolResult, WriteOut, error) {
 	if len(ids) == 0 {
 		return nil, WriteOut{}, fmt.Errorf("no ids given")
 	}
@@ -66,7 +76,7 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 		wg.Go(func() {
 			cctx, cancel := context.WithTimeout(ctx, h.timeout)
 			defer cancel()
-			outcomes, err := applyAll(cctx, b, ops)
+			outcomes, err := do(cctx, b)
 			hl := accounts.HealthOf(b.acct, b.acct.Status(), err, h.now())
 			mu.Lock()
 			defer mu.Unlock()
@@ -90,11 +100,7 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 		}
 	}
 	deg := degraded(healths)
-	var verbs []string
-	for _, op := range ops {
-		verbs = append(verbs, op.Verb())
-	}
-	head := fmt.Sprintf("%s: %d done, %d already gone, %d failed, %d unknown", strings.Join(verbs, ", "),
+	head := fmt.Sprintf("%s: %d done, %d already gone, %d failed, %d unknown", verb,
 		counts["done"], counts["already_gone"], counts["failed"], counts["unknown"])
 	return text(deg, append([]string{head}, lines...)...), out, nil
 }
@@ -119,35 +125,41 @@ func applyAll(ctx context.Context, b *batch, ops []model.Op) ([]Outcome, error) 
 			}
 			return collect(b.ids, final), err
 		}
-		byUID := map[uint32]model.ItemResult{}
-		for _, r := range res {
-			byUID[r.UID] = r
-		}
-		var next []model.Message
-		for _, m := range msgs {
-			r, ok := byUID[m.ID.UID]
-			o := Outcome{ID: m.ID.String(), Reconciled: r.Reconciled, Error: b.acct.Redact(r.Err)}
-			switch {
-			case !ok:
-				o.Status, o.Error = "failed", "no answer for this message"
-			case r.Kind == model.ResultDone:
-				o.Status = "done"
-				if r.Dest.UID != 0 {
-					o.DestID = r.Dest.String()
-				}
-				next = append(next, m)
-			case r.Kind == model.ResultGone:
-				o.Status = "already_gone"
-			case r.Kind == model.ResultUnknown:
-				o.Status = "unknown"
-			default:
-				o.Status = "failed"
-			}
-			final[m.ID] = o
-		}
-		msgs = next
+		msgs = outcomes(b.acct, msgs, res, final)
 	}
 	return collect(b.ids, final), nil
+}
+
+// outcomes puts each message's result into final and returns the
+// messages done (the next op's).
+func outcomes(acct *accounts.Account, msgs []model.Message, res []model.ItemResult, final map[model.MessageID]Outcome) []model.Message {
+	byUID := map[uint32]model.ItemResult{}
+	for _, r := range res {
+		byUID[r.UID] = r
+	}
+	var next []model.Message
+	for _, m := range msgs {
+		r, ok := byUID[m.ID.UID]
+		o := Outcome{ID: m.ID.String(), Reconciled: r.Reconciled, Error: acct.Redact(r.Err)}
+		switch {
+		case !ok:
+			o.Status, o.Error = "failed", "no answer for this message"
+		case r.Kind == model.ResultDone:
+			o.Status = "done"
+			if r.Dest.UID != 0 {
+				o.DestID = r.Dest.String()
+			}
+			next = append(next, m)
+		case r.Kind == model.ResultGone:
+			o.Status = "already_gone"
+		case r.Kind == model.ResultUnknown:
+			o.Status = "unknown"
+		default:
+			o.Status = "failed"
+		}
+		final[m.ID] = o
+	}
+	return next
 }
 
 func collect(ids []model.MessageID, final map[model.MessageID]Outcome) []Outcome {

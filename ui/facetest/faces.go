@@ -57,7 +57,7 @@ const Canary = "canary-secret-31337"
 func MCP(t testing.TB, config string) *mcp.ClientSession {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "mcp", "--config", config, "--timeout", "5s") // each account's deadline: generous for a loaded machine; Hung spends it all
-	cmd.Env = []string{"UNIBOX_TEST_PW=" + Canary, "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME")}
+	cmd.Env = []string{"UNIBOX_TEST_PW=" + Canary, "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME"), "XDG_DATA_HOME=" + os.Getenv("XDG_DATA_HOME")}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,7 @@ func Main(m *testing.M, atExit ...func()) {
 	}
 	os.Setenv("XDG_CACHE_HOME", cache)
 	os.Setenv("XDG_STATE_HOME", filepath.Join(cache, "state")) // account histories
+	os.Setenv("XDG_DATA_HOME", filepath.Join(cache, "data"))   // the snooze schedule, drafts
 	// teatest's own SIGINT goroutine is the only allowed leftover.
 	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"),
 		// Cleanup replaces goleak's os.Exit: it must exit with the code

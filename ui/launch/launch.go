@@ -16,6 +16,7 @@ import (
 	"unibox/accounts/demo"
 	"unibox/accounts/history"
 	"unibox/accounts/outbox"
+	"unibox/accounts/snooze"
 	"unibox/accounts/store"
 )
 
@@ -36,12 +37,16 @@ type Env struct {
 	demo     *demo.Demo
 	box      *outbox.Box // opened by Outbox
 	demoData string      // the demo's outbox folder, removed by Close
+	snooze   *snooze.Book
 }
 
 // Close closes every account (reaping its provider child), the store and
 // the demo.
 func (e *Env) Close() {
 	e.Set.Close()
+	if e.snooze != nil {
+		e.snooze.Close()
+	}
 	if e.Store != nil {
 		e.Store.Close()
 	}
@@ -97,6 +102,18 @@ func openStore(useDemo bool, mode StoreMode, stderr io.Writer) (st *store.Store,
 	// Reading the whole file waits until the launch is over.
 	st.VerifyAfter(verifyDelay)
 	return st, nil, nil
+}
+
+// openSnooze is the snooze schedule in $XDG_DATA_HOME/unibox (not the
+// cache, which a reset may drop), opened on first need. Without a place
+// for it, snooze is off (said when one is asked for); nothing else
+// depends on it.
+func openSnooze() (*snooze.Book, error) {
+	path, err := snooze.DefaultPath()
+	if err != nil {
+		return nil, err
+	}
+	return snooze.NewBook(path), nil
 }
 
 // historyDir is the folder account histories are kept in, made if missing
@@ -165,6 +182,12 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 			fmt.Fprintln(stderr, "unibox: warning: no account history this time:", herr)
 		}
 	}
+	if !useDemo {
+		e.snooze, opts.SnoozeOff = openSnooze()
+		opts.Snooze = e.snooze
+	} else {
+		opts.SnoozeOff = errors.New("the demo keeps no snooze schedule")
+	}
 	if err == nil {
 		if st != nil {
 			st.ThreadBySubject(e.Config.UI.ThreadBySubject)
@@ -173,6 +196,9 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 		e.Set, err = accounts.Open(e.Config, opts)
 	}
 	if err != nil {
+		if e.snooze != nil {
+			e.snooze.Close()
+		}
 		if st != nil {
 			st.Close()
 		}

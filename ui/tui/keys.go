@@ -19,6 +19,7 @@ type KeyMap struct {
 	ToggleRead, ToggleFlag, Archive, Trash  key.Binding
 	Move, Select, ClearSelection, Undo      key.Binding
 	Filter, Search                          key.Binding
+	Snooze                                  key.Binding // Z: until a time, back in INBOX then
 	// Writing: Compose anywhere; Reply, ReplyAll and Forward in a message
 	// (where r and R do not refresh); the review screen's own keys.
 	Compose, Reply, ReplyAll, Forward, Drafts key.Binding
@@ -65,6 +66,7 @@ func DefaultKeyMap() KeyMap {
 		Select:         b([]string{" "}, "space", "select"),
 		ClearSelection: b([]string{"v"}, "v", "clear selection"),
 		Undo:           b([]string{"z"}, "z", "undo"),
+		Snooze:         b([]string{"Z"}, "Z", "snooze"),
 		Filter:         b([]string{"/"}, "/", "filter"),
 		Search:         b([]string{"s"}, "s", "search server"),
 		Compose:        b([]string{"c"}, "c", "compose"),
@@ -98,7 +100,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"refresh": &k.Refresh, "refresh_all": &k.RefreshAll, "details": &k.Details, "help": &k.Help,
 		"toggle_read": &k.ToggleRead, "toggle_flag": &k.ToggleFlag, "archive": &k.Archive, "trash": &k.Trash,
 		"move": &k.Move, "select": &k.Select, "clear_selection": &k.ClearSelection, "undo": &k.Undo,
-		"filter": &k.Filter, "search": &k.Search,
+		"filter": &k.Filter, "search": &k.Search, "snooze": &k.Snooze,
 		"compose": &k.Compose, "reply": &k.Reply, "reply_all": &k.ReplyAll, "forward": &k.Forward, "drafts": &k.Drafts,
 		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard,
 		"threads": &k.Threads, "expand": &k.Expand, "collapse": &k.Collapse,
@@ -190,7 +192,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
-		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Undo, k.Threads, k.Folders, k.Unsubscribe},
-		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Expand, k.Collapse},
+		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Snooze, k.Undo, k.Unsubscribe, k.Folders},
+		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Threads, k.Expand, k.Collapse},
 	}
 }

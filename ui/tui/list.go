@@ -27,6 +27,7 @@ type listModel struct {
 	empty      func() string
 	marked     func(model.MessageID) bool
 	drafted    func(model.MessageID) bool // a reply waits in the drafts: ✎
+	snoozeNote func(model.Row) string     // [woken], [until …], [no wake time] (snooze.go)
 	rows       []model.Row                // shared with the inbox: read only
 	cursor     int
 	offset     int
@@ -198,6 +199,11 @@ func (l listModel) renderRow(r model.Row, cursor, selected, drafted bool, now ti
 		subject = "  " + subject // a message of an opened conversation
 		if !strings.EqualFold(r.ID.Folder, "INBOX") {
 			subject = "  [" + textsafe.Line(r.ID.Folder) + "] " + textsafe.Line(r.Subject) // a reply in Sent, say
+		}
+	}
+	if l.snoozeNote != nil {
+		if n := l.snoozeNote(r); n != "" {
+			subject = n + " " + subject
 		}
 	}
 	unread := mark(!seen, "•")

@@ -59,6 +59,7 @@ const (
 	modeReview
 	modeDrafts
 	modeFolders // the folder picker (folderpick.go)
+	modeSnooze
 )
 
 // String names the view, for test failures and traces.
@@ -78,6 +79,8 @@ func (m mode) String() string {
 		return "drafts"
 	case modeFolders:
 		return "folders"
+	case modeSnooze:
+		return "snooze"
 	}
 	return "unknown"
 }
@@ -103,8 +106,10 @@ type Model struct {
 	unsub   unsubBox
 	att     attachState
 	// Another folder on screen, and its picker (folders.go).
-	folder folderView
-	fpick  folderPicker
+	folder  folderView
+	fpick   folderPicker
+	snz     snoozeBox               // the Z picker
+	snoozes map[string]*snoozeMarks // account → its schedule's marks
 }
 
 // env is what the components run with: the UI's lifetime, its options,
@@ -185,7 +190,8 @@ func New(opts Options) (*Model, error) {
 	m.filter = newFilterBox(keys)
 	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
-		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat}
+		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
+		snoozeNote: m.snoozeNote}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
 	m.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
 	if len(opts.OpenCmd) == 0 {

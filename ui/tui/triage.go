@@ -35,6 +35,7 @@ type groupState struct {
 	open    map[string]int
 	why     map[string]string
 	notes   []string
+	verb    string // the outcome's verb, when the op's is not it (snooze)
 }
 
 // applier sends an intent's batch to an account; has says whether an
@@ -273,6 +274,9 @@ func (m *Model) applier() applier {
 // key that checks again.
 func outcomeLine(gs *groupState, refresh string) (string, bool) {
 	verb := gs.op.Verb()
+	if gs.verb != "" {
+		verb = gs.verb
+	}
 	if gs.undo {
 		verb = "undone"
 	}

@@ -20,6 +20,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.frame.mode == modeFolders && !key.Matches(msg, m.env.keys.Help) {
 		return m.folderPickKey(msg)
 	}
+	if m.frame.mode == modeSnooze {
+		return m.handleSnoozeKey(msg)
+	}
 	if m.frame.mode == modeReview && !key.Matches(msg, m.env.keys.Help) {
 		return m.composed(msg)
 	}
@@ -149,7 +152,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 
 // handleActionKey runs the triage keys, in the list and in a message.
 func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
-	if !key.Matches(msg, m.env.keys.ToggleRead, m.env.keys.ToggleFlag, m.env.keys.Archive, m.env.keys.Trash, m.env.keys.Move, m.env.keys.Undo) {
+	if !key.Matches(msg, m.env.keys.ToggleRead, m.env.keys.ToggleFlag, m.env.keys.Archive, m.env.keys.Trash, m.env.keys.Move, m.env.keys.Undo, m.env.keys.Snooze) {
 		return nil // not an action: no need to look at the rows
 	}
 	cursor, onRow := m.list.selected()
@@ -181,6 +184,8 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 		return m.leaveMessage(m.act(model.Op{Action: model.ActTrash}, rows))
 	case key.Matches(msg, m.env.keys.Move):
 		return m.startMove(rows)
+	case key.Matches(msg, m.env.keys.Snooze):
+		return m.startSnooze(rows)
 	case key.Matches(msg, m.env.keys.Undo):
 		return m.undo()
 	}
@@ -407,11 +412,15 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case pushedMsg:
 		return m.panes.pushed(&m.env, msg)
 	case syncedMsg:
-		return m.synced(msg)
+		return tea.Batch(m.synced(msg), m.reloadSnoozeMarks(msg.account))
 	case storedMatchMsg:
 		m.storedMatched(msg)
 	case listedMsg:
-		return m.listed(msg)
+		return tea.Batch(m.listed(msg), m.reloadSnoozeMarks(msg.account))
+	case snoozeMarksMsg:
+		return m.snoozeMarksArrived(msg) // drawn with the next view
+	case snoozeDueMsg:
+		return m.snoozeDue(msg)
 	case openedMsg:
 		m.viewer, _ = m.viewer.update(msg)
 	case refreshedMsg:

@@ -38,6 +38,8 @@ func (m *Model) View() string {
 		b.WriteString(m.details.view(m.frame.width, m.list.height))
 	case modePicker:
 		b.WriteString(m.pick.view(m.frame.width, m.list.height))
+	case modeSnooze:
+		b.WriteString(m.snz.view(m.frame.width, m.list.height))
 	case modeReview:
 		b.WriteString(m.compose.view(m.frame.width, m.list.height))
 	case modeDrafts:
@@ -100,6 +102,9 @@ func (m *Model) header(now time.Time) string {
 	}
 	if m.frame.mode == modePicker {
 		return m.pick.header()
+	}
+	if m.frame.mode == modeSnooze {
+		return m.snz.header()
 	}
 	if m.frame.mode == modeReview {
 		return m.compose.header()
@@ -201,6 +206,8 @@ func (m *Model) helpKeys() help.KeyMap {
 		return m.details
 	case modePicker:
 		return m.pick
+	case modeSnooze:
+		return m.snz
 	case modeReview:
 		return m.compose
 	case modeDrafts:

@@ -1,0 +1,17 @@
+package imapprovider
+
+import (
+	"context"
+
+	"unibox/accounts/imapwire"
+	"unibox/accounts/provider"
+	"unibox/conn"
+)
+
+// MakeFolder makes folder when missing (create_folder: idempotent, so it
+// may be retried once after a drop).
+func (p imapProvider) MakeFolder(ctx context.Context, a *conn.Adapter, folder string) (bool, error) {
+	var out imapwire.CreateFolderOut
+	_, err := provider.Call(ctx, a, "create_folder", imapwire.CreateFolderIn{Account: p.account, Folder: folder}, true, &out, imapwire.Decode)
+	return out.Created, err
+}

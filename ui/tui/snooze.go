@@ -1,0 +1,259 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+)
+
+// Snoozer is an account that snoozes (accounts.Account with a schedule):
+// Z moves its messages to its snooze folder until a time, and its rows
+// carry the schedule's marks.
+type Snoozer interface {
+	Snooze(ctx context.Context, folder string, uidValidity uint32, msgs []model.Message, until time.Time) ([]model.ItemResult, error)
+	SnoozeFolder() string
+	// Snoozed and Woken are the schedule by Message-ID: when each
+	// snoozed message wakes, and when each woken one woke.
+	Snoozed(ctx context.Context) (map[string]time.Time, error)
+	Woken(ctx context.Context, since time.Time) (map[string]time.Time, error)
+	NextWake(ctx context.Context) (time.Time, error)
+}
+
+// wokenFor is how long a woken message keeps its "woken" mark.
+const wokenFor = 24 * time.Hour
+
+// snoozeMarks is what one account's rows show of the schedule.
+type snoozeMarks struct {
+	folder  string
+	snoozed map[string]time.Time
+	woken   map[string]time.Time
+	next    time.Time // the soonest wake: the TUI syncs the account then
+	timer   time.Time // when the running timer fires
+	fired   time.Time // when a timer last fired: a wake still due waits retryWake more
+}
+
+// retryWake is how long a wake still due after its sync (the server
+// refused it, the account is down) waits before the next try: never a
+// loop of syncs.
+const retryWake = time.Minute
+
+// snoozeDueMsg is an account's soonest wake come: its sync wakes it.
+type snoozeDueMsg struct {
+	account int
+	at      time.Time
+}
+
+func (m snoozeDueMsg) accountIndex() int { return m.account }
+
+// wakeTimerCmd waits for at (or the UI's end) and says the wake is due.
+func wakeTimerCmd(ctx context.Context, i int, at time.Time) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(time.Until(at))
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return snoozeDueMsg{account: i, at: at}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// snoozeMarksMsg is an account's schedule as read now.
+type snoozeMarksMsg struct {
+	account int
+	marks   snoozeMarks
+	err     error
+}
+
+func (m snoozeMarksMsg) accountIndex() int { return m.account }
+
+// snoozeMarksCmd reads account i's schedule for its rows' marks.
+func snoozeMarksCmd(ctx context.Context, a Snoozer, i int, now time.Time) tea.Cmd {
+	return func() tea.Msg {
+		s := snoozeMarks{folder: a.SnoozeFolder()}
+		var err error
+		if s.snoozed, err = a.Snoozed(ctx); err == nil {
+			if s.woken, err = a.Woken(ctx, now.Add(-wokenFor)); err == nil {
+				s.next, err = a.NextWake(ctx)
+			}
+		}
+		return snoozeMarksMsg{account: i, marks: s, err: err}
+	}
+}
+
+// reloadSnoozeMarks reads account i's schedule again (after a listing,
+// a snooze or an undo).
+func (m *Model) reloadSnoozeMarks(i int) tea.Cmd {
+	if i < 0 || i >= len(m.panes.accts) {
+		return nil
+	}
+	s, ok := m.panes.accts[i].acct.(Snoozer)
+	if !ok {
+		return nil
+	}
+	return snoozeMarksCmd(m.env.ctx, s, i, m.env.opts.Now())
+}
+
+// snoozeMarksArrived keeps an account's marks, and sets a timer for its
+// soonest wake (one per wake time: a listing reads the marks again).
+func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) tea.Cmd {
+	if msg.err != nil {
+		return nil // snooze off, or the schedule unreadable: no marks
+	}
+	if m.snoozes == nil {
+		m.snoozes = map[string]*snoozeMarks{}
+	}
+	name := m.panes.accts[msg.account].acct.Name()
+	marks := msg.marks
+	if prev := m.snoozes[name]; prev != nil {
+		marks.timer, marks.fired = prev.timer, prev.fired
+	}
+	m.snoozes[name] = &marks
+	if marks.next.IsZero() || !marks.timer.IsZero() && !marks.next.Before(marks.timer) {
+		return nil // nothing snoozed, or a timer runs for it (a later one's is harmless)
+	}
+	at := marks.next
+	if !marks.fired.IsZero() && at.Before(marks.fired.Add(retryWake)) {
+		at = marks.fired.Add(retryWake) // due still: tried a moment ago
+	}
+	marks.timer = at
+	return wakeTimerCmd(m.env.ctx, msg.account, at)
+}
+
+// snoozeNote is a row's snooze mark, shown before its subject: when a
+// message in the snooze folder wakes, or that it has no wake time (the
+// folder is the truth; the schedule lost it, or another client put it
+// there), and "woken" on a message that came back.
+func (m *Model) snoozeNote(r model.Row) string {
+	s := m.snoozes[r.ID.Account]
+	if s == nil || r.MessageID == "" {
+		return ""
+	}
+	if model.SameFolder(r.ID.Folder, s.folder) {
+		if until, ok := s.snoozed[r.MessageID]; ok {
+			return "[until " + until.Format("Mon 2 Jan 15:04") + "]"
+		}
+		return "[no wake time]"
+	}
+	if _, ok := s.woken[r.MessageID]; ok && model.SameFolder(r.ID.Folder, "INBOX") {
+		return "[woken]"
+	}
+	return ""
+}
+
+// snoozeDue syncs an account whose soonest wake has come: the sync
+// wakes it, and its steps read the marks again.
+func (m *Model) snoozeDue(msg snoozeDueMsg) tea.Cmd {
+	if s := m.snoozes[m.panes.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
+		s.timer, s.fired = time.Time{}, m.env.opts.Now() // the next reading sets the next timer
+	}
+	return m.panes.load(&m.env, msg.account)
+}
+
+// startSnooze opens the snooze picker for rows, all of accounts that
+// snooze.
+func (m *Model) startSnooze(rows []model.Row) tea.Cmd {
+	if len(rows) == 0 {
+		return nil
+	}
+	for _, a := range m.panes.accountsOf(rows) {
+		if _, ok := a.(Snoozer); !ok {
+			m.frame.setStatus(fmt.Sprintf("snooze: %s cannot snooze (no schedule)", a.Name()), true)
+			return nil
+		}
+	}
+	m.snz = startSnooze(&m.env, rows, m.env.opts.Now())
+	m.setMode(modeSnooze)
+	return nil
+}
+
+// handleSnoozeKey routes a key to the snooze picker, and snoozes when it
+// ends with a time.
+func (m *Model) handleSnoozeKey(msg tea.KeyMsg) tea.Cmd {
+	var cmd tea.Cmd
+	m.snz, cmd = m.snz.update(msg, m.env.opts.Now())
+	until, rows, ended := m.snz.ended()
+	switch {
+	case !ended:
+		return cmd
+	case until.IsZero():
+		m.setMode(modeList)
+		m.frame.setStatus("snooze cancelled", false)
+		return cmd
+	}
+	m.setMode(modeList)
+	c, n := m.triage.snooze(rows, until, m.snoozeApplier())
+	return m.leaveMessage(m.report(c, n))
+}
+
+// snoozeApplier sends a batch to its account's Snooze.
+func (m *Model) snoozeApplier() snoozeApplier {
+	return snoozeApplier{
+		folder: func(account string) (string, bool) {
+			i := m.panes.index(account)
+			if i < 0 {
+				return "", false
+			}
+			s, ok := m.panes.accts[i].acct.(Snoozer)
+			if !ok {
+				return "", false
+			}
+			return s.SnoozeFolder(), true
+		},
+		send: func(account string, intent int, folder string, uv uint32, msgs []model.Message, until time.Time) tea.Cmd {
+			i := m.panes.index(account)
+			s := m.panes.accts[i].acct.(Snoozer)
+			ctx, timeout := m.env.ctx, m.env.opts.CallTimeout
+			return func() tea.Msg {
+				cctx, cancel := context.WithTimeout(ctx, timeout)
+				defer cancel()
+				res, err := s.Snooze(cctx, folder, uv, msgs, until)
+				return appliedMsg{intent: intent, results: res, err: err}
+			}
+		},
+	}
+}
+
+// snoozeApplier is the applier of Z: each account snoozes into its own
+// snooze folder.
+type snoozeApplier struct {
+	folder func(account string) (string, bool)
+	send   func(account string, intent int, folder string, uv uint32, msgs []model.Message, until time.Time) tea.Cmd
+}
+
+// snooze starts Z on rows: per account, one intent moving its batch to
+// that account's snooze folder (so z undoes it like any move), sent
+// through the account's Snooze, which records the wake time.
+func (t *triageBox) snooze(rows []model.Row, until time.Time, apply snoozeApplier) (tea.Cmd, note) {
+	group := t.t.Group()
+	gs := newGroup(model.Op{Action: model.ActMove}, false, nil)
+	gs.verb = "snoozed until " + until.Format("Mon 2 Jan 15:04")
+	batches := map[string][]model.Message{}
+	for _, r := range rows {
+		if _, ok := batches[r.ID.Account]; !ok {
+			gs.order = append(gs.order, r.ID.Account)
+		}
+		batches[r.ID.Account] = append(batches[r.ID.Account], r.Message)
+	}
+	var cmds []tea.Cmd
+	for _, name := range gs.order {
+		msgs := batches[name]
+		folder, ok := apply.folder(name)
+		if !ok {
+			continue
+		}
+		op := model.Op{Action: model.ActMove, To: folder}
+		in := t.t.Begin(group, name, msgs[0].ID.Folder, op, msgs)
+		t.intentGroup[in.ID] = group
+		gs.pending++
+		cmds = append(cmds, apply.send(name, in.ID, in.Folder, msgs[0].ID.UIDValidity, msgs, until))
+	}
+	t.groups[group] = gs
+	t.clear()
+	return tea.Batch(cmds...), note{status: fmt.Sprintf("snoozing %d message(s)…", len(rows))}
+}

@@ -1,0 +1,171 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+	"unibox/model/textsafe"
+)
+
+// snoozeChoice is one preset of the snooze picker.
+type snoozeChoice struct {
+	label string
+	at    time.Time
+}
+
+// snoozeChoices are the presets at now: later today (18:00, only while
+// it is still ahead), tomorrow 08:00 and next Monday 08:00 (a week on
+// when today is Monday), in now's time zone.
+func snoozeChoices(now time.Time) []snoozeChoice {
+	y, mo, d := now.Date()
+	loc := now.Location()
+	var out []snoozeChoice
+	if evening := time.Date(y, mo, d, 18, 0, 0, 0, loc); now.Before(evening) {
+		out = append(out, snoozeChoice{"later today", evening})
+	}
+	out = append(out, snoozeChoice{"tomorrow", time.Date(y, mo, d+1, 8, 0, 0, 0, loc)})
+	days := (int(time.Monday) - int(now.Weekday()) + 7) % 7
+	if days == 0 {
+		days = 7
+	}
+	return append(out, snoozeChoice{"next Monday", time.Date(y, mo, d+days, 8, 0, 0, 0, loc)})
+}
+
+// typedLayouts are the times the picker's field takes.
+var typedLayouts = []struct{ layout, example string }{
+	{"15:04", "17:30 (today)"},
+	{"2006-01-02 15:04", "2026-12-24 09:00"},
+	{"2006-01-02", "2026-12-24 (08:00)"},
+	{time.RFC3339, "2026-12-24T09:00:00+01:00"},
+}
+
+// parseSnoozeTime reads a typed time in now's zone; it must be ahead.
+func parseSnoozeTime(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	var examples []string
+	for _, l := range typedLayouts {
+		examples = append(examples, l.example)
+		t, err := time.ParseInLocation(l.layout, s, now.Location())
+		if err != nil {
+			continue
+		}
+		y, mo, d := now.Date()
+		switch l.layout {
+		case "15:04":
+			t = time.Date(y, mo, d, t.Hour(), t.Minute(), 0, 0, now.Location())
+		case "2006-01-02":
+			t = time.Date(t.Year(), t.Month(), t.Day(), 8, 0, 0, 0, now.Location())
+		}
+		if !t.After(now) {
+			return time.Time{}, fmt.Errorf("%s is past", t.Format("Mon 2 Jan 15:04"))
+		}
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%s is not a time; type one like %s", model.Quote(s), strings.Join(examples, ", "))
+}
+
+// snoozeBox is the Z flow: the presets and a field for a typed time,
+// moved through by the arrows (letters and digits are the field's); it
+// ends with a time picked or the snooze cancelled.
+type snoozeBox struct {
+	styles  Styles
+	keys    KeyMap
+	rows    []model.Row
+	choices []snoozeChoice
+	input   textinput.Model
+	cursor  int // len(choices): the typed time
+	err     string
+	done    bool
+	until   time.Time // zero when cancelled
+}
+
+func startSnooze(e *env, rows []model.Row, now time.Time) snoozeBox {
+	in := textinput.New()
+	in.Prompt = "at: "
+	in.Placeholder = "17:30, 2026-12-24 09:00"
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.CharLimit = 64
+	return snoozeBox{styles: e.styles, keys: e.keys, rows: rows, choices: snoozeChoices(now), input: in}
+}
+
+// update takes a key at now; ended says when it is over.
+func (b snoozeBox) update(msg tea.KeyMsg, now time.Time) (snoozeBox, tea.Cmd) {
+	switch {
+	case key.Matches(msg, b.keys.Back):
+		b.done = true
+		return b, nil
+	case key.Matches(msg, b.keys.Open):
+		if b.cursor < len(b.choices) {
+			b.done, b.until = true, b.choices[b.cursor].at
+			return b, nil
+		}
+		t, err := parseSnoozeTime(b.input.Value(), now)
+		if err != nil {
+			b.err = err.Error()
+			return b, nil
+		}
+		b.done, b.until = true, t
+		return b, nil
+	case key.Matches(msg, pickerDown):
+		b.cursor = min(b.cursor+1, len(b.choices))
+	case key.Matches(msg, pickerUp):
+		b.cursor = max(b.cursor-1, 0)
+	default:
+		b.cursor = len(b.choices) // typing goes to the field
+		b.focus()
+		var cmd tea.Cmd
+		b.input, cmd = b.input.Update(msg)
+		b.err = ""
+		return b, cmd
+	}
+	b.focus()
+	return b, nil
+}
+
+func (b *snoozeBox) focus() {
+	if b.cursor == len(b.choices) {
+		b.input.Focus()
+	} else {
+		b.input.Blur()
+	}
+}
+
+// ended is the time picked (zero: cancelled) and the rows it applies to.
+func (b snoozeBox) ended() (time.Time, []model.Row, bool) { return b.until, b.rows, b.done }
+
+func (b snoozeBox) view(width, height int) string {
+	var s strings.Builder
+	for i, c := range b.choices {
+		line := fmt.Sprintf("  %-12s %s", c.label, c.at.Format("Mon 2 Jan 15:04"))
+		if i == b.cursor {
+			line = b.styles.RowSelected.Render(textsafe.Fit("> "+line[2:], width))
+		}
+		s.WriteString(line + "\n")
+	}
+	field := "  " + b.input.View()
+	if b.cursor == len(b.choices) {
+		field = "> " + b.input.View()
+	}
+	s.WriteString(field + "\n")
+	if b.err != "" {
+		s.WriteString(b.styles.StatusError.Render(textsafe.Fit(b.err, width)))
+	}
+	return fitLines(strings.TrimRight(s.String(), "\n"), height)
+}
+
+func (b snoozeBox) header() string {
+	return fmt.Sprintf("snooze %d message(s) until… · %s pick · %s cancel", len(b.rows), hint(b.keys.Open), hint(b.keys.Back))
+}
+
+// ShortHelp and FullHelp are the picker's keys, for the help.
+func (b snoozeBox) ShortHelp() []key.Binding {
+	return []key.Binding{as(b.keys.Open, "snooze until"), as(b.keys.Back, "cancel")}
+}
+func (b snoozeBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
