@@ -190,9 +190,11 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is every binding, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Open, k.Back},
+		// Open and Back end the first column, so the help's last line
+		// always names them (the frame's checks look for it there).
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Select, k.Open, k.Back},
 		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
 		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Snooze, k.Undo, k.Unsubscribe, k.Folders},
-		{k.Select, k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Threads, k.Expand, k.Collapse},
+		{k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Threads, k.Expand, k.Collapse},
 	}
 }
