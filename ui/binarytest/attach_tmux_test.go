@@ -41,6 +41,7 @@ func partsMail(to string, names []string, parts [][]byte) []byte {
 // serve-imap child's grows by the part's size (the child writes it
 // straight to the file), and enter refuses a program declared as a PDF.
 func TestAttachmentsInRealTerminal(t *testing.T) {
+	t.Parallel() // its own servers, XDG folders and tmux: nothing shared
 	big := make([]byte, 5<<20)
 	rand.Read(big)
 	names := []string{"big.bin", "report.pdf"}

@@ -22,6 +22,7 @@ func folderMail(from, subject string) []byte {
 // triage key acts in it on the server, new mail is pushed to the folder
 // on screen and to the inbox at once, and esc goes back to the inbox.
 func TestFoldersInTmuxOnDovecot(t *testing.T) {
+	t.Parallel() // its own servers, XDG folders and tmux: nothing shared
 	d := imaptest.StartDovecot(t)
 	user, _ := d.NewUser(t)
 	d.Seed(t, user, "INBOX", folderMail("Ann <ann@example.org>", "waiting in the inbox"))

@@ -1,6 +1,7 @@
 package binarytest
 
 import (
+	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -21,6 +22,13 @@ var binDir string
 // (see facetest.Main), and as a third-party MCP mail server (fake-mcp).
 // It builds the real binary once, for the tests that run it (buildUnibox).
 func TestMain(m *testing.M) {
+	// These tests mostly wait on screens and child processes, not the
+	// CPU: the parallel ones run four at a time, not GOMAXPROCS (2 here),
+	// unless -parallel was given.
+	flag.Parse()
+	if !parallelSet() {
+		_ = flag.Set("test.parallel", "4")
+	}
 	dir, err := os.MkdirTemp("", "unibox-binarytest-")
 	if err != nil {
 		panic(err)
@@ -69,4 +77,11 @@ func keyMsg(s string) tea.KeyMsg {
 func readAll(r io.Reader) (string, error) {
 	b, err := io.ReadAll(r)
 	return string(b), err
+}
+
+// parallelSet says whether -test.parallel was given.
+func parallelSet() bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	return set
 }

@@ -24,20 +24,19 @@ import (
 // list_folders when it answers. INBOX is always first: choosing it goes
 // back to the unified inbox.
 type folderPicker struct {
-	styles  Styles
-	keys    KeyMap
-	input   textinput.Model
-	account int
-	name    string // the account's
-	req     uint64
-	folders []model.Folder
-	served  bool // the server's list came: the store's (slower) is dropped
-	offline bool // the account is down: the store's list is all there is
-	loading bool
-	err     string
-	cursor  int
-	done    bool
-	choice  string // "" when cancelled
+	styles   Styles
+	keys     KeyMap
+	pickList // the filter typed and the cursor among its matches
+	account  int
+	name     string // the account's
+	req      uint64
+	folders  []model.Folder
+	served   bool // the server's list came: the store's (slower) is dropped
+	offline  bool // the account is down: the store's list is all there is
+	loading  bool
+	err      string
+	done     bool
+	choice   string // "" when cancelled
 }
 
 // storedFoldering is an account whose store lists its folders
@@ -63,7 +62,7 @@ func newFolderPicker(e *env, i int, a Account) (folderPicker, tea.Cmd) {
 	in.Placeholder = "type to filter"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	p := folderPicker{styles: e.styles, keys: e.keys, input: in, account: i, name: a.Name(), req: e.next(), loading: true,
+	p := folderPicker{styles: e.styles, keys: e.keys, pickList: pickList{input: in}, account: i, name: a.Name(), req: e.next(), loading: true,
 		folders: inboxFirst(nil)} // the way back is there before any list comes
 	var cmds []tea.Cmd
 	if s, ok := a.(storedFoldering); ok {
@@ -140,25 +139,12 @@ func (p folderPicker) matches() []model.Folder {
 }
 
 func (p folderPicker) update(msg tea.KeyMsg) (folderPicker, tea.Cmd) {
-	switch {
-	case key.Matches(msg, p.keys.Back):
-		p.done = true
-		return p, nil
-	case key.Matches(msg, p.keys.Open):
-		if m := p.matches(); p.cursor < len(m) {
-			p.done, p.choice = true, m[p.cursor].Name
-		}
-		return p, nil
-	case key.Matches(msg, pickerDown):
-		p.cursor = min(p.cursor+1, max(0, len(p.matches())-1))
-		return p, nil
-	case key.Matches(msg, pickerUp):
-		p.cursor = max(p.cursor-1, 0)
-		return p, nil
+	m := p.matches()
+	done, picked, cmd := p.key(msg, p.keys, len(m))
+	p.done = done
+	if picked >= 0 {
+		p.choice = m[picked].Name
 	}
-	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
-	p.cursor = 0
 	return p, cmd
 }
 

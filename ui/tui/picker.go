@@ -18,17 +18,16 @@ import (
 // folders, lets the user narrow them by typing, j/k or arrows, and ends
 // with a folder picked (the KeyMap's open) or the move cancelled (back).
 type pickerBox struct {
-	styles  Styles
-	keys    KeyMap
-	input   textinput.Model
-	rows    []model.Row // what the move applies to
-	req     uint64      // the folders request this picker waits for
-	all     []string
-	cursor  int
-	loading bool
-	err     string
-	done    bool   // the move was picked or cancelled
-	choice  string // the folder picked; "" when cancelled
+	styles   Styles
+	keys     KeyMap
+	pickList             // the filter typed and the cursor among its matches
+	rows     []model.Row // what the move applies to
+	req      uint64      // the folders request this picker waits for
+	all      []string
+	loading  bool
+	err      string
+	done     bool   // the move was picked or cancelled
+	choice   string // the folder picked; "" when cancelled
 }
 
 // The picker moves by the arrows and ctrl+n/ctrl+p only: the list's j/k
@@ -38,6 +37,37 @@ var (
 	pickerUp   = key.NewBinding(key.WithKeys("up", "ctrl+p"))
 )
 
+// pickList is what the pickers that narrow a list by typing share: the
+// filter's input and the cursor among the n matches it leaves.
+type pickList struct {
+	input  textinput.Model
+	cursor int
+}
+
+// key handles msg: back cancels (done, picked -1), open picks the match
+// under the cursor (done, its index), the arrows move the cursor, and
+// anything else is typed into the filter (the cursor back on the first).
+func (l *pickList) key(msg tea.KeyMsg, keys KeyMap, n int) (done bool, picked int, cmd tea.Cmd) {
+	switch {
+	case key.Matches(msg, keys.Back):
+		return true, -1, nil
+	case key.Matches(msg, keys.Open):
+		if l.cursor < n {
+			return true, l.cursor, nil
+		}
+		return false, -1, nil
+	case key.Matches(msg, pickerDown):
+		l.cursor = min(l.cursor+1, max(0, n-1))
+		return false, -1, nil
+	case key.Matches(msg, pickerUp):
+		l.cursor = max(l.cursor-1, 0)
+		return false, -1, nil
+	}
+	l.input, cmd = l.input.Update(msg)
+	l.cursor = 0
+	return false, -1, cmd
+}
+
 // startMove opens a picker for moving rows and asks accts (the accounts
 // the rows are in) for their folders, as request req.
 func startMove(e *env, rows []model.Row, accts []Account) (pickerBox, tea.Cmd) {
@@ -46,7 +76,7 @@ func startMove(e *env, rows []model.Row, accts []Account) (pickerBox, tea.Cmd) {
 	in.Placeholder = "type to filter"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	b := pickerBox{styles: e.styles, keys: e.keys, input: in, rows: rows, req: e.next(), loading: true}
+	b := pickerBox{styles: e.styles, keys: e.keys, pickList: pickList{input: in}, rows: rows, req: e.next(), loading: true}
 	return b, foldersCmd(e.ctx, accts, b.req, e.opts.CallTimeout)
 }
 
@@ -74,25 +104,12 @@ func (b pickerBox) update(msg tea.Msg) (pickerBox, tea.Cmd) {
 		}
 		return b, nil
 	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, b.keys.Back):
-			b.done = true
-			return b, nil
-		case key.Matches(msg, b.keys.Open):
-			if m := b.matches(); b.cursor < len(m) {
-				b.done, b.choice = true, m[b.cursor]
-			}
-			return b, nil
-		case key.Matches(msg, pickerDown):
-			b.cursor = min(b.cursor+1, max(0, len(b.matches())-1))
-			return b, nil
-		case key.Matches(msg, pickerUp):
-			b.cursor = max(b.cursor-1, 0)
-			return b, nil
+		m := b.matches()
+		done, picked, cmd := b.key(msg, b.keys, len(m))
+		b.done = done
+		if picked >= 0 {
+			b.choice = m[picked]
 		}
-		var cmd tea.Cmd
-		b.input, cmd = b.input.Update(msg)
-		b.cursor = 0
 		return b, cmd
 	}
 	return b, nil

@@ -233,13 +233,8 @@ func (t *triageBox) snooze(rows []model.Row, until time.Time, apply snoozeApplie
 	group := t.t.Group()
 	gs := newGroup(model.Op{Action: model.ActMove}, false, nil)
 	gs.verb = "snoozed until " + until.Format("Mon 2 Jan 15:04")
-	batches := map[string][]model.Message{}
-	for _, r := range rows {
-		if _, ok := batches[r.ID.Account]; !ok {
-			gs.order = append(gs.order, r.ID.Account)
-		}
-		batches[r.ID.Account] = append(batches[r.ID.Account], r.Message)
-	}
+	var batches map[string][]model.Message
+	gs.order, batches = byAccount(rows)
 	var cmds []tea.Cmd
 	for _, name := range gs.order {
 		msgs := batches[name]

@@ -104,13 +104,8 @@ func (t *triageBox) act(op model.Op, rows []model.Row, apply applier) (tea.Cmd, 
 	}
 	group := t.t.Group()
 	gs := newGroup(op, false, nil)
-	batches := map[string][]model.Message{}
-	for _, r := range rows {
-		if _, ok := batches[r.ID.Account]; !ok {
-			gs.order = append(gs.order, r.ID.Account)
-		}
-		batches[r.ID.Account] = append(batches[r.ID.Account], r.Message)
-	}
+	var batches map[string][]model.Message
+	gs.order, batches = byAccount(rows)
 	var cmds []tea.Cmd
 	for _, name := range gs.order {
 		msgs := batches[name]
@@ -316,4 +311,18 @@ func outcomeLine(gs *groupState, refresh string) (string, bool) {
 func joinNotes(n []string) string {
 	sort.Strings(n)
 	return strings.Join(n, "; ")
+}
+
+// byAccount splits rows into one batch per account, in the order the
+// accounts first appear: one intent each, one outcome line in that order.
+func byAccount(rows []model.Row) ([]string, map[string][]model.Message) {
+	var order []string
+	batches := map[string][]model.Message{}
+	for _, r := range rows {
+		if _, ok := batches[r.ID.Account]; !ok {
+			order = append(order, r.ID.Account)
+		}
+		batches[r.ID.Account] = append(batches[r.ID.Account], r.Message)
+	}
+	return order, batches
 }
