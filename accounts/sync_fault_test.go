@@ -79,6 +79,7 @@ func TestSyncCutMidFetch(t *testing.T) {
 		t.Run(bk.name, func(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
+					t.Parallel() // a server, a child and a store of its own
 					const n = 3 * syncPage
 					b, user, pass := bk.start(t, n, func(i int) []byte {
 						m := imaptest.Mail{From: "Ann <ann@example.org>", Subject: fmt.Sprintf("message %03d", i),

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,7 +20,8 @@ type Mail struct {
 	Headers           map[string]string // extra raw headers
 }
 
-var seq int
+// seq makes generated Message-IDs unique; tests build mail in parallel.
+var seq atomic.Int64
 
 // Bytes renders the message with CRLF line ends.
 func (m Mail) Bytes() []byte {
@@ -37,8 +39,7 @@ func (m Mail) Bytes() []byte {
 	}
 	id := m.MessageID
 	if id == "" {
-		seq++
-		id = fmt.Sprintf("%d.%d@unibox.test", time.Now().UnixNano(), seq)
+		id = fmt.Sprintf("%d.%d@unibox.test", time.Now().UnixNano(), seq.Add(1))
 	}
 	h("Message-ID", "<"+id+">")
 	for k, v := range m.Headers {
