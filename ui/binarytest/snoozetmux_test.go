@@ -18,7 +18,6 @@ import (
 // away, z brings it back; Z again until a few seconds ahead, and the
 // running TUI brings it back by itself at that time, unread, [woken].
 func TestSnoozeInRealTerminal(t *testing.T) {
-	t.Parallel() // its own servers, XDG folders and tmux: nothing shared
 	for _, b := range []struct {
 		name string
 		new  func(t *testing.T) imaptest.Backend
