@@ -5,7 +5,7 @@ package accounts
 // This test moves about 30 MiB through JSON both ways: 2.7 s as it is,
 // over 20 s under the race detector, which adds nothing here (the path
 // is the same as the small messages' in mailer_test.go). .ci/run runs it
-// in a step of its own, without -race.
+// without -race, in the benchmark smoke's step (one build of accounts).
 
 import (
 	"bytes"

@@ -17,6 +17,10 @@ import (
 // is for a person to save (S in the TUI).
 const MaxAttachmentBytes = 10 << 20
 
+// attachmentLimit is MaxAttachmentBytes, lowered by tests: a part over
+// 10 MB through a race-built child took 19 s to build and list.
+var attachmentLimit int64 = MaxAttachmentBytes
+
 // GetAttachmentIn is get_attachment's input: one attachment of a
 // message, index counting as get_message's attachments do (from 0). The
 // list comes from the same parse everywhere, so the index names the same
@@ -67,7 +71,7 @@ func (h *Hub) getAttachment(ctx context.Context, _ *mcp.CallToolRequest, in GetA
 		return nil, GetAttachmentOut{}, fmt.Errorf("index %d: the message has %d attachments", in.Index, len(b.Attachments))
 	}
 	at := b.Attachments[in.Index]
-	if at.Size > MaxAttachmentBytes {
+	if at.Size > attachmentLimit {
 		return nil, GetAttachmentOut{}, tooBig(in.Index, at.Name, at.Size)
 	}
 	cctx, cancel = context.WithTimeout(ctx, h.timeout+conn.TransferTime(at.Size))
@@ -76,7 +80,7 @@ func (h *Hub) getAttachment(ctx context.Context, _ *mcp.CallToolRequest, in GetA
 	if err != nil {
 		return nil, GetAttachmentOut{}, fmt.Errorf("%s: %s", a.Name(), a.Redact(accounts.Reason(err)))
 	}
-	if len(p.Data) > MaxAttachmentBytes {
+	if int64(len(p.Data)) > attachmentLimit {
 		return nil, GetAttachmentOut{}, tooBig(in.Index, p.Name, int64(len(p.Data)))
 	}
 	// Encoded here: the schema the SDK infers for []byte is an array of
@@ -86,6 +90,14 @@ func (h *Hub) getAttachment(ctx context.Context, _ *mcp.CallToolRequest, in GetA
 }
 
 func tooBig(index int, name string, size int64) error {
-	return fmt.Errorf("index %d: attachment %s is %d bytes, over get_attachment's limit of 10 MB (%d bytes); a person can save it from the TUI (S)",
-		index, model.Quote(name), size, MaxAttachmentBytes)
+	return fmt.Errorf("index %d: attachment %s is %d bytes, over get_attachment's limit of %s (%d bytes); a person can save it from the TUI (S)",
+		index, model.Quote(name), size, limitWords(attachmentLimit), attachmentLimit)
+}
+
+// limitWords says a limit as people read it: 10 MB for 10 MiB.
+func limitWords(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	return fmt.Sprintf("%d KB", n>>10)
 }

@@ -33,9 +33,15 @@ func attachMail(parts ...[]byte) []byte {
 // by the index get_message lists it at, up to 10 MB; a bigger one, a bad
 // index or a bad id is refused, saying why.
 func TestGetAttachment(t *testing.T) {
+	if got := tooBig(1, "a.pdf", MaxAttachmentBytes+1).Error(); !strings.Contains(got, "over get_attachment's limit of 10 MB (10485760 bytes)") {
+		t.Fatalf("the refusal at the real limit says %q", got)
+	}
+	// The refusal's path, at a limit a race-built child lists quickly.
+	defer func(was int64) { attachmentLimit = was }(attachmentLimit)
+	attachmentLimit = 64 << 10
 	r := newRig(t, 0)
 	small := []byte("%PDF-1.7 \x00\x01\xff")
-	big := bytes.Repeat([]byte{7}, MaxAttachmentBytes+1)
+	big := bytes.Repeat([]byte{7}, int(attachmentLimit)+1)
 	if _, err := r.srv.Append(r.user, "INBOX", attachMail(small, big), nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +73,7 @@ func TestGetAttachment(t *testing.T) {
 		in   GetAttachmentIn
 		want string
 	}{
-		{GetAttachmentIn{ID: id, Index: 1}, fmt.Sprintf(`index 1: attachment "a1.pdf" is %d bytes, over get_attachment's limit of 10 MB (10485760 bytes)`, len(big))},
+		{GetAttachmentIn{ID: id, Index: 1}, fmt.Sprintf(`index 1: attachment "a1.pdf" is %d bytes, over get_attachment's limit of 64 KB (65536 bytes)`, len(big))},
 		{GetAttachmentIn{ID: id, Index: 2}, "index 2: the message has 2 attachments"},
 		{GetAttachmentIn{ID: id, Index: -1}, "index -1: attachments count from 0"},
 		{GetAttachmentIn{ID: strings.Repeat("x", 600), Index: 0}, "id"},
