@@ -3,8 +3,6 @@ package teatest
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,28 +11,10 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/config"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/ui/tui"
 )
-
-// filesMail has a text body and the named parts, each declared
-// application/pdf whatever it holds.
-func filesMail(names []string, parts [][]byte) []byte {
-	var b bytes.Buffer
-	b.WriteString("From: Ann <ann@example.org>\r\nTo: sam@example.org\r\nSubject: the files\r\nDate: " + time.Now().Add(-time.Hour).Format(time.RFC1123Z) + "\r\n")
-	b.WriteString("Message-ID: <files@unibox.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n")
-	for i, name := range names {
-		enc := base64.StdEncoding.EncodeToString(parts[i])
-		fmt.Fprintf(&b, "--B\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"%s\"\r\nContent-Transfer-Encoding: base64\r\n\r\n", name)
-		for len(enc) > 76 {
-			b.WriteString(enc[:76] + "\r\n")
-			enc = enc[76:]
-		}
-		b.WriteString(enc + "\r\n")
-	}
-	b.WriteString("--B--\r\n")
-	return b.Bytes()
-}
 
 // filesAccount is sam's account, through a real serve-imap child, with
 // the files message in INBOX.
@@ -47,7 +27,7 @@ func filesAccount(t *testing.T, faults *memimap.Faults, names []string, parts []
 	if err := srv.AddUser("sam", "pw", nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.Append("sam", "INBOX", filesMail(names, parts), nil, time.Now()); err != nil {
+	if _, err := srv.Append("sam", "INBOX", imaptest.FilesMail("sam@example.org", names, parts), nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}

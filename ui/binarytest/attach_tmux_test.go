@@ -3,7 +3,6 @@ package binarytest
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,25 +14,6 @@ import (
 	"unibox/accounts/testservers/imaptest"
 	"unibox/ui/facetest"
 )
-
-// partsMail has a text body and the named parts, each declared
-// application/pdf whatever it holds.
-func partsMail(to string, names []string, parts [][]byte) []byte {
-	var b bytes.Buffer
-	b.WriteString("From: Ann <ann@example.org>\r\nTo: " + to + "\r\nSubject: the files\r\nDate: " + time.Now().Add(-time.Hour).Format(time.RFC1123Z) + "\r\n")
-	b.WriteString("Message-ID: <files@unibox.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n")
-	for i, name := range names {
-		enc := base64.StdEncoding.EncodeToString(parts[i])
-		fmt.Fprintf(&b, "--B\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"%s\"\r\nContent-Transfer-Encoding: base64\r\n\r\n", name)
-		for len(enc) > 76 {
-			b.WriteString(enc[:76] + "\r\n")
-			enc = enc[76:]
-		}
-		b.WriteString(enc + "\r\n")
-	}
-	b.WriteString("--B--\r\n")
-	return b.Bytes()
-}
 
 // The real binary in tmux, on memimap and on Dovecot: A lists a
 // message's attachments, S saves a 5 MiB one byte-exact into
@@ -52,14 +32,14 @@ func TestAttachmentsInRealTerminal(t *testing.T) {
 	}{
 		{"memimap", func(t *testing.T) (string, []string) {
 			srv := facetest.Sam(t, "pw", nil)
-			if _, err := srv.Append("sam", "INBOX", partsMail("sam@example.com", names, parts), nil, time.Now()); err != nil {
+			if _, err := srv.Append("sam", "INBOX", imaptest.FilesMail("sam@example.com", names, parts), nil, time.Now()); err != nil {
 				t.Fatal(err)
 			}
 			return facetest.IMAP("Work", srv.Port(), facetest.Env("UNIBOX_PW")), []string{"UNIBOX_PW=pw"}
 		}},
 		{"dovecot", func(t *testing.T) (string, []string) {
 			d := imaptest.StartDovecot(t)
-			d.Seed(t, "alice", "INBOX", partsMail("alice@example.org", names, parts))
+			d.Seed(t, "alice", "INBOX", imaptest.FilesMail("alice@example.org", names, parts))
 			return facetest.IMAPAs("Work", "alice", d.Port(), facetest.Env("UNIBOX_PW")), []string{"UNIBOX_PW=alice-pw"}
 		}},
 	} {

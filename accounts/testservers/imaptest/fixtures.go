@@ -71,3 +71,23 @@ func (m Mail) Bytes() []byte {
 	}
 	return b.Bytes()
 }
+
+// FilesMail is "the files", from Ann to to: a text body ("see attached")
+// and the named parts, each declared application/pdf whatever it holds,
+// in base64 lines of 76 columns.
+func FilesMail(to string, names []string, parts [][]byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("From: Ann <ann@example.org>\r\nTo: " + to + "\r\nSubject: the files\r\nDate: " + time.Now().Add(-time.Hour).Format(time.RFC1123Z) + "\r\n")
+	b.WriteString("Message-ID: <files@unibox.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n")
+	for i, name := range names {
+		enc := base64.StdEncoding.EncodeToString(parts[i])
+		fmt.Fprintf(&b, "--B\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"%s\"\r\nContent-Transfer-Encoding: base64\r\n\r\n", name)
+		for len(enc) > 76 {
+			b.WriteString(enc[:76] + "\r\n")
+			enc = enc[76:]
+		}
+		b.WriteString(enc + "\r\n")
+	}
+	b.WriteString("--B--\r\n")
+	return b.Bytes()
+}
