@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rivo/uniseg"
@@ -48,12 +49,10 @@ func eastAsianLocales(t *testing.T) []termLocale {
 		t.Skip("no locale sources to build ja_JP from")
 	}
 	charmap := readCharmap(t)
-	narrow := t.TempDir()
-	localedef(t, charmap, filepath.Join(narrow, "ja_JP.UTF-8"))
+	narrow, wide := t.TempDir(), t.TempDir()
 	wideMap := wideAmbiguous(t, charmap)
-	wide := t.TempDir()
-	localedef(t, wideMap, filepath.Join(wide, "ja_JP.UTF-8"))
-	localedef(t, wideMap, filepath.Join(wide, "en_US.UTF-8"))
+	localedef(t, [][2]string{{charmap, filepath.Join(narrow, "ja_JP.UTF-8")},
+		{wideMap, filepath.Join(wide, "ja_JP.UTF-8")}, {wideMap, filepath.Join(wide, "en_US.UTF-8")}})
 	return []termLocale{
 		{name: "ja_JP", lang: "ja_JP.UTF-8", locpath: narrow},
 		{name: "ja_JP ambiguous wide", lang: "ja_JP.UTF-8", locpath: wide, wide: true},
@@ -139,11 +138,24 @@ func wideAmbiguous(t *testing.T, charmap string) string {
 }
 
 // localedef compiles ja_JP with charmap into dir (a LOCPATH entry).
-func localedef(t *testing.T, charmap, dir string) {
+func localedef(t *testing.T, builds [][2]string) {
 	t.Helper()
-	// -c: glibc's own sources draw warnings; the result is what counts.
-	out, err := exec.Command("localedef", "--no-archive", "-c", "-i", localeSrc, "-f", charmap, dir).CombinedOutput()
-	if _, serr := os.Stat(filepath.Join(dir, "LC_CTYPE")); serr != nil {
-		t.Fatalf("localedef %s: %v\n%s", dir, err, out)
+	// Side by side: each takes seconds, and the tests wait on them.
+	outs := make([]string, len(builds))
+	var wg sync.WaitGroup
+	for i, b := range builds {
+		wg.Go(func() {
+			// -c: glibc's own sources draw warnings; the result is what counts.
+			out, err := exec.Command("localedef", "--no-archive", "-c", "-i", localeSrc, "-f", b[0], b[1]).CombinedOutput()
+			if _, serr := os.Stat(filepath.Join(b[1], "LC_CTYPE")); serr != nil {
+				outs[i] = fmt.Sprintf("localedef %s: %v\n%s", b[1], err, out)
+			}
+		})
+	}
+	wg.Wait()
+	for _, o := range outs {
+		if o != "" {
+			t.Fatal(o)
+		}
 	}
 }
