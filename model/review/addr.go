@@ -65,13 +65,15 @@ func isASCII(s string) bool {
 // ShowAddress is how a mark names an address: made visible (Visible),
 // and followed by its domain's punycode form when the domain is not
 // ASCII, e.g. "bob@bücher.example (xn--bcher-kva.example)", since the
-// punycode is what a look-alike cannot imitate.
+// punycode is what a look-alike cannot imitate. It is never cut (unlike
+// Visible): "bob@uharness.test.<100 letters>.attacker.test" cut to a
+// width would show the domain it does not go to.
 func ShowAddress(addr string) string {
 	at := strings.LastIndexByte(addr, '@')
 	if at < 0 || isASCII(addr[at+1:]) {
-		return Visible(addr)
+		return visible(addr, 0)
 	}
-	return Visible(addr) + " (" + Visible(punycode(addr[at+1:])) + ")"
+	return visible(addr, 0) + " (" + visible(punycode(addr[at+1:]), 0) + ")"
 }
 
 // punycode is the domain's ASCII form for display, or "invalid IDN: why"

@@ -79,14 +79,15 @@ func (m Message) Recipients() []string {
 }
 
 // Check is every mark m calls for, in the order the screen shows them:
-// recipients (field by field), then the body's length, then its links
+// recipients (field by field; each address's marks, then its display
+// name's), then the body's length, then its links
 // (text body first, then HTML).
 func Check(m Message, known Known) []Mark {
 	var marks []Mark
 	if known.Unchecked != "" {
 		marks = append(marks, mark(KindUnchecked, "", "", "could not check: treated as new ("+Visible(known.Unchecked)+")"))
 	}
-	seen := map[string]bool{}
+	seen, named := map[string]bool{}, map[string]bool{}
 	for _, f := range []struct {
 		name string
 		list []model.Address
@@ -96,11 +97,14 @@ func Check(m Message, known Known) []Mark {
 			// "ann@BÜCHER.example" beside "ann@xn--bcher-kva.example" is
 			// one mailbox written two ways, and the screen shows both.
 			key := asciiLower(a.Address)
-			if a.Address == "" || seen[key] {
+			if a.Address == "" {
 				continue
 			}
-			seen[key] = true
-			marks = append(marks, addressMarks(f.name, a.Address, known)...)
+			if !seen[key] {
+				seen[key] = true
+				marks = append(marks, addressMarks(f.name, a.Address, known)...)
+			}
+			marks = appendNameMark(marks, named, f.name, a) // each name, the same address under another too
 		}
 	}
 	if n := countLines(m.Body); n > MaxLines {
@@ -137,6 +141,20 @@ func addressMarks(field, addr string, known Known) []Mark {
 		out = append(out, mark(KindMixedScript, field, addr, "domain mixes scripts ("+mix+"): "+ShowAddress(addr)))
 	}
 	return out
+}
+
+// appendNameMark adds the mark a's display name calls for, once per
+// address and name (named remembers them).
+func appendNameMark(marks []Mark, named map[string]bool, field string, a model.Address) []Mark {
+	key := AddressKey(a.Address) + "\x00" + a.Name
+	if named[key] {
+		return marks
+	}
+	named[key] = true
+	if mk, ok := nameMark(field, a); ok {
+		marks = append(marks, mk)
+	}
+	return marks
 }
 
 func linkMark(field string, l Link) Mark {

@@ -18,11 +18,15 @@ const maxShown = 120
 // Textsafe would drop them; a person reviewing a link must see that they
 // are there. Invalid UTF-8 shows as U+FFFD. The result is cut to maxShown
 // characters and is what textsafe.Line leaves as it is.
-func Visible(s string) string {
+func Visible(s string) string { return visible(s, maxShown) }
+
+// visible is Visible cut to limit characters, or never cut when limit is
+// 0 (an address: its cut end could be the domain it goes to).
+func visible(s string, limit int) string {
 	var b strings.Builder
 	n := 0
 	for _, r := range s {
-		if n >= maxShown {
+		if limit > 0 && n >= limit {
 			b.WriteString("…")
 			break
 		}

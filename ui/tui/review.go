@@ -55,69 +55,46 @@ func (c composer) action(k tea.KeyMsg) (composer, reviewAction) {
 	return c, reviewNone
 }
 
-// view is the review screen: what is wrong, the headers as they will
-// go and the attachments stay at the top; the text, then the message it
-// answers, scroll under them.
+// view is the review screen: what stops the send stays at the top; the
+// marks, the headers, the text and the message it answers scroll under
+// it, and while any of them is below the screen the bottom line says so.
 func (c composer) view(width, height int) string {
 	fixed, text := c.page(width)
-	avail := max(height-len(fixed), 1)
-	off := min(c.scroll, max(len(text)-avail, 0))
-	lines := append(fixed, text[off:min(off+avail, len(text))]...)
+	shown, last := window(len(fixed), len(text), height)
+	off := min(c.scroll, last)
+	lines := append(fixed, text[off:min(off+shown, len(text))]...)
+	if last > 0 {
+		for len(lines) < len(fixed)+shown {
+			lines = append(lines, "")
+		}
+		more := ""
+		if off < last {
+			more = c.styles.Label.Render(textsafe.Fit(fmt.Sprintf("↓ more (%s, %s)", hint(c.keys.Down), hint(c.keys.PageDown)), width))
+		}
+		lines = append(lines, more)
+	}
 	for len(lines) < height {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines[:height], "\n")
 }
 
-// page is the review's lines: those that stay, and those that scroll.
-func (c composer) page(width int) (fixed, text []string) {
-	d := c.shown
-	if c.problem != "" {
-		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("cannot send: "+c.problem+" · "+hint(c.keys.Edit)+" edits"), width)))
+// window is how many lines of a text of n lines show under fixed lines in
+// height, and the furthest it scrolls: when it does not fit whole, one
+// line is kept under it for "↓ more".
+func window(fixed, n, height int) (shown, last int) {
+	avail := max(height-fixed, 1)
+	if n <= avail {
+		return avail, 0
 	}
-	if c.confirm {
-		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(hint(c.keys.Discard)+" again discards this draft: its text is lost", width)))
-	}
-	fixed = append(fixed, c.markLines(width)...)
-	field := func(name, value string) {
-		fixed = append(fixed, textsafe.Fit(c.styles.Label.Render(fmt.Sprintf("%-8s", name))+" "+textsafe.Line(value), width))
-	}
-	field("From:", addressList([]model.Address{d.From}))
-	field("To:", addressList(d.To))
-	if len(d.Cc) > 0 {
-		field("Cc:", addressList(d.Cc))
-	}
-	if len(d.Bcc) > 0 {
-		field("Bcc:", addressList(d.Bcc))
-	}
-	field("Subject:", d.Subject)
-	for _, p := range d.Attachments {
-		field("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, humanSize(int64(len(p.Data)))))
-	}
-	fixed = append(fixed, rule(width))
-	text = strings.Split(wrap(faithful(d.Body), width), "\n")
-	if c.answers == nil && c.answersNote == "" {
-		return fixed, text
-	}
-	verb := "answers"
-	if d.Kind == compose.KindForward {
-		verb = "forwards"
-	}
-	text = append(text, textsafe.Fit("── "+verb+" "+strings.Repeat("─", max(width-4-len(verb), 0)), width))
-	if c.answersNote != "" {
-		return fixed, append(text, c.styles.Dim.Render(textsafe.Fit(textsafe.Line(c.answersNote), width)))
-	}
-	o := c.answers
-	text = append(text, textsafe.Fit(c.styles.Label.Render("From:   ")+" "+textsafe.Line(formatAddr(o.From)+" · "+o.Date.Format("Mon, 2 Jan 2006 15:04")), width))
-	text = append(text, textsafe.Fit(c.styles.Label.Render("Subject:")+" "+textsafe.Line(o.Subject), width), "")
-	return fixed, append(text, strings.Split(wrap(textsafe.Block(o.Text), width), "\n")...)
+	shown = max(avail-1, 1)
+	return shown, n - shown
 }
 
 // scrolled is where a scrolling key moves the text, within it.
 func (c composer) scrolled(k tea.KeyMsg) int {
 	fixed, text := c.page(c.width)
-	avail := max(c.height-len(fixed), 1)
-	last := max(len(text)-avail, 0)
+	shown, last := window(len(fixed), len(text), c.height)
 	at := min(c.scroll, last)
 	switch {
 	case key.Matches(k, c.keys.Down):
@@ -125,9 +102,9 @@ func (c composer) scrolled(k tea.KeyMsg) int {
 	case key.Matches(k, c.keys.Up):
 		at--
 	case key.Matches(k, c.keys.PageDown):
-		at += avail
+		at += shown
 	case key.Matches(k, c.keys.PageUp):
-		at -= avail
+		at -= shown
 	case key.Matches(k, c.keys.Top):
 		at = 0
 	case key.Matches(k, c.keys.Bottom):
@@ -136,7 +113,8 @@ func (c composer) scrolled(k tea.KeyMsg) int {
 	return max(min(at, last), 0)
 }
 
-// addressList is a list of addresses as the review shows them.
+// addressList is a list of addresses on one line, as the drafts view
+// shows them (the review shows each address whole: reviewpage.go).
 func addressList(l []model.Address) string {
 	var out []string
 	for _, a := range l {
@@ -190,33 +168,4 @@ func faithful(body string) string {
 		lines[i] = b.String()
 	}
 	return strings.TrimSuffix(strings.Join(lines, "\n"), "\n")
-}
-
-// maxMarkLines is how many lines the marks take at most: the headers and
-// the text must stay on screen under them.
-const maxMarkLines = 4
-
-// markLines is the review's marks, each one line, at most maxMarkLines
-// (the last then says how many more): what a person should see before
-// sending, above what is sent.
-func (c composer) markLines(width int) []string {
-	if c.checking {
-		return []string{c.styles.Dim.Render(textsafe.Fit("checking whom this account has written to…", width))}
-	}
-	if len(c.marks) == 0 {
-		return []string{c.styles.Dim.Render(textsafe.Fit("every recipient has been written to before", width))}
-	}
-	var out []string
-	for i, mk := range c.marks {
-		if len(out) == maxMarkLines-1 && len(c.marks) > maxMarkLines {
-			out = append(out, c.styles.StatusError.Render(textsafe.Fit(fmt.Sprintf("! and %d more", len(c.marks)-i), width)))
-			break
-		}
-		text := mk.Text
-		if mk.Field != "" {
-			text = mk.Field + ": " + text
-		}
-		out = append(out, c.styles.StatusError.Render(textsafe.Fit("! "+textsafe.Line(text), width)))
-	}
-	return out
 }
