@@ -33,7 +33,10 @@ var envelopeOnly = &imap.FetchOptions{UID: true, Envelope: true}
 // parses the msg-id): list and sync hand it out through textsafe.Line,
 // which changes nothing in the printable ASCII every caller's id is made
 // of (model.CleanMsgID), while an id that differs only in a byte Line
-// drops is another message.
+// drops is another message. A candidate the server gives no envelope for
+// is not confirmed, so not answered: every caller's id was read off an
+// envelope, and an error instead would let one broken stranger's mail
+// put off every wake or settle of ours.
 func (a *account) uidsWithMessageID(ctx context.Context, c *imapclient.Client, id string) ([]uint32, error) {
 	want := msgIDKey(id)
 	if want == "" {
