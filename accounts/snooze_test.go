@@ -24,15 +24,20 @@ import (
 // a second time, as another process would.
 type snoozer struct {
 	a     *Account
-	mem   *imaptest.Mem
+	mem   imaptest.Backend
 	user  string
 	sched *snooze.Schedule
 }
 
 func newSnoozer(t *testing.T) snoozer {
 	t.Helper()
-	mem := imaptest.NewMem(t, memimap.Options{})
-	user, _ := mem.NewUser(t)
+	return newSnoozerOn(t, imaptest.NewMem(t, memimap.Options{}))
+}
+
+// newSnoozerOn is a snoozer on any backend (a fresh user of it).
+func newSnoozerOn(t *testing.T, mem imaptest.Backend) snoozer {
+	t.Helper()
+	user, pass := mem.NewUser(t)
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "store.db"))
 	if err != nil {
@@ -43,7 +48,7 @@ func newSnoozer(t *testing.T) snoozer {
 	t.Cleanup(func() { book.Close() })
 	ac := config.Account{Name: "Work", Kind: "imap", Host: mem.Host(), Port: mem.Port(), Security: "none", Username: user, SnoozeFolder: "Snoozed"}
 	a := openAccount(t, ac, Options{Store: st, Snooze: book, Password: func(config.Account) func(context.Context) (string, error) {
-		return func(context.Context) (string, error) { return user + "-pw", nil }
+		return func(context.Context) (string, error) { return pass, nil }
 	}})
 	other, err := snooze.Open(book.Path())
 	if err == nil {

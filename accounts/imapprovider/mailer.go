@@ -87,6 +87,7 @@ func (p imapProvider) FindIn(ctx context.Context, a *conn.Adapter, folder, speci
 	if len(out.UIDs) == 0 {
 		return model.MessageID{}, false, nil
 	}
+	// Exact matches only (find_message); of several copies, the newest.
 	return model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: out.UIDs[len(out.UIDs)-1]}, true, nil
 }
 

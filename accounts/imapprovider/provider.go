@@ -210,6 +210,8 @@ func (p imapProvider) Find(ctx context.Context, a *conn.Adapter, op model.Op, me
 	if len(out.UIDs) == 0 {
 		return model.MessageID{}, false, nil
 	}
+	// Every uid carries exactly messageID (find_message confirms each on
+	// its envelope); of several copies, the newest.
 	return model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: out.UIDs[len(out.UIDs)-1]}, true, nil
 }
 

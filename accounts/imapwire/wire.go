@@ -250,12 +250,15 @@ type FindMessageIn struct {
 }
 
 // FindMessageOut is find_message's answer: the uids in the folder that
-// carry the Message-ID (none: the message is not there).
+// carry the Message-ID (none: the message is not there). Every uid is an
+// exact match, confirmed on the message's envelope (brackets and
+// surrounding space aside, byte for byte): IMAP's HEADER search alone
+// would also answer a Message-ID that merely contains the one asked.
 type FindMessageOut struct {
 	ErrorInfo
 	Folder      string   `json:"folder"`
 	UIDValidity uint32   `json:"uidvalidity"`
-	UIDs        []uint32 `json:"uids" jsonschema:"messages in the folder with that Message-ID"`
+	UIDs        []uint32 `json:"uids" jsonschema:"messages in the folder with exactly that Message-ID, ascending"`
 }
 
 // Per-uid outcomes of writes.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -227,13 +226,16 @@ func (s *Server) search(ctx context.Context, in imapwire.SearchIn) (imapwire.Lis
 
 // findMessage looks a Message-ID up in a folder: after a move whose
 // outcome is unknown, "is it in the destination?" decides between done
-// and provably not done.
+// and provably not done; a snooze wakes what it finds; a cut APPEND to
+// Sent or Drafts is found before it is made twice. Every uid it answers
+// carries exactly that Message-ID (uidsWithMessageID), never one that
+// only contains it.
 func (s *Server) findMessage(ctx context.Context, in imapwire.FindMessageIn) (imapwire.FindMessageOut, string, error) {
 	a, err := s.account(in.Account)
 	if err != nil {
 		return imapwire.FindMessageOut{}, "", err
 	}
-	id := strings.Trim(strings.TrimSpace(in.MessageID), "<>")
+	id := msgIDKey(in.MessageID)
 	if id == "" {
 		return imapwire.FindMessageOut{}, "", withClass(conn.ClassTool, fmt.Errorf("find_message: empty message_id"))
 	}
@@ -253,14 +255,11 @@ func (s *Server) findMessage(ctx context.Context, in imapwire.FindMessageIn) (im
 			return err
 		}
 		out.Folder, out.UIDValidity, out.UIDs = folder, sel.UIDValidity, []uint32{}
-		var data *imap.SearchData
-		crit := &imap.SearchCriteria{Header: []imap.SearchCriteriaHeaderField{{Key: "Message-ID", Value: id}}}
-		if err := a.cmd(ctx, c, func() (err error) { data, err = c.UIDSearch(crit, nil).Wait(); return err }); err != nil {
+		uids, err := a.uidsWithMessageID(ctx, c, id)
+		if err != nil {
 			return err
 		}
-		for _, u := range data.AllUIDs() {
-			out.UIDs = append(out.UIDs, uint32(u))
-		}
+		out.UIDs = append(out.UIDs, uids...)
 		return nil
 	})
 	if err != nil {
