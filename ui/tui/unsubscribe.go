@@ -157,7 +157,7 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 			m.frame.setStatus("unsubscribe: "+msg.err.Error(), true)
 			return nil
 		}
-		if len(msg.info.Options) == 0 && len(msg.info.Problems) == 0 {
+		if len(msg.info.Options) == 0 && len(msg.info.Problems) == 0 && len(msg.info.Unsafe) == 0 {
 			m.frame.setStatus("unsubscribe: the message has no List-Unsubscribe header", true)
 			return nil // nothing to attempt, nothing for the history
 		}
