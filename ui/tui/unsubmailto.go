@@ -66,12 +66,16 @@ func mailtoFollowCmd(room *Mailroom, w unsubMailto) tea.Cmd {
 }
 
 // unsubOutboxChanged is the hook for every outboxMsg: the runner moved
-// something, so the waiting entry is read again.
+// something, so each waiting entry is read again.
 func (m *Model) unsubOutboxChanged() tea.Cmd {
-	if w := m.unsub.mailto; w != nil && m.env.opts.Mailroom != nil {
-		return mailtoFollowCmd(m.env.opts.Mailroom, *w)
+	if m.env.opts.Mailroom == nil {
+		return nil
 	}
-	return nil
+	var cmds []tea.Cmd
+	for _, w := range m.unsub.mailto {
+		cmds = append(cmds, mailtoFollowCmd(m.env.opts.Mailroom, *w))
+	}
+	return tea.Batch(cmds...)
 }
 
 // mailtoQueued starts following the entry, or says why it is not queued.
@@ -80,32 +84,36 @@ func (m *Model) mailtoQueued(msg unsubQueuedMsg) tea.Cmd {
 		return m.unsubscribed(unsubDoneMsg{acct: msg.acct, sender: msg.sender, what: "a message to " + msg.to, err: msg.err})
 	}
 	m.note(msg.acct, "", "mailto: a message to "+msg.to+" is in the outbox")
-	m.unsub.mailto = &unsubMailto{acct: msg.acct, account: msg.account, sender: msg.sender, to: msg.to, id: msg.id}
+	w := &unsubMailto{acct: msg.acct, account: msg.account, sender: msg.sender, to: msg.to, id: msg.id}
+	if m.unsub.mailto == nil {
+		m.unsub.mailto = map[string]*unsubMailto{}
+	}
+	m.unsub.mailto[w.id] = w
 	m.frame.setStatus("unsubscribe: the message to "+msg.to+" is in the outbox, waiting for the server…", false)
-	return mailtoFollowCmd(m.env.opts.Mailroom, *m.unsub.mailto)
+	return mailtoFollowCmd(m.env.opts.Mailroom, *w)
 }
 
 // mailtoFollowed says the outcome once the runner knows it.
 func (m *Model) mailtoFollowed(msg unsubFollowMsg) tea.Cmd {
-	w := m.unsub.mailto
-	if w == nil || w.id != msg.id || msg.err != nil {
-		return nil // an older read, or the outbox unreadable for now: the next change reads again
+	w := m.unsub.mailto[msg.id]
+	if w == nil || msg.err != nil {
+		return nil // an answer already given, or the outbox unreadable for now: the next change reads again
 	}
 	e := msg.entry
 	switch {
 	case !msg.found && !msg.sent:
-		m.unsub.mailto = nil
+		delete(m.unsub.mailto, w.id)
 		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
 			err: errors.New("the message to " + w.to + " left the outbox unsent")})
 	case !msg.found, e.State == outbox.StateSent, e.State == outbox.StateSaved, e.State == outbox.StateDone:
-		m.unsub.mailto = nil
+		delete(m.unsub.mailto, w.id)
 		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "the message to " + w.to + " was sent"})
 	case e.State == outbox.StateFailed:
-		m.unsub.mailto = nil
+		delete(m.unsub.mailto, w.id)
 		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
 			err: errors.New("the server refused the message to " + w.to + ": " + e.LastError + " (D shows it)")})
 	case e.State == outbox.StateUnknown:
-		m.unsub.mailto = nil
+		delete(m.unsub.mailto, w.id)
 		m.note(w.acct, "", "unknown: the message to "+w.to+" may have been sent: "+e.LastError)
 		m.frame.setStatus("unsubscribe: the message to "+w.to+" may have been sent: check Sent ("+e.LastError+")", true)
 	case e.State == outbox.StateQueued && e.LastError != "" && e.LastError != w.retry:

@@ -29,9 +29,9 @@ type Unsubscribing interface {
 // other key drops what was offered.
 type unsubBox struct {
 	req     uint64
-	plan    *unsubPlan    // shown, waiting for y
-	archive *archiveOffer // after a success, waiting for y
-	mailto  *unsubMailto  // a mailto: message in the outbox, not yet sent
+	plan    *unsubPlan              // shown, waiting for y
+	archive *archiveOffer           // after a success, waiting for y
+	mailto  map[string]*unsubMailto // mailto: messages in the outbox, not yet sent, by entry id
 	// shown is the plan, the refusal or the offer in full, drawn over the
 	// bottom of the body until the next key: a long URI cut to the width
 	// of the status line would not be "exactly what will happen".
