@@ -2,6 +2,7 @@ package teatest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/x509"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts"
@@ -291,17 +293,69 @@ func TestUnsubscribeMailto(t *testing.T) {
 	tm.Send(key("U"))
 	waitFor(t, tm, `send a message from sam@example.org to leave@example.com, subject "stop", body "bye" (left out: bcc, cc)`)
 	tm.Send(key("y"))
-	waitFor(t, tm, "unsubscribed (a message to leave@example.com is in the outbox")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if err := smtp.AwaitDeliveries(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	// "unsubscribed" only once the server took it (issue 35 item 3): by
+	// the time the screen says so, the message was delivered.
+	waitFor(t, tm, "unsubscribed (the message to leave@example.com was sent). y archives the 1 message(s) from news@example.com")
 	d := smtp.Delivered()
 	if len(d) != 1 || len(d[0].Rcpt) != 1 || d[0].Rcpt[0] != "leave@example.com" {
 		t.Fatalf("delivered %+v", d)
 	}
 	if n := len(facetest.Folder(t, srv, "bob", "pw", "INBOX")); n != 0 {
 		t.Fatalf("the cc reached bob: %d", n)
+	}
+}
+
+// A mailto: the server refuses is said on the status line as a refusal,
+// never as "unsubscribed", and the history says so too (issue 35 item 3).
+func TestUnsubscribeMailtoRefused(t *testing.T) {
+	dk := unsubtest.NewKey("example.com")
+	m := subject(unsubtest.Mail("news@example.com", false, "mailto:leave@example.com?subject=stop"), "Mailto news")
+	_, smtp, set, box, runner := unsubWorld(t, dk, map[string][][]byte{"sam": {m}})
+	smtp.RejectRcpt("leave@example.com", true)
+	room := &tui.Mailroom{Box: box, Runner: runner}
+	tm, _ := run(t, uiAccounts(set), 220, 30, func(o *tui.Options) { o.Now = time.Now; o.Mailroom = room })
+	waitFor(t, tm, "Mailto news")
+	tm.Send(key("U"))
+	waitFor(t, tm, `send a message from sam@example.org to leave@example.com, subject "stop"`)
+	tm.Send(key("y"))
+	var after []byte // everything drawn from y to the refusal
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		after = b
+		return bytes.Contains(b, []byte("unsubscribe failed: the server refused the message to leave@example.com: smtp rcpt: recipient leave@example.com: SMTP error 550"))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	if bytes.Contains(after, []byte("unsubscribed")) {
+		t.Fatalf("the screen said \"unsubscribed\" for a refused message:\n%s", after)
+	}
+	if n := len(smtp.Delivered()); n != 0 {
+		t.Fatalf("%d delivered", n)
+	}
+	if h := unsubHistory(set.Accounts[0]); !strings.Contains(h, "failed: a message to leave@example.com: the server refused") {
+		t.Fatalf("history:\n%s", h)
+	}
+}
+
+// Issue 35 item 3 through the real children: a signed list mail with the
+// attacker's From, List-Unsubscribe and List-Unsubscribe-Post on top
+// (above a field name net/textproto's MIME reader stops at) is refused,
+// the reason on the status line, and y posts nothing.
+func TestUnsubscribeRefusesForgedHeader(t *testing.T) {
+	host := newListHost(t)
+	dk := unsubtest.NewKey("example.com")
+	signed := dk.Sign(subject(unsubtest.Mail("news@example.com", true, host.url("/u/1")), "Forged news"))
+	forged := append([]byte("From: News <news@example.com>\r\nList-Unsubscribe: <"+host.url("/evil")+">\r\n"+
+		"List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\nX-Tag(1): x\r\n"), signed...)
+	_, _, set, _, _ := unsubWorld(t, dk, map[string][][]byte{"sam": {forged}})
+	poster := host.poster()
+	defer poster.Close()
+	tm, _ := run(t, uiAccounts(set), 220, 30, func(o *tui.Options) { o.Now = time.Now; o.Poster = poster })
+	waitFor(t, tm, "Forged news")
+	tm.Send(key("U"))
+	waitFor(t, tm, "no one-click, no mailto: the header cannot be trusted: 2 From fields: no sender taken; 2 List-Unsubscribe fields")
+	tm.Send(key("y"))
+	if n := len(host.requests()); n != 0 {
+		t.Fatalf("%d requests: the forged one-click was posted", n)
+	}
+	if h := unsubHistory(set.Accounts[0]); !strings.Contains(h, "refused: unsubscribe: nothing to do: no one-click, no mailto: the header cannot be trusted") {
+		t.Fatalf("history:\n%s", h)
 	}
 }

@@ -88,6 +88,10 @@ func TestUnsubscribeInfoChild(t *testing.T) {
 	msg := unsubtest.Mail("news@news.example", true, "https://news.example/u/1")
 	signed := b.Seed(t, user, "INBOX", key.Sign(msg))
 	other := b.Seed(t, user, "INBOX", misaligned.Sign(msg))
+	// Issue 35 item 3: the attacker's fields on top of the signed mail,
+	// above a name net/textproto's MIME reader stops at.
+	forged := b.Seed(t, user, "INBOX", append([]byte("From: News <news@news.example>\r\nList-Unsubscribe: <https://evil.example/x>\r\n"+
+		"List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\nX-Tag(1): x\r\n"), key.Sign(msg)...))
 	exe, _ := os.Executable()
 	a := conn.New(conn.Options{Account: "work", Dial: childDial(exe, dir),
 		AfterConnect: imapprovider.Provision(accountIn(b, user, pass), nil), Classify: imapprovider.Classify,
@@ -97,7 +101,9 @@ func TestUnsubscribeInfoChild(t *testing.T) {
 		uid    uint32
 		result string
 		kind   unsubscribe.Kind
-	}{{signed, unsubscribe.DKIMPass, unsubscribe.KindOneClick}, {other, unsubscribe.DKIMFail, unsubscribe.KindShow}} {
+		why    string
+	}{{signed, unsubscribe.DKIMPass, unsubscribe.KindOneClick, ""}, {other, unsubscribe.DKIMFail, unsubscribe.KindShow, "not aligned"},
+		{forged, unsubscribe.DKIMFail, unsubscribe.KindShow, "2 From fields: no sender taken; 2 List-Unsubscribe fields: none taken; 2 List-Unsubscribe-Post fields"}} {
 		res, err := a.Call(t.Context(), conn.Request{Tool: "unsubscribe_info", Args: imapwire.UnsubscribeInfoIn{Account: "work", UID: tt.uid}, Idempotent: true})
 		if err != nil {
 			t.Fatal(err)
@@ -106,8 +112,8 @@ func TestUnsubscribeInfoChild(t *testing.T) {
 		if err := imapwire.Decode(res, &out); err != nil {
 			t.Fatal(err)
 		}
-		if out.DKIM.Result != tt.result || unsubscribe.Decide(out.Info).Kind != tt.kind {
-			t.Fatalf("uid %d: %s, want %s", tt.uid, pretty(out), tt.result)
+		if p := unsubscribe.Decide(out.Info); out.DKIM.Result != tt.result || p.Kind != tt.kind || !strings.Contains(p.Describe(""), tt.why) {
+			t.Fatalf("uid %d: %s, plan %+v: want %s, %s, %q", tt.uid, pretty(out), p, tt.result, tt.kind, tt.why)
 		}
 	}
 }

@@ -15,8 +15,11 @@ import (
 // thing RFC 8058 asks: a valid signature that covers List-Unsubscribe and
 // List-Unsubscribe-Post, from a domain aligned with From. A signature
 // that is valid but leaves either header out proves nothing about the
-// link: a forwarder could have added it.
-func verify(msg io.Reader, lookupTXT func(string) ([]string, error), info Info) DKIM {
+// link: a forwarder could have added it. Nor does one that covers fewer
+// instances of a field than the header holds (counts): DKIM signs the
+// instances bottom up, so a field added above a signed one is unsigned
+// while the check still passes.
+func verify(msg io.Reader, lookupTXT func(string) ([]string, error), info Info, counts map[string]int) DKIM {
 	if lookupTXT == nil {
 		lookupTXT = net.LookupTXT
 	}
@@ -32,7 +35,7 @@ func verify(msg io.Reader, lookupTXT func(string) ([]string, error), info Info) 
 	rank := -1 // how far the best failing signature got
 	for _, v := range verifs {
 		d := strings.ToLower(strings.TrimSuffix(v.Domain, "."))
-		verdict, r := judge(v, d, info)
+		verdict, r := judge(v, d, info, counts)
 		if r == 3 {
 			return verdict
 		}
@@ -44,8 +47,8 @@ func verify(msg io.Reader, lookupTXT func(string) ([]string, error), info Info) 
 }
 
 // judge rates one signature: 0 invalid, 1 valid but misaligned, 2
-// aligned but not covering the headers, 3 pass.
-func judge(v *dkim.Verification, d string, info Info) (DKIM, int) {
+// aligned but not covering every instance of the headers, 3 pass.
+func judge(v *dkim.Verification, d string, info Info, counts map[string]int) (DKIM, int) {
 	if v.Err != nil {
 		res := DKIMFail
 		if dkim.IsTempFail(v.Err) {
@@ -59,21 +62,27 @@ func judge(v *dkim.Verification, d string, info Info) (DKIM, int) {
 	if !aligned(d, info.FromDomain) {
 		return DKIM{Result: DKIMFail, Domain: d, Reason: fmt.Sprintf("signed by d=%s, which is not aligned with the From domain %s", d, info.FromDomain)}, 1
 	}
-	for _, name := range []string{"From", "List-Unsubscribe", "List-Unsubscribe-Post"} {
-		if !signs(v.HeaderKeys, name) {
+	for _, name := range once {
+		switch signed := signs(v.HeaderKeys, name); {
+		case signed == 0:
 			return DKIM{Result: DKIMFail, Domain: d, Reason: fmt.Sprintf("the signature of d=%s does not cover %s", d, name)}, 2
+		case signed < counts[name]:
+			return DKIM{Result: DKIMFail, Domain: d, Reason: fmt.Sprintf("the signature of d=%s covers %d of the %d %s fields", d, signed, counts[name], name)}, 2
 		}
 	}
 	return DKIM{Result: DKIMPass, Domain: d}, 3
 }
 
-func signs(keys []string, name string) bool {
+// signs is how many instances of name the signature's h= covers (a name
+// listed n times signs the bottom n instances, RFC 6376 5.4.2).
+func signs(keys []string, name string) int {
+	n := 0
 	for _, k := range keys {
 		if strings.EqualFold(strings.TrimSpace(k), name) {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // aligned is DMARC's relaxed alignment (RFC 7489 3.1.1): d= and the From

@@ -14,9 +14,15 @@ type Info struct {
 	// "List-Unsubscribe=One-Click" (RFC 8058 section 3.1).
 	OneClickHeader bool `json:"one_click_header"`
 	DKIM           DKIM `json:"dkim"`
-	// Problems are why a header was not taken (two List-Unsubscribe
-	// fields, a URI too long), for the screen.
+	// Problems are why a URI was not taken (too long, not a URI), for
+	// the screen.
 	Problems []string `json:"problems,omitempty"`
+	// Unsafe are why the header block itself forbids acting on it: a
+	// line the signature check reads otherwise than as "name: value", or
+	// From, List-Unsubscribe or List-Unsubscribe-Post given more than
+	// once (an attacker's copy on top of a signed mail). Decide then
+	// only shows the links.
+	Unsafe []string `json:"unsafe,omitempty"`
 }
 
 // Option is one URI of List-Unsubscribe.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/mail"
-	"net/textproto"
 	"net/url"
 	"strings"
 )
@@ -35,8 +34,8 @@ func Inspect(r io.Reader, lookupTXT func(domain string) ([]string, error)) (Info
 	if err != nil {
 		return Info{}, err
 	}
-	info := parseHeaders(raw)
-	info.DKIM = verify(io.MultiReader(bytes.NewReader(raw), br), lookupTXT, info)
+	info, counts := parseHeaders(raw)
+	info.DKIM = verify(io.MultiReader(bytes.NewReader(raw), br), lookupTXT, info, counts)
 	return info, nil
 }
 
@@ -67,43 +66,47 @@ func readHeaderBlock(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// parseHeaders takes From and the two List-Unsubscribe fields. A field
-// given twice is ambiguous (which one did the signature cover?) and is
-// not taken.
-func parseHeaders(raw []byte) Info {
+// parseHeaders takes From and the two List-Unsubscribe fields from the
+// verifier's view of the header (readFields). A line that view cannot
+// read as a field, or one of the three fields given twice (which one did
+// the signature cover?), is in Unsafe: no one-click, and the repeated
+// field is not taken. counts is how often each of the three appears, for
+// the signature check.
+func parseHeaders(raw []byte) (Info, map[string]int) {
 	info := Info{Options: []Option{}}
-	block := raw
-	if !bytes.HasSuffix(block, []byte("\n\n")) && !bytes.HasSuffix(block, []byte("\r\n\r\n")) {
-		block = append(append([]byte{}, block...), "\r\n\r\n"...)
+	fields, bad := readFields(raw)
+	info.Unsafe = append(info.Unsafe, bad...)
+	counts := map[string]int{}
+	for _, name := range once {
+		counts[name] = len(values(fields, name))
 	}
-	h, err := textproto.NewReader(bufio.NewReader(bytes.NewReader(block))).ReadMIMEHeader()
-	if err != nil && len(h) == 0 {
-		info.Problems = append(info.Problems, "the header is malformed: "+err.Error())
-		return info
-	}
-	if from := h.Values("From"); len(from) == 1 {
+	switch from := values(fields, "From"); len(from) {
+	case 0:
+	case 1:
 		if addrs, err := mail.ParseAddressList(from[0]); err == nil && len(addrs) == 1 {
 			info.From = addrs[0].Address
 			if at := strings.LastIndexByte(info.From, '@'); at >= 0 {
 				info.FromDomain = strings.ToLower(strings.TrimSuffix(info.From[at+1:], "."))
 			}
 		}
+	default:
+		info.Unsafe = append(info.Unsafe, fmt.Sprintf("%d From fields: no sender taken", len(from)))
 	}
-	switch lu := h.Values("List-Unsubscribe"); len(lu) {
+	switch lu := values(fields, "List-Unsubscribe"); len(lu) {
 	case 0:
 	case 1:
 		info.Options, info.Problems = parseList(lu[0])
 	default:
-		info.Problems = append(info.Problems, fmt.Sprintf("%d List-Unsubscribe fields: none taken", len(lu)))
+		info.Unsafe = append(info.Unsafe, fmt.Sprintf("%d List-Unsubscribe fields: none taken", len(lu)))
 	}
-	switch post := h.Values("List-Unsubscribe-Post"); len(post) {
+	switch post := values(fields, "List-Unsubscribe-Post"); len(post) {
 	case 0:
 	case 1:
-		info.OneClickHeader = strings.TrimSpace(post[0]) == OneClickValue
+		info.OneClickHeader = post[0] == OneClickValue
 	default:
-		info.Problems = append(info.Problems, fmt.Sprintf("%d List-Unsubscribe-Post fields: no one-click", len(post)))
+		info.Unsafe = append(info.Unsafe, fmt.Sprintf("%d List-Unsubscribe-Post fields: no one-click", len(post)))
 	}
-	return info
+	return info, counts
 }
 
 // parseList reads RFC 2369's "<uri>, <uri>" (whitespace inside the angle

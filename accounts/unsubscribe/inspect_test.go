@@ -66,8 +66,8 @@ func TestInspectTwoListUnsubscribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(info.Options) != 0 || len(info.Problems) != 1 {
-		t.Fatalf("options %v, problems %v: want none taken, one problem", info.Options, info.Problems)
+	if len(info.Options) != 0 || len(info.Unsafe) != 1 {
+		t.Fatalf("options %v, unsafe %v: want none taken, one reason", info.Options, info.Unsafe)
 	}
 	if p := unsubscribe.Decide(info); p.Kind != unsubscribe.KindShow || !strings.Contains(p.Describe(""), "2 List-Unsubscribe fields: none taken") {
 		t.Fatalf("plan %+v: the screen must say why", p)

@@ -30,6 +30,13 @@ type Plan struct {
 // only where RFC 8058 and DKIM both hold; else a mailto: it can parse;
 // else nothing but the links as text, whatever their scheme.
 func Decide(info Info) Plan {
+	if len(info.Unsafe) > 0 {
+		var links []string
+		for _, o := range info.Options {
+			links = append(links, o.URI)
+		}
+		return Plan{Kind: KindShow, Links: links, Why: "no one-click, no mailto: the header cannot be trusted: " + strings.Join(info.Unsafe, "; ")}
+	}
 	why := notOneClick(info)
 	if why == "" {
 		for _, o := range info.Options {

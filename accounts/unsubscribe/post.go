@@ -25,7 +25,7 @@ const (
 // Errors of the POST, for errors.Is.
 var (
 	ErrNotHTTPS         = errors.New("the one-click URI is not https")
-	ErrForbiddenAddress = errors.New("the address is loopback, private or link-local")
+	ErrForbiddenAddress = errors.New("the address is not globally reachable (IANA special-purpose address registries)")
 	ErrRedirect         = errors.New("the server answered with a redirect (RFC 8058 forbids one; not followed)")
 	ErrRefused          = errors.New("the server refused the unsubscribe")
 )
@@ -159,46 +159,16 @@ func (p *Poster) Post(ctx context.Context, uri string) (Result, error) {
 	return res, fmt.Errorf("POST to %s: %s: %w", u.Host, resp.Status, ErrRefused)
 }
 
-// checkAddress refuses a socket address that is not a public unicast
-// one: loopback, private (RFC 1918, fc00::/7), shared (100.64/10),
-// link-local, unspecified or multicast.
+// checkAddress refuses a socket address that is not globally reachable
+// (CheckRoutable's table). allowLoopback lets 127.0.0.0/8 and ::1 through
+// for tests, and nothing else.
 func checkAddress(address string, allowLoopback bool) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
 		return fmt.Errorf("address %s: %w", address, ErrForbiddenAddress)
 	}
-	ip := embedded(ap.Addr().Unmap())
-	switch {
-	case ip.IsLoopback():
-		if allowLoopback {
-			return nil
-		}
-	case ip.IsPrivate(), ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast(), ip.IsUnspecified(),
-		ip.IsMulticast(), ip.IsInterfaceLocalMulticast(), shared.Contains(ip):
-	default:
+	if allowLoopback && ap.Addr().Unmap().IsLoopback() {
 		return nil
 	}
-	return fmt.Errorf("address %s: %w", ip, ErrForbiddenAddress)
-}
-
-// shared is RFC 6598's carrier-grade NAT space: inside someone's network.
-var shared = netip.MustParsePrefix("100.64.0.0/10")
-
-// IPv6 prefixes that carry an IPv4 address a gateway reaches: NAT64
-// (RFC 6052) and 6to4 (RFC 3056). 64:ff9b::10.0.0.1 is 10.0.0.1.
-var (
-	nat64  = netip.MustParsePrefix("64:ff9b::/96")
-	sixTo4 = netip.MustParsePrefix("2002::/16")
-)
-
-// embedded is the IPv4 address a NAT64 or 6to4 address stands for, else ip.
-func embedded(ip netip.Addr) netip.Addr {
-	b := ip.As16()
-	switch {
-	case nat64.Contains(ip):
-		return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
-	case sixTo4.Contains(ip):
-		return netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
-	}
-	return ip
+	return CheckRoutable(ap.Addr())
 }

@@ -154,7 +154,10 @@ func TestPostRefusesInternalAddresses(t *testing.T) {
 	ls := newListServer(t)
 	for _, ip := range []string{"127.0.0.1", "::1", "10.1.2.3", "172.16.0.9", "192.168.1.1", "169.254.169.254",
 		"fe80::1", "fd00::1", "100.64.0.1", "0.0.0.0", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
-		"64:ff9b::10.0.0.1", "64:ff9b::7f00:1", "2002:c0a8:101::1", "ff02::1", "224.0.0.1"} {
+		"64:ff9b::10.0.0.1", "64:ff9b::7f00:1", "2002:c0a8:101::1", "ff02::1", "224.0.0.1",
+		// issue 35 item 11: special ranges the old filter let through
+		"fec0::1", "192.0.0.8", "198.18.0.1", "240.0.0.1", "255.255.255.255", "2001::7f00:1", "::ffff:0:7f00:1", "0.1.2.3",
+		"2001:db8::1", "192.0.2.1", "64:ff9b:1::8.8.8.8", "3fff::1", "100::1"} {
 		t.Run(ip, func(t *testing.T) {
 			p := poster(ls, unsubscribe.PostOptions{LookupIP: dnsTo(ip), Timeout: 5 * time.Second})
 			defer p.Close()

@@ -29,8 +29,9 @@ type Unsubscribing interface {
 // other key drops what was offered.
 type unsubBox struct {
 	req     uint64
-	plan    *unsubPlan    // shown, waiting for y
-	archive *archiveOffer // after a success, waiting for y
+	plan    *unsubPlan              // shown, waiting for y
+	archive *archiveOffer           // after a success, waiting for y
+	mailto  map[string]*unsubMailto // mailto: messages in the outbox, not yet sent, by entry id
 	// shown is the plan, the refusal or the offer in full, drawn over the
 	// bottom of the body until the next key: a long URI cut to the width
 	// of the status line would not be "exactly what will happen".
@@ -157,7 +158,7 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 			m.frame.setStatus("unsubscribe: "+msg.err.Error(), true)
 			return nil
 		}
-		if len(msg.info.Options) == 0 && len(msg.info.Problems) == 0 {
+		if len(msg.info.Options) == 0 && len(msg.info.Problems) == 0 && len(msg.info.Unsafe) == 0 {
 			m.frame.setStatus("unsubscribe: the message has no List-Unsubscribe header", true)
 			return nil // nothing to attempt, nothing for the history
 		}
@@ -264,7 +265,7 @@ func (m *Model) fromOf(i int) string {
 }
 
 // carryOut does what was shown, once: the POST, or the message queued
-// in the outbox for the runner to send.
+// in the outbox for the runner to send (followed there: unsubmailto.go).
 func (m *Model) carryOut(p unsubPlan) tea.Cmd {
 	switch p.plan.Kind {
 	case unsubscribe.KindOneClick:
@@ -292,18 +293,18 @@ func (m *Model) carryOut(p unsubPlan) tea.Cmd {
 			m.frame.setStatus("unsubscribe: "+err.Error(), true)
 			return nil
 		}
-		m.note(p.acct, "", "mailto: queueing a message to "+p.plan.Mailto.To)
 		d := p.plan.Mailto.Draft(model.Address{Name: from.Name, Address: from.Address})
 		name, now := m.panes.accts[p.acct].acct.Name(), m.env.opts.Now()
 		return func() tea.Msg {
 			prep, err := d.Prepare(now)
+			var e outbox.Entry
 			if err == nil {
-				_, err = room.Box.Enqueue(outbox.Entry{Account: name, MessageID: prep.MessageID, From: prep.From, Rcpt: prep.Rcpt, SendAt: now}, prep.Wire, prep.Saved)
+				e, err = room.Box.Enqueue(outbox.Entry{Account: name, MessageID: prep.MessageID, From: prep.From, Rcpt: prep.Rcpt, SendAt: now}, prep.Wire, prep.Saved)
 			}
 			if err == nil && room.Runner != nil {
 				room.Runner.Kick()
 			}
-			return unsubDoneMsg{acct: p.acct, sender: p.sender, what: "a message to " + p.plan.Mailto.To + " is in the outbox (D shows it)", err: err}
+			return unsubQueuedMsg{acct: p.acct, account: name, sender: p.sender, to: p.plan.Mailto.To, id: e.ID, err: err}
 		}
 	}
 	return nil

@@ -394,7 +394,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return readOutboxCmd(m.env.opts.Mailroom)
 	case outboxMsg:
 		m.drafts, _ = m.drafts.update(msg)
-		cmd := m.composed(msg)
+		cmd := tea.Batch(m.composed(msg), m.unsubOutboxChanged())
 		if msg.watch {
 			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.ctx, m.env.opts.Mailroom))
 		}
@@ -438,6 +438,10 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.applied(msg)
 	case unsubInfoMsg, unsubDoneMsg, unsubStoredMsg:
 		return m.unsubscribed(msg)
+	case unsubQueuedMsg:
+		return m.mailtoQueued(msg)
+	case unsubFollowMsg:
+		return m.mailtoFollowed(msg)
 	case foldersMsg:
 		if m.frame.mode == modePicker {
 			m.pick, _ = m.pick.update(msg)

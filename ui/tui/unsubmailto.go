@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"errors"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts/outbox"
+	"unibox/model/review"
+)
+
+// unsubMailto is a mailto: unsubscribe waiting in the outbox. Being in
+// the outbox is not being unsubscribed: "unsubscribed" (and the offer to
+// archive the sender's mail) waits until the runner reports the message
+// sent, and a refusal is said on the status line, not only in D (issue 35
+// item 3).
+type unsubMailto struct {
+	acct    int
+	account string // its name, for the sent-to record
+	sender  string
+	to      string
+	id      string // the outbox entry
+	retry   string // the last "will retry" reason said, not said twice
+}
+
+// unsubQueuedMsg: the mailto: message is in the outbox as id (err: it is
+// not).
+type unsubQueuedMsg struct {
+	acct                int
+	account, sender, to string
+	id                  string
+	err                 error
+}
+
+// unsubFollowMsg is the waiting entry as it stands, read after the
+// outbox changed. found false: it is gone, sent (done, and its recipient
+// in the account's sent-to record) or taken out in D unsent.
+type unsubFollowMsg struct {
+	id    string
+	entry outbox.Entry
+	found bool
+	sent  bool // gone, and the sent-to record holds the recipient
+	err   error
+}
+
+func (m unsubQueuedMsg) accountIndex() int { return m.acct }
+func (m unsubFollowMsg) accountIndex() int { return noAccount }
+
+// mailtoFollowCmd reads the entry now. It is made only once the entry is known
+// to be in the outbox, so "not there" means done, never "not yet there"
+// (an outboxMsg read before the enqueue could say that).
+func mailtoFollowCmd(room *Mailroom, w unsubMailto) tea.Cmd {
+	return func() tea.Msg {
+		es, err := room.Box.Entries()
+		if err != nil {
+			return unsubFollowMsg{id: w.id, err: err}
+		}
+		for _, e := range es {
+			if e.ID == w.id {
+				return unsubFollowMsg{id: w.id, entry: e, found: true}
+			}
+		}
+		sent, err := room.Box.SentTo(w.account)
+		return unsubFollowMsg{id: w.id, sent: sent[review.AddressKey(w.to)], err: err}
+	}
+}
+
+// unsubOutboxChanged is the hook for every outboxMsg: the runner moved
+// something, so each waiting entry is read again.
+func (m *Model) unsubOutboxChanged() tea.Cmd {
+	if m.env.opts.Mailroom == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, w := range m.unsub.mailto {
+		cmds = append(cmds, mailtoFollowCmd(m.env.opts.Mailroom, *w))
+	}
+	return tea.Batch(cmds...)
+}
+
+// mailtoQueued starts following the entry, or says why it is not queued.
+func (m *Model) mailtoQueued(msg unsubQueuedMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.unsubscribed(unsubDoneMsg{acct: msg.acct, sender: msg.sender, what: "a message to " + msg.to, err: msg.err})
+	}
+	m.note(msg.acct, "", "mailto: a message to "+msg.to+" is in the outbox")
+	w := &unsubMailto{acct: msg.acct, account: msg.account, sender: msg.sender, to: msg.to, id: msg.id}
+	if m.unsub.mailto == nil {
+		m.unsub.mailto = map[string]*unsubMailto{}
+	}
+	m.unsub.mailto[w.id] = w
+	m.frame.setStatus("unsubscribe: the message to "+msg.to+" is in the outbox, waiting for the server…", false)
+	return mailtoFollowCmd(m.env.opts.Mailroom, *w)
+}
+
+// mailtoFollowed says the outcome once the runner knows it.
+func (m *Model) mailtoFollowed(msg unsubFollowMsg) tea.Cmd {
+	w := m.unsub.mailto[msg.id]
+	if w == nil || msg.err != nil {
+		return nil // an answer already given, or the outbox unreadable for now: the next change reads again
+	}
+	e := msg.entry
+	switch {
+	case !msg.found && !msg.sent:
+		delete(m.unsub.mailto, w.id)
+		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
+			err: errors.New("the message to " + w.to + " left the outbox unsent")})
+	case !msg.found, e.State == outbox.StateSent, e.State == outbox.StateSaved, e.State == outbox.StateDone:
+		delete(m.unsub.mailto, w.id)
+		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "the message to " + w.to + " was sent"})
+	case e.State == outbox.StateFailed:
+		delete(m.unsub.mailto, w.id)
+		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
+			err: errors.New("the server refused the message to " + w.to + ": " + e.LastError + " (D shows it)")})
+	case e.State == outbox.StateUnknown:
+		delete(m.unsub.mailto, w.id)
+		m.note(w.acct, "", "unknown: the message to "+w.to+" may have been sent: "+e.LastError)
+		m.frame.setStatus("unsubscribe: the message to "+w.to+" may have been sent: check Sent ("+e.LastError+")", true)
+	case e.State == outbox.StateQueued && e.LastError != "" && e.LastError != w.retry:
+		w.retry = e.LastError
+		m.frame.setStatus("unsubscribe: the message to "+w.to+" is not sent yet, will retry: "+e.LastError, true)
+	}
+	return nil
+}
