@@ -22,17 +22,20 @@ var usualWalled = []string{"Sent", "Sent Messages", "Sent Items", "Sent Mail", "
 // server: serve-imap answers from special-use, the configured names and
 // its LIST, as its own tools resolve them. A provider that cannot answer
 // that is read from its folder list (special-use, else the usual names);
-// one without a folder list walls the usual names only. The agent face
-// keeps agents' writes out of Walled.
+// one without a folder list walls the usual names only. Walled always
+// holds the usual names too. The agent face keeps agents' writes out of
+// Walled.
 func (a *Account) Specials(ctx context.Context) (Specials, error) {
 	if sf, ok := a.ops.(provider.SpecialFinder); ok {
 		sp, err := sf.SpecialFolders(ctx, a.adapter)
+		// The usual names besides, though absent: a folder made later
+		// under one of them is walled from the start.
+		sp.Walled = append(sp.Walled, usualWalled...)
 		return sp, a.scrub(err)
 	}
-	sp := Specials{Walled: slices.Clone(usualWalled)}
 	folders, err := a.Folders(ctx)
 	if errors.Is(err, provider.ErrUnsupported) {
-		return sp, nil
+		return Specials{Walled: slices.Clone(usualWalled)}, nil
 	}
 	if err != nil {
 		return Specials{}, err
