@@ -98,8 +98,8 @@ func TestWallCatchesEverySpelling(t *testing.T) {
 			func(a *config.Account) { a.SentFolder, a.DraftsFolder = "Copies", "Pending" }, "move", []string{"Copies", "copies/", "Pending"}},
 		{"archive is Sent", std, func(a *config.Account) { a.ArchiveFolder = "Sent" }, "archive", nil},
 		{"archive is Drafts by special-use", map[string]imap.MailboxAttr{"Ablage": imap.MailboxAttrDrafts, "Trash": imap.MailboxAttrTrash, "Later": ""},
-			func(a *config.Account) { a.ArchiveFolder = "ablage" }, "archive", nil},
-		{"trash is Drafts", std, func(a *config.Account) { a.TrashFolder = "drafts" }, "trash", nil},
+			func(a *config.Account) { a.ArchiveFolder = "Ablage" }, "archive", nil},
+		{"trash is Drafts", std, func(a *config.Account) { a.TrashFolder = "Drafts" }, "trash", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newWallRig(t, tc.folders, tc.tweak)
