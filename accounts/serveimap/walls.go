@@ -35,9 +35,8 @@ func walledOf(list []*imap.ListData) walled {
 		if d.Delim != 0 && (w.delim == "" || strings.EqualFold(d.Mailbox, "INBOX")) {
 			w.delim = string(d.Delim)
 		}
-		k := specialUse(d)
 		byName := slices.ContainsFunc(usual, func(n string) bool { return strings.EqualFold(n, d.Mailbox) })
-		if k == "sent" || k == "drafts" || byName || hasAttr(d, imap.MailboxAttrSent) || hasAttr(d, imap.MailboxAttrDrafts) {
+		if byName || hasAttr(d, imap.MailboxAttrSent) || hasAttr(d, imap.MailboxAttrDrafts) {
 			w.names = append(w.names, d.Mailbox)
 		}
 	}
