@@ -208,3 +208,19 @@ func TestSentToCountsOnlyTheAccountsOwnMail(t *testing.T) {
 		t.Fatalf("known: %v, want bob@ and carol@ only", got)
 	}
 }
+
+// An account with no from address has no mail of its own to prove
+// anything: the Sent folder is not counted, and the review screen is told
+// why (every recipient is then new), rather than every Sent message
+// counting as before.
+func TestSentToWithoutFromCountsNothing(t *testing.T) {
+	r := newWallRig(t, map[string]imap.MailboxAttr{"Sent": imap.MailboxAttrSent}, func(a *config.Account) { a.From, a.Aliases = nil, nil })
+	raw := imaptest.Mail{From: "sam@example.com", To: "bob@example.org", Subject: "sam's", Date: time.Now(), Body: "x"}.Bytes()
+	if _, err := r.srv.Append("sam", "Sent", raw, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	k := r.set.Accounts[0].Known(context.Background(), nil, []string{"bob@example.org"})
+	if k.Has("bob@example.org") || !strings.Contains(k.Unchecked, "no from address") {
+		t.Fatalf("known %v, unchecked %q", k.Addrs, k.Unchecked)
+	}
+}
