@@ -104,8 +104,8 @@ func (ws *walls) of(ctx context.Context, a *accounts.Account) (wall, error) {
 
 // dests is where ops would put a batch's messages: the move's folder, the
 // archive, the trash, as the account's server resolves them.
-func dests(ops []model.Op) func(accounts.Specials) []dest {
-	return func(sp accounts.Specials) []dest {
+func dests(ops []model.Op) func(*accounts.Account, accounts.Specials) []dest {
+	return func(_ *accounts.Account, sp accounts.Specials) []dest {
 		var out []dest
 		for _, op := range ops {
 			switch op.Action {
@@ -142,4 +142,10 @@ func (w wall) check(b *batch, ds []dest) string {
 		}
 	}
 	return ""
+}
+
+// snoozeDest is where snooze puts messages: the account's snooze folder
+// (snooze_folder), walled like any other destination.
+func snoozeDest(a *accounts.Account, _ accounts.Specials) []dest {
+	return []dest{{a.SnoozeFolder(), "the snooze folder"}}
 }

@@ -75,7 +75,8 @@ func TestAgentCannotClearTheNewRecipientMark(t *testing.T) {
 // them: by name in any case, with a trailing delimiter or an INBOX
 // prefix, by special-use under another name (Gesendet, [Gmail]/Sent
 // Mail), and by sent_folder/drafts_folder; and archive and trash are
-// refused when the account's archive or trash folder is Sent or Drafts.
+// refused when the account's archive or trash folder is Sent or Drafts,
+// and snooze when its snooze folder is.
 // The message stays in INBOX every time; a move to an ordinary folder
 // still works.
 func TestWallCatchesEverySpelling(t *testing.T) {
@@ -84,7 +85,7 @@ func TestWallCatchesEverySpelling(t *testing.T) {
 		name    string
 		folders map[string]imap.MailboxAttr
 		tweak   func(*config.Account)
-		tool    string // move (to each of tos), archive or trash
+		tool    string // move (to each of tos), archive, trash or snooze
 		tos     []string
 	}{
 		{"names", std, nil, "move", []string{"Sent", "sent", "SENT", "Sent/", "Sent.", "INBOX.Sent", "inbox/sent", " Drafts ", "drafts/", "INBOX.Drafts"}},
@@ -100,6 +101,7 @@ func TestWallCatchesEverySpelling(t *testing.T) {
 		{"archive is Drafts by special-use", map[string]imap.MailboxAttr{"Ablage": imap.MailboxAttrDrafts, "Trash": imap.MailboxAttrTrash, "Later": ""},
 			func(a *config.Account) { a.ArchiveFolder = "Ablage" }, "archive", nil},
 		{"trash is Drafts", std, func(a *config.Account) { a.TrashFolder = "Drafts" }, "trash", nil},
+		{"snooze folder is Drafts", std, func(a *config.Account) { a.SnoozeFolder = "Drafts" }, "snooze", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newWallRig(t, tc.folders, tc.tweak)
@@ -114,6 +116,9 @@ func TestWallCatchesEverySpelling(t *testing.T) {
 					r.mustCall(t, "move", MoveIn{IDs: []string{id}, To: to}, &out)
 					refused(t, "move to "+to, out, 1)
 				}
+			case "snooze":
+				r.mustCall(t, "snooze", SnoozeIn{IDs: []string{id}, Until: time.Now().Add(time.Hour).Format(time.RFC3339)}, &out)
+				refused(t, "snooze", out, 1)
 			default:
 				r.mustCall(t, tc.tool, IDsIn{IDs: []string{id}}, &out)
 				refused(t, tc.tool, out, 1)

@@ -61,7 +61,7 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 // the outcomes under verb. A batch that lives in the account's Sent or
 // Drafts, or whose destinations (to, given the account's special
 // folders) are one, is refused before do (walls.go).
-func (h *Hub) writeEach(ctx context.Context, ids []string, verb string, to func(accounts.Specials) []dest, do func(context.Context, *batch) ([]Outcome, error)) (*mcp.CallToolResult, WriteOut, error) {
+func (h *Hub) writeEach(ctx context.Context, ids []string, verb string, to func(*accounts.Account, accounts.Specials) []dest, do func(context.Context, *batch) ([]Outcome, error)) (*mcp.CallToolResult, WriteOut, error) {
 	if len(ids) == 0 {
 		return nil, WriteOut{}, fmt.Errorf("no ids given")
 	}
@@ -110,14 +110,14 @@ func (h *Hub) writeEach(ctx context.Context, ids []string, verb string, to func(
 
 // walled runs do on b unless the account's wall refuses it: then, or
 // when the wall cannot be learned, every message of b fails saying why.
-func (h *Hub) walled(ctx context.Context, ws *walls, b *batch, to func(accounts.Specials) []dest, do func(context.Context, *batch) ([]Outcome, error)) ([]Outcome, error) {
+func (h *Hub) walled(ctx context.Context, ws *walls, b *batch, to func(*accounts.Account, accounts.Specials) []dest, do func(context.Context, *batch) ([]Outcome, error)) ([]Outcome, error) {
 	w, err := ws.of(ctx, b.acct)
 	why := ""
 	switch {
 	case err != nil:
 		why = b.acct.Redact(err.Error())
 	case to != nil:
-		why = w.check(b, to(w.sp))
+		why = w.check(b, to(b.acct, w.sp))
 	default:
 		why = w.check(b, nil)
 	}
