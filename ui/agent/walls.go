@@ -35,8 +35,8 @@ type wall struct {
 func newWall(sp accounts.Specials) wall {
 	w := wall{sp: sp, names: map[string]string{}}
 	for _, f := range append([]string{sp.Sent, sp.Drafts}, sp.Walled...) {
-		if f != "" {
-			w.names[folderKey(f, sp.Delimiter)] = f
+		if _, seen := w.names[folderKey(f, sp.Delimiter)]; f != "" && !seen {
+			w.names[folderKey(f, sp.Delimiter)] = f // the server's own spelling first
 		}
 	}
 	return w
