@@ -31,7 +31,8 @@ const KnownTimeout = 10 * time.Second
 var knownTimeout = KnownTimeout
 
 // KnownRecipients is which of addrs are a whole recipient (To, Cc or
-// Bcc) of a message in the account's Sent folder, keyed by
+// Bcc) of a message in the account's Sent folder from one of its own
+// addresses (ownAddresses), keyed by
 // review.AddressKey. Any number of addresses may be asked: they go in
 // batches of imapwire.MaxSentToAddresses. An account whose provider
 // cannot ask answers an error wrapping ErrCannotCheck (and
@@ -41,6 +42,11 @@ func (a *Account) KnownRecipients(ctx context.Context, addrs []string) (map[stri
 	if !ok {
 		return nil, &conn.Error{Account: a.name, Op: "sent_to", Class: conn.ClassTool,
 			Err: fmt.Errorf("%w: %w", ErrCannotCheck, provider.ErrUnsupported)}
+	}
+	own := a.ownAddresses()
+	if len(own) == 0 {
+		return nil, &conn.Error{Account: a.name, Op: "sent_to", Class: conn.ClassTool,
+			Err: errors.New("the account has no from address, so no Sent message can be shown to be its own (set from)")}
 	}
 	known := map[string]bool{}
 	var ask []string
@@ -54,7 +60,7 @@ func (a *Account) KnownRecipients(ctx context.Context, addrs []string) (map[stri
 	for len(ask) > 0 {
 		batch := ask[:min(len(ask), imapwire.MaxSentToAddresses)]
 		ask = ask[len(batch):]
-		got, err := sc.SentTo(ctx, a.adapter, batch)
+		got, err := sc.SentTo(ctx, a.adapter, batch, own)
 		if err != nil {
 			return nil, a.scrub(err)
 		}
@@ -107,4 +113,26 @@ func (a *Account) Known(ctx context.Context, box *outbox.Box, addrs []string) re
 		}
 	}
 	return k
+}
+
+// ownAddresses is the account's from and aliases, each once, at most
+// imapwire.MaxSentToAddresses: the Froms a Sent message may have to count
+// as the account's.
+func (a *Account) ownAddresses() []string {
+	from, aliases := a.Identity()
+	var out []string
+	seen := map[string]bool{}
+	add := func(addr string) {
+		if k := review.AddressKey(addr); addr != "" && !seen[k] && len(out) < imapwire.MaxSentToAddresses {
+			seen[k] = true
+			out = append(out, addr)
+		}
+	}
+	if from != nil {
+		add(from.Address)
+	}
+	for _, al := range aliases {
+		add(al)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/mail"
 	"slices"
 	"strings"
 	"testing"
@@ -33,7 +34,9 @@ func sentAccount(t *testing.T, faults *memimap.Faults, dials ...func(*config.Res
 	if err := srv.AddUser("sam", "pw", map[string]imap.MailboxAttr{"Sent": imap.MailboxAttrSent, "Drafts": imap.MailboxAttrDrafts}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
+	// From: sent_to counts only Sent mail from the account's own address.
+	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam",
+		From: &mail.Address{Address: "sam@example.org"}}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 	for _, d := range dials {
 		d(&cfg.Resilience)

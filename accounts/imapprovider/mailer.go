@@ -119,13 +119,24 @@ func (p imapProvider) Mark(ctx context.Context, a *conn.Adapter, id model.Messag
 var _ provider.SentChecker = imapProvider{}
 
 // SentTo asks serve-imap's sent_to; a read, so retried once after a drop.
-func (p imapProvider) SentTo(ctx context.Context, a *conn.Adapter, addrs []string) ([]string, error) {
+func (p imapProvider) SentTo(ctx context.Context, a *conn.Adapter, addrs, own []string) ([]string, error) {
 	var out imapwire.SentToOut
-	in := imapwire.SentToIn{Account: p.account, Addresses: addrs}
+	in := imapwire.SentToIn{Account: p.account, Addresses: addrs, Own: own}
 	if _, err := provider.Call(ctx, a, "sent_to", in, true, &out, imapwire.Decode); err != nil {
 		return nil, err
 	}
 	return out.Known, nil
+}
+
+var _ provider.SpecialFinder = imapProvider{}
+
+// SpecialFolders asks serve-imap's special_folders; a read.
+func (p imapProvider) SpecialFolders(ctx context.Context, a *conn.Adapter) (provider.Specials, error) {
+	var out imapwire.SpecialFoldersOut
+	if _, err := provider.Call(ctx, a, "special_folders", imapwire.AccountIn{Account: p.account}, true, &out, imapwire.Decode); err != nil {
+		return provider.Specials{}, err
+	}
+	return provider.Specials{Archive: out.Archive, Trash: out.Trash, Sent: out.Sent, Drafts: out.Drafts, Delimiter: out.Delimiter, Walled: out.Walled}, nil
 }
 
 var _ provider.PartSaver = imapProvider{}

@@ -115,3 +115,20 @@ type SpecialFolderOut struct {
 	ErrorInfo
 	Folder string `json:"folder"`
 }
+
+// SpecialFoldersOut is special_folders' answer: every special folder as
+// the other tools resolve it ("" where there is none), and the folders
+// whose mail is the evidence the review screen relies on, so that a face
+// can keep agents' writes away from them. Names are the server's own.
+type SpecialFoldersOut struct {
+	ErrorInfo
+	Archive   string `json:"archive"`
+	Trash     string `json:"trash"`
+	Sent      string `json:"sent"`
+	Drafts    string `json:"drafts"`
+	Delimiter string `json:"delimiter" jsonschema:"the hierarchy delimiter, \"\" when flat"`
+	// Walled is every folder that is Sent or Drafts by any sign: the
+	// resolved ones, the configured ones, every folder with the \Sent or
+	// \Drafts attribute, and every usual name of them that exists.
+	Walled []string `json:"walled"`
+}

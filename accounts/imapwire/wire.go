@@ -375,14 +375,20 @@ type SavePartOut struct {
 // as many as a draft may have.
 const MaxSentToAddresses = 50
 
-// SentToIn is sent_to's input: addresses the review screen asks about.
+// SentToIn is sent_to's input: addresses the review screen asks about,
+// and the account's own addresses (from and aliases): a Sent message
+// counts only when its From is one of them, since what is in Sent is not
+// proof of what the account wrote (another client, or a rule, may have
+// filed someone else's mail there).
 type SentToIn struct {
 	Account   string   `json:"account"`
 	Addresses []string `json:"addresses" jsonschema:"at most 50 mail addresses"`
+	Own       []string `json:"own" jsonschema:"the account's own addresses (from, aliases), 1 to 50"`
 }
 
 // SentToOut is sent_to's answer: which of the addresses are a recipient
-// (To, Cc or Bcc) of a message in the account's Sent folder, matched as
+// (To, Cc or Bcc) of a message in the account's Sent folder whose every
+// From address is one of own, matched as
 // whole addresses (the domain without case and by its IDNA form, the
 // local part without ASCII case), never as substrings.
 type SentToOut struct {

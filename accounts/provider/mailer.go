@@ -57,8 +57,25 @@ func (m Mark) String() string {
 // outbox has no record of as new.
 type SentChecker interface {
 	// SentTo is the addresses of addrs (at most 50) that are a whole
-	// recipient (To, Cc or Bcc) of a message in the Sent folder, as given.
-	SentTo(ctx context.Context, a *conn.Adapter, addrs []string) ([]string, error)
+	// recipient (To, Cc or Bcc) of a message in the Sent folder whose
+	// From is one of own (the account's from and aliases), as given.
+	SentTo(ctx context.Context, a *conn.Adapter, addrs, own []string) ([]string, error)
+}
+
+// Specials is where an account's special folders are, as its server
+// resolves them ("" where it has none), and Walled: every folder that is
+// Sent or Drafts by any sign (special-use, configuration, usual name),
+// the folders whose mail the review screen takes as evidence.
+type Specials struct {
+	Archive, Trash, Sent, Drafts string
+	Delimiter                    string // the hierarchy delimiter, "" when unknown
+	Walled                       []string
+}
+
+// SpecialFinder is a provider that resolves every special folder at once
+// on its server (serve-imap's special_folders).
+type SpecialFinder interface {
+	SpecialFolders(ctx context.Context, a *conn.Adapter) (Specials, error)
 }
 
 // PartSaver is a provider that writes an attachment straight into a file

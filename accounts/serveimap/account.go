@@ -39,6 +39,7 @@ type account struct {
 	opStart int64      // mono when the operation holding mu began (read, write)
 	c       *imapclient.Client
 	special map[string]string // "archive" → folder name, learned per connection
+	walled  walled            // learned with special (walls.go)
 	// selected is the folder the connection last selected, and what the
 	// server said then: a sync's next page need not select it again
 	// (on Dovecot a SELECT rereads the folder's whole uid list).
@@ -219,7 +220,7 @@ func (a *account) drop() {
 		a.c.Close()
 		a.c = nil
 	}
-	a.special = nil
+	a.special, a.walled = nil, walled{}
 	a.selected = selection{}
 }
 

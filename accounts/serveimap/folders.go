@@ -69,11 +69,24 @@ func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind 
 	case override != "":
 		return override, nil
 	}
+	if err := a.learnSpecial(ctx, c); err != nil {
+		return "", err
+	}
+	if f := a.special[kind]; f != "" {
+		return f, nil
+	}
+	return "", withClass(conn.ClassTool, fmt.Errorf("no %s folder found on the server (set %s_folder for this account)", kind, kind))
+}
+
+// learnSpecial fills a.special and a.walled from one LIST, once per
+// connection.
+func (a *account) learnSpecial(ctx context.Context, c *imapclient.Client) error {
 	if a.special == nil {
 		list, err := a.listMailboxes(ctx, c)
 		if err != nil {
-			return "", err
+			return err
 		}
+		a.walled = walledOf(list)
 		a.special = map[string]string{}
 		for _, d := range list {
 			if k := specialUse(d); k != "" && a.special[k] == "" {
@@ -105,10 +118,7 @@ func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind 
 			}
 		}
 	}
-	if f := a.special[kind]; f != "" {
-		return f, nil
-	}
-	return "", withClass(conn.ClassTool, fmt.Errorf("no %s folder found on the server (set %s_folder for this account)", kind, kind))
+	return nil
 }
 
 func (s *Server) listFolders(ctx context.Context, in imapwire.AccountIn) (imapwire.ListFoldersOut, string, error) {

@@ -27,6 +27,13 @@ import (
 // same (review.AddressKey). Where the server has ESEARCH all the searches
 // go out at once, so asking about 50 addresses costs one round trip, and
 // the envelopes one more per round.
+//
+// A message counts only when its From is the account's own (the request
+// carries them: from and aliases), confirmed on the envelope as whole
+// addresses too: anyone's mail can land in Sent (another client's move, a
+// filing rule), and a stranger's mail to evil@ filed there is no proof
+// the account ever wrote to evil@. unibox's agent face refuses to move
+// mail into Sent for the same reason; the two together are the proof.
 
 const (
 	// sentToPage is how many of an address's newest candidates one round
@@ -42,7 +49,7 @@ func (s *Server) sentTo(ctx context.Context, in imapwire.SentToIn) (imapwire.Sen
 	if err != nil {
 		return imapwire.SentToOut{}, "", err
 	}
-	if err := checkSentTo(in.Addresses); err != nil {
+	if err := checkSentTo(in.Addresses, in.Own); err != nil {
 		return imapwire.SentToOut{}, "", withClass(conn.ClassTool, fmt.Errorf("sent_to: %w", err))
 	}
 	out := imapwire.SentToOut{Known: []string{}}
@@ -60,7 +67,7 @@ func (s *Server) sentTo(ctx context.Context, in imapwire.SentToIn) (imapwire.Sen
 		if err != nil {
 			return err
 		}
-		known, err := a.confirmRecipients(ctx, c, in.Addresses, cands)
+		known, err := a.confirmRecipients(ctx, c, in.Addresses, in.Own, cands)
 		if err != nil {
 			return err
 		}
@@ -78,22 +85,36 @@ func (s *Server) sentTo(ctx context.Context, in imapwire.SentToIn) (imapwire.Sen
 }
 
 // checkSentTo refuses what is no address, naming the entry and the limit.
-func checkSentTo(addrs []string) error {
+// Without own addresses no Sent message could count: that is refused
+// too, rather than answered "nobody".
+func checkSentTo(addrs, own []string) error {
 	switch {
 	case len(addrs) == 0:
 		return fmt.Errorf("addresses: give at least one")
 	case len(addrs) > imapwire.MaxSentToAddresses:
 		return fmt.Errorf("addresses: %d given, at most %d", len(addrs), imapwire.MaxSentToAddresses)
+	case len(own) == 0:
+		return fmt.Errorf("own: give the account's own addresses (from, aliases): a Sent message counts only when its From is one")
+	case len(own) > imapwire.MaxSentToAddresses:
+		return fmt.Errorf("own: %d given, at most %d", len(own), imapwire.MaxSentToAddresses)
 	}
+	if err := checkAddresses("addresses", addrs); err != nil {
+		return err
+	}
+	return checkAddresses("own", own)
+}
+
+// checkAddresses refuses an entry of field that is no mail address.
+func checkAddresses(field string, addrs []string) error {
 	for i, addr := range addrs {
 		at := strings.LastIndexByte(addr, '@')
 		switch {
 		case len(addr) > 254:
-			return fmt.Errorf("addresses[%d]: %d bytes, at most 254", i, len(addr))
+			return fmt.Errorf("%s[%d]: %d bytes, at most 254", field, i, len(addr))
 		case at <= 0 || at == len(addr)-1:
-			return fmt.Errorf("addresses[%d] %q: not a mail address", i, addr)
+			return fmt.Errorf("%s[%d] %q: not a mail address", field, i, addr)
 		case strings.ContainsFunc(addr, func(r rune) bool { return r < 0x20 || r == 0x7f || r == ' ' }):
-			return fmt.Errorf("addresses[%d] %q: holds a space or a control character", i, addr)
+			return fmt.Errorf("%s[%d] %q: holds a space or a control character", field, i, addr)
 		}
 	}
 	return nil
@@ -180,13 +201,18 @@ func (a *account) searchRecipients(ctx context.Context, c *imapclient.Client, ad
 }
 
 // confirmRecipients fetches the candidates' envelopes, newest first, a
-// page per address per round, until each address is found among a
-// message's whole recipients or its candidates (or rounds) run out.
-func (a *account) confirmRecipients(ctx context.Context, c *imapclient.Client, addrs []string, cands [][]imap.UID) ([]bool, error) {
+// page per address per round, until each address is found among the
+// whole recipients of a message from own or its candidates (or rounds)
+// run out.
+func (a *account) confirmRecipients(ctx context.Context, c *imapclient.Client, addrs, own []string, cands [][]imap.UID) ([]bool, error) {
 	known := make([]bool, len(addrs))
 	keys := make([]string, len(addrs))
 	for i, addr := range addrs {
 		keys[i] = review.AddressKey(addr)
+	}
+	ownKeys := map[string]bool{}
+	for _, addr := range own {
+		ownKeys[review.AddressKey(addr)] = true
 	}
 	for round := 0; round < sentToRounds; round++ {
 		var set imap.UIDSet
@@ -204,7 +230,7 @@ func (a *account) confirmRecipients(ctx context.Context, c *imapclient.Client, a
 		}
 		rcpt := map[imap.UID]map[string]bool{}
 		err := a.fetchEach(ctx, c, set, &imap.FetchOptions{UID: true, Envelope: true}, func(b *imapclient.FetchMessageBuffer) {
-			if b.Envelope == nil {
+			if b.Envelope == nil || !fromOwn(b.Envelope.From, ownKeys) {
 				return
 			}
 			m := map[string]bool{}
@@ -231,4 +257,21 @@ func (a *account) confirmRecipients(ctx context.Context, c *imapclient.Client, a
 		}
 	}
 	return known, nil
+}
+
+// fromOwn reports whether from names a sender and every address in it is
+// one of own (by review.AddressKey): a From that adds a stranger beside
+// the account's address is not the account's mail alone.
+func fromOwn(from []imap.Address, own map[string]bool) bool {
+	n := 0
+	for _, ad := range from {
+		if ad.IsGroupStart() || ad.IsGroupEnd() {
+			continue
+		}
+		if !own[review.AddressKey(ad.Addr())] {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

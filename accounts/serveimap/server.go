@@ -276,6 +276,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Message-ID, In-Reply-To and References of these uids (mail stored before its threading ids were fetched)."}, s.fetchThreading)
 	addTool(s, ms, &mcp.Tool{Name: "special_folder", Annotations: readOnly,
 		Description: "The name of the account's sent, archive, trash or drafts folder (override, special-use, usual names)."}, s.specialFolderTool)
+	addTool(s, ms, &mcp.Tool{Name: "special_folders", Annotations: readOnly,
+		Description: "Every special folder at once (archive, trash, sent, drafts), the hierarchy delimiter, and every folder that is Sent or Drafts by any sign (the folders agents may not write)."}, s.specialFolders)
 	addTool(s, ms, &mcp.Tool{Name: "get_message", Annotations: readOnly,
 		Description: "One message with headers, text body and attachments; never marks it read."}, s.getMessage)
 	addTool(s, ms, &mcp.Tool{Name: "search", Annotations: readOnly,

@@ -35,8 +35,12 @@ func TestUIDValidityZeroIsRefused(t *testing.T) {
 	if text := conn.ResultText(res); !res.IsError || !strings.Contains(text, "UIDVALIDITY 0") {
 		t.Fatalf("get_message of a UIDVALIDITY 0 id: %s", text)
 	}
-	if after := r.commands(); len(after) != len(before) {
-		t.Fatalf("a UIDVALIDITY 0 id reached the server: %v", after[len(before):])
+	// The LIST is the wall's (walls.go: where Sent and Drafts are), sent
+	// before any write and naming no message.
+	for _, c := range r.commands()[len(before):] {
+		if !strings.Contains(c, "LIST") {
+			t.Fatalf("a UIDVALIDITY 0 id reached the server: %v", r.commands()[len(before):])
+		}
 	}
 	r.mustCall(t, "list_messages", ListIn{}, &list)
 	if len(list.Messages) != 1 || list.Messages[0].ID != real.String() {

@@ -48,7 +48,7 @@ func (h *Hub) snooze(ctx context.Context, _ *mcp.CallToolRequest, in SnoozeIn) (
 	if err != nil {
 		return nil, WriteOut{}, err
 	}
-	return h.writeEach(ctx, in.IDs, "snoozed until "+until.Format(time.RFC3339), func(ctx context.Context, b *batch) ([]Outcome, error) {
+	return h.writeEach(ctx, in.IDs, "snoozed until "+until.Format(time.RFC3339), snoozeDest, func(ctx context.Context, b *batch) ([]Outcome, error) {
 		msgs := make([]model.Message, len(b.ids))
 		for i, id := range b.ids {
 			msgs[i] = model.Message{ID: id}

@@ -54,12 +54,14 @@ func (h *Hub) write(ctx context.Context, ids []string, ops []model.Op) (*mcp.Cal
 	for _, op := range ops {
 		verbs = append(verbs, op.Verb())
 	}
-	return h.writeEach(ctx, ids, strings.Join(verbs, ", "), func(ctx context.Context, b *batch) ([]Outcome, error) { return applyAll(ctx, b, ops) })
+	return h.writeEach(ctx, ids, strings.Join(verbs, ", "), dests(ops), func(ctx context.Context, b *batch) ([]Outcome, error) { return applyAll(ctx, b, ops) })
 }
 
 // writeEach runs do on every batch, accounts side by side, and reports
-// the outcomes under verb.
-func (h *Hub) writeEach(ctx context.Context, ids []string, verb string, do func(context.Context, *batch) ([]Outcome, error)) (*mcp.CallToolResult, WriteOut, error) {
+// the outcomes under verb. A batch that lives in the account's Sent or
+// Drafts, or whose destinations (to, given the account's special
+// folders) are one, is refused before do (walls.go).
+func (h *Hub) writeEach(ctx context.Context, ids []string, verb string, to func(*accounts.Account, accounts.Specials) []dest, do func(context.Context, *batch) ([]Outcome, error)) (*mcp.CallToolResult, WriteOut, error) {
 	if len(ids) == 0 {
 		return nil, WriteOut{}, fmt.Errorf("no ids given")
 	}
@@ -72,11 +74,12 @@ func (h *Hub) writeEach(ctx context.Context, ids []string, verb string, do func(
 	var wg sync.WaitGroup
 	seen := map[string]int{}      // account → its index in out.Accounts
 	var healths []accounts.Health // out.Accounts' health, index for index
+	var ws walls
 	for _, b := range bs {
 		wg.Go(func() {
 			cctx, cancel := context.WithTimeout(ctx, h.timeout)
 			defer cancel()
-			outcomes, err := do(cctx, b)
+			outcomes, err := h.walled(cctx, &ws, b, to, do)
 			hl := accounts.HealthOf(b.acct, b.acct.Status(), err, h.now())
 			mu.Lock()
 			defer mu.Unlock()
@@ -103,6 +106,29 @@ func (h *Hub) writeEach(ctx context.Context, ids []string, verb string, do func(
 	head := fmt.Sprintf("%s: %d done, %d already gone, %d failed, %d unknown", verb,
 		counts["done"], counts["already_gone"], counts["failed"], counts["unknown"])
 	return text(deg, append([]string{head}, lines...)...), out, nil
+}
+
+// walled runs do on b unless the account's wall refuses it: then, or
+// when the wall cannot be learned, every message of b fails saying why.
+func (h *Hub) walled(ctx context.Context, ws *walls, b *batch, to func(*accounts.Account, accounts.Specials) []dest, do func(context.Context, *batch) ([]Outcome, error)) ([]Outcome, error) {
+	w, err := ws.of(ctx, b.acct)
+	why := ""
+	switch {
+	case err != nil:
+		why = b.acct.Redact(err.Error())
+	case to != nil:
+		why = w.check(b, to(b.acct, w.sp))
+	default:
+		why = w.check(b, nil)
+	}
+	if why == "" {
+		return do(ctx, b)
+	}
+	final := map[model.MessageID]Outcome{}
+	for _, id := range b.ids {
+		final[id] = Outcome{ID: id.String(), Status: "failed", Error: why}
+	}
+	return collect(b.ids, final), err
 }
 
 // applyAll runs the ops in order on one batch; a message failing an op is
