@@ -30,7 +30,7 @@ type SendJSON struct {
 	MessageID string `json:"message_id"`
 	Outcome   string `json:"outcome"`  // sent, failed, unknown, or queued (--queue, exit 4: waiting in the outbox)
 	SavedTo   string `json:"saved_to"` // the folder holding the copy, "" when none was filed
-	Error     string `json:"error"` // a server's words among them, made safe to print (textsafe.Line)
+	Error     string `json:"error"`    // a server's words among them, made safe to print (textsafe.Line)
 }
 
 // OutcomeQueued is --queue's outcome: not sent now, waiting in the
