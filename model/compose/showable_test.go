@@ -172,3 +172,20 @@ func TestAnswersDropHiddenCharacters(t *testing.T) {
 		}
 	}
 }
+
+// The runes common() lets through without the property lookups are each
+// one the full rule accepts on its own: assigned, neither a control, a
+// format character, a mark nor default ignorable, and at least one column
+// wide.
+func TestCommonRunesPassTheFullRule(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !common(r) {
+			continue
+		}
+		sc := newScanner(false)
+		sc.prev, sc.base = 'a', 'a'
+		if what, drawn := sc.what(r, 'a'); what != "" || !drawn || unicode.In(r, unicode.M, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point) {
+			t.Errorf("common(%U), yet the rule says %q (drawn %v)", r, what, drawn)
+		}
+	}
+}

@@ -61,6 +61,10 @@ func (sc *scanner) judge(r, next rune) string {
 		sc.prev, sc.base = r, 0
 		return ""
 	}
+	if common(r) {
+		sc.prev, sc.base = r, r
+		return ""
+	}
 	what, drawn := sc.what(r, next)
 	if what == "" {
 		sc.prev = r
@@ -103,13 +107,33 @@ func (sc *scanner) what(r, next rune) (what string, drawn bool) {
 		return "a noncharacter", false
 	case !assigned(r):
 		return fmt.Sprintf("a code point not assigned in Unicode %s, the version unibox checks against (a newer emoji cannot be told from an invisible character)", unicode.Version), false
-	case textsafe.Width(string(r)) == 0:
+	case unicode.In(r, unicode.M, unicode.Lm, unicode.Sk) && textsafe.Width(string(r)) == 0:
+		// Only marks and modifiers have no width of their own (a skin
+		// tone, a halfwidth voicing mark); FuzzCheckShowable holds
+		// every other accepted rune to a width of at least 1.
 		if sc.base == 0 {
 			return "a combining character with no character to sit on", false
 		}
 		return "", false
 	}
 	return "", true
+}
+
+// common reports the runes most text is made of that are drawn on their
+// own, assigned in every Unicode version and none of them default
+// ignorable: Latin-1 and Latin Extended letters, Greek and Cyrillic, CJK
+// ideographs, kana and Hangul syllables. It spares them the property
+// lookups: the review screen checks its text on every redraw.
+func common(r rune) bool {
+	switch {
+	case r >= 0xA0 && r <= 0x2FF:
+		return r != 0xAD // soft hyphen
+	case r >= 0x391 && r <= 0x3A1, r >= 0x3A3 && r <= 0x3FF, r >= 0x400 && r <= 0x482, r >= 0x48A && r <= 0x52F:
+		return true
+	case r >= 0x3041 && r <= 0x3096, r >= 0x30A1 && r <= 0x30FA, r >= 0x4E00 && r <= 0x9FFF, r >= 0xAC00 && r <= 0xD7A3:
+		return true
+	}
+	return false
 }
 
 // assigned reports a code point Go's tables give a category other than
