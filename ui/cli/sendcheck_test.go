@@ -76,7 +76,7 @@ func TestSendAcceptsTheAccountsOwn(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, smtp := sendWorld(t)
-			cfg := sendConfig(t, srv, smtp.Port(), `aliases = ["sales@example.com"]`+"\n"+`save_sent = "never"`)
+			cfg := sendConfig(t, srv, smtp.Port(), `aliases = ["sales@example.com"]`+"\n"+`save_sent = "always"`)
 			out, code, stderr := runSend(t, tc.msg, "--config", cfg, "--account", "Work")
 			if code != 0 || out.Outcome != "sent" {
 				t.Fatalf("exit %d %+v\n%s", code, out, stderr)
@@ -85,8 +85,14 @@ func TestSendAcceptsTheAccountsOwn(t *testing.T) {
 			if len(bob) != 1 || !bytes.Contains(bob[0].Raw, []byte(tc.from)) {
 				t.Fatalf("bob has %d; want one from %q", len(bob), tc.from)
 			}
-			if n, crlf := bytes.Count(bob[0].Raw, []byte("\n")), bytes.Count(bob[0].Raw, []byte("\r\n")); n != crlf {
-				t.Errorf("%d bare LF reached bob:\n%q", n-crlf, bob[0].Raw)
+			sent := withID(facetest.Folder(t, srv, "sam", "pw", "Sent"), out.MessageID)
+			if len(sent) != 1 {
+				t.Fatalf("Sent has %d copies", len(sent))
+			}
+			for who, raw := range map[string][]byte{"bob": bob[0].Raw, "Sent": sent[0].Raw} {
+				if n, crlf := bytes.Count(raw, []byte("\n")), bytes.Count(raw, []byte("\r\n")); n != crlf {
+					t.Errorf("%d bare LF reached %s:\n%q", n-crlf, who, raw)
+				}
 			}
 		})
 	}
