@@ -44,7 +44,12 @@ func (e *FieldError) Unwrap() error { return ErrRefused }
 // CheckText refuses, in field, what would make the text a person reviews
 // differ from what is sent, or reorder or hide part of it: invalid UTF-8,
 // control characters (in a header value even tab, CR and LF; in a body
-// all but tab and LF), bidi controls and zero-width characters. A lone
+// all but tab and LF), bidi controls, and every character that draws
+// nothing or is not assigned (compose.CheckShowable's rule: tag
+// characters, variation selectors outside an emoji, fillers, zero-width
+// characters outside an emoji or a joining script). Hidden characters are
+// a covert channel: a manipulated agent could carry a secret past the
+// person's review in a sentence that looks harmless (issue 35). A lone
 // CR in a body is refused too: terminals and mail readers draw it
 // differently (a return to the line's start, a line break, nothing), and
 // the message writer turns it into a line break, so what a person reads
@@ -72,8 +77,10 @@ func CheckText(field, s string, body bool) error {
 		why = "holds a lone CR (U+000D) not followed by LF: it would be shown differently from what is sent"
 	case strings.HasPrefix(ue.What, "a bidi"):
 		why += ": it can reorder what a person reads"
-	case strings.HasPrefix(ue.What, "a zero-width"):
-		why += ": it hides text from a person"
+	case strings.HasPrefix(ue.What, "a control"), strings.HasPrefix(ue.What, "a code point not assigned"),
+		strings.HasPrefix(ue.What, "a Unicode line"), strings.HasPrefix(ue.What, "a private-use"):
+	default:
+		why += ": it is not drawn, so it hides text from a person"
 	}
 	if ue.Line > 1 {
 		why += fmt.Sprintf(" (line %d)", ue.Line)
@@ -163,6 +170,11 @@ func CheckDraft(d compose.Draft) error {
 	}
 	if n == 0 {
 		return &FieldError{"to", "no recipient: give at least one address"}
+	}
+	for i, p := range d.Attachments {
+		if err := CheckText(fmt.Sprintf("attachments[%d]", i), p.Name, false); err != nil {
+			return err
+		}
 	}
 	for _, l := range []struct {
 		name string

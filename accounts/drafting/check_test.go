@@ -33,6 +33,11 @@ func TestAgentDraftRefusals(t *testing.T) {
 		{"zero width in body", []string{"a@example.org"}, nil, "hi", "in\u200bvoice", "body: holds a zero-width character (U+200B)", ErrRefused},
 		{"BOM in subject", []string{"a@example.org"}, nil, "\ufeffhi", "x", "subject: holds a zero-width character (U+FEFF)", ErrRefused},
 		{"word joiner in address", []string{"a\u2060@example.org"}, nil, "hi", "x", "to[0]: holds a zero-width character (U+2060)", ErrRefused},
+		{"tag-encoded secret in body", []string{"a@example.org"}, nil, "hi", "Thanks, see you Monday.\U000E0070\U000E0077", "body: holds a tag character (U+E0070): it is not drawn", ErrRefused},
+		{"variation selector in subject", []string{"a@example.org"}, nil, "a\ufe0fb", "x", "subject: holds a variation selector outside an emoji sequence (U+FE0F)", ErrRefused},
+		{"hangul filler in a name", []string{"\u3164 <a@example.org>"}, nil, "hi", "x", "to[0]: holds a blank character that draws nothing", ErrRefused},
+		{"invisible plus in body", []string{"a@example.org"}, nil, "hi", "1\u2064", "body: holds an invisible format character (U+2064)", ErrRefused},
+		{"unassigned in body", []string{"a@example.org"}, nil, "hi", "\u0378", "body: holds a code point not assigned in Unicode 15", ErrRefused},
 		{"LF in subject", []string{"a@example.org"}, nil, "hi\nBcc: x@evil.example", "x", "subject: holds a line break (U+000A)", ErrRefused},
 		{"CR in address", []string{"a@example.org\r"}, nil, "hi", "x", "to[0]: holds a line break (U+000D)", ErrRefused},
 		{"tab in subject", []string{"a@example.org"}, nil, "a\tb", "x", "subject: holds a control character (U+0009)", ErrRefused},
@@ -68,7 +73,7 @@ func TestAgentDraftRefusals(t *testing.T) {
 func TestAgentDraftAccepted(t *testing.T) {
 	w := openWriter(t, "", DefaultMaxPerHour)
 	f := newFolder("Work")
-	body := "Grüße,\r\n\tindented\nend"
+	body := "Grüße,\r\n\tindented\nend 👨\u200d👩\u200d👧 ❤\ufe0f می\u200cخواهم क्\u200dष"
 	m, err := w.New(context.Background(), f, []string{"Ann <ann@example.org>", "bob@example.org"}, []string{"cc@example.org"}, "Plans für Montag", body, time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +82,7 @@ func TestAgentDraftAccepted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(string(text), "\n\nGrüße,\n\tindented\nend") || !strings.Contains(string(text), "Subject: Plans für Montag\n") {
+	if !strings.HasSuffix(string(text), "\n\nGrüße,\n\tindented\nend 👨\u200d👩\u200d👧 ❤\ufe0f می\u200cخواهم क्\u200dष") || !strings.Contains(string(text), "Subject: Plans für Montag\n") {
 		t.Fatalf("text:\n%s", text)
 	}
 	if f.count() != 1 || m.Draft.ServerDraft == nil || m.Draft.ServerDraft.UID != m.SavedTo.UID || m.Draft.ServerDraft.MessageID != m.MessageID {

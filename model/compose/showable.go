@@ -3,7 +3,6 @@ package compose
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"unibox/model"
@@ -12,16 +11,18 @@ import (
 
 // UnshowableError is a character that would be sent but that a terminal
 // does not show as it is: a control, a bidi (bidirectional) control that
-// reorders what is read, or a zero-width character that hides in a word.
-// The review screen must show exactly the bytes that go (issue 27: "what
-// is reviewed is what is sent"), so such a text is refused, not cleaned
-// for display: a cleaned view of a text that differs is how a hostile
-// draft would get past a person.
+// reorders what is read, or a character that draws nothing (zero-width,
+// tag, variation selector, filler, unassigned: see showrules.go). The
+// review screen must show exactly the bytes that go (issue 27: "what is
+// reviewed is what is sent"), so such a text is refused, not cleaned for
+// display: a cleaned view of a text that differs is how a hostile draft
+// would get past a person, and invisible characters are a covert channel
+// a prompt-injected agent could hide a secret in (issue 35).
 type UnshowableError struct {
 	Field string // "body", "subject", "to", ...
 	Line  int    // 1-based, in a multi-line field; 0 in a one-line field
 	Rune  rune
-	What  string // "a control character", "a bidirectional control", ...
+	What  string // "a control character", "a bidi control", ...
 }
 
 func (e *UnshowableError) Error() string {
@@ -35,72 +36,49 @@ func (e *UnshowableError) Error() string {
 // CheckShowable returns an *UnshowableError for the first character of
 // text that a terminal would not show as it is sent. In a multi-line
 // field, tabs, line feeds and CR LF line ends are text; a lone CR is not
-// (a terminal draws what follows over the line). A zero-width joiner
-// between two symbols is part of an emoji (a family, a flag) and passes.
+// (a terminal draws what follows over the line). A one-line field (a
+// header value) holds no control character at all. Everything else is
+// judged by property (showrules.go): a character that draws nothing or is
+// not assigned is refused, with two exceptions, ZWJ and VS15/VS16 inside
+// an emoji sequence and ZWNJ/ZWJ between two letters of a joining script.
 func CheckShowable(field, text string, multiline bool) error {
-	line := 0
-	if multiline {
-		line = 1
-	}
-	prev := rune(0)
+	sc := newScanner(multiline)
 	for i, r := range text {
-		what := ""
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD"):
-			what = "a byte that is not UTF-8"
-		case r == '\n' && multiline:
-			line++
-		case r == '\r' && multiline && strings.HasPrefix(text[i:], "\r\n"):
-		case r == '\t':
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			what = "a control character"
-		case r == '\u2028' || r == '\u2029':
-			what = "a Unicode line separator"
-		default:
-			next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
-			what = invisible(prev, r, next)
+		size := utf8.RuneLen(r)
+		if r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD") {
+			return &UnshowableError{Field: field, Line: sc.line, Rune: r, What: "a byte that is not UTF-8"}
 		}
-		if what != "" {
-			return &UnshowableError{Field: field, Line: line, Rune: r, What: what}
+		next, _ := utf8.DecodeRuneInString(text[i+size:])
+		if what := sc.judge(r, next); what != "" {
+			return &UnshowableError{Field: field, Line: sc.line, Rune: r, What: what}
 		}
-		prev = r
 	}
 	return nil
 }
 
-// invisible says what r is when it changes or hides text without being
-// drawn ("" when it is drawn): a bidirectional control, or a zero-width
-// character. A zero-width joiner between two symbols is part of an
-// emoji (a family, a flag) and is drawn as one.
-func invisible(prev, r, next rune) string {
-	switch {
-	case isBidiControl(r):
-		return "a bidi control"
-	case r == '\u200d' && unicode.Is(unicode.So, prev) && unicode.Is(unicode.So, next):
-		return ""
-	case r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff' || r == '\u00ad':
-		return "a zero-width character"
-	}
-	return ""
-}
-
-// dropInvisible takes out of s what invisible names. What an answer
-// takes from the message it answers (names, subject, the quote) goes
-// through it after textsafe (which removes controls and bidi but keeps
-// zero-width characters, for width): a stranger's hidden characters
-// would otherwise make the answer fail its own review.
+// dropInvisible takes out of s every character CheckShowable refuses in
+// a multi-line field (a byte that is not UTF-8 becomes U+FFFD). What an
+// answer takes from the message it answers (names, subject, the quote)
+// goes through it after textsafe (which removes controls and bidi but
+// keeps zero-width characters, for width): a stranger's hidden characters
+// would otherwise make the answer fail its own review. It uses the very
+// rule of the check, so what it keeps always passes (FuzzCheckShowable).
 func dropInvisible(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return invisible(0, r, 0) != "" }) {
+	if CheckShowable("", s, true) == nil {
 		return s
 	}
 	var b strings.Builder
-	prev := rune(0)
+	b.Grow(len(s))
+	sc := newScanner(true)
 	for i, r := range s {
-		next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
-		if invisible(prev, r, next) == "" {
+		size := utf8.RuneLen(r)
+		if r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD") {
+			r, size = utf8.RuneError, 1
+		}
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
+		if sc.judge(r, next) == "" {
 			b.WriteRune(r)
 		}
-		prev = r
 	}
 	return b.String()
 }
@@ -110,14 +88,9 @@ func dropInvisible(s string) string {
 func cleanLine(s string) string  { return dropInvisible(textsafe.Line(s)) }
 func cleanBlock(s string) string { return dropInvisible(textsafe.Block(s)) }
 
-// isBidiControl is every character that changes the order text is drawn
-// in without being drawn itself (Unicode's Bidi_Control property).
-func isBidiControl(r rune) bool {
-	return r == '\u061c' || r == '\u200e' || r == '\u200f' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
-}
-
 // CheckDraftShowable checks every field of d a person reviews: the
-// subject, each address and its name, and the text.
+// subject, each address and its name, the attachments' names and the
+// text.
 func CheckDraftShowable(d Draft) error {
 	if err := CheckShowable("subject", d.Subject, false); err != nil {
 		return err
@@ -130,6 +103,11 @@ func CheckDraftShowable(d Draft) error {
 			if err := CheckShowable(f.name, a.Name+" "+a.Address, false); err != nil {
 				return err
 			}
+		}
+	}
+	for i, p := range d.Attachments {
+		if err := CheckShowable(fmt.Sprintf("attachment %d's name", i+1), p.Name, false); err != nil {
+			return err
 		}
 	}
 	return CheckShowable("body", d.Body, true)

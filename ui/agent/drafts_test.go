@@ -122,6 +122,10 @@ func TestDraftRefusalsNameTheField(t *testing.T) {
 	}{
 		{"bidi in a reply", "draft_reply", map[string]any{"id": id, "body": "ok \u202egnp.exe"}, "body: holds a bidi control (U+202E)"},
 		{"zero width in a reply", "draft_reply", map[string]any{"id": id, "body": "in\u200bvoice"}, "body: holds a zero-width character (U+200B)"},
+		{"tag-encoded secret in a message", "draft_message", map[string]any{"account": "Work", "to": []string{"a@example.org"}, "subject": "Monday",
+			"body": "Thanks, see you Monday.\U000E0070\U000E0077\U000E003D\U000E0068\U000E0075\U000E006E"}, "body: holds a tag character (U+E0070): it is not drawn"},
+		{"filler in a subject", "draft_message", map[string]any{"account": "Work", "to": []string{"a@example.org"}, "subject": "Monday\u3164", "body": "x"}, "subject: holds a blank character that draws nothing (a filler) (U+3164)"},
+		{"selector in a reply", "draft_reply", map[string]any{"id": id, "body": "ok\U000E0100"}, "body: holds a variation selector outside an emoji sequence (U+E0100)"},
 		{"lone CR in a reply", "draft_reply", map[string]any{"id": id, "body": "a\rb"}, "body: holds a lone CR"},
 		{"huge reply", "draft_reply", map[string]any{"id": id, "body": strings.Repeat("x", 256<<10+1)}, "body: 262145 bytes, over the limit of 262144"},
 		{"bad id", "draft_reply", map[string]any{"id": "Work/INBOX/x", "body": "ok"}, "message id"},

@@ -28,10 +28,14 @@ const (
 // SendJSON is `unibox send --json` (public names).
 type SendJSON struct {
 	MessageID string `json:"message_id"`
-	Outcome   string `json:"outcome"`  // sent, failed or unknown
+	Outcome   string `json:"outcome"`  // sent, failed, unknown, or queued (--queue, exit 4: waiting in the outbox)
 	SavedTo   string `json:"saved_to"` // the folder holding the copy, "" when none was filed
-	Error     string `json:"error"`
+	Error     string `json:"error"`    // a server's words among them, made safe to print (textsafe.Line)
 }
+
+// OutcomeQueued is --queue's outcome: not sent now, waiting in the
+// outbox for a unibox to send it (exit 4).
+const OutcomeQueued = "queued"
 
 // maxSend bounds the message a script hands in: past this no mail
 // server takes it, and it is all held in memory.
@@ -66,6 +70,10 @@ func Send(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := accts[0]
 	recoverOutbox(env, stderr)
 	out, code := send(a, env, raw, *queue, f.timeout)
+	// The error carries what the SMTP and IMAP servers said: a hostile
+	// server's reply must not drive the terminal (on stderr, or on
+	// whatever prints the JSON's decoded strings).
+	out.Error, out.SavedTo = textsafe.Line(out.Error), textsafe.Line(out.SavedTo)
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -138,6 +146,11 @@ func send(a *accounts.Account, env *launch.Env, raw []byte, queue bool, timeout 
 	if err != nil {
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, ExitNotSent
 	}
+	_, aliases := a.Identity()
+	raw, err = checkMessage(raw, compose.Identity{From: model.Address{Name: from.Name, Address: from.Address}, Aliases: aliases})
+	if err != nil {
+		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
+	}
 	prep, err := compose.PrepareRaw(raw, model.Address{Name: from.Name, Address: from.Address}, time.Now())
 	if err != nil {
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
@@ -174,6 +187,7 @@ func send(a *accounts.Account, env *launch.Env, raw []byte, queue bool, timeout 
 		return out, ExitUnknown
 	}
 	if queue && rep.Entry.State == outbox.StateQueued {
+		out.Outcome = OutcomeQueued
 		return out, ExitQueued
 	}
 	if rmErr := runner.Abandon(e.ID); rmErr != nil && !errors.Is(rmErr, outbox.ErrNotFound) {

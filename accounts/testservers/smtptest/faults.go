@@ -14,7 +14,8 @@ type faults struct {
 	cutAfterDot  int
 	hangAfterDot int
 	hangDelivers bool
-	failAt       map[string][]int // stage → reply codes, one per command
+	failAt       map[string][]int  // stage → reply codes, one per command
+	failText     map[string]string // stage → the text of its replies (FailAtSaying)
 	rejectRcpt   map[string]bool
 	echoSecrets  bool
 }
@@ -53,6 +54,22 @@ func (s *Server) FailAt(stage string, code int) {
 	s.faults.failAt[stage] = append(s.faults.failAt[stage], code)
 }
 
+// FailAtSaying is FailAt with the reply's text given: a hostile
+// server's words (escape sequences, bidi controls) for the client to make
+// safe before they reach a terminal.
+func (s *Server) FailAtSaying(stage string, code int, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.faults.failAt == nil {
+		s.faults.failAt = map[string][]int{}
+	}
+	if s.faults.failText == nil {
+		s.faults.failText = map[string]string{}
+	}
+	s.faults.failAt[stage] = append(s.faults.failAt[stage], code)
+	s.faults.failText[stage] = text
+}
+
 // RejectRcpt answers RCPT TO addr with 550 until called with false.
 func (s *Server) RejectRcpt(addr string, reject bool) {
 	s.mu.Lock()
@@ -88,6 +105,9 @@ func (s *Server) failure(stage string) error {
 		return nil
 	}
 	s.faults.failAt[stage] = q[1:]
+	if text, ok := s.faults.failText[stage]; ok {
+		return reply(q[0], text)
+	}
 	return reply(q[0], "refused at "+stage+" by the test")
 }
 
