@@ -62,7 +62,7 @@ func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m mod
 		if err != nil {
 			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft cannot be read from the server: %w", err)}}
 		}
-		d := compose.Draft{Kind: compose.KindNew, From: b.From, To: b.To, Cc: b.Cc, Subject: b.Subject, Body: b.Text,
+		d := compose.Draft{Kind: compose.KindNew, From: b.From, To: b.To, Cc: b.Cc, Bcc: b.Bcc, Subject: b.Subject, Body: b.Text,
 			InReplyTo: b.InReplyTo, References: b.References}
 		if d.InReplyTo != "" {
 			d.Kind = compose.KindReply
