@@ -31,8 +31,8 @@ func bccEditor(t *testing.T) string {
 }
 
 // A reply with a Bcc, postponed to the server's Drafts and reopened from
-// D (with a restart of unibox in between, or not), still has its Bcc on
-// the review; sent, the blind recipient receives it, and the delivered
+// D (or reopened, then unibox restarted and the draft opened and edited
+// again), still has its Bcc on the review; sent, the blind recipient receives it, and the delivered
 // header block names no Bcc. The copy in Drafts carries the Bcc: it never
 // goes out in that form.
 func TestPostponedDraftKeepsBcc(t *testing.T) {
@@ -64,11 +64,15 @@ func TestPostponedDraftKeepsBcc(t *testing.T) {
 			tm.Send(key("enter"))
 			waitFor(t, tm, "review · y send", "Carol is in on it.", "carol@example.com")
 			if tc.restart {
-				tm = restartTUI(t, tm, m, set, room)
+				// Restarted, the local draft is opened again and edited
+				// (the editor adds a line and leaves Bcc alone).
+				tm = restartTUI(t, tm, m, set, room, editorScript(t, "Edited again."))
 				tm.Send(key("D"))
 				waitFor(t, tm, "draft · Work · reply · to Bob <bob@example.com> · Re: lunch?")
 				tm.Send(key("enter"))
 				waitFor(t, tm, "review · y send", "Carol is in on it.", "carol@example.com")
+				tm.Send(key("e"))
+				waitFor(t, tm, "Edited again.", "carol@example.com")
 			}
 			tm.Send(key("y"))
 			waitFor(t, tm, "sent: Re: lunch?")
@@ -95,8 +99,9 @@ func TestPostponedDraftKeepsBcc(t *testing.T) {
 }
 
 // restartTUI quits the running TUI and starts another over the same
-// data directory (the outbox opened again from its root) and accounts.
-func restartTUI(t *testing.T, tm *teatest.TestModel, m *tui.Model, set *accounts.Set, room *tui.Mailroom) *teatest.TestModel {
+// data directory (the outbox opened again from its root) and accounts,
+// with editor.
+func restartTUI(t *testing.T, tm *teatest.TestModel, m *tui.Model, set *accounts.Set, room *tui.Mailroom, editor string) *teatest.TestModel {
 	t.Helper()
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
@@ -107,7 +112,7 @@ func restartTUI(t *testing.T, tm *teatest.TestModel, m *tui.Model, set *accounts
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := &tui.Mailroom{Box: box, Runner: room.Runner, Editor: room.Editor}
+	again := &tui.Mailroom{Box: box, Runner: room.Runner, Editor: editor}
 	tm2, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = again; o.Now = time.Now })
 	waitFor(t, tm2, "lunch?")
 	return tm2
