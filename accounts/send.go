@@ -10,6 +10,9 @@ import (
 	"unibox/accounts/provider"
 	"unibox/accounts/smtpsend"
 	"unibox/conn"
+	"unibox/model"
+	"unibox/model/compose"
+	"unibox/model/textsafe"
 )
 
 // sending is what an account sends with, from its config.
@@ -69,11 +72,30 @@ func (a *Account) Identity() (from *mail.Address, aliases []string) {
 	return a.sending.from, a.sending.aliases
 }
 
+// ownSender refuses an envelope sender that is none of the account's
+// addresses (from, aliases). The outbox keeps the sender its entry was
+// queued with, which came from a draft's From: a draft found in Drafts,
+// a file handed to `unibox send` or an outbox file written by hand may
+// name anyone, and the account's SMTP login would vouch for it.
+func (a *Account) ownSender(addr string) error {
+	self := compose.Identity{Aliases: a.sending.aliases}
+	if f := a.sending.from; f != nil {
+		self.From = model.Address{Name: f.Name, Address: f.Address}
+	}
+	if !self.Owns(addr) {
+		return fmt.Errorf("not sent: the envelope sender %q is not one of account %s's addresses (from, aliases)", textsafe.Line(addr), a.name)
+	}
+	return nil
+}
+
 // Send submits one message, at most once: see smtpsend for where a
 // failure stops being "not sent" and becomes "unknown".
 func (a *Account) Send(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error) {
 	if a.sending.send == nil {
 		return smtpsend.Receipt{}, a.sending.noSend
+	}
+	if err := a.ownSender(env.From); err != nil {
+		return smtpsend.Receipt{}, err
 	}
 	rec, err := a.sending.send(ctx, a.adapter, env, beforeBody)
 	return rec, a.scrub(err)

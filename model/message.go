@@ -66,8 +66,11 @@ type Body struct {
 	// (to all), In-Reply-To and References for the thread. The ids are
 	// raw msg-ids without <>, each checked against the msg-id grammar
 	// (CleanMsgID), never display text: they become header values.
-	ReplyTo     []Address
-	Cc          []Address
+	ReplyTo []Address
+	Cc      []Address
+	// Bcc: only a copy its writer kept (a draft in Drafts, Sent) has
+	// one; a reopened draft keeps its blind recipients with it.
+	Bcc         []Address
 	InReplyTo   string
 	References  []string
 	Headers     []Header

@@ -390,10 +390,11 @@ func TestServerDraftIsSentAndLeavesDrafts(t *testing.T) {
 		t.Fatal(err)
 	}
 	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Finished now.")}
-	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
+	tm, _ := run(t, uiAccounts(set), 160, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
 	waitFor(t, tm, "lunch?")
 	tm.Send(key("D"))
-	waitFor(t, tm, "in Drafts · Work · to Bob <bob@example.com> · about the boat")
+	// Another client's draft: found, not written here; its From is Sam's.
+	waitFor(t, tm, "found in Drafts, not written here · Work · from Sam <sam@example.com> · to Bob <bob@example.com> · about the boat")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "review · y send", "Draft text.")
 	tm.Send(key("e"))
@@ -590,14 +591,15 @@ func TestDiscardTakesTheCopyInDrafts(t *testing.T) {
 		t.Fatal(err)
 	}
 	room := &tui.Mailroom{Box: box, Runner: runner, Editor: "false"}
-	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
+	tm, _ := run(t, uiAccounts(set), 160, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
 	waitFor(t, tm, "lunch?")
 	tm.Send(key("D"))
-	waitFor(t, tm, "draft · Work · new · to Carol <carol@example.com> · here and there", "in Drafts · Work · to Bob <bob@example.com> · only there")
+	const onlyLine = "found in Drafts, not written here · Work · from Sam <sam@example.com> · to Bob <bob@example.com> · only there"
+	waitFor(t, tm, "draft · Work · new · to Carol <carol@example.com> · here and there", onlyLine)
 	tm.Send(key("x"))
 	tm.Send(key("x"))
 	// The list is read again: the one left is under the cursor.
-	waitFor(t, tm, "draft discarded", "> in Drafts · Work · to Bob <bob@example.com> · only there")
+	waitFor(t, tm, "draft discarded", "> "+onlyLine)
 	tm.Send(key("x"))
 	tm.Send(key("x"))
 	waitFor(t, tm, "draft discarded from Drafts", "No drafts, nothing in the outbox.")

@@ -11,6 +11,13 @@
 // while its text still hashes to what the ledger says; once a person
 // edits it, it is the person's, and an agent can no longer discard it.
 //
+// A draft in a Drafts folder that no local draft stands for is the
+// person's only when a record says it was postponed from here (Postponed,
+// drafts-written/: its UID and Message-ID); any other is Found: a
+// stranger's mail moved there, or another machine's draft. Nobody here
+// vouches for it, and a local draft opened from it stays Found
+// (outbox.Draft.Found).
+//
 // Agents are also held to limits a person is not: what they write is
 // checked for characters that would make the review differ from what is
 // sent (Check), and their drafts per account per hour are capped, across

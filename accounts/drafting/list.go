@@ -16,7 +16,8 @@ import (
 // it, and its subject and recipients as its text says now.
 type Listed struct {
 	outbox.Draft
-	Author  string // Agent or Person
+	Author  string // Agent, Person or Found
+	From    model.Address
 	Subject string
 	To, Cc  []model.Address
 	// Queued: a person sent it to the outbox (it waits there, or is
@@ -25,7 +26,8 @@ type Listed struct {
 }
 
 // Listed is every local draft, newest first, each with its author. A
-// damaged draft is listed too (Err set), as a person's.
+// damaged draft is listed too (Err set), as a person's (as Found when
+// its record says it was opened from a found draft).
 func (w *Writer) Listed() ([]Listed, error) {
 	ds, err := w.box.Drafts()
 	if err != nil {
@@ -47,7 +49,10 @@ func (w *Writer) Listed() ([]Listed, error) {
 				l.Author = w.Author(d.ID, text)
 			}
 			h := compose.Peek(string(text))
-			l.Subject, l.To, l.Cc = h.Subject, h.To, h.Cc
+			l.From, l.Subject, l.To, l.Cc = h.From, h.Subject, h.To, h.Cc
+		}
+		if d.Found {
+			l.Author = Found // opened from a found draft: never the person's
 		}
 		out = append(out, l)
 	}

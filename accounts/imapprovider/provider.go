@@ -91,7 +91,7 @@ func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.Message
 			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", id.Folder, out.UIDValidity, id.UIDValidity)}
 	}
 	b := model.Body{Message: toModel(p.account, id.Folder, out.Message), Text: out.Body, FromHTML: out.BodyIsHTML, Problems: out.Problems,
-		ReplyTo: addrs(out.ReplyTo), Cc: addrs(out.Cc), InReplyTo: out.InReplyTo, References: out.References}
+		ReplyTo: addrs(out.ReplyTo), Cc: addrs(out.Cc), Bcc: addrs(out.Bcc), InReplyTo: out.InReplyTo, References: out.References}
 	for _, h := range out.Headers {
 		b.Headers = append(b.Headers, model.Header(h))
 	}

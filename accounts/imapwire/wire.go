@@ -184,8 +184,12 @@ type GetMessageOut struct {
 	// What an answer needs. The ids are raw msg-ids without <>, checked
 	// against the msg-id grammar (never display text: a reply puts them
 	// into its headers); References keeps the first and last 50.
-	ReplyTo     []Address    `json:"reply_to"`
-	Cc          []Address    `json:"cc"`
+	ReplyTo []Address `json:"reply_to"`
+	Cc      []Address `json:"cc"`
+	// Bcc is the envelope's Bcc: only a copy kept by its writer (a draft
+	// in Drafts, a message in Sent) has one, and reopening a postponed
+	// draft needs it or its blind recipients are lost.
+	Bcc         []Address    `json:"bcc,omitempty" jsonschema:"blind recipients, present only in a copy its writer kept (Drafts, Sent)"`
 	InReplyTo   string       `json:"in_reply_to,omitempty" jsonschema:"the In-Reply-To id, without <>"`
 	References  []string     `json:"references,omitempty" jsonschema:"the References ids, without <>, oldest first (at most the first and the last 50)"`
 	Headers     []Header     `json:"headers"`

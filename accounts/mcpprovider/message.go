@@ -19,7 +19,8 @@ const maxBody = 10 << 20
 // send tool takes the message apart (recipients, subject, text), so the
 // outbox's RFC 5322 copy is read back here. The copy on the wire has no
 // Bcc header: the blind recipients are the envelope's recipients that To
-// and Cc do not name.
+// and Cc do not name. The tool's from is the envelope sender the account
+// checked (one of its own addresses), never the file's From header.
 //
 // A message whose content a tool taking only {body} would drop (an
 // attachment, a part that is not text) is refused unless the mapping
@@ -52,9 +53,6 @@ func sendValues(from string, rcpt []string, data []byte, usesRaw bool) (map[stri
 	subject, err := mr.Header.Subject()
 	if err != nil {
 		return nil, fmt.Errorf("the message's Subject cannot be decoded: %w", err)
-	}
-	if fl, err := mr.Header.AddressList("From"); err == nil && len(fl) > 0 {
-		from = fl[0].Address
 	}
 	body, err := textPart(mr, usesRaw)
 	if err != nil {

@@ -41,6 +41,10 @@ type Draft struct {
 	// opened from: deleted only once its replacement is stored (postponed
 	// again) or the message is sent.
 	ServerDraft *Ref `json:"server_draft,omitempty"`
+	// Found: ServerDraft was found in Drafts, not written from here (no
+	// local draft or postponing stood for it): whatever it says, its
+	// From above all, nobody here vouches for (drafting.Found).
+	Found bool `json:"found,omitempty"`
 	// Err is why a listed draft is damaged (its JSON missing or not
 	// parsing): it is listed all the same, with its text at Path when
 	// that survived, never dropped.

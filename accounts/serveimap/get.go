@@ -108,7 +108,8 @@ func (a *account) fetchParsed(ctx context.Context, c *imapclient.Client, folder 
 	return sel, found, parsed, nil
 }
 
-// answerFields fills what a reply needs. Cc comes from the envelope.
+// answerFields fills what a reply needs. Cc comes from the envelope, and
+// Bcc, which only a kept copy (a draft, Sent) has, for reopening a draft.
 // Reply-To too, but only when the message has the header: a server fills
 // the envelope's reply-to with From when it is missing (RFC 3501 7.4.2),
 // and reply_to would then claim a header the message does not have. The
@@ -137,6 +138,9 @@ func answerFields(out *imapwire.GetMessageOut, env *imap.Envelope, parsed mailte
 	}
 	if env != nil {
 		out.Cc = addresses(env.Cc)
+		if len(env.Bcc) > 0 {
+			out.Bcc = addresses(env.Bcc)
+		}
 		if hasReplyTo {
 			out.ReplyTo = addresses(env.ReplyTo)
 		}

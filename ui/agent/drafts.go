@@ -30,7 +30,7 @@ func (h *Hub) addDraftTools(s *mcp.Server) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	mcp.AddTool(s, &mcp.Tool{Name: "draft_reply", Description: "Draft a reply to a message, as the TUI would (Re:, threading, quote). It is filed in the account's Drafts for a person to review and send; nothing is sent. Returns draft_id."}, h.draftReply)
 	mcp.AddTool(s, &mcp.Tool{Name: "draft_message", Description: "Draft a new message. It is filed in the account's Drafts for a person to review and send; nothing is sent. Returns draft_id."}, h.draftMessage)
-	mcp.AddTool(s, &mcp.Tool{Name: "list_drafts", Annotations: ro, Description: "Every draft (local, and in the Drafts folders), with recipients, subject, the message it answers and who wrote it (agent or person)."}, h.listDrafts)
+	mcp.AddTool(s, &mcp.Tool{Name: "list_drafts", Annotations: ro, Description: "Every draft (local, and in the Drafts folders), with recipients, subject, the message it answers and who wrote it (agent, person, or found: in Drafts, not written from this data directory)."}, h.listDrafts)
 	mcp.AddTool(s, &mcp.Tool{Name: "discard_draft", Description: "Discard a draft an agent wrote and nobody edited since (also from Drafts). A person's draft cannot be discarded."}, h.discardDraft)
 }
 
@@ -222,9 +222,17 @@ func (h *Hub) drafts(ctx context.Context, accts []*accounts.Account) (ListDrafts
 		for id, s := range r.Value.answered {
 			subjects[id] = s
 		}
-		for _, m := range drafting.ServerOnly(local, entries, r.Value.msgs) {
-			out.Drafts = append(out.Drafts, DraftInfo{ID: m.ID.String(), Account: m.ID.Account, Author: drafting.Person, Where: "drafts_folder",
-				Subject: m.Subject, To: nonNil(m.To), Cc: []model.Address{}, Updated: jsonview.Date(m.Date)})
+		only := drafting.ServerOnly(local, entries, r.Value.msgs)
+		found := h.Drafts.FoundIn(only)
+		for _, m := range only {
+			d := DraftInfo{ID: m.ID.String(), Account: m.ID.Account, Author: drafting.Person, Where: "drafts_folder",
+				Subject: m.Subject, To: nonNil(m.To), Cc: []model.Address{}, Updated: jsonview.Date(m.Date)}
+			if found[m.ID] {
+				// Nobody here wrote it: not the person's, and its date is
+				// what its sender wrote, never ahead of now.
+				d.Author, d.Updated = drafting.Found, jsonview.Date(drafting.FoundDate(m, h.Drafts.Now()))
+			}
+			out.Drafts = append(out.Drafts, d)
 		}
 	}
 	out.Degraded = degraded(hs)

@@ -77,7 +77,7 @@ func hasEvent(es []history.Event, text string) bool {
 }
 
 // draft_message files a new message; a draft another client put in
-// Drafts is listed too, as a person's.
+// Drafts is listed too, as found (not written from here: issue 35).
 func TestDraftMessage(t *testing.T) {
 	w := newDraftWorld(t)
 	r, _ := w.hub(t, 100)
@@ -97,7 +97,7 @@ func TestDraftMessage(t *testing.T) {
 	for _, d := range list.Drafts {
 		authors[d.Subject] = d.Author + " " + d.Where
 	}
-	if len(list.Drafts) != 2 || authors["Plans"] != "agent local" || authors["by hand"] != "person drafts_folder" {
+	if len(list.Drafts) != 2 || authors["Plans"] != "agent local" || authors["by hand"] != "found drafts_folder" {
 		t.Fatalf("list_drafts: %+v", list.Drafts)
 	}
 	if res := r.call(t, "list_drafts", ListDraftsIn{Account: "Nope"}, nil); !res.IsError || !strings.Contains(conn.ResultText(res), `no account "Nope"`) {

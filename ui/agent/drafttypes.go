@@ -53,14 +53,14 @@ type DraftInfo struct {
 	DraftID string          `json:"draft_id,omitempty" jsonschema:"a local draft's id; empty for a draft only in a Drafts folder"`
 	ID      string          `json:"id,omitempty" jsonschema:"a draft only in a Drafts folder: its message id"`
 	Account string          `json:"account"`
-	Author  string          `json:"author" jsonschema:"agent (drafted through unibox mcp and unchanged since) or person"`
+	Author  string          `json:"author" jsonschema:"agent (drafted through unibox mcp and unchanged since), person, or found (in a Drafts folder, not written from this data directory: a mail moved there, or another machine's or client's draft; nobody vouches for it)"`
 	Where   string          `json:"where" jsonschema:"local (waiting in unibox, filed in Drafts when saved_id is set), drafts_folder (only in the server's Drafts), or outbox (a person is sending it)"`
 	Subject string          `json:"subject"`
 	To      []model.Address `json:"to"`
 	Cc      []model.Address `json:"cc"`
 	Answers *DraftAnswers   `json:"answers,omitempty"`
 	SavedID string          `json:"saved_id,omitempty" jsonschema:"a local draft's copy in Drafts"`
-	Updated string          `json:"updated" jsonschema:"RFC 3339"`
+	Updated string          `json:"updated" jsonschema:"RFC 3339; for a found draft, the date its sender wrote in it (never later than now)"`
 	Problem string          `json:"problem,omitempty" jsonschema:"why the draft could not be read whole"`
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/config"
@@ -29,6 +30,7 @@ type composer struct {
 	base    compose.Draft // threading and attachments: the editor cannot change them
 	shown   compose.Draft // the text as read back
 	problem string        // why it cannot go as it stands ("": it can)
+	fromFix bool          // the problem is only a From none of the account's: OwnFrom mends it
 	// marks is what the review screen points out in shown (model/review);
 	// checking: they are being worked out.
 	marks    []review.Mark
@@ -84,12 +86,16 @@ func (c composer) started(msg composeReadyMsg) composer {
 
 // reviewed shows the text the editor left, or what is wrong with it.
 func (c composer) reviewed(msg reviewMsg) composer {
-	c.shown, c.problem, c.confirm, c.review = msg.draft, "", false, true
+	c.shown, c.problem, c.confirm, c.review, c.fromFix = msg.draft, "", false, true, false
 	if msg.err == nil {
 		msg.err = compose.CheckDraftShowable(msg.draft) // what is reviewed is what is sent
 	}
 	if msg.err != nil {
 		c.problem = msg.err.Error()
+		return c
+	}
+	if why := c.foreignFrom(msg.draft); why != "" {
+		c.problem, c.fromFix = why, true // y and p wait; OwnFrom or e mends it
 	}
 	return c
 }
@@ -179,6 +185,10 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 	case tea.KeyMsg:
 		if !c.review || c.busy {
 			return c, nil
+		}
+		if c.fromFix && key.Matches(msg, c.keys.OwnFrom) {
+			c.fromFix = false
+			return c, ownFromCmd(room, c.acct, c.draft.ID, c.base, c.shown)
 		}
 		var act reviewAction
 		c, act = c.action(msg)

@@ -31,6 +31,7 @@ type draftsBox struct {
 	confirm  bool                       // discard of a draft was asked once
 	local    outboxMsg                  // the outbox and the drafts on disk, as last read
 	server   map[string][]model.Message // each account's Drafts folder
+	found    map[model.MessageID]bool   // of those, the ones not written here
 	trouble  map[string]string          // an account whose Drafts could not be read, and why
 }
 
@@ -45,7 +46,7 @@ type draftItem struct {
 // newDrafts opens the view over what the outbox holds.
 func newDrafts(e *env, names []string) draftsBox {
 	b := draftsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, accounts: map[string]bool{},
-		server: map[string][]model.Message{}, trouble: map[string]string{}}
+		server: map[string][]model.Message{}, found: map[model.MessageID]bool{}, trouble: map[string]string{}}
 	for _, n := range names {
 		b.accounts[n] = true
 	}
@@ -76,6 +77,9 @@ func (b draftsBox) filled() draftsBox {
 	for _, msgs := range b.server {
 		for _, m := range msgs {
 			if opened[m.ID.UID] != m.ID.Account {
+				if b.found[m.ID] {
+					m.Date = drafting.FoundDate(m, b.now()) // its sender's date, never ahead of now
+				}
 				items = append(items, draftItem{remote: &m})
 			}
 		}
@@ -175,12 +179,19 @@ func (b draftsBox) serverDrafts(account string, msg serverDraftsMsg) draftsBox {
 	}
 	delete(b.trouble, account)
 	b.server[account] = msg.msgs
+	for id, f := range msg.found {
+		b.found[id] = f
+	}
 	return b.filled()
 }
 
 // describe is an item's line: what it is, whose, and where it stands.
 func (b draftsBox) describe(it draftItem) string {
 	if m := it.remote; m != nil {
+		if b.found[m.ID] {
+			return fmt.Sprintf("%s · %s · from %s · to %s · %s · dated %s by its sender", foundLabel, m.ID.Account,
+				orNone(addressList([]model.Address{m.From})), orNone(addressList(m.To)), orNone(m.Subject), ago(b.now(), m.Date))
+		}
 		return fmt.Sprintf("in Drafts · %s · to %s · %s · %s", m.ID.Account, addressList(m.To), m.Subject, ago(b.now(), m.Date))
 	}
 	if d := it.draft; d != nil {
@@ -188,8 +199,12 @@ func (b draftsBox) describe(it draftItem) string {
 			return fmt.Sprintf("draft · %s · damaged: %v", d.Account, d.Err)
 		}
 		what := "draft"
-		if d.Author == drafting.Agent {
+		switch d.Author {
+		case drafting.Agent:
 			what = "✎ agent draft"
+		case drafting.Found:
+			return fmt.Sprintf("%s · %s · %s · from %s · to %s · %s · %s", foundLabel, d.Account, d.Kind, orNone(addressList([]model.Address{d.From})),
+				orNone(addressList(append(d.To, d.Cc...))), orNone(d.Subject), ago(b.now(), d.Updated))
 		}
 		return fmt.Sprintf("%s · %s · %s · to %s · %s · %s", what, d.Account, d.Kind, orNone(addressList(append(d.To, d.Cc...))), orNone(d.Subject), ago(b.now(), d.Updated))
 	}
@@ -214,6 +229,11 @@ func (b draftsBox) describe(it draftItem) string {
 	}
 	return fmt.Sprintf("sent, finishing (%s) · %s · to %s", e.State, e.Account, to)
 }
+
+// foundLabel names a draft found in a Drafts folder that nobody here
+// wrote (drafting.Found): a stranger's mail moved there, or another
+// machine's draft. Its From is shown beside it.
+const foundLabel = "found in Drafts, not written here"
 
 // orNone is s, or "(none)" for a field a draft has not filled yet.
 func orNone(s string) string {

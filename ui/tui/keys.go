@@ -24,6 +24,9 @@ type KeyMap struct {
 	// (where r and R do not refresh); the review screen's own keys.
 	Compose, Reply, ReplyAll, Forward, Drafts key.Binding
 	Send, Edit, Postpone, Discard             key.Binding
+	// OwnFrom on the review puts the account's from on a draft whose
+	// From is none of its addresses (one found in Drafts).
+	OwnFrom key.Binding
 	// Conversations: the thread view, a thread opened and closed in it,
 	// and stepping through a thread in the message view.
 	Threads, Expand, Collapse, NextInThread, PrevInThread key.Binding
@@ -78,6 +81,7 @@ func DefaultKeyMap() KeyMap {
 		Edit:           b([]string{"e"}, "e", "edit"),
 		Postpone:       b([]string{"p"}, "p", "postpone to Drafts"),
 		Discard:        b([]string{"x"}, "x", "discard"),
+		OwnFrom:        b([]string{"f"}, "f", "From: the account's"),
 		Threads:        b([]string{"t"}, "t", "threads"),
 		Expand:         b([]string{"l", "right"}, "l/→", "open thread"),
 		Collapse:       b([]string{"h", "left"}, "h/←", "close thread"),
@@ -102,7 +106,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"move": &k.Move, "select": &k.Select, "clear_selection": &k.ClearSelection, "undo": &k.Undo,
 		"filter": &k.Filter, "search": &k.Search, "snooze": &k.Snooze,
 		"compose": &k.Compose, "reply": &k.Reply, "reply_all": &k.ReplyAll, "forward": &k.Forward, "drafts": &k.Drafts,
-		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard,
+		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard, "own_from": &k.OwnFrom,
 		"threads": &k.Threads, "expand": &k.Expand, "collapse": &k.Collapse,
 		"next_in_thread": &k.NextInThread, "prev_in_thread": &k.PrevInThread,
 		"unsubscribe": &k.Unsubscribe,

@@ -66,7 +66,8 @@ type marksMsg struct {
 
 func (m marksMsg) accountIndex() int { return noAccount }
 
-// checkCmd works out the marks for d: whom the account has written to
+// checkCmd works out the marks for d (and whether it was found in Drafts,
+// not written here, as its record on disk says): whom the account has written to
 // comes from its server (bounded: accounts.KnownTimeout), so it runs
 // beside the review screen, which shows "checking" until it answers.
 func checkCmd(ctx context.Context, room *Mailroom, acct Account, draftID string, d compose.Draft) tea.Cmd {
@@ -76,7 +77,11 @@ func checkCmd(ctx context.Context, room *Mailroom, acct Account, draftID string,
 		if c, ok := acct.(Composing); ok {
 			known = c.Known(ctx, room.Box, m.Recipients())
 		}
-		return marksMsg{draftID: draftID, text: d.Body, marks: review.Check(m, known)}
+		marks := review.Check(m, known)
+		if dr, _, err := room.Box.Draft(draftID); err == nil && dr.Found {
+			marks = append([]review.Mark{review.FoundMark(d.From)}, marks...) // first: it is about every line
+		}
+		return marksMsg{draftID: draftID, text: d.Body, marks: marks}
 	}
 }
 
@@ -267,8 +272,9 @@ func cancelCmd(room *Mailroom, id string) tea.Cmd {
 	}
 }
 
-// postponeCmd files the draft in the server's Drafts (\Draft \Seen);
-// the local text goes only once the server has it.
+// postponeCmd files the draft in the server's Drafts (\Draft \Seen),
+// Bcc kept (that copy never goes out as it is), and records that it was
+// written here; the local text goes only once the server has it.
 func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Draft, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		c, ok := acct.(Composing)
@@ -281,8 +287,15 @@ func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Dr
 		}
 		cctx, cancel := context.WithTimeout(ctx, drafting.AppendBound(timeout, len(p.Saved)))
 		defer cancel()
-		if _, err := c.Append(cctx, "", "drafts", p.Saved, []string{`\Draft`, `\Seen`}, now); err != nil {
+		id, err := c.Append(cctx, "", "drafts", p.Saved, []string{`\Draft`, `\Seen`}, now)
+		if err != nil {
 			return shelvedMsg{verb: "postponed", err: fmt.Errorf("not postponed, the draft stays here: %w", err)}
+		}
+		if !dr.Found {
+			// Listed again, the copy is the person's. A found draft stays
+			// found; a record that cannot be written makes the copy found
+			// later, the safe side.
+			_ = room.drafting().Postponed(id, p.MessageID)
 		}
 		if old := dr.ServerDraft; old != nil { // the new one is stored: the old one goes
 			if _, err := c.DeleteMessages(cctx, old.Folder, old.UIDValidity, []uint32{old.UID}); err != nil {

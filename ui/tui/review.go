@@ -135,6 +135,9 @@ func (c composer) header() string {
 // ShortHelp and FullHelp are the review screen's keys.
 func (c composer) ShortHelp() []key.Binding {
 	k := c.keys
+	if c.fromFix {
+		return []key.Binding{k.OwnFrom, k.Edit, k.Discard, k.Back, k.Help}
+	}
 	return []key.Binding{k.Send, k.Edit, k.Postpone, k.Discard, k.Back, k.Help}
 }
 func (c composer) FullHelp() [][]key.Binding {

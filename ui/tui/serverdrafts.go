@@ -19,14 +19,16 @@ import (
 type serverDraftsMsg struct {
 	account int
 	msgs    []model.Message
+	found   map[model.MessageID]bool // not written here (drafting.Found)
 	err     error
 }
 
 func (m serverDraftsMsg) accountIndex() int { return m.account }
 
 // serverDraftsCmd lists an account's Drafts folder (special-use \Drafts,
-// else the usual names, as the server answers in list_folders).
-func serverDraftsCmd(ctx context.Context, acct Account, i int, timeout time.Duration) tea.Cmd {
+// else the usual names, as the server answers in list_folders), each
+// draft there not postponed from here marked found.
+func serverDraftsCmd(ctx context.Context, room *Mailroom, acct Account, i int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		if _, ok := acct.(Composing); !ok {
 			return serverDraftsMsg{account: i}
@@ -42,14 +44,15 @@ func serverDraftsCmd(ctx context.Context, acct Account, i int, timeout time.Dura
 			return serverDraftsMsg{account: i}
 		}
 		p, err := acct.List(cctx, accounts.ListOptions{Folder: name, Limit: 50})
-		return serverDraftsMsg{account: i, msgs: p.Messages, err: err}
+		return serverDraftsMsg{account: i, msgs: p.Messages, found: room.drafting().FoundIn(p.Messages), err: err}
 	}
 }
 
 // openServerDraftCmd copies a server draft into a local one (the text
-// on disk before any editor runs, its thread and attachments kept): the
-// server's copy is deleted only once its replacement is stored or the
-// message is sent.
+// on disk before any editor runs, its thread, Bcc and attachments kept):
+// the server's copy is deleted only once its replacement is stored or
+// the message is sent. A draft not postponed from here stays found on
+// the local copy (outbox.Draft.Found), across edits and restarts.
 func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m model.Message, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		c, ok := acct.(Composing)
@@ -62,7 +65,7 @@ func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m mod
 		if err != nil {
 			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft cannot be read from the server: %w", err)}}
 		}
-		d := compose.Draft{Kind: compose.KindNew, From: b.From, To: b.To, Cc: b.Cc, Subject: b.Subject, Body: b.Text,
+		d := compose.Draft{Kind: compose.KindNew, From: b.From, To: b.To, Cc: b.Cc, Bcc: b.Bcc, Subject: b.Subject, Body: b.Text,
 			InReplyTo: b.InReplyTo, References: b.References}
 		if d.InReplyTo != "" {
 			d.Kind = compose.KindReply
@@ -81,6 +84,7 @@ func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m mod
 		}
 		dr.InReplyTo, dr.References = d.InReplyTo, d.References
 		dr.ServerDraft = &outbox.Ref{Account: m.ID.Account, Folder: m.ID.Folder, UIDValidity: m.ID.UIDValidity, UID: m.ID.UID, MessageID: m.MessageID}
+		dr.Found = !room.drafting().WrittenHere(m)
 		if err := room.Box.SaveDraft(dr, nil); err != nil {
 			return reopenedMsg{composeReadyMsg{err: err}}
 		}

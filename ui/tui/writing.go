@@ -122,7 +122,7 @@ func (m *Model) openDrafts() tea.Cmd {
 func (m *Model) readServerDrafts() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range m.panes.accts {
-		cmds = append(cmds, serverDraftsCmd(m.env.ctx, a.acct, i, m.env.opts.CallTimeout))
+		cmds = append(cmds, serverDraftsCmd(m.env.ctx, m.env.opts.Mailroom, a.acct, i, m.env.opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
 }

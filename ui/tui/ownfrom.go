@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+	"unibox/model/compose"
+)
+
+// identityOf is acct's own addresses (from, aliases); ok false when it
+// cannot send or has no from (it then sends nothing: the outbox and the
+// account refuse it too).
+func identityOf(acct Account) (compose.Identity, bool) {
+	c, ok := acct.(Composing)
+	if !ok {
+		return compose.Identity{}, false
+	}
+	from, aliases := c.Identity()
+	if from == nil || from.Address == "" {
+		return compose.Identity{}, false
+	}
+	return compose.Identity{From: model.Address{Name: from.Name, Address: from.Address}, Aliases: aliases}, true
+}
+
+// foreignFrom is why d cannot go from acct: its From is none of the
+// account's addresses (a draft found in Drafts says what its writer
+// wanted; an editor can write anything there). "" when it can.
+func (c composer) foreignFrom(d compose.Draft) string {
+	self, ok := identityOf(c.acct)
+	if !ok || self.Owns(d.From.Address) {
+		return ""
+	}
+	return fmt.Sprintf("From %s is not one of this account's addresses (from, aliases) · %s puts %s",
+		orNone(d.From.Address), hint(c.keys.OwnFrom), self.From.Address)
+}
+
+// ownFromCmd puts the account's from on the draft's From line (the rest
+// of its text as it is) and reviews it again: what the person asked for
+// with the OwnFrom key, on a draft whose From is not the account's.
+func ownFromCmd(room *Mailroom, acct Account, id string, base, shown compose.Draft) tea.Cmd {
+	return func() tea.Msg {
+		self, ok := identityOf(acct)
+		if !ok {
+			return reviewMsg{draftID: id, draft: shown, err: errCannotSend}
+		}
+		dr, _, err := room.Box.Draft(id)
+		if err != nil {
+			return reviewMsg{draftID: id, draft: shown, err: fmt.Errorf("the draft cannot be read: %w", err)}
+		}
+		shown.From = self.From
+		if err := room.Box.SaveDraft(dr, []byte(shown.Editable())); err != nil {
+			return reviewMsg{draftID: id, draft: shown, err: fmt.Errorf("From was not changed: %w", err)}
+		}
+		return readDraftCmd(room, id, base)()
+	}
+}
