@@ -49,7 +49,7 @@ func filesAccount(t *testing.T, faults *memimap.Faults, names []string, parts []
 // the mail declares, saying why.
 func TestAttachmentsInTheMessageView(t *testing.T) {
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
-	names := []string{"big.dat", "notes.txt", "report.pdf"}
+	names := []string{"big.txt", "notes.txt", "report.pdf"}
 	parts := [][]byte{big, []byte("plain notes"), []byte("\x7fELF\x02\x01\x01 a program")}
 	faults := &memimap.Faults{}
 	set := filesAccount(t, faults, names, parts)
@@ -63,14 +63,14 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	tm.Send(key("enter"))
 	waitFor(t, tm, "see attached")
 	tm.Send(key("A"))
-	waitFor(t, tm, "Attachments · enter open · S save · esc close", "big.dat  (application/pdf, 2.0 MB)", "notes.txt  (application/pdf, 11 B)", "report.pdf")
+	waitFor(t, tm, "Attachments · enter open · S save · esc close", "big.txt  (application/pdf, 2.0 MB)", "notes.txt  (application/pdf, 11 B)", "report.pdf")
 
 	held := faults.HoldNext("FETCH")
 	tm.Send(key("S"))
 	awaitHeld(t, held)
-	waitFor(t, tm, `saving "big.dat" [····················]`, "0 B of 2.0 MB")
+	waitFor(t, tm, `saving "big.txt" [····················]`, "0 B of 2.0 MB")
 	held.Release(true)
-	saved := filepath.Join(dl, "big.dat")
+	saved := filepath.Join(dl, "big.txt")
 	waitFor(t, tm, "saved "+saved)
 	if got, _ := os.ReadFile(saved); !bytes.Equal(got, big) {
 		t.Fatalf("saved %d bytes, want the %d byte-exact", len(got), len(big))
@@ -79,11 +79,11 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	held = faults.HoldNext("FETCH")
 	tm.Send(key("enter"))
 	awaitHeld(t, held)
-	waitFor(t, tm, `opening "big.dat" [····················]`, "0 B of 2.0 MB")
+	waitFor(t, tm, `opening "big.txt" [····················]`, "0 B of 2.0 MB")
 	held.Release(true)
-	waitFor(t, tm, `opened "big.dat"`)
+	waitFor(t, tm, `opened "big.txt"`)
 	if got, _ := os.ReadFile(out); !bytes.Equal(got, big) {
-		t.Fatalf("open_cmd got %d bytes of big.dat, want %d", len(got), len(big))
+		t.Fatalf("open_cmd got %d bytes of big.txt, want %d", len(got), len(big))
 	}
 
 	tm.Send(key("j"))
