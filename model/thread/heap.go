@@ -3,7 +3,12 @@ package thread
 // A min-heap of nodes by id, written out (container/heap would box every
 // int32 in an interface).
 
-func (t *Threader) less(a, b int32) bool { return t.nodes[a].id < t.nodes[b].id }
+// Nodes of one id (its own and its subject-qualified ones) are ordered
+// by qualifier, so the root is one node whatever the arrival order.
+func (t *Threader) less(a, b int32) bool {
+	na, nb := &t.nodes[a], &t.nodes[b]
+	return na.id < nb.id || na.id == nb.id && na.qual < nb.qual
+}
 
 func (t *Threader) push(h *[]int32, n int32) {
 	*h = append(*h, n)
