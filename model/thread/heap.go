@@ -1,5 +1,7 @@
 package thread
 
+import "bytes"
+
 // A min-heap of nodes by id, written out (container/heap would box every
 // int32 in an interface).
 
@@ -7,7 +9,13 @@ package thread
 // by qualifier, so the root is one node whatever the arrival order.
 func (t *Threader) less(a, b int32) bool {
 	na, nb := &t.nodes[a], &t.nodes[b]
-	return na.id < nb.id || na.id == nb.id && na.qual < nb.qual
+	if na.id != nb.id {
+		return na.id < nb.id
+	}
+	if na.qualified != nb.qualified {
+		return !na.qualified
+	}
+	return bytes.Compare(na.qual[:], nb.qual[:]) < 0
 }
 
 func (t *Threader) push(h *[]int32, n int32) {

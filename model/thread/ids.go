@@ -62,15 +62,16 @@ func subjectNode(base string) string {
 	return "subject " + b32.EncodeToString(sum[:20])
 }
 
-// links is what threading reads of one message. Every string is a node's
-// key: a message id alone (the message's own node), or an id qualified by
-// a subject (qualify) for the links that must agree on it.
+// links is what threading reads of one message.
 type links struct {
 	own  string   // the Message-ID, or the synthetic node
-	ownQ string   // own qualified by the message's subject; "" without one
-	head string   // first reference, else In-Reply-To, else ownQ, else own
-	refs []string // valid In-Reply-To and References, qualified, capped; may repeat
+	head string   // first reference, else In-Reply-To, else own
+	refs []string // valid In-Reply-To and References, capped; may repeat
 	subj string   // the subject node, "" unless grouped by subject
+	// q is the message's subject as links compare it (agreeKey); hasQ
+	// is false for an empty subject, which links to nothing.
+	q    qhash
+	hasQ bool
 }
 
 // linksOf reads m's ids as its headers give them: what Order places a
@@ -104,52 +105,33 @@ func linksOf(m Message, bySubject bool, scratch []string) links {
 	return l
 }
 
-// joinLinks is what threading joins m by: linksOf, with In-Reply-To and
-// References qualified by m's own subject (issue 35). A message joins the
-// conversation it names only when it names it with the same subject (the
-// other messages' nodes of those ids, qualified alike, are the same
-// nodes only then), so a forged References header cannot pull a stranger
-// into someone's thread. A message without a subject links to nothing
-// but itself (and, with BySubject, to nothing at all).
+// joinLinks is what threading joins m by: linksOf, whose In-Reply-To and
+// References ids the Threader looks up qualified by m's own subject
+// (issue 35). A message joins the conversation it names only when it
+// names it with the same subject (the other messages' nodes of those
+// ids, qualified alike, are the same nodes only then), so a forged
+// References header cannot pull a stranger into someone's thread. A
+// message without a subject links to nothing but its own copies.
 func joinLinks(m Message, bySubject bool, scratch []string) links {
 	l := linksOf(m, bySubject, scratch)
-	q := agreeKey(m.Subject)
-	if q == "" {
+	l.q, l.hasQ = agreeKey(m.Subject)
+	if !l.hasQ {
 		l.refs, l.head = l.refs[:0], l.own
-		return l
-	}
-	l.ownQ = qualify(l.own, q)
-	for i, r := range l.refs {
-		l.refs[i] = qualify(r, q)
-	}
-	if len(l.refs) > 0 {
-		l.head = l.refs[0] // References' first, else In-Reply-To
-	} else {
-		l.head = l.ownQ
 	}
 	return l
 }
 
-// qualify is the key of id's node as seen by messages of one subject: a
-// NUL (which no id holds) between them.
-func qualify(id, q string) string { return id + "\x00" + q }
-
-// splitKey is a node key's id and subject qualifier ("" when none).
-func splitKey(key string) (id, q string) {
-	if i := strings.IndexByte(key, 0); i >= 0 {
-		return key[:i], key[i+1:]
-	}
-	return key, ""
-}
+// qhash is a subject as links compare it, hashed: 80 bits, so a megabyte
+// subject costs a node ten bytes.
+type qhash [idLen * 5 / 8]byte
 
 // agreeKey is what two messages' subjects must share for one to join the
 // other by In-Reply-To or References: subject.Base (prefixes such as Re:,
 // Fwd:, AW:, SV: stripped in any order, white space and case folded) with
 // leading list tags ("[golang-nuts] Re: x" and "Re: [golang-nuts] x" are
-// one), of the subject's first maxSubject bytes, hashed so a megabyte
-// subject costs 16 bytes a node. "" when nothing is left: an empty
-// subject never agrees.
-func agreeKey(s string) string {
+// one), of the subject's first maxSubject bytes. false when nothing is
+// left: an empty subject never agrees.
+func agreeKey(s string) (qhash, bool) {
 	s = prefix(s, maxSubject)
 	for {
 		s = strings.TrimLeft(subject.StripPrefixes(s), " \t")
@@ -161,10 +143,10 @@ func agreeKey(s string) string {
 	}
 	b := subject.Base(s)
 	if b == "" {
-		return ""
+		return qhash{}, false
 	}
 	sum := sha256.Sum256([]byte(b))
-	return b32.EncodeToString(sum[:idLen*5/8])
+	return qhash(sum[:len(qhash{})]), true
 }
 
 // maxTag is the longest list tag agreeKey strips ("[some-list-name]").

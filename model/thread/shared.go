@@ -22,7 +22,10 @@ func (t *Threader) tidOf(c *comp) string {
 	if len(t.rooted[n.id]) <= 1 {
 		return ID(n.id)
 	}
-	return ID(n.id + "\x00" + n.qual)
+	if !n.qualified {
+		return ID(n.id + "\x00")
+	}
+	return ID(n.id + "\x00" + b32.EncodeToString(n.qual[:]))
 }
 
 // unroot takes c off the list of threads rooted at its root's id, and

@@ -12,11 +12,15 @@ import (
 type Threader struct {
 	opts  Options
 	index map[string]int32 // id → node
-	nodes []node
-	rows  map[model.MessageID]int32
-	rowv  []row
-	live  map[string]int32  // live thread id → a node of it
-	alias map[string]string // retired thread id → its successor
+	// qfirst: an id → its first qualified node (most ids are named with
+	// one subject); qmore: an id named with another subject → its node.
+	qfirst map[string]int32
+	qmore  map[qkey]int32
+	nodes  []node
+	rows   map[model.MessageID]int32
+	rowv   []row
+	live   map[string]int32  // live thread id → a node of it
+	alias  map[string]string // retired thread id → its successor
 	// rooted are the threads whose root node has this message id: one,
 	// but for a message named by threads of different subjects, which
 	// then all take subject-qualified ids (tidOf).
@@ -30,15 +34,16 @@ type Threader struct {
 }
 
 type node struct {
-	id      string // the message id (or synthetic, or subject node)
-	qual    string // the subject qualifier of a qualified node (linksOf)
-	up      int32  // union-find parent; itself at a representative
-	heads   int32  // rows whose head is this node
-	replies int32  // rows with this Message-ID whose head is another node
-	size    int32  // nodes in the component, at a representative
-	inCands bool   // in its component's cands heap
-	inHeads bool   // in its component's heads heap
-	c       *comp  // at a representative once it has a row
+	id        string // the message id (or synthetic, or subject node)
+	qual      qhash  // with qualified: the subject it is named with
+	qualified bool
+	up        int32 // union-find parent; itself at a representative
+	heads     int32 // rows whose head is this node
+	replies   int32 // rows with this Message-ID whose head is another node
+	size      int32 // nodes in the component, at a representative
+	inCands   bool  // in its component's cands heap
+	inHeads   bool  // in its component's heads heap
+	c         *comp // at a representative once it has a row
 }
 
 // comp is a component (thread), kept at its representative node.
@@ -65,6 +70,8 @@ func New(opts Options) *Threader {
 		live:   map[string]int32{},
 		alias:  map[string]string{},
 		rooted: map[string][]*comp{},
+		qfirst: map[string]int32{},
+		qmore:  map[qkey]int32{},
 	}
 }
 
@@ -78,12 +85,12 @@ func (t *Threader) Add(m Message) Change {
 	t.before, t.touched = t.before[:0], t.touched[:0]
 	own := t.lookup(l.own)
 	ownQ := int32(-1)
-	if l.ownQ != "" {
-		ownQ = t.lookup(l.ownQ)
+	if l.hasQ {
+		ownQ = t.lookupQ(l.own, l.q)
 	}
 	refs := t.refNodes[:0]
 	for _, r := range l.refs {
-		refs = append(refs, t.lookup(r))
+		refs = append(refs, t.lookupQ(r, l.q))
 	}
 	t.refNodes = refs
 	head := own
@@ -196,9 +203,39 @@ func (t *Threader) lookup(id string) int32 {
 	// Threader would otherwise keep alive for good.
 	id = strings.Clone(id)
 	n := int32(len(t.nodes))
-	nid, q := splitKey(id)
-	t.nodes = append(t.nodes, node{id: nid, qual: q, up: n, size: 1})
+	t.nodes = append(t.nodes, node{id: id, up: n, size: 1})
 	t.index[id] = n
+	return n
+}
+
+// qkey is a qualified node's key: an id as messages of one subject name
+// it.
+type qkey struct {
+	id string
+	q  qhash
+}
+
+// lookupQ is lookup for id qualified by q.
+func (t *Threader) lookupQ(id string, q qhash) int32 {
+	first, named := t.qfirst[id]
+	if named {
+		n, ok := first, t.nodes[first].qual == q
+		if !ok {
+			n, ok = t.qmore[qkey{id, q}]
+		}
+		if ok {
+			t.noteThread(n)
+			return n
+		}
+	}
+	id = strings.Clone(id)
+	n := int32(len(t.nodes))
+	t.nodes = append(t.nodes, node{id: id, qual: q, qualified: true, up: n, size: 1})
+	if named {
+		t.qmore[qkey{id, q}] = n
+	} else {
+		t.qfirst[id] = n
+	}
 	return n
 }
 
