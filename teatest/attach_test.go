@@ -46,11 +46,11 @@ func filesAccount(t *testing.T, faults *memimap.Faults, names []string, parts []
 // In a message, A lists the attachments (name, type, size); S saves the
 // selected one into download_dir, enter opens one with open_cmd, both
 // with a progress bar for a big part; enter refuses a program whatever
-// the mail declares, saying why.
+// the mail declares, and any name off the allow list, saying why.
 func TestAttachmentsInTheMessageView(t *testing.T) {
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
-	names := []string{"big.txt", "notes.txt", "report.pdf"}
-	parts := [][]byte{big, []byte("plain notes"), []byte("\x7fELF\x02\x01\x01 a program")}
+	names := []string{"big.txt", "notes.txt", "report.pdf", "page.html"}
+	parts := [][]byte{big, []byte("plain notes"), []byte("\x7fELF\x02\x01\x01 a program"), []byte("<html><script>x()</script></html>")}
 	faults := &memimap.Faults{}
 	set := filesAccount(t, faults, names, parts)
 	dl := filepath.Join(t.TempDir(), "dl")
@@ -98,6 +98,13 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	waitFor(t, tm, "not opened: report.pdf is a Linux program (ELF) (by its content)")
 	if _, err := os.Stat(out); err == nil {
 		t.Fatal("open_cmd ran on a program")
+	}
+	// A name off the allow list is refused before anything is fetched.
+	tm.Send(key("j"))
+	tm.Send(key("enter"))
+	waitFor(t, tm, "not opened: page.html is not a kind enter opens (its name ends in .html")
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("open_cmd ran on an HTML page")
 	}
 	screen := final(t, tm)
 	if !strings.Contains(screen, "report.pdf") {

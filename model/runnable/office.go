@@ -40,10 +40,12 @@ func checkOOXML(r io.ReaderAt, size int64, ext string) error {
 		if strings.HasSuffix(name, "vbaproject.bin") {
 			return macros(f.Name)
 		}
-		if name == "[content_types].xml" {
-			if types, err = readPart(f); err != nil {
+		if name == "[content_types].xml" { // every copy: a zip may hold two
+			part, err := readPart(f)
+			if err != nil {
 				return err
 			}
+			types = append(types, part...)
 		}
 	}
 	if types == nil {
@@ -83,6 +85,9 @@ func checkODF(r io.ReaderAt, size int64, ext string) error {
 			return macros(f.Name)
 		}
 		if name == "mimetype" {
+			if mt != nil {
+				return notKind(odf, "a zip with two mimetype entries")
+			}
 			if mt, err = readPart(f); err != nil {
 				return err
 			}

@@ -111,6 +111,8 @@ func TestCheckFile(t *testing.T) {
 		{"letter.docx", ooxmlPackage(t, ooxmlMain[".docx"], "word/document.xml", "word/vbaProject.bin"), "vbaProject.bin"},
 		{"letter.docx", ooxmlPackage(t, ooxmlMain[".docx"]+`"/><Override PartName="/word/activeX/activeX1.xml" ContentType="application/vnd.ms-office.activeX+xml`, "word/document.xml"), "activex"},
 		{"sheet.xlsx", docx, "not the document its name says"},
+		{"letter.docx", zipOf(t, [][2]string{{"[Content_Types].xml", "<Types/>"}, {"[Content_Types].xml", "<Types><Default Extension=\"bin\" ContentType=\"application/vnd.ms-office.vbaProject\"/></Types>"}}, 0), "vbaproject"},
+		{"letter.odt", zipOf(t, [][2]string{{"mimetype", odfTypes[".odt"]}, {"mimetype", "application/x-other"}}, 0), "two mimetype entries"},
 		{"letter.docx", pdfB, "not a readable zip package"},
 		{"letter.docx", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + strings.Repeat("\x00", 504), "not a readable zip package"},
 		{"letter.odt", odfPackage(t, odfTypes[".odt"], "content.xml", "Basic/Standard/Module1.xml"), "Basic/Standard/Module1.xml"},
