@@ -88,11 +88,7 @@ var textTypes = []string{"text/plain", "text/csv", "text/tab-separated-values"}
 // checkText refuses a text file unless its start sniffs as plain text,
 // and, read whole, it holds no NUL byte (a binary tail behind a text
 // head) and no launcher marker at the start of any line.
-func checkText(r io.ReaderAt, size int64) error {
-	head := make([]byte, min(size, HeadBytes))
-	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
-		return err
-	}
+func checkText(head []byte, r io.ReaderAt, size int64) error {
 	m := mimetype.Detect(head)
 	if !isText(m) {
 		return notKind(text, m.String())

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -115,7 +114,7 @@ func CheckFile(name string, r io.ReaderAt, size int64) error {
 	}
 	switch k {
 	case text:
-		err = checkText(r, size)
+		err = checkText(head, r, size)
 	case ooxml:
 		err = checkOOXML(r, size, extOf(name))
 	case odf:
@@ -138,6 +137,3 @@ func CheckFile(name string, r io.ReaderAt, size int64) error {
 func notKind(k kind, what string) error {
 	return &Refused{Reason: "is named as " + kindNames[k] + " but its content is " + what}
 }
-
-// anyOf reports whether s is one of list.
-func anyOf(s string, list ...string) bool { return slices.Contains(list, s) }
