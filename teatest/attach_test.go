@@ -46,11 +46,11 @@ func filesAccount(t *testing.T, faults *memimap.Faults, names []string, parts []
 // In a message, A lists the attachments (name, type, size); S saves the
 // selected one into download_dir, enter opens one with open_cmd, both
 // with a progress bar for a big part; enter refuses a program whatever
-// the mail declares, saying why.
+// the mail declares, and any name off the allow list, saying why.
 func TestAttachmentsInTheMessageView(t *testing.T) {
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
-	names := []string{"big.dat", "notes.txt", "report.pdf"}
-	parts := [][]byte{big, []byte("plain notes"), []byte("\x7fELF\x02\x01\x01 a program")}
+	names := []string{"big.txt", "notes.txt", "report.pdf", "page.html"}
+	parts := [][]byte{big, []byte("plain notes"), []byte("\x7fELF\x02\x01\x01 a program"), []byte("<html><script>x()</script></html>")}
 	faults := &memimap.Faults{}
 	set := filesAccount(t, faults, names, parts)
 	dl := filepath.Join(t.TempDir(), "dl")
@@ -63,14 +63,14 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	tm.Send(key("enter"))
 	waitFor(t, tm, "see attached")
 	tm.Send(key("A"))
-	waitFor(t, tm, "Attachments · enter open · S save · esc close", "big.dat  (application/pdf, 2.0 MB)", "notes.txt  (application/pdf, 11 B)", "report.pdf")
+	waitFor(t, tm, "Attachments · enter open · S save · esc close", "big.txt  (application/pdf, 2.0 MB)", "notes.txt  (application/pdf, 11 B)", "report.pdf")
 
 	held := faults.HoldNext("FETCH")
 	tm.Send(key("S"))
 	awaitHeld(t, held)
-	waitFor(t, tm, `saving "big.dat" [····················]`, "0 B of 2.0 MB")
+	waitFor(t, tm, `saving "big.txt" [····················]`, "0 B of 2.0 MB")
 	held.Release(true)
-	saved := filepath.Join(dl, "big.dat")
+	saved := filepath.Join(dl, "big.txt")
 	waitFor(t, tm, "saved "+saved)
 	if got, _ := os.ReadFile(saved); !bytes.Equal(got, big) {
 		t.Fatalf("saved %d bytes, want the %d byte-exact", len(got), len(big))
@@ -79,11 +79,11 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	held = faults.HoldNext("FETCH")
 	tm.Send(key("enter"))
 	awaitHeld(t, held)
-	waitFor(t, tm, `opening "big.dat" [····················]`, "0 B of 2.0 MB")
+	waitFor(t, tm, `opening "big.txt" [····················]`, "0 B of 2.0 MB")
 	held.Release(true)
-	waitFor(t, tm, `opened "big.dat"`)
+	waitFor(t, tm, `opened "big.txt"`)
 	if got, _ := os.ReadFile(out); !bytes.Equal(got, big) {
-		t.Fatalf("open_cmd got %d bytes of big.dat, want %d", len(got), len(big))
+		t.Fatalf("open_cmd got %d bytes of big.txt, want %d", len(got), len(big))
 	}
 
 	tm.Send(key("j"))
@@ -98,6 +98,13 @@ func TestAttachmentsInTheMessageView(t *testing.T) {
 	waitFor(t, tm, "not opened: report.pdf is a Linux program (ELF) (by its content)")
 	if _, err := os.Stat(out); err == nil {
 		t.Fatal("open_cmd ran on a program")
+	}
+	// A name off the allow list is refused before anything is fetched.
+	tm.Send(key("j"))
+	tm.Send(key("enter"))
+	waitFor(t, tm, "not opened: page.html is not a kind enter opens (its name ends in .html")
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("open_cmd ran on an HTML page")
 	}
 	screen := final(t, tm)
 	if !strings.Contains(screen, "report.pdf") {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,12 +42,12 @@ type Opening struct {
 	sub, name string
 }
 
-// Prepare refuses a name that would run (before anything is fetched:
-// a *runnable.Refused says why) and makes the private folder of one
-// open.
+// Prepare refuses a name that is not on the allow list (before anything
+// is fetched: a *runnable.Refused says why) and makes the private folder
+// of one open.
 func (o *Opener) Prepare(mailName string) (*Opening, error) {
 	name := filename.Safe(mailName)
-	if err := runnable.Check(name, nil); err != nil {
+	if err := runnable.CheckName(name); err != nil {
 		return nil, err
 	}
 	if len(o.Cmd) == 0 || o.Cmd[0] == "" {
@@ -76,8 +75,8 @@ func (p *Opening) Written() int64 {
 }
 
 // Run has src write attachment index of id into the private folder and
-// hands it to open_cmd, unless its content would run (a *runnable.Refused
-// says why, and the file is gone).
+// hands it to open_cmd, unless its content is not the allowed kind its
+// name says (a *runnable.Refused says why, and the file is gone).
 func (p *Opening) Run(ctx context.Context, src Source, id model.MessageID, index int) (string, error) {
 	if _, err := src.SavePart(ctx, id, index, p.sub, p.name); err != nil {
 		os.RemoveAll(p.sub)
@@ -100,17 +99,20 @@ func (o *Opener) Open(ctx context.Context, src Source, id model.MessageID, index
 	return p.Run(ctx, src, id, index)
 }
 
-// checkContent refuses a file whose first bytes make it runnable, and
-// takes any exec bit off (the child creates it 0600; this makes sure).
+// checkContent refuses a file whose content is not the allowed kind its
+// name says (runnable.CheckFile), and takes any exec bit off (the child
+// creates it 0600; this makes sure).
 func checkContent(path, name string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
-	head := make([]byte, runnable.HeadBytes)
-	n, _ := io.ReadFull(f, head)
-	f.Close()
-	if err := runnable.Check(name, head[:n]); err != nil {
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	if err := runnable.CheckFile(name, f, fi.Size()); err != nil {
 		return err
 	}
 	return os.Chmod(path, 0o600)

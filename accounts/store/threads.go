@@ -15,7 +15,9 @@ import (
 // Threads (issue 28). Every message row has a thread_id, computed by
 // model/thread over every row of every account and folder, so it is the
 // same in every process and after the file is rebuilt from scratch (the
-// same set of messages gives the same ids).
+// same set of messages gives the same ids). In-Reply-To and References
+// join only rows whose subjects agree (model/thread), so every row's
+// subject is read.
 //
 // Each process holds a Threader of every row. It is built before the
 // first write (not at Open: a `unibox list` that only reads never pays for
@@ -330,15 +332,12 @@ func (th *threads) readNew(tx *sql.Tx, places map[[2]any]place) ([]storedRow, er
 		FROM message m LEFT JOIN thread_alias al ON al.old = m.thread_id WHERE m.seq > ?`)
 }
 
-// subjectColumn is the subject, read only when threads join by subject:
-// it is not in the message_seq index, and reading the table instead
-// costs a build most of its time.
-func (th *threads) subjectColumn() string {
-	if th.bySubject {
-		return "m.subject"
-	}
-	return "''"
-}
+// subjectColumn is the subject, which threading always reads: In-Reply-To
+// and References join two messages only when their subjects agree (issue
+// 35: a forged References header must not pull a stranger into a
+// conversation). It is not in the message_seq index, so a build reads
+// the table.
+func (th *threads) subjectColumn() string { return "m.subject" }
 
 // scan runs query (the rows above th.seen, in the columns read has).
 func (th *threads) scan(tx *sql.Tx, places map[[2]any]place, aliases map[string]string, query string) ([]storedRow, error) {
@@ -424,6 +423,11 @@ func (th *threads) write(tx *sql.Tx, batch []storedRow, retired map[string]bool,
 		if _, err := tx.Exec(`UPDATE thread_alias SET new = ? WHERE new = ?`, now, old); err != nil {
 			return err
 		}
+	}
+	// A thread renamed back to an id it had (model/thread: a root id no
+	// longer shared) leaves that id's alias pointing at itself.
+	if _, err := tx.Exec(`DELETE FROM thread_alias WHERE old = new`); err != nil {
+		return err
 	}
 	return th.dropLive(tx, live, full)
 }

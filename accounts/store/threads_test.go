@@ -16,6 +16,7 @@ var home = Key{Name: "Home", Host: "imap.example.net", User: "ann"}
 func tmsg(account, folder string, uid uint32, id, inReplyTo string, refs ...string) model.Message {
 	m := msg(account, folder, 1, uid)
 	m.MessageID = id
+	m.Subject = "Lunch" // links join only within one subject (issue 35)
 	m.Threading = &model.ThreadHeaders{MessageID: id, InReplyTo: inReplyTo, References: refs}
 	return m
 }

@@ -1,17 +1,26 @@
-// Package runnable tells whether a file would run something when opened:
-// a program, a script, a launcher. The TUI's open (enter) refuses those,
-// judged by the name and by the first bytes, never by the media type the
-// mail declares (a sender writes "application/pdf" on anything).
+// Package runnable decides what the TUI's open (enter) may hand to the
+// desktop's opener. It is an allow list, not a block list: a file is
+// opened only when its name is one of a few kinds of document (PDF,
+// raster pictures, plain text, common audio and video, office documents)
+// and its content, sniffed, is that same kind; office packages must hold
+// no macros. Everything else is "save it with S and open it yourself".
+// The media type the mail declares is never read (a sender writes
+// "application/pdf" on anything), and the name alone is not enough
+// either: openers choose a program by the name or by the content,
+// depending on the desktop, so both must agree on something harmless.
 package runnable
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 )
 
-// HeadBytes is how much of a file Check needs to see.
+// HeadBytes is how much of a file's start is sniffed (the rest is read
+// only for text, which is scanned whole, and office packages, whose
+// central directory is at the end).
 const HeadBytes = 4096
 
 // Refused says why a file is not opened.
@@ -21,86 +30,110 @@ type Refused struct {
 }
 
 func (r *Refused) Error() string {
-	return fmt.Sprintf("not opened: %s %s (save it with S if you mean to keep it)", r.Name, r.Reason)
+	return fmt.Sprintf("not opened: %s %s; save it with S and open it yourself", r.Name, r.Reason)
 }
 
-// extensions run, install or launch something on a common desktop when
-// opened, or are scripts a viewer may hand to an interpreter.
-var extensions = map[string]string{
-	".exe": "a Windows program", ".com": "a DOS program", ".scr": "a Windows screen saver (a program)",
-	".pif": "a Windows program link", ".msi": "a Windows installer", ".msp": "a Windows installer patch",
-	".dll": "a Windows library", ".cpl": "a Windows control panel item", ".lnk": "a Windows shortcut",
-	".bat": "a batch script", ".cmd": "a batch script", ".ps1": "a PowerShell script", ".psm1": "a PowerShell script",
-	".vbs": "a VBScript", ".vbe": "a VBScript", ".js": "a script", ".jse": "a script", ".wsf": "a Windows script",
-	".wsh": "a Windows script", ".hta": "an HTML application", ".reg": "a registry file", ".url": "an Internet shortcut",
-	".sh": "a shell script", ".bash": "a shell script", ".zsh": "a shell script", ".csh": "a shell script",
-	".ksh": "a shell script", ".fish": "a shell script", ".command": "a macOS shell script", ".tool": "a macOS shell script",
-	".py": "a Python script", ".pyw": "a Python script", ".pl": "a Perl script", ".rb": "a Ruby script",
-	".php": "a PHP script", ".lua": "a Lua script", ".tcl": "a Tcl script",
-	".jar": "a Java program", ".class": "a Java program", ".apk": "an Android package",
-	".app": "a macOS application", ".pkg": "a macOS installer", ".dmg": "a disk image",
-	".desktop": "a desktop launcher", ".appimage": "a Linux program", ".run": "a Linux installer",
-	".elf": "a Linux program", ".so": "a shared library", ".out": "a program", ".bin": "a program",
-	".deb": "a package installer", ".rpm": "a package installer", ".flatpakref": "an application installer",
-	".iso": "a disk image", ".img": "a disk image", ".vhd": "a disk image",
-	".scf": "a Windows shell command", ".xbap": "a browser application", ".application": "a ClickOnce application",
-	".gadget": "a Windows gadget", ".inf": "a Windows setup file", ".msc": "a Windows console snap-in",
+// kind is one sort of document enter opens.
+type kind int
+
+const (
+	pdf kind = iota
+	picture
+	text
+	audio
+	video
+	ooxml
+	odf
+)
+
+// what a kind is called in a refusal.
+var kindNames = map[kind]string{
+	pdf: "a PDF", picture: "a picture", text: "plain text", audio: "audio", video: "a video",
+	ooxml: "an office document", odf: "an office document",
 }
 
-// Check returns a *Refused when the file named name, starting with head
-// (its first HeadBytes, or all of it), would run something when opened;
-// nil otherwise. Every extension of the name counts ("x.sh.txt" is still
-// a text file; "x.txt.sh" is a script), as does the content's magic.
-func Check(name string, head []byte) error {
-	ext := strings.ToLower(filepath.Ext(strings.TrimRight(name, " .")))
-	if why, ok := extensions[ext]; ok {
-		return &Refused{Name: name, Reason: "is " + why + " (by its name)"}
+// allowed is every name ending enter opens, with the kind its content
+// must be. Each kind's viewers show the file; none runs what it holds.
+// Left out on purpose: SVG, HTML and XHTML (scripts), PostScript (a
+// programming language), .csv (spreadsheets evaluate formulas), legacy
+// .doc/.xls/.ppt (OLE files can hold macros) and every macro-enabled
+// office type.
+var allowed = map[string]kind{
+	".pdf": pdf,
+	".png": picture, ".jpg": picture, ".jpeg": picture, ".jpe": picture, ".gif": picture, ".webp": picture,
+	".bmp": picture, ".tif": picture, ".tiff": picture,
+	".txt": text, ".text": text, ".log": text,
+	".mp3": audio, ".ogg": audio, ".oga": audio, ".opus": audio, ".flac": audio, ".wav": audio, ".m4a": audio,
+	".mp4": video, ".m4v": video, ".webm": video, ".mkv": video, ".ogv": video,
+	".docx": ooxml, ".xlsx": ooxml, ".pptx": ooxml,
+	".odt": odf, ".ods": odf, ".odp": odf,
+}
+
+// extOf is name's last extension in lower case, trailing dots and spaces
+// ignored (Windows drops them: "x.exe. " runs as x.exe). Only the last
+// one counts: "x.sh.txt" is a text file, "x.txt.sh" a script.
+func extOf(name string) string {
+	return strings.ToLower(filepath.Ext(strings.TrimRight(name, " .")))
+}
+
+// CheckName returns a *Refused unless name ends in an extension on the
+// allow list. It is asked before anything is fetched.
+func CheckName(name string) error {
+	_, err := kindOf(name)
+	return err
+}
+
+func kindOf(name string) (kind, error) {
+	ext := extOf(name)
+	k, ok := allowed[ext]
+	if !ok {
+		by := "it has no extension"
+		if ext != "" {
+			by = "its name ends in " + ext
+		}
+		return 0, &Refused{Name: name, Reason: "is not a kind enter opens (" + by + "; enter opens PDFs, pictures, plain text, audio, video and office documents without macros)"}
 	}
-	if why := magic(head); why != "" {
+	return k, nil
+}
+
+// CheckFile returns a *Refused unless the file named name, whose bytes r
+// holds (size of them), is a kind on the allow list by its name and by
+// its content alike; nil when it may be opened. Other errors are read
+// failures.
+func CheckFile(name string, r io.ReaderAt, size int64) error {
+	k, err := kindOf(name)
+	if err != nil {
+		return err
+	}
+	head := make([]byte, min(size, HeadBytes))
+	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	if why := runs(head); why != "" {
 		return &Refused{Name: name, Reason: "is " + why + " (by its content)"}
+	}
+	switch k {
+	case text:
+		err = checkText(head, r, size)
+	case ooxml:
+		err = checkOOXML(r, size, extOf(name))
+	case odf:
+		err = checkODF(r, size, extOf(name))
+	default:
+		err = checkSniffed(head, k)
+	}
+	if err != nil {
+		var ref *Refused
+		if errors.As(err, &ref) {
+			ref.Name = name
+			return ref
+		}
+		return fmt.Errorf("read %s: %w", name, err)
 	}
 	return nil
 }
 
-// magic names what head starts as, or "".
-func magic(head []byte) string {
-	h := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
-	switch {
-	case bytes.HasPrefix(h, []byte("\x7fELF")):
-		return "a Linux program (ELF)"
-	case bytes.HasPrefix(h, []byte("MZ")):
-		return "a Windows program (PE)"
-	case hasAny(h, "\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf", "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe", "\xca\xfe\xba\xbf"):
-		return "a macOS program (Mach-O) or Java class"
-	case bytes.HasPrefix(h, []byte("#!")):
-		return "a script (#!)"
-	case desktopEntry(h):
-		return "a desktop launcher ([Desktop Entry])"
-	}
-	return ""
-}
-
-func hasAny(h []byte, prefixes ...string) bool {
-	for _, p := range prefixes {
-		if bytes.HasPrefix(h, []byte(p)) {
-			return true
-		}
-	}
-	return false
-}
-
-// desktopEntry reports a freedesktop launcher: its first group header is
-// [Desktop Entry], after blank lines and # comments.
-func desktopEntry(h []byte) bool {
-	for _, line := range bytes.Split(h, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		switch {
-		case len(line) == 0 || line[0] == '#':
-			continue
-		case bytes.HasPrefix(line, []byte("[Desktop Entry]")):
-			return true
-		}
-		return false
-	}
-	return false
+// notKind is the refusal of content that is not the kind the name says.
+func notKind(k kind, what string) error {
+	return &Refused{Reason: "is named as " + kindNames[k] + " but its content is " + what}
 }

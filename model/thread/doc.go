@@ -22,6 +22,26 @@
 // References. Alone, it is its thread's root, so that thread's id changes
 // if its folder's UIDVALIDITY does.
 //
+// # Links agree on the subject
+//
+// In-Reply-To and References join two messages only when their subjects
+// agree, as Gmail does (issue 35: a spam whose References named Mom's
+// message joined her thread, and `d` on it trashed hers): the Re:/Fwd:/
+// AW:/SV: prefixes (model/subject) and leading list tags ("[family]")
+// stripped, white space and case folded; an empty subject never agrees,
+// so a message without one links to nothing but its own copies. The
+// graph's nodes are therefore keyed by id and subject: a message's refs
+// are the nodes of those ids qualified by its subject, and a message's own
+// qualified node joins its own id. Two copies of one Message-ID are still
+// one node, whatever their subjects.
+//
+// A thread whose root id another thread is rooted at too (Mom's message,
+// and the spam thread naming it) takes ID(root id, NUL, subject), so no
+// two threads ever share a thread_id; a thread whose root id is its alone
+// keeps ID(root id), the id it had before the rule. When a second thread
+// comes to share a root id, the first is renamed and Add reports the
+// rename as an alias, so its old id still finds it (shared.go).
+//
 // # Ids as compared
 //
 // Ids are compared whole and case-sensitively, as most clients do, after
@@ -54,8 +74,10 @@
 // (b) a message arrives that shows an older root: a smaller candidate, or
 // the current root turns out to be a reply to something older. Each Add
 // reports every id it retired as Alias{Old, New}: at most one per thread
-// the message touched (its own id, In-Reply-To, References, subject), so
-// the store persists an alias table with a bounded number of writes.
+// the message touched (its own id, In-Reply-To, References, subject),
+// plus a rename of each other thread whose root id it came to share or
+// stopped sharing, so the store persists an alias table with a bounded
+// number of writes.
 // An id can come back: when a retired id is live again Add reports it as
 // Change.ThreadID, and the store drops any alias whose Old it is.
 //

@@ -57,12 +57,18 @@ func FuzzThread(f *testing.F) {
 			if limit := 3 + len(capRefs(nil, m.References)); len(ch.Aliases) > limit {
 				t.Fatalf("%d aliases from one Add, more than %d", len(ch.Aliases), limit)
 			}
+			// Each alias retires an id into the message's thread, or
+			// renames another thread whose root id it now shares (or no
+			// longer shares): either way Old resolves to New, a live id.
 			for _, a := range ch.Aliases {
-				if a.New != ch.ThreadID || a.Old == a.New {
+				if a.Old == a.New {
 					t.Fatalf("alias %v from an Add into %s", a, ch.ThreadID)
 				}
-				if got, ok := th.Resolve(a.Old); !ok || got != ch.ThreadID {
-					t.Fatalf("Resolve(%s) = %q, %v after it was retired into %s", a.Old, got, ok, ch.ThreadID)
+				if got, ok := th.Resolve(a.Old); !ok || got != a.New {
+					t.Fatalf("Resolve(%s) = %q, %v after it was retired into %s", a.Old, got, ok, a.New)
+				}
+				if got, ok := th.Resolve(a.New); !ok || got != a.New {
+					t.Fatalf("alias %v into %s, which is not live (%q)", a, a.New, got)
 				}
 			}
 		}

@@ -1,9 +1,22 @@
 package thread
 
+import "bytes"
+
 // A min-heap of nodes by id, written out (container/heap would box every
 // int32 in an interface).
 
-func (t *Threader) less(a, b int32) bool { return t.nodes[a].id < t.nodes[b].id }
+// Nodes of one id (its own and its subject-qualified ones) are ordered
+// by qualifier, so the root is one node whatever the arrival order.
+func (t *Threader) less(a, b int32) bool {
+	na, nb := &t.nodes[a], &t.nodes[b]
+	if na.id != nb.id {
+		return na.id < nb.id
+	}
+	if na.qualified != nb.qualified {
+		return !na.qualified
+	}
+	return bytes.Compare(na.qual[:], nb.qual[:]) < 0
+}
 
 func (t *Threader) push(h *[]int32, n int32) {
 	*h = append(*h, n)

@@ -20,6 +20,7 @@ func in(n uint32, id, irt string, refs ...string) Message {
 func at(acct, folder string, n uint32, id, irt string, refs ...string) Message {
 	return Message{
 		Key:        model.MessageID{Account: acct, Folder: folder, UIDValidity: 1, UID: n},
+		Subject:    "Lunch", // one conversation: links join only within a subject
 		MessageID:  id,
 		InReplyTo:  irt,
 		References: refs,

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"unibox/model"
@@ -67,10 +68,15 @@ type links struct {
 	head string   // first reference, else In-Reply-To, else own
 	refs []string // valid In-Reply-To and References, capped; may repeat
 	subj string   // the subject node, "" unless grouped by subject
+	// q is the message's subject as links compare it (agreeKey); hasQ
+	// is false for an empty subject, which links to nothing.
+	q    qhash
+	hasQ bool
 }
 
-// linksOf reads m. Its refs are built in scratch's space (whose contents
-// it overwrites), so a caller that reuses one scratch allocates nothing.
+// linksOf reads m's ids as its headers give them: what Order places a
+// message by. Its refs are built in scratch's space (whose contents it
+// overwrites), so a caller that reuses one scratch allocates nothing.
 func linksOf(m Message, bySubject bool, scratch []string) links {
 	var l links
 	if id, ok := model.CleanMsgID(m.MessageID); ok {
@@ -98,6 +104,53 @@ func linksOf(m Message, bySubject bool, scratch []string) links {
 	}
 	return l
 }
+
+// joinLinks is what threading joins m by: linksOf, whose In-Reply-To and
+// References ids the Threader looks up qualified by m's own subject
+// (issue 35). A message joins the conversation it names only when it
+// names it with the same subject (the other messages' nodes of those
+// ids, qualified alike, are the same nodes only then), so a forged
+// References header cannot pull a stranger into someone's thread. A
+// message without a subject links to nothing but its own copies.
+func joinLinks(m Message, bySubject bool, scratch []string) links {
+	l := linksOf(m, bySubject, scratch)
+	l.q, l.hasQ = agreeKey(m.Subject)
+	if !l.hasQ {
+		l.refs, l.head = l.refs[:0], l.own
+	}
+	return l
+}
+
+// qhash is a subject as links compare it, hashed: 80 bits, so a megabyte
+// subject costs a node ten bytes.
+type qhash [idLen * 5 / 8]byte
+
+// agreeKey is what two messages' subjects must share for one to join the
+// other by In-Reply-To or References: subject.Base (prefixes such as Re:,
+// Fwd:, AW:, SV: stripped in any order, white space and case folded) with
+// leading list tags ("[golang-nuts] Re: x" and "Re: [golang-nuts] x" are
+// one), of the subject's first maxSubject bytes. false when nothing is
+// left: an empty subject never agrees.
+func agreeKey(s string) (qhash, bool) {
+	s = prefix(s, maxSubject)
+	for {
+		s = strings.TrimLeft(subject.StripPrefixes(s), " \t")
+		end := strings.IndexByte(s, ']')
+		if !strings.HasPrefix(s, "[") || end < 0 || end > maxTag || strings.TrimSpace(s[end+1:]) == "" {
+			break // not a tag, or the whole subject ("[URGENT]")
+		}
+		s = s[end+1:]
+	}
+	b := subject.Base(s)
+	if b == "" {
+		return qhash{}, false
+	}
+	sum := sha256.Sum256([]byte(b))
+	return qhash(sum[:len(qhash{})]), true
+}
+
+// maxTag is the longest list tag agreeKey strips ("[some-list-name]").
+const maxTag = 64
 
 // capRefs appends to dst the first valid id of refs and the last MaxTail
 // valid ones after it, in header order. It reads refs from both ends, so a

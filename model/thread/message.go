@@ -20,7 +20,9 @@ type Message struct {
 	MessageID  string
 	InReplyTo  string
 	References []string
-	// Subject is read only with Options.BySubject.
+	// Subject decides whether In-Reply-To and References join (they do
+	// only when the subjects agree; see the package doc), and with
+	// Options.BySubject groups unlinked messages.
 	Subject string
 	// Date orders a thread's messages (Order); threading ignores it.
 	Date time.Time
@@ -40,7 +42,9 @@ type Alias struct{ Old, New string }
 
 // Change is what one Add did: the thread the message is in now, and the
 // thread ids it retired (sorted by Old; none in the common case, at most
-// one per id the message names). The store writes the row's thread_id,
+// one per id the message names, and one per other thread renamed because
+// it came to share, or stopped sharing, a root id: New is then that
+// thread's id, not ThreadID). The store writes the row's thread_id,
 // one alias row per Alias, and deletes the alias whose Old is ThreadID if
 // there is one (a retired id that is live again).
 type Change struct {

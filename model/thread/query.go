@@ -74,6 +74,7 @@ func (t *Threader) Grow(n int) {
 	t.rowv = slices.Grow(t.rowv, n)
 	if len(t.rowv) == 0 {
 		t.index = make(map[string]int32, n)
+		t.qfirst = make(map[string]int32, n)
 		t.rows = make(map[model.MessageID]int32, n)
 		t.live = make(map[string]int32, n)
 	}

@@ -12,27 +12,38 @@ import (
 type Threader struct {
 	opts  Options
 	index map[string]int32 // id → node
-	nodes []node
-	rows  map[model.MessageID]int32
-	rowv  []row
-	live  map[string]int32  // live thread id → a node of it
-	alias map[string]string // retired thread id → its successor
+	// qfirst: an id → its first qualified node (most ids are named with
+	// one subject); qmore: an id named with another subject → its node.
+	qfirst map[string]int32
+	qmore  map[qkey]int32
+	nodes  []node
+	rows   map[model.MessageID]int32
+	rowv   []row
+	live   map[string]int32  // live thread id → a node of it
+	alias  map[string]string // retired thread id → its successor
+	// rooted are the threads whose root node has this message id: one,
+	// but for a message named by threads of different subjects, which
+	// then all take subject-qualified ids (tidOf).
+	rooted map[string][]*comp
 
 	// Scratch space reused by every Add.
 	before   []string
 	scratch  []string
 	refNodes []int32
+	touched  []string // root ids whose rooted list an Add changed
 }
 
 type node struct {
-	id      string
-	up      int32 // union-find parent; itself at a representative
-	heads   int32 // rows whose head is this node
-	replies int32 // rows with this Message-ID whose head is another node
-	size    int32 // nodes in the component, at a representative
-	inCands bool  // in its component's cands heap
-	inHeads bool  // in its component's heads heap
-	c       *comp // at a representative once it has a row
+	id        string // the message id (or synthetic, or subject node)
+	qual      qhash  // with qualified: the subject it is named with
+	qualified bool
+	up        int32 // union-find parent; itself at a representative
+	heads     int32 // rows whose head is this node
+	replies   int32 // rows with this Message-ID whose head is another node
+	size      int32 // nodes in the component, at a representative
+	inCands   bool  // in its component's cands heap
+	inHeads   bool  // in its component's heads heap
+	c         *comp // at a representative once it has a row
 }
 
 // comp is a component (thread), kept at its representative node.
@@ -45,39 +56,49 @@ type comp struct {
 }
 
 type row struct {
-	key       model.MessageID
-	own, head int32
-	reply     bool
+	key             model.MessageID
+	own, ownQ, head int32 // ownQ -1 when the message has no subject
+	reply           bool
 }
 
 // New returns an empty Threader.
 func New(opts Options) *Threader {
 	return &Threader{
-		opts:  opts,
-		index: map[string]int32{},
-		rows:  map[model.MessageID]int32{},
-		live:  map[string]int32{},
-		alias: map[string]string{},
+		opts:   opts,
+		index:  map[string]int32{},
+		rows:   map[model.MessageID]int32{},
+		live:   map[string]int32{},
+		alias:  map[string]string{},
+		rooted: map[string][]*comp{},
+		qfirst: map[string]int32{},
+		qmore:  map[qkey]int32{},
 	}
 }
 
 // Add threads m and reports its thread and the thread ids it retired. It
 // never fails: ids that are not ids are skipped.
 func (t *Threader) Add(m Message) Change {
-	l := linksOf(m, t.opts.BySubject, t.scratch)
+	l := joinLinks(m, t.opts.BySubject, t.scratch)
 	defer func() { clear(l.refs); t.scratch = l.refs[:0] }()
 
 	// Each id's node, noting the threads they were in before.
-	t.before = t.before[:0]
+	t.before, t.touched = t.before[:0], t.touched[:0]
 	own := t.lookup(l.own)
+	ownQ := int32(-1)
+	if l.hasQ {
+		ownQ = t.lookupQ(l.own, l.q)
+	}
 	refs := t.refNodes[:0]
 	for _, r := range l.refs {
-		refs = append(refs, t.lookup(r))
+		refs = append(refs, t.lookupQ(r, l.q))
 	}
 	t.refNodes = refs
 	head := own
-	if len(refs) > 0 {
+	switch {
+	case len(refs) > 0:
 		head = refs[0] // linksOf: the head is the first of refs when there are any
+	case ownQ >= 0:
+		head = ownQ
 	}
 	subj := int32(-1)
 	if l.subj != "" {
@@ -96,9 +117,15 @@ func (t *Threader) Add(m Message) Change {
 		t.nodes[old.head].heads--
 		if old.reply {
 			t.nodes[old.own].replies--
+			if old.ownQ >= 0 {
+				t.nodes[old.ownQ].replies--
+			}
 		}
 	}
 
+	if ownQ >= 0 {
+		t.union(own, ownQ)
+	}
 	for _, r := range refs {
 		t.union(own, r)
 	}
@@ -115,12 +142,15 @@ func (t *Threader) Add(m Message) Change {
 		c := t.comp(own)
 		c.rows = append(c.rows, ri)
 	}
-	reply := head != own
+	reply := head != own && head != ownQ
 	t.nodes[head].heads++
 	if reply {
 		t.nodes[own].replies++
+		if ownQ >= 0 {
+			t.nodes[ownQ].replies++
+		}
 	}
-	t.rowv[ri] = row{key: m.Key, own: own, head: head, reply: reply}
+	t.rowv[ri] = row{key: m.Key, own: own, ownQ: ownQ, head: head, reply: reply}
 
 	c := t.comp(own)
 	// Every node whose candidacy may have begun is (re)offered; stale
@@ -129,11 +159,23 @@ func (t *Threader) Add(m Message) Change {
 	if known {
 		t.offer(c, old.head)
 		t.offer(c, old.own)
+		if old.ownQ >= 0 {
+			t.offer(c, old.ownQ)
+		}
 	}
 	if root := t.root(c); root != c.root {
-		c.root, c.tid = root, ID(t.nodes[root].id)
-		t.live[c.tid] = own
-		delete(t.alias, c.tid)
+		if c.root >= 0 {
+			t.unroot(c)
+		}
+		c.root = root
+		id := t.nodes[root].id
+		t.rooted[id] = append(t.rooted[id], c)
+		t.touched = append(t.touched, id)
+	}
+	if tid := t.tidOf(c); tid != c.tid {
+		c.tid = tid
+		t.live[tid] = own
+		delete(t.alias, tid)
 	}
 	tid := c.tid
 
@@ -145,6 +187,7 @@ func (t *Threader) Add(m Message) Change {
 			ch.Aliases = append(ch.Aliases, Alias{Old: b, New: tid})
 		}
 	}
+	ch.Aliases = t.renameSharers(c, ch.Aliases)
 	slices.SortFunc(ch.Aliases, func(a, b Alias) int { return strings.Compare(a.Old, b.Old) })
 	return ch
 }
@@ -162,6 +205,37 @@ func (t *Threader) lookup(id string) int32 {
 	n := int32(len(t.nodes))
 	t.nodes = append(t.nodes, node{id: id, up: n, size: 1})
 	t.index[id] = n
+	return n
+}
+
+// qkey is a qualified node's key: an id as messages of one subject name
+// it.
+type qkey struct {
+	id string
+	q  qhash
+}
+
+// lookupQ is lookup for id qualified by q.
+func (t *Threader) lookupQ(id string, q qhash) int32 {
+	first, named := t.qfirst[id]
+	if named {
+		n, ok := first, t.nodes[first].qual == q
+		if !ok {
+			n, ok = t.qmore[qkey{id, q}]
+		}
+		if ok {
+			t.noteThread(n)
+			return n
+		}
+	}
+	id = strings.Clone(id)
+	n := int32(len(t.nodes))
+	t.nodes = append(t.nodes, node{id: id, qual: q, qualified: true, up: n, size: 1})
+	if named {
+		t.qmore[qkey{id, q}] = n
+	} else {
+		t.qfirst[id] = n
+	}
 	return n
 }
 
@@ -205,6 +279,9 @@ func (t *Threader) union(a, b int32) {
 	case ca == nil:
 		t.nodes[a].c = cb
 		return
+	}
+	if cb.root >= 0 {
+		t.unroot(cb) // cb is gone: its root id may have one sharer less
 	}
 	for _, n := range cb.cands {
 		t.push(&ca.cands, n)
