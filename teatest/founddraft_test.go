@@ -47,7 +47,7 @@ func TestFoundDraftGoesOnlyFromTheAccount(t *testing.T) {
 
 	tm.Send(key("y")) // refused: nothing is queued
 	tm.Send(key("f"))
-	waitFor(t, tm, "Sam <sam@example.com>", "! found in Drafts, not written here")
+	waitFor(t, tm, `From:    sam@example.com  "Sam"`, "! found in Drafts, not written here")
 	tm.Send(key("y"))
 	waitFor(t, tm, "sent: wire the deposit")
 

@@ -120,7 +120,7 @@ func TestUnsubscribeMailtoInRealTerminal(t *testing.T) {
 			s.keys("U")
 			s.waitFor(`to leave@list.example, subject "stop Bcc: x@evil.example", body "bye" (left out: cc)`, 30*time.Second)
 			s.keys("y")
-			s.waitFor("unsubscribed (a message to leave@list.example is in the outbox", 30*time.Second)
+			s.waitFor("unsubscribed (the message to leave@list.example was sent)", 30*time.Second)
 			eventually(t, "the unsubscribe delivered", 30*time.Second, func() bool { return len(w.smtp.Delivered()) == 1 })
 			d := w.smtp.Delivered()[0]
 			if len(d.Rcpt) != 1 || d.Rcpt[0] != "leave@list.example" {
