@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"net/mail"
-	"os"
 	"testing"
 	"time"
 
@@ -59,18 +58,7 @@ func newDraftWorld(t *testing.T) *draftWorld {
 		From: &mail.Address{Name: "Sam", Address: "sam@example.com"}, SaveSent: config.SaveSentAlways,
 		SMTP: &config.SMTP{Host: "127.0.0.1", Port: w.smtp.Port(), Security: "none", Username: "sam"}}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.set, err = accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Password: func(config.Account) func(context.Context) (string, error) {
-			return func(context.Context) (string, error) { return "pw", nil }
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.set.Close)
+	w.set = openSet(t, cfg)
 	return w
 }
 
@@ -89,27 +77,14 @@ func (w *draftWorld) hub(t *testing.T, max int) (*rig, <-chan string) {
 	hub.DraftPoll = 20 * time.Millisecond
 	hub.Drafts = drafting.NewWriter(box, max)
 	updated := make(chan string, 64)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := hub.Server().Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := &rig{srv: w.srv, user: "sam"}
-	r.cs, err = mcp.NewClient(&mcp.Implementation{Name: "agent"}, &mcp.ClientOptions{
+	r.cs = connect(t, hub, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			select {
 			case updated <- req.Params.URI:
 			default:
 			}
 		},
-	}).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		r.cs.Close()
-		ss.Wait()
-		hub.Close()
 	})
 	return r, updated
 }

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
@@ -56,34 +54,9 @@ func newRig(t *testing.T, n int, extra ...string) *rig {
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Password: func(config.Account) func(context.Context) (string, error) {
-			return func(context.Context) (string, error) { return "pw", nil }
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(set.Close)
-	hub := New(set, 20*time.Second)
+	hub := New(openSet(t, cfg), 20*time.Second)
 	hub.Refresh = 0
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := hub.Server().Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.cs, err = mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		r.cs.Close()
-		ss.Wait()
-		hub.Close()
-	})
+	r.cs = connect(t, hub, nil)
 	return r
 }
 

@@ -1,16 +1,13 @@
 package agent
 
 import (
-	"context"
 	"net/mail"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
 	"unibox/accounts/config"
@@ -42,35 +39,10 @@ func newWallRig(t *testing.T, folders map[string]imap.MailboxAttr, tweak func(*c
 	}
 	cfg := &config.Config{Accounts: []config.Account{ac}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Password: func(config.Account) func(context.Context) (string, error) {
-			return func(context.Context) (string, error) { return "pw", nil }
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(set.Close)
+	set := openSet(t, cfg)
 	hub := New(set, 20*time.Second)
 	hub.Refresh = 0
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := hub.Server().Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{srv: srv, user: "sam"}
-	r.cs, err = mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		r.cs.Close()
-		ss.Wait()
-		hub.Close()
-	})
+	r := &rig{srv: srv, user: "sam", cs: connect(t, hub, nil)}
 	return &wallRig{rig: r, set: set}
 }
 
