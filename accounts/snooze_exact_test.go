@@ -20,8 +20,8 @@ const (
 	decoyID = "x-t@corp.example.evil"
 )
 
-// seedID puts a read message with Message-ID id in INBOX and syncs it
-// into the store.
+// seedID puts a read message with Message-ID id (empty: one made up) in
+// INBOX and syncs it into the store.
 func (s snoozer) seedID(t *testing.T, subject, id string) model.Message {
 	t.Helper()
 	s.mem.Seed(t, s.user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: subject, Date: time.Now(), MessageID: id, Body: "b"}.Bytes(), imap.FlagSeen)

@@ -60,21 +60,7 @@ func newSnoozerOn(t *testing.T, mem imaptest.Backend) snoozer {
 // seed puts a read message in INBOX and syncs it into the store.
 func (s snoozer) seed(t *testing.T, subject string) model.Message {
 	t.Helper()
-	s.mem.Seed(t, s.user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: subject, Date: time.Now(), Body: "b"}.Bytes(), imap.FlagSeen)
-	if err := s.a.Sync(t.Context(), "", nil); err != nil {
-		t.Fatal(err)
-	}
-	page, _, err := s.a.Cached(t.Context(), "", 50)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range page.Messages {
-		if m.Subject == subject {
-			return m
-		}
-	}
-	t.Fatalf("%q not stored: %+v", subject, page.Messages)
-	return model.Message{}
+	return s.seedID(t, subject, "")
 }
 
 // where lists the server's folders holding subject, as another client
