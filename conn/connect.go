@@ -37,27 +37,6 @@ func (a *Adapter) session(ctx context.Context) (*generation, error) {
 	}
 }
 
-// refusal is the error a call meets without any I/O: the adapter is
-// closed, the credentials were refused, the secret could not be had, or
-// the account cools down with no probe running. nil when the call goes on
-// to a session. Called with mu held.
-func (a *Adapter) refusal() *Error {
-	switch a.st.State {
-	case StateClosed:
-		return a.fail("connect", ClassNone, ErrClosed)
-	case StateAuthFailed:
-		return a.fail("connect", ClassAuth, fmt.Errorf("%w (press r to retry): %s", ErrAuthFailed, a.st.LastError))
-	case StateNoSecret:
-		return a.fail("connect", ClassConfig, fmt.Errorf("%w (press r to retry): %s", ErrNoSecret, a.st.LastError))
-	case StateCoolingDown:
-		if left := a.st.CooldownUntil.Sub(a.clock.Now()); left > 0 && a.flight == nil {
-			return &Error{Account: a.opts.Account, Op: "connect", Class: a.st.Class, Left: left,
-				Err: coolingErr{cause: a.st.LastError}}
-		}
-	}
-	return nil
-}
-
 // joinFlight joins the connect in flight, or starts one, and waits for it
 // to end or for the caller to give up (op names the call in that error).
 // Called with mu held; returns with it released.
