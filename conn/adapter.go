@@ -61,6 +61,7 @@ type Adapter struct {
 	coolToken   uint64
 	probeTimer  Timer
 	waits       waits
+	cooling     cooling
 	subscribers map[*subscriber]struct{}
 }
 

@@ -42,7 +42,16 @@ type Request struct {
 // account down, tool is returned as is. A RequestScoped request's error
 // answer is returned classified and moves nothing.
 func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, error) {
-	defer a.beginWait()()
+	// A call refused without I/O returns before any wait bookkeeping: the
+	// fail-fast path of a cooling-down account stays free of it.
+	a.mu.Lock()
+	if e := a.refusal(); e != nil {
+		a.mu.Unlock()
+		return nil, e
+	}
+	w := a.beginWait()
+	a.mu.Unlock()
+	defer a.endWait(w)
 	// One deadline covers the call and its retry: a retry after a drop
 	// gets what is left, not a deadline of its own.
 	bound := a.callBound(req.Payload)

@@ -23,30 +23,13 @@ func (a *Adapter) EnsureConnected(ctx context.Context) error {
 func (a *Adapter) session(ctx context.Context) (*generation, error) {
 	for {
 		a.mu.Lock()
-		switch a.st.State {
-		case StateClosed:
+		if e := a.refusal(); e != nil {
 			a.mu.Unlock()
-			return nil, a.fail("connect", ClassNone, ErrClosed)
-		case StateConnected:
-			if g := a.gen; g != nil {
-				a.mu.Unlock()
-				return g, nil
-			}
-		case StateAuthFailed:
-			err := a.fail("connect", ClassAuth, fmt.Errorf("%w (press r to retry): %s", ErrAuthFailed, a.st.LastError))
+			return nil, e
+		}
+		if g := a.gen; a.st.State == StateConnected && g != nil {
 			a.mu.Unlock()
-			return nil, err
-		case StateNoSecret:
-			err := a.fail("connect", ClassConfig, fmt.Errorf("%w (press r to retry): %s", ErrNoSecret, a.st.LastError))
-			a.mu.Unlock()
-			return nil, err
-		case StateCoolingDown:
-			if left := a.st.CooldownUntil.Sub(a.clock.Now()); left > 0 && a.flight == nil {
-				err := &Error{Account: a.opts.Account, Op: "connect", Class: a.st.Class, Left: left,
-					Err: coolingErr{cause: a.st.LastError}}
-				a.mu.Unlock()
-				return nil, err
-			}
+			return g, nil
 		}
 		if err := a.joinFlight(ctx, "connect"); err != nil {
 			return nil, err

@@ -67,7 +67,8 @@ func TestCooldownFailsFastWithoutDialling(t *testing.T) {
 				t.Fatalf("call during cooldown: %v", err)
 			}
 			var ce *Error
-			if !errors.As(err, &ce) || ce.Left != 500*time.Millisecond {
+			// 500 ms are left: Left says the second the badge shows.
+			if !errors.As(err, &ce) || ce.Left != time.Second {
 				t.Fatalf("cooldown error does not say how long is left: %v", err)
 			}
 		}

@@ -39,7 +39,10 @@ type Error struct {
 	Op      string     // "connect", "probe" or a tool name
 	Class   ErrorClass // what kind of failure
 	Err     error      // the cause
-	// Left is the cooldown time left when Err wraps ErrCoolingDown.
+	// Left is the cooldown time left when Err wraps ErrCoolingDown,
+	// rounded up to the second as Reason and the badge say it. That error
+	// is shared by the calls refused in the same second of one cooldown:
+	// an *Error is read-only.
 	Left time.Duration
 	// MaybeDone is set when a call failed after its request may have reached
 	// the provider (a drop mid-call): the outcome of a write is unknown and

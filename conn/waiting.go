@@ -12,28 +12,41 @@ type waits struct {
 	starts map[uint64]time.Time
 }
 
-// beginWait registers a call starting now; end unregisters it.
-func (a *Adapter) beginWait() (end func()) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+// waiter is one call's registration: its key in waits.starts and the
+// timer that marks it at WaitMark. A value, so registering costs no
+// closure.
+type waiter struct {
+	id uint64
+	t  Timer
+}
+
+// beginWait registers a call starting now. Called with mu held, after the
+// call was found to need a session: a call refused without I/O (closed,
+// auth failed, cooling down) never waits, so it registers nothing.
+func (a *Adapter) beginWait() waiter {
 	id := a.waits.next
 	a.waits.next++
 	if a.waits.starts == nil {
 		a.waits.starts = map[uint64]time.Time{}
 	}
 	a.waits.starts[id] = a.clock.Now()
-	t := a.clock.AfterFunc(a.dials.WaitMark, func() {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		a.markWaiting()
-	})
-	return func() {
-		t.Stop()
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		delete(a.waits.starts, id)
-		a.markWaiting()
-	}
+	return waiter{id: id, t: a.clock.AfterFunc(a.dials.WaitMark, a.waitMarked)}
+}
+
+// endWait unregisters a call that beginWait registered.
+func (a *Adapter) endWait(w waiter) {
+	w.t.Stop()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.waits.starts, w.id)
+	a.markWaiting()
+}
+
+// waitMarked runs when a call reaches WaitMark.
+func (a *Adapter) waitMarked() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.markWaiting()
 }
 
 // markWaiting publishes the oldest call that has waited WaitMark, when
