@@ -261,6 +261,9 @@ func (m *Model) Init() tea.Cmd {
 // Update routes every message to its handler, then keeps the terminal
 // title on the unread total.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if keys, ok := keyBurst(msg); ok {
+		return m.updateBurst(keys)
+	}
 	_, cmd := m.route(msg)
 	if t := m.panes.title(); m.env.opts.Title && t != m.frame.title {
 		m.frame.title = t
