@@ -5,6 +5,7 @@ import (
 	"encoding/base32"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"unibox/model"
@@ -111,14 +112,15 @@ func linksOf(m Message, bySubject bool, scratch []string) links {
 // names it with the same subject (the other messages' nodes of those
 // ids, qualified alike, are the same nodes only then), so a forged
 // References header cannot pull a stranger into someone's thread. A
-// message without a subject links to nothing but its own copies.
-func joinLinks(m Message, bySubject bool, scratch []string) links {
+// message without a subject links to nothing but its own copies. key is
+// scratch space for agreeKey, returned for the next call.
+func joinLinks(m Message, bySubject bool, scratch []string, key []byte) (links, []byte) {
 	l := linksOf(m, bySubject, scratch)
-	l.q, l.hasQ = agreeKey(m.Subject)
+	l.q, l.hasQ, key = agreeKey(m.Subject, key)
 	if !l.hasQ {
 		l.refs, l.head = l.refs[:0], l.own
 	}
-	return l
+	return l, key
 }
 
 // qhash is a subject as links compare it, hashed: 80 bits, so a megabyte
@@ -130,8 +132,11 @@ type qhash [idLen * 5 / 8]byte
 // Fwd:, AW:, SV: stripped in any order, white space and case folded) with
 // leading list tags ("[golang-nuts] Re: x" and "Re: [golang-nuts] x" are
 // one), of the subject's first maxSubject bytes. false when nothing is
-// left: an empty subject never agrees.
-func agreeKey(s string) (qhash, bool) {
+// left: an empty subject never agrees. The folded subject is built in
+// key's space (subject.Base's words, lowered, joined by one space, as
+// Base would return them) so that threading a store allocates nothing
+// per message here; key is returned for the next call.
+func agreeKey(s string, key []byte) (qhash, bool, []byte) {
 	s = prefix(s, maxSubject)
 	for {
 		s = strings.TrimLeft(subject.StripPrefixes(s), " \t")
@@ -141,12 +146,20 @@ func agreeKey(s string) (qhash, bool) {
 		}
 		s = s[end+1:]
 	}
-	b := subject.Base(s)
-	if b == "" {
-		return qhash{}, false
+	key = key[:0]
+	for w := range strings.FieldsSeq(subject.StripPrefixes(s)) {
+		if len(key) > 0 {
+			key = append(key, ' ')
+		}
+		for _, r := range w {
+			key = utf8.AppendRune(key, unicode.ToLower(r))
+		}
 	}
-	sum := sha256.Sum256([]byte(b))
-	return qhash(sum[:len(qhash{})]), true
+	if len(key) == 0 {
+		return qhash{}, false, key
+	}
+	sum := sha256.Sum256(key)
+	return qhash(sum[:len(qhash{})]), true, key
 }
 
 // maxTag is the longest list tag agreeKey strips ("[some-list-name]").

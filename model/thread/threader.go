@@ -31,6 +31,7 @@ type Threader struct {
 	scratch  []string
 	refNodes []int32
 	touched  []string // root ids whose rooted list an Add changed
+	key      []byte   // agreeKey's folded subject
 }
 
 type node struct {
@@ -78,7 +79,8 @@ func New(opts Options) *Threader {
 // Add threads m and reports its thread and the thread ids it retired. It
 // never fails: ids that are not ids are skipped.
 func (t *Threader) Add(m Message) Change {
-	l := joinLinks(m, t.opts.BySubject, t.scratch)
+	var l links
+	l, t.key = joinLinks(m, t.opts.BySubject, t.scratch, t.key)
 	defer func() { clear(l.refs); t.scratch = l.refs[:0] }()
 
 	// Each id's node, noting the threads they were in before.
@@ -163,19 +165,24 @@ func (t *Threader) Add(m Message) Change {
 			t.offer(c, old.ownQ)
 		}
 	}
+	rerooted := false
 	if root := t.root(c); root != c.root {
 		if c.root >= 0 {
 			t.unroot(c)
 		}
-		c.root = root
+		c.root, rerooted = root, true
 		id := t.nodes[root].id
 		t.rooted[id] = append(t.rooted[id], c)
 		t.touched = append(t.touched, id)
 	}
-	if tid := t.tidOf(c); tid != c.tid {
-		c.tid = tid
-		t.live[tid] = own
-		delete(t.alias, tid)
+	// The id is a hash: worked out again only when what it is made of
+	// may have changed (the root, or the threads sharing its id).
+	if rerooted || c.tid == "" || slices.Contains(t.touched, t.nodes[c.root].id) {
+		if tid := t.tidOf(c); tid != c.tid {
+			c.tid = tid
+			t.live[tid] = own
+			delete(t.alias, tid)
+		}
 	}
 	tid := c.tid
 
@@ -228,7 +235,13 @@ func (t *Threader) lookupQ(id string, q qhash) int32 {
 			return n
 		}
 	}
-	id = strings.Clone(id)
+	if named {
+		id = t.nodes[first].id // the copy already kept
+	} else if un, ok := t.index[id]; ok {
+		id = t.nodes[un].id
+	} else {
+		id = strings.Clone(id)
+	}
 	n := int32(len(t.nodes))
 	t.nodes = append(t.nodes, node{id: id, qual: q, qualified: true, up: n, size: 1})
 	if named {
