@@ -40,12 +40,12 @@ var knownTimeout = KnownTimeout
 func (a *Account) KnownRecipients(ctx context.Context, addrs []string) (map[string]bool, error) {
 	sc, ok := a.ops.(provider.SentChecker)
 	if !ok {
-		return nil, &conn.Error{Account: a.name, Op: "sent_to", Class: conn.ClassTool,
+		return nil, &conn.Error{Account: a.name, Op: imapwire.ToolSentTo, Class: conn.ClassTool,
 			Err: fmt.Errorf("%w: %w", ErrCannotCheck, provider.ErrUnsupported)}
 	}
 	own := a.ownAddresses()
 	if len(own) == 0 {
-		return nil, &conn.Error{Account: a.name, Op: "sent_to", Class: conn.ClassTool,
+		return nil, &conn.Error{Account: a.name, Op: imapwire.ToolSentTo, Class: conn.ClassTool,
 			Err: errors.New("the account has no from address, so no Sent message can be shown to be its own (set from)")}
 	}
 	known := map[string]bool{}
