@@ -16,10 +16,6 @@ import (
 // for a forward, and the mark on the original. Accounts whose provider
 // cannot (provider.Mailer) say so with ErrUnsupported.
 
-// MaxAppendBytes is the largest message Append takes (serve-imap refuses
-// more as well).
-const MaxAppendBytes = imapwire.MaxAppendBytes
-
 // mailer is the provider's Mailer, or the error saying it has none.
 func (a *Account) mailer(op string) (provider.Mailer, error) {
 	m, ok := a.ops.(provider.Mailer)
@@ -42,9 +38,11 @@ func (a *Account) Append(ctx context.Context, folder, special string, raw []byte
 	if err := a.checkInputs(imapwire.ToolAppendMessage, nil, folder); err != nil {
 		return model.MessageID{}, err
 	}
-	if len(raw) > MaxAppendBytes {
+	// The largest message the provider's server takes (the Spec's Limits;
+	// serve-imap refuses more as well), refused before any byte leaves.
+	if most := a.sending.limits.AppendBytes; most > 0 && len(raw) > most {
 		return model.MessageID{}, &conn.Error{Account: a.name, Op: imapwire.ToolAppendMessage, Class: conn.ClassTool,
-			Err: &model.LimitError{Field: "message", Got: len(raw), Limit: MaxAppendBytes, Unit: "bytes"}}
+			Err: &model.LimitError{Field: "message", Got: len(raw), Limit: most, Unit: "bytes"}}
 	}
 	id, err := m.Append(ctx, a.adapter, folder, special, raw, flags, date)
 	return id, a.scrub(err)
