@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"unibox/accounts/history"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
@@ -113,7 +114,7 @@ func (a *Account) ListUnstored(ctx context.Context, opts ListOptions) (Page, err
 }
 
 func (a *Account) list(ctx context.Context, opts ListOptions, store bool) (Page, error) {
-	if err := a.checkInputs("list_messages", nil, opts.Folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolListMessages, nil, opts.Folder); err != nil {
 		return Page{}, err
 	}
 	start := time.Now()
@@ -128,7 +129,7 @@ func (a *Account) list(ctx context.Context, opts ListOptions, store bool) (Page,
 
 // Search runs a server-side search.
 func (a *Account) Search(ctx context.Context, folder, query string, limit int) (Page, error) {
-	if err := a.checkInputs("search", &query, folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolSearch, &query, folder); err != nil {
 		return Page{}, err
 	}
 	p, err := a.ops.Search(ctx, a.adapter, folder, query, limit)
@@ -139,7 +140,7 @@ func (a *Account) Search(ctx context.Context, folder, query string, limit int) (
 // be reached, a body kept by cache_bodies is shown instead, saying so;
 // without one, the error says why there is none to show.
 func (a *Account) Get(ctx context.Context, id model.MessageID) (model.Body, error) {
-	if err := a.checkInputs("get_message", nil, id.Folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolGetMessage, nil, id.Folder); err != nil {
 		return model.Body{}, err
 	}
 	b, err := a.ops.Get(ctx, a.adapter, id)

@@ -25,7 +25,8 @@
 //     Sent or Drafts (APPEND), a draft deleted, an attachment's bytes, a
 //     Message-ID looked for, \Answered and $Forwarded. An APPEND's and a
 //     get_part's bound grow with their size (conn.TransferTime, the rule
-//     serve-imap's deadline follows too; the caps are imapwire's).
+//     serve-imap's deadline follows too); the caps are the Spec's
+//     provider.Limits (serve-imap's, from imapwire, for IMAP).
 //   - send.go: how the account sends (its from and aliases, SMTP or a
 //     mapped send tool, save_sent); accounts/dispatch carries the outbox
 //     out through it. A send's failure is the message's, never the
@@ -33,6 +34,9 @@
 //     call's, and SMTP runs beside the account's session.
 //   - guard.go: its borders: inputs checked against model's limits,
 //     errors scrubbed of secrets.
+//   - faceconn.go: what the faces need of conn (error classes, Error,
+//     ClassOf, TransferTime, Tail, ResultText), re-exported as aliases so
+//     that nothing in ui/ imports conn.
 //
 // Beneath it, each in its own package: the config (config), the local
 // store (store, the SQLite file every face reads first), the provider

@@ -34,18 +34,18 @@ var knownTimeout = KnownTimeout
 // Bcc) of a message in the account's Sent folder from one of its own
 // addresses (ownAddresses), keyed by
 // review.AddressKey. Any number of addresses may be asked: they go in
-// batches of imapwire.MaxSentToAddresses. An account whose provider
+// batches of the provider's Limits.SentToAddresses. An account whose provider
 // cannot ask answers an error wrapping ErrCannotCheck (and
 // provider.ErrUnsupported).
 func (a *Account) KnownRecipients(ctx context.Context, addrs []string) (map[string]bool, error) {
 	sc, ok := a.ops.(provider.SentChecker)
 	if !ok {
-		return nil, &conn.Error{Account: a.name, Op: "sent_to", Class: conn.ClassTool,
+		return nil, &conn.Error{Account: a.name, Op: imapwire.ToolSentTo, Class: conn.ClassTool,
 			Err: fmt.Errorf("%w: %w", ErrCannotCheck, provider.ErrUnsupported)}
 	}
 	own := a.ownAddresses()
 	if len(own) == 0 {
-		return nil, &conn.Error{Account: a.name, Op: "sent_to", Class: conn.ClassTool,
+		return nil, &conn.Error{Account: a.name, Op: imapwire.ToolSentTo, Class: conn.ClassTool,
 			Err: errors.New("the account has no from address, so no Sent message can be shown to be its own (set from)")}
 	}
 	known := map[string]bool{}
@@ -57,8 +57,12 @@ func (a *Account) KnownRecipients(ctx context.Context, addrs []string) (map[stri
 			ask = append(ask, addr)
 		}
 	}
+	per := a.sending.limits.SentToAddresses
+	if per <= 0 {
+		per = len(ask) // no limit of the provider's own: one call
+	}
 	for len(ask) > 0 {
-		batch := ask[:min(len(ask), imapwire.MaxSentToAddresses)]
+		batch := ask[:min(len(ask), per)]
 		ask = ask[len(batch):]
 		got, err := sc.SentTo(ctx, a.adapter, batch, own)
 		if err != nil {
@@ -116,14 +120,15 @@ func (a *Account) Known(ctx context.Context, box *outbox.Box, addrs []string) re
 }
 
 // ownAddresses is the account's from and aliases, each once, at most
-// imapwire.MaxSentToAddresses: the Froms a Sent message may have to count
+// the provider's Limits.SentToAddresses: the Froms a Sent message may have to count
 // as the account's.
 func (a *Account) ownAddresses() []string {
 	from, aliases := a.Identity()
+	most := a.sending.limits.SentToAddresses
 	var out []string
 	seen := map[string]bool{}
 	add := func(addr string) {
-		if k := review.AddressKey(addr); addr != "" && !seen[k] && len(out) < imapwire.MaxSentToAddresses {
+		if k := review.AddressKey(addr); addr != "" && !seen[k] && (most <= 0 || len(out) < most) {
 			seen[k] = true
 			out = append(out, addr)
 		}

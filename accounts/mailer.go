@@ -16,10 +16,6 @@ import (
 // for a forward, and the mark on the original. Accounts whose provider
 // cannot (provider.Mailer) say so with ErrUnsupported.
 
-// MaxAppendBytes is the largest message Append takes (serve-imap refuses
-// more as well).
-const MaxAppendBytes = imapwire.MaxAppendBytes
-
 // mailer is the provider's Mailer, or the error saying it has none.
 func (a *Account) mailer(op string) (provider.Mailer, error) {
 	m, ok := a.ops.(provider.Mailer)
@@ -35,16 +31,18 @@ func (a *Account) mailer(op string) (provider.Mailer, error) {
 // for which conn.MaybeDone holds may have stored it, and FindMessageID
 // on its Message-ID tells.
 func (a *Account) Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error) {
-	m, err := a.mailer("append_message")
+	m, err := a.mailer(imapwire.ToolAppendMessage)
 	if err != nil {
 		return model.MessageID{}, err
 	}
-	if err := a.checkInputs("append_message", nil, folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolAppendMessage, nil, folder); err != nil {
 		return model.MessageID{}, err
 	}
-	if len(raw) > MaxAppendBytes {
-		return model.MessageID{}, &conn.Error{Account: a.name, Op: "append_message", Class: conn.ClassTool,
-			Err: &model.LimitError{Field: "message", Got: len(raw), Limit: MaxAppendBytes, Unit: "bytes"}}
+	// The largest message the provider's server takes (the Spec's Limits;
+	// serve-imap refuses more as well), refused before any byte leaves.
+	if most := a.sending.limits.AppendBytes; most > 0 && len(raw) > most {
+		return model.MessageID{}, &conn.Error{Account: a.name, Op: imapwire.ToolAppendMessage, Class: conn.ClassTool,
+			Err: &model.LimitError{Field: "message", Got: len(raw), Limit: most, Unit: "bytes"}}
 	}
 	id, err := m.Append(ctx, a.adapter, folder, special, raw, flags, date)
 	return id, a.scrub(err)
@@ -53,11 +51,11 @@ func (a *Account) Append(ctx context.Context, folder, special string, raw []byte
 // DeleteMessages removes exactly uids of folder (a replaced or sent
 // draft), one result per uid.
 func (a *Account) DeleteMessages(ctx context.Context, folder string, uidValidity uint32, uids []uint32) ([]model.ItemResult, error) {
-	m, err := a.mailer("delete_messages")
+	m, err := a.mailer(imapwire.ToolDeleteMessages)
 	if err != nil {
 		return nil, err
 	}
-	if err := a.checkInputs("delete_messages", nil, folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolDeleteMessages, nil, folder); err != nil {
 		return nil, err
 	}
 	res, err := m.Delete(ctx, a.adapter, folder, uidValidity, uids)
@@ -67,11 +65,11 @@ func (a *Account) DeleteMessages(ctx context.Context, folder string, uidValidity
 // Part is one attachment of a message, index counted as in
 // Body.Attachments.
 func (a *Account) Part(ctx context.Context, id model.MessageID, index int) (model.Part, error) {
-	m, err := a.mailer("get_part")
+	m, err := a.mailer(imapwire.ToolGetPart)
 	if err != nil {
 		return model.Part{}, err
 	}
-	if err := a.checkInputs("get_part", nil, id.Folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolGetPart, nil, id.Folder); err != nil {
 		return model.Part{}, err
 	}
 	p, err := m.Part(ctx, a.adapter, id, index)
@@ -85,9 +83,9 @@ func (a *Account) Part(ctx context.Context, id model.MessageID, index int) (mode
 func (a *Account) SavePart(ctx context.Context, id model.MessageID, index int, dir, name string) (model.Attachment, error) {
 	s, ok := a.ops.(provider.PartSaver)
 	if !ok {
-		return model.Attachment{}, provider.Unsupported(a.name, "save_part", "this account's provider cannot save attachments")
+		return model.Attachment{}, provider.Unsupported(a.name, imapwire.ToolSavePart, "this account's provider cannot save attachments")
 	}
-	if err := a.checkInputs("save_part", nil, id.Folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolSavePart, nil, id.Folder); err != nil {
 		return model.Attachment{}, err
 	}
 	at, err := s.SavePart(ctx, a.adapter, id, index, dir, name)
@@ -98,15 +96,15 @@ func (a *Account) SavePart(ctx context.Context, id model.MessageID, index int, d
 // ("sent", "drafts", "archive", "trash") when folder is "": is the copy
 // already in Sent?
 func (a *Account) FindMessageID(ctx context.Context, folder, special, messageID string) (model.MessageID, bool, error) {
-	m, err := a.mailer("find_message")
+	m, err := a.mailer(imapwire.ToolFindMessage)
 	if err != nil {
 		return model.MessageID{}, false, err
 	}
-	if err := a.checkInputs("find_message", nil, folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolFindMessage, nil, folder); err != nil {
 		return model.MessageID{}, false, err
 	}
 	if _, ok := model.CleanMsgID(messageID); !ok {
-		return model.MessageID{}, false, &conn.Error{Account: a.name, Op: "find_message", Class: conn.ClassTool,
+		return model.MessageID{}, false, &conn.Error{Account: a.name, Op: imapwire.ToolFindMessage, Class: conn.ClassTool,
 			Err: fmt.Errorf("message_id %s is not a Message-ID", model.Quote(messageID))}
 	}
 	id, found, err := m.FindIn(ctx, a.adapter, folder, special, messageID)
@@ -128,11 +126,11 @@ func (a *Account) MarkForwarded(ctx context.Context, id model.MessageID) (model.
 // still, no layer repeats it on its own. Once the server has it, the
 // stored row gets it too (cache.marked).
 func (a *Account) mark(ctx context.Context, id model.MessageID, mark provider.Mark) (model.ItemResult, error) {
-	m, err := a.mailer("set_flags")
+	m, err := a.mailer(imapwire.ToolSetFlags)
 	if err != nil {
 		return model.ItemResult{}, err
 	}
-	if err := a.checkInputs("set_flags", nil, id.Folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolSetFlags, nil, id.Folder); err != nil {
 		return model.ItemResult{}, err
 	}
 	r, err := m.Mark(ctx, a.adapter, id, mark)

@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts/config"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/mcpprovider"
 	"unibox/accounts/provider"
 	"unibox/accounts/testservers/imaptest"
@@ -178,7 +179,7 @@ func TestAccountAppendUnknownIsNotRetried(t *testing.T) {
 func TestAccountSendingRefusals(t *testing.T) {
 	ctx := context.Background()
 	a, _ := sentAccount(t, nil)
-	_, err := a.Append(ctx, "", "sent", make([]byte, MaxAppendBytes+1), nil, time.Time{})
+	_, err := a.Append(ctx, "", "sent", make([]byte, imapwire.MaxAppendBytes+1), nil, time.Time{})
 	if !errors.Is(err, model.ErrTooLarge) || !strings.Contains(err.Error(), "message") {
 		t.Fatalf("a message over the limit: %v", err)
 	}

@@ -22,10 +22,11 @@ type sending struct {
 	send    func(ctx context.Context, a *conn.Adapter, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error)
 	noSend  error // why it cannot send, when send is nil
 	copy    dispatch.SentCopy
+	limits  provider.Limits // what its server takes in one call (the Spec's)
 }
 
 func sendingOf(ac config.Account, spec *provider.Spec) sending {
-	s := sending{from: ac.From, aliases: ac.Aliases, send: spec.Send}
+	s := sending{from: ac.From, aliases: ac.Aliases, send: spec.Send, limits: spec.Limits}
 	switch {
 	case spec.Send != nil:
 	case ac.Kind == config.KindMCP:

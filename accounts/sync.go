@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"unibox/accounts/history"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
 	"unibox/accounts/store"
 	"unibox/conn"
@@ -89,7 +90,7 @@ func (a *Account) syncStep(ctx context.Context, folder string, limit int) (SyncP
 	if limit <= 0 || limit > syncPage {
 		limit = syncPage
 	}
-	if err := a.checkInputs("sync_folder", nil, folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolSyncFolder, nil, folder); err != nil {
 		return SyncProgress{}, false, err
 	}
 	syncer, ok := a.ops.(provider.Syncer)
@@ -206,7 +207,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	if opts.Limit <= 0 {
 		opts.Limit = 50
 	}
-	if err := a.checkInputs("list_messages", nil, opts.Folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolListMessages, nil, opts.Folder); err != nil {
 		return Page{}, err
 	}
 	folder := syncedName(opts.Folder)

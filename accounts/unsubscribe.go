@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"unibox/accounts/history"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
 	"unibox/accounts/unsubscribe"
 	"unibox/model"
@@ -16,9 +17,9 @@ import (
 func (a *Account) UnsubscribeInfo(ctx context.Context, id model.MessageID) (unsubscribe.Info, error) {
 	u, ok := a.ops.(provider.Unsubscriber)
 	if !ok {
-		return unsubscribe.Info{}, provider.Unsupported(a.name, "unsubscribe_info", "this account's provider cannot read a message's unsubscribe headers")
+		return unsubscribe.Info{}, provider.Unsupported(a.name, imapwire.ToolUnsubscribeInfo, "this account's provider cannot read a message's unsubscribe headers")
 	}
-	if err := a.checkInputs("unsubscribe_info", nil, id.Folder); err != nil {
+	if err := a.checkInputs(imapwire.ToolUnsubscribeInfo, nil, id.Folder); err != nil {
 		return unsubscribe.Info{}, err
 	}
 	info, err := u.UnsubscribeInfo(ctx, a.adapter, id)

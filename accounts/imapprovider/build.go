@@ -81,6 +81,8 @@ func Build(cfg *config.Config, ac config.Account, password provider.Password, o 
 		Learn:             learn,
 		Notes:             notes,
 		Send:              sender(ac, password, secrets),
+		Limits: provider.Limits{AppendBytes: imapwire.MaxAppendBytes, PartBytes: imapwire.MaxPartBytes,
+			SentToAddresses: imapwire.MaxSentToAddresses},
 	}, nil
 }
 

@@ -46,7 +46,7 @@ func Provision(cfg imapwire.AddAccountIn, fetch func(ctx context.Context) (strin
 			}
 			in.Password = p
 		}
-		_, err := c.CallTool(ctx, "add_account", in)
+		_, err := c.CallTool(ctx, imapwire.ToolAddAccount, in)
 		return err
 	}
 	return func(ctx context.Context, c conn.Caller) error {
@@ -72,7 +72,7 @@ func Provision(cfg imapwire.AddAccountIn, fetch func(ctx context.Context) (strin
 // says how push is doing (recorded in push).
 func Probe(account string, push *provider.PushState) func(ctx context.Context, c conn.Caller) error {
 	return func(ctx context.Context, c conn.Caller) error {
-		res, err := c.CallTool(ctx, "check_account", imapwire.AccountIn{Account: account})
+		res, err := c.CallTool(ctx, imapwire.ToolCheckAccount, imapwire.AccountIn{Account: account})
 		var out imapwire.CheckAccountOut
 		if err == nil && push != nil && imapwire.Decode(res, &out) == nil {
 			push.Store(pushOf(out.Push))

@@ -22,7 +22,7 @@ func (p imapProvider) Append(ctx context.Context, a *conn.Adapter, folder, speci
 	}
 	var out imapwire.AppendMessageOut
 	// The bound grows with the message, as serve-imap's APPEND deadline does.
-	req := conn.Request{Tool: "append_message", Args: in, Payload: int64(len(raw))}
+	req := conn.Request{Tool: imapwire.ToolAppendMessage, Args: in, Payload: int64(len(raw))}
 	if _, err := provider.Do(ctx, a, req, &out, imapwire.Decode); err != nil {
 		return model.MessageID{}, maybeDone(err)
 	}
@@ -47,32 +47,32 @@ func maybeDone(err error) error {
 }
 
 func (p imapProvider) Delete(ctx context.Context, a *conn.Adapter, folder string, uv uint32, uids []uint32) ([]model.ItemResult, error) {
-	if err := p.checkValidity("delete_messages", folder, uv); err != nil {
+	if err := p.checkValidity(imapwire.ToolDeleteMessages, folder, uv); err != nil {
 		return nil, err
 	}
 	var out imapwire.WriteOut
 	in := imapwire.DeleteMessagesIn{Account: p.account, Folder: folder, UIDValidity: uv, UIDs: uids}
-	if _, err := provider.Call(ctx, a, "delete_messages", in, false, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolDeleteMessages, in, false, &out, imapwire.Decode); err != nil {
 		return nil, err
 	}
 	return p.results(out), nil
 }
 
 func (p imapProvider) Part(ctx context.Context, a *conn.Adapter, id model.MessageID, index int) (model.Part, error) {
-	if err := p.checkValidity("get_part", id.Folder, id.UIDValidity); err != nil {
+	if err := p.checkValidity(imapwire.ToolGetPart, id.Folder, id.UIDValidity); err != nil {
 		return model.Part{}, err
 	}
 	var out imapwire.GetPartOut
 	in := imapwire.GetPartIn{Account: p.account, Folder: id.Folder, UID: id.UID, Index: index}
 	// The part's size is unknown until serve-imap has read it: the bound
 	// is that of the biggest part it returns, as its own fetch deadline is.
-	req := conn.Request{Tool: "get_part", Args: in, Idempotent: true, Payload: imapwire.MaxPartBytes}
+	req := conn.Request{Tool: imapwire.ToolGetPart, Args: in, Idempotent: true, Payload: imapwire.MaxPartBytes}
 	if _, err := provider.Do(ctx, a, req, &out, imapwire.Decode); err != nil {
 		return model.Part{}, err
 	}
 	if out.UIDValidity != id.UIDValidity {
 		// The folder was recreated: the uid may name another message.
-		return model.Part{}, &conn.Error{Account: p.account, Op: "get_part", Class: conn.ClassTool,
+		return model.Part{}, &conn.Error{Account: p.account, Op: imapwire.ToolGetPart, Class: conn.ClassTool,
 			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", model.Quote(id.Folder), out.UIDValidity, id.UIDValidity)}
 	}
 	return model.Part{Name: out.Name, Type: out.Type, Data: out.Data}, nil
@@ -81,7 +81,7 @@ func (p imapProvider) Part(ctx context.Context, a *conn.Adapter, id model.Messag
 func (p imapProvider) FindIn(ctx context.Context, a *conn.Adapter, folder, special, messageID string) (model.MessageID, bool, error) {
 	in := imapwire.FindMessageIn{Account: p.account, Folder: folder, Special: special, MessageID: messageID}
 	var out imapwire.FindMessageOut
-	if _, err := provider.Call(ctx, a, "find_message", in, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolFindMessage, in, true, &out, imapwire.Decode); err != nil {
 		return model.MessageID{}, false, err
 	}
 	if len(out.UIDs) == 0 {
@@ -92,7 +92,7 @@ func (p imapProvider) FindIn(ctx context.Context, a *conn.Adapter, folder, speci
 }
 
 func (p imapProvider) Mark(ctx context.Context, a *conn.Adapter, id model.MessageID, mark provider.Mark) (model.ItemResult, error) {
-	if err := p.checkValidity("set_flags", id.Folder, id.UIDValidity); err != nil {
+	if err := p.checkValidity(imapwire.ToolSetFlags, id.Folder, id.UIDValidity); err != nil {
 		return model.ItemResult{}, err
 	}
 	yes := true
@@ -106,12 +106,12 @@ func (p imapProvider) Mark(ctx context.Context, a *conn.Adapter, id model.Messag
 		return model.ItemResult{}, fmt.Errorf("unknown mark %d", mark)
 	}
 	var out imapwire.WriteOut
-	if _, err := provider.Call(ctx, a, "set_flags", in, false, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolSetFlags, in, false, &out, imapwire.Decode); err != nil {
 		return model.ItemResult{}, err
 	}
 	res := p.results(out)
 	if len(res) != 1 {
-		return model.ItemResult{}, &conn.Error{Account: p.account, Op: "set_flags", Class: conn.ClassProtocol, Err: fmt.Errorf("%d results for one uid", len(res))}
+		return model.ItemResult{}, &conn.Error{Account: p.account, Op: imapwire.ToolSetFlags, Class: conn.ClassProtocol, Err: fmt.Errorf("%d results for one uid", len(res))}
 	}
 	return res[0], nil
 }
@@ -122,7 +122,7 @@ var _ provider.SentChecker = imapProvider{}
 func (p imapProvider) SentTo(ctx context.Context, a *conn.Adapter, addrs, own []string) ([]string, error) {
 	var out imapwire.SentToOut
 	in := imapwire.SentToIn{Account: p.account, Addresses: addrs, Own: own}
-	if _, err := provider.Call(ctx, a, "sent_to", in, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolSentTo, in, true, &out, imapwire.Decode); err != nil {
 		return nil, err
 	}
 	return out.Known, nil
@@ -133,7 +133,7 @@ var _ provider.SpecialFinder = imapProvider{}
 // SpecialFolders asks serve-imap's special_folders; a read.
 func (p imapProvider) SpecialFolders(ctx context.Context, a *conn.Adapter) (provider.Specials, error) {
 	var out imapwire.SpecialFoldersOut
-	if _, err := provider.Call(ctx, a, "special_folders", imapwire.AccountIn{Account: p.account}, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolSpecialFolders, imapwire.AccountIn{Account: p.account}, true, &out, imapwire.Decode); err != nil {
 		return provider.Specials{}, err
 	}
 	return provider.Specials{Archive: out.Archive, Trash: out.Trash, Sent: out.Sent, Drafts: out.Drafts, Delimiter: out.Delimiter, Walled: out.Walled}, nil
@@ -145,17 +145,17 @@ var _ provider.PartSaver = imapProvider{}
 // file may be there, half written, and the caller starts over in a
 // fresh folder.
 func (p imapProvider) SavePart(ctx context.Context, a *conn.Adapter, id model.MessageID, index int, dir, name string) (model.Attachment, error) {
-	if err := p.checkValidity("save_part", id.Folder, id.UIDValidity); err != nil {
+	if err := p.checkValidity(imapwire.ToolSavePart, id.Folder, id.UIDValidity); err != nil {
 		return model.Attachment{}, err
 	}
 	var out imapwire.SavePartOut
 	in := imapwire.SavePartIn{Account: p.account, Folder: id.Folder, UID: id.UID, Index: index, Dir: dir, Name: name}
-	req := conn.Request{Tool: "save_part", Args: in, Payload: imapwire.MaxPartBytes}
+	req := conn.Request{Tool: imapwire.ToolSavePart, Args: in, Payload: imapwire.MaxPartBytes}
 	if _, err := provider.Do(ctx, a, req, &out, imapwire.Decode); err != nil {
 		return model.Attachment{}, err
 	}
 	if out.UIDValidity != id.UIDValidity {
-		return model.Attachment{}, &conn.Error{Account: p.account, Op: "save_part", Class: conn.ClassTool,
+		return model.Attachment{}, &conn.Error{Account: p.account, Op: imapwire.ToolSavePart, Class: conn.ClassTool,
 			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", model.Quote(id.Folder), out.UIDValidity, id.UIDValidity)}
 	}
 	return model.Attachment{Name: out.Name, Type: out.Type, Size: out.Size}, nil

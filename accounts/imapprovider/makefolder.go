@@ -12,6 +12,6 @@ import (
 // may be retried once after a drop).
 func (p imapProvider) MakeFolder(ctx context.Context, a *conn.Adapter, folder string) (bool, error) {
 	var out imapwire.CreateFolderOut
-	_, err := provider.Call(ctx, a, "create_folder", imapwire.CreateFolderIn{Account: p.account, Folder: folder}, true, &out, imapwire.Decode)
+	_, err := provider.Call(ctx, a, imapwire.ToolCreateFolder, imapwire.CreateFolderIn{Account: p.account, Folder: folder}, true, &out, imapwire.Decode)
 	return out.Created, err
 }

@@ -20,7 +20,7 @@ type imapProvider struct {
 func (p imapProvider) List(ctx context.Context, a *conn.Adapter, o provider.ListOptions) (provider.Page, error) {
 	var out imapwire.ListMessagesOut
 	in := imapwire.ListMessagesIn{Account: p.account, Folder: o.Folder, Limit: o.Limit, BeforeUID: o.BeforeUID, UnreadOnly: o.UnreadOnly}
-	if _, err := provider.Call(ctx, a, "list_messages", in, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolListMessages, in, true, &out, imapwire.Decode); err != nil {
 		return provider.Page{}, err
 	}
 	return p.page(out, o.Limit), nil
@@ -28,7 +28,7 @@ func (p imapProvider) List(ctx context.Context, a *conn.Adapter, o provider.List
 
 func (p imapProvider) Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (provider.Page, error) {
 	var out imapwire.ListMessagesOut
-	if _, err := provider.Call(ctx, a, "search", imapwire.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit}, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolSearch, imapwire.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit}, true, &out, imapwire.Decode); err != nil {
 		return provider.Page{}, err
 	}
 	return p.page(out, limit), nil
@@ -79,15 +79,15 @@ func addrs(list []imapwire.Address) []model.Address {
 }
 
 func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error) {
-	if err := p.checkValidity("get_message", id.Folder, id.UIDValidity); err != nil {
+	if err := p.checkValidity(imapwire.ToolGetMessage, id.Folder, id.UIDValidity); err != nil {
 		return model.Body{}, err
 	}
 	var out imapwire.GetMessageOut
-	if _, err := provider.Call(ctx, a, "get_message", imapwire.GetMessageIn{Account: p.account, Folder: id.Folder, UID: id.UID}, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolGetMessage, imapwire.GetMessageIn{Account: p.account, Folder: id.Folder, UID: id.UID}, true, &out, imapwire.Decode); err != nil {
 		return model.Body{}, err
 	}
 	if out.UIDValidity != id.UIDValidity {
-		return model.Body{}, &conn.Error{Account: p.account, Op: "get_message", Class: conn.ClassTool,
+		return model.Body{}, &conn.Error{Account: p.account, Op: imapwire.ToolGetMessage, Class: conn.ClassTool,
 			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", id.Folder, out.UIDValidity, id.UIDValidity)}
 	}
 	b := model.Body{Message: toModel(p.account, id.Folder, out.Message), Text: out.Body, FromHTML: out.BodyIsHTML, Problems: out.Problems,
@@ -103,7 +103,7 @@ func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.Message
 
 func (p imapProvider) Folders(ctx context.Context, a *conn.Adapter) ([]model.Folder, error) {
 	var out imapwire.ListFoldersOut
-	if _, err := provider.Call(ctx, a, "list_folders", imapwire.AccountIn{Account: p.account}, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolListFolders, imapwire.AccountIn{Account: p.account}, true, &out, imapwire.Decode); err != nil {
 		return nil, err
 	}
 	fs := make([]model.Folder, 0, len(out.Folders))
@@ -133,15 +133,15 @@ func (p imapProvider) Write(ctx context.Context, a *conn.Adapter, op model.Op, f
 	var args any
 	switch op.Action {
 	case model.ActSetSeen:
-		tool, args = "set_flags", imapwire.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Seen: &op.Value}
+		tool, args = imapwire.ToolSetFlags, imapwire.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Seen: &op.Value}
 	case model.ActSetFlagged:
-		tool, args = "set_flags", imapwire.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Flagged: &op.Value}
+		tool, args = imapwire.ToolSetFlags, imapwire.SetFlagsIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, Flagged: &op.Value}
 	case model.ActArchive:
-		tool, args = "archive", imapwire.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
+		tool, args = imapwire.ToolArchive, imapwire.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
 	case model.ActTrash:
-		tool, args = "trash", imapwire.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
+		tool, args = imapwire.ToolTrash, imapwire.SpecialMoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv}
 	case model.ActMove:
-		tool, args = "move", imapwire.MoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, To: op.To}
+		tool, args = imapwire.ToolMove, imapwire.MoveIn{Account: p.account, Folder: folder, UIDs: uids, UIDValidity: uv, To: op.To}
 	default:
 		return nil, fmt.Errorf("unknown op %s", op.Action)
 	}
@@ -204,7 +204,7 @@ func (p imapProvider) Find(ctx context.Context, a *conn.Adapter, op model.Op, me
 		return model.MessageID{}, false, nil
 	}
 	var out imapwire.FindMessageOut
-	if _, err := provider.Call(ctx, a, "find_message", in, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolFindMessage, in, true, &out, imapwire.Decode); err != nil {
 		return model.MessageID{}, false, err
 	}
 	if len(out.UIDs) == 0 {
@@ -229,7 +229,7 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 	var out imapwire.SyncOut
 	in := imapwire.SyncIn{Account: p.account, Folder: req.Folder, UIDValidity: req.UIDValidity, UIDNext: req.UIDNext,
 		HighestModSeq: req.HighestModSeq, Held: req.Held, BeforeUID: req.BeforeUID, Limit: req.Limit, Fill: req.Fill, Check: req.Check}
-	if _, err := provider.Call(ctx, a, "sync_folder", in, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolSyncFolder, in, true, &out, imapwire.Decode); err != nil {
 		return provider.SyncPage{}, err
 	}
 	storePush(p.push, out.Push)
@@ -248,7 +248,7 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 func (p imapProvider) FetchThreading(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids [][2]uint32) (uint32, map[uint32]model.ThreadHeaders, error) {
 	var out imapwire.FetchThreadingOut
 	in := imapwire.FetchThreadingIn{Account: p.account, Folder: folder, UIDValidity: uidValidity, UIDs: uids}
-	if _, err := provider.Call(ctx, a, "fetch_threading", in, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolFetchThreading, in, true, &out, imapwire.Decode); err != nil {
 		return 0, nil, err
 	}
 	ids := make(map[uint32]model.ThreadHeaders, len(out.Messages))
@@ -261,7 +261,7 @@ func (p imapProvider) FetchThreading(ctx context.Context, a *conn.Adapter, folde
 // SpecialFolder asks the child where the account's special folder is.
 func (p imapProvider) SpecialFolder(ctx context.Context, a *conn.Adapter, special string) (string, error) {
 	var out imapwire.SpecialFolderOut
-	if _, err := provider.Call(ctx, a, "special_folder", imapwire.SpecialFolderIn{Account: p.account, Special: special}, true, &out, imapwire.Decode); err != nil {
+	if _, err := provider.Call(ctx, a, imapwire.ToolSpecialFolder, imapwire.SpecialFolderIn{Account: p.account, Special: special}, true, &out, imapwire.Decode); err != nil {
 		return "", err
 	}
 	return out.Folder, nil

@@ -55,6 +55,8 @@ type Spec struct {
 	// a is the account's connection: a third-party server's send tool is
 	// called over it (SMTP makes its own and ignores it).
 	Send func(ctx context.Context, a *conn.Adapter, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error)
+	// Limits are the most the server takes in one call (limits.go).
+	Limits Limits
 }
 
 // Push is how an account hears of changes made elsewhere, in words no

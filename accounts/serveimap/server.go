@@ -262,49 +262,49 @@ func (s *Server) MCP() *mcp.Server {
 	s.addFolderResource(ms)
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	idem := &mcp.ToolAnnotations{IdempotentHint: true}
-	addTool(s, ms, &mcp.Tool{Name: "add_account", Annotations: idem,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolAddAccount, Annotations: idem,
 		Description: "Provision an IMAP account in this server (logs in to verify)."}, s.addAccount)
-	addTool(s, ms, &mcp.Tool{Name: "check_account", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolCheckAccount, Annotations: readOnly,
 		Description: "Cheap upstream check: NOOP on the account's IMAP connection, reconnecting if needed."}, s.checkAccount)
-	addTool(s, ms, &mcp.Tool{Name: "list_folders", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolListFolders, Annotations: readOnly,
 		Description: "Folders with special use, unread and total counts."}, s.listFolders)
-	addTool(s, ms, &mcp.Tool{Name: "list_messages", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolListMessages, Annotations: readOnly,
 		Description: "Messages of a folder, newest first."}, s.listMessages)
-	addTool(s, ms, &mcp.Tool{Name: "sync_folder", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSyncFolder, Annotations: readOnly,
 		Description: "What changed in a folder since the client's sync state: new messages, flag changes, and (when the counts disagree) the uid set to learn expunges from."}, s.syncFolder)
-	addTool(s, ms, &mcp.Tool{Name: "fetch_threading", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolFetchThreading, Annotations: readOnly,
 		Description: "Message-ID, In-Reply-To and References of these uids (mail stored before its threading ids were fetched)."}, s.fetchThreading)
-	addTool(s, ms, &mcp.Tool{Name: "special_folder", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSpecialFolder, Annotations: readOnly,
 		Description: "The name of the account's sent, archive, trash or drafts folder (override, special-use, usual names)."}, s.specialFolderTool)
-	addTool(s, ms, &mcp.Tool{Name: "special_folders", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSpecialFolders, Annotations: readOnly,
 		Description: "Every special folder at once (archive, trash, sent, drafts), the hierarchy delimiter, and every folder that is Sent or Drafts by any sign (the folders agents may not write)."}, s.specialFolders)
-	addTool(s, ms, &mcp.Tool{Name: "get_message", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolGetMessage, Annotations: readOnly,
 		Description: "One message with headers, text body and attachments; never marks it read."}, s.getMessage)
-	addTool(s, ms, &mcp.Tool{Name: "search", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSearch, Annotations: readOnly,
 		Description: "Server-side search over from, subject and body."}, s.search)
-	addTool(s, ms, &mcp.Tool{Name: "find_message", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolFindMessage, Annotations: readOnly,
 		Description: "UIDs of the messages with a Message-ID in a folder (to reconcile a write whose outcome is unknown)."}, s.findMessage)
-	addTool(s, ms, &mcp.Tool{Name: "sent_to", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSentTo, Annotations: readOnly,
 		Description: "Which of these addresses (at most 50) the account has written to: a whole-address match in To, Cc or Bcc of a message in its Sent folder."}, s.sentTo)
-	addTool(s, ms, &mcp.Tool{Name: "set_flags", Annotations: idem,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSetFlags, Annotations: idem,
 		Description: "Set or clear \\Seen, \\Flagged, \\Answered and $Forwarded (absolute, never a toggle)."}, s.setFlags)
-	addTool(s, ms, &mcp.Tool{Name: "move",
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolMove,
 		Description: "Move messages to a folder; per-uid outcome with the destination uid."}, s.move)
-	addTool(s, ms, &mcp.Tool{Name: "archive",
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolArchive,
 		Description: "Move messages to the archive folder."}, s.archive)
-	addTool(s, ms, &mcp.Tool{Name: "trash",
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolTrash,
 		Description: "Move messages to the trash folder."}, s.trash)
-	addTool(s, ms, &mcp.Tool{Name: "append_message",
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolAppendMessage,
 		Description: "Store a raw RFC 5322 message in a folder, or in the sent or drafts folder; the new uid when the server says it (UIDPLUS). Not idempotent: never retry, look it up with find_message."}, s.appendMessage)
-	addTool(s, ms, &mcp.Tool{Name: "delete_messages",
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolDeleteMessages,
 		Description: "Delete exactly these uids (STORE \\Deleted, UID EXPUNGE of them only); refused without UIDPLUS."}, s.deleteMessages)
-	addTool(s, ms, &mcp.Tool{Name: "create_folder", Annotations: idem,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolCreateFolder, Annotations: idem,
 		Description: "Make a folder when it is missing (the snooze folder); one that exists is no error."}, s.createFolder)
-	addTool(s, ms, &mcp.Tool{Name: "get_part", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolGetPart, Annotations: readOnly,
 		Description: "One attachment's decoded bytes (base64), by its index in get_message's attachments."}, s.getPart)
-	addTool(s, ms, &mcp.Tool{Name: "unsubscribe_info", Annotations: readOnly,
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolUnsubscribeInfo, Annotations: readOnly,
 		Description: "A message's List-Unsubscribe options and whether a valid DKIM signature aligned with From covers them (RFC 8058 one-click); never marks it read."}, s.unsubscribeInfo)
-	addTool(s, ms, &mcp.Tool{Name: "save_part",
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSavePart,
 		Description: "Write one attachment, decoded, into a new file dir/name (dir: a private folder, mode 0700; an existing file is refused), streamed: never held whole."}, s.savePart)
 	return ms
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -74,7 +73,7 @@ func (h *Hub) getAttachment(ctx context.Context, _ *mcp.CallToolRequest, in GetA
 	if at.Size > attachmentLimit {
 		return nil, GetAttachmentOut{}, tooBig(in.Index, at.Name, at.Size)
 	}
-	cctx, cancel = context.WithTimeout(ctx, h.timeout+conn.TransferTime(at.Size))
+	cctx, cancel = context.WithTimeout(ctx, h.timeout+accounts.TransferTime(at.Size))
 	defer cancel()
 	p, err := a.Part(cctx, id, in.Index)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"unibox/conn"
+	"unibox/accounts"
 )
 
 // attachMail has a text body and the given parts, named a0, a1, ...
@@ -67,7 +67,7 @@ func TestGetAttachment(t *testing.T) {
 	before := strings.Count(r.wire.String(), "BODY.PEEK[]")
 	res := r.call(t, "get_attachment", GetAttachmentIn{ID: id, Index: 1}, nil)
 	if n := strings.Count(r.wire.String(), "BODY.PEEK[]") - before; !res.IsError || n != 1 {
-		t.Fatalf("get_attachment over the limit read the message %d times (want 1: the list only): %.200s", n, conn.ResultText(res))
+		t.Fatalf("get_attachment over the limit read the message %d times (want 1: the list only): %.200s", n, accounts.ResultText(res))
 	}
 	for _, tc := range []struct {
 		in   GetAttachmentIn
@@ -79,8 +79,8 @@ func TestGetAttachment(t *testing.T) {
 		{GetAttachmentIn{ID: strings.Repeat("x", 600), Index: 0}, "id"},
 	} {
 		res := r.call(t, "get_attachment", tc.in, nil)
-		if !res.IsError || !strings.Contains(conn.ResultText(res), tc.want) {
-			t.Errorf("get_attachment %d: %.300s, want an error saying %q", tc.in.Index, conn.ResultText(res), tc.want)
+		if !res.IsError || !strings.Contains(accounts.ResultText(res), tc.want) {
+			t.Errorf("get_attachment %d: %.300s, want an error saying %q", tc.in.Index, accounts.ResultText(res), tc.want)
 		}
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts"
 	"unibox/accounts/history"
 	"unibox/accounts/outbox"
-	"unibox/conn"
 )
 
 // An agent's reply lands in the account's Drafts over IMAP, flagged
@@ -100,8 +100,8 @@ func TestDraftMessage(t *testing.T) {
 	if len(list.Drafts) != 2 || authors["Plans"] != "agent local" || authors["by hand"] != "found drafts_folder" {
 		t.Fatalf("list_drafts: %+v", list.Drafts)
 	}
-	if res := r.call(t, "list_drafts", ListDraftsIn{Account: "Nope"}, nil); !res.IsError || !strings.Contains(conn.ResultText(res), `no account "Nope"`) {
-		t.Fatalf("unknown account: %s", conn.ResultText(res))
+	if res := r.call(t, "list_drafts", ListDraftsIn{Account: "Nope"}, nil); !res.IsError || !strings.Contains(accounts.ResultText(res), `no account "Nope"`) {
+		t.Fatalf("unknown account: %s", accounts.ResultText(res))
 	}
 }
 
@@ -139,7 +139,7 @@ func TestDraftRefusalsNameTheField(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := r.call(t, tt.tool, tt.args, nil)
-			if got := conn.ResultText(res); !res.IsError || !strings.HasPrefix(got, tt.want) {
+			if got := accounts.ResultText(res); !res.IsError || !strings.HasPrefix(got, tt.want) {
 				t.Fatalf("got %q (error %v), want %q...", got, res.IsError, tt.want)
 			}
 		})
@@ -160,7 +160,7 @@ func TestHourlyCapAcrossHubs(t *testing.T) {
 	b.mustCall(t, "draft_message", msg, nil)
 	for _, r := range []*rig{a, b} {
 		res := r.call(t, "draft_message", msg, nil)
-		if got := conn.ResultText(res); !res.IsError || !strings.Contains(got, "2 drafts for this account in the last hour, the limit is 2 ([agent] max_drafts_per_hour)") {
+		if got := accounts.ResultText(res); !res.IsError || !strings.Contains(got, "2 drafts for this account in the last hour, the limit is 2 ([agent] max_drafts_per_hour)") {
 			t.Fatalf("third draft: %q", got)
 		}
 	}
@@ -192,7 +192,7 @@ func TestDiscardDraft(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := r.call(t, "discard_draft", DiscardDraftIn{DraftID: kept.DraftID}, nil)
-	if got := conn.ResultText(res); !res.IsError || !strings.Contains(got, "written or edited by a person: an agent cannot discard it") {
+	if got := accounts.ResultText(res); !res.IsError || !strings.Contains(got, "written or edited by a person: an agent cannot discard it") {
 		t.Fatalf("discarding an edited draft: %q", got)
 	}
 	mine, err := tui.NewDraft("Work", "new", nil, []byte("To: b@example.org\nSubject: mine\n\nhello"))

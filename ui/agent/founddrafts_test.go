@@ -7,9 +7,9 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
+	"unibox/accounts"
 	"unibox/accounts/drafting"
 	"unibox/accounts/outbox"
-	"unibox/conn"
 	"unibox/model"
 	"unibox/model/compose"
 )
@@ -76,7 +76,7 @@ func TestListDraftsTellsFoundFromThePersons(t *testing.T) {
 		t.Errorf("the found draft is dated %q: its own Date, a day ahead", by["wire the deposit"].Updated)
 	}
 	res := r.call(t, "discard_draft", DiscardDraftIn{DraftID: opened.ID}, nil)
-	if !res.IsError || !strings.Contains(conn.ResultText(res), "an agent cannot discard it") {
-		t.Fatalf("discarding the found draft's local copy: %q", conn.ResultText(res))
+	if !res.IsError || !strings.Contains(accounts.ResultText(res), "an agent cannot discard it") {
+		t.Fatalf("discarding the found draft's local copy: %q", accounts.ResultText(res))
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"unibox/conn"
+	"unibox/accounts"
 	"unibox/model"
 )
 
@@ -32,7 +32,7 @@ func TestUIDValidityZeroIsRefused(t *testing.T) {
 		t.Fatalf("set_flags of a UIDVALIDITY 0 id: %+v", w.Outcomes)
 	}
 	res := r.call(t, "get_message", GetIn{ID: forged.String()}, nil)
-	if text := conn.ResultText(res); !res.IsError || !strings.Contains(text, "UIDVALIDITY 0") {
+	if text := accounts.ResultText(res); !res.IsError || !strings.Contains(text, "UIDVALIDITY 0") {
 		t.Fatalf("get_message of a UIDVALIDITY 0 id: %s", text)
 	}
 	// The LIST is the wall's (walls.go: where Sent and Drafts are), sent

@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -77,7 +76,7 @@ func TestInputLimitsHoldBeforeAnyIMAPTraffic(t *testing.T) {
 			start := time.Now()
 			res := r.call(t, tt.tool, tt.args, nil)
 			took := time.Since(start)
-			text := conn.ResultText(res)
+			text := accounts.ResultText(res)
 			if !res.IsError || !strings.Contains(text, tt.want) {
 				t.Fatalf("want a refusal saying %q, got (error %v) %.300s", tt.want, res.IsError, text)
 			}
@@ -139,7 +138,7 @@ func TestInputLimitsHoldBeforeAnyIMAPTraffic(t *testing.T) {
 	})
 	t.Run("account name at the limit", func(t *testing.T) {
 		res := r.call(t, "list_messages", ListIn{Accounts: []string{long(model.MaxIDBytes)}}, nil)
-		text := conn.ResultText(res)
+		text := accounts.ResultText(res)
 		if !res.IsError || !strings.Contains(text, "no account") || len(text) > 200 {
 			t.Fatalf("an unknown account must be named by a short prefix: %.300s", text)
 		}

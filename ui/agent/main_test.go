@@ -11,10 +11,10 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
-	"unibox/conn"
 )
 
 // rig is a hub over one IMAP account "Work" on an in-process server whose
@@ -96,9 +96,9 @@ func (r *rig) mustCall(t *testing.T, tool string, args, out any) string {
 	t.Helper()
 	res := r.call(t, tool, args, out)
 	if res.IsError {
-		t.Fatalf("%s failed: %.300s", tool, conn.ResultText(res))
+		t.Fatalf("%s failed: %.300s", tool, accounts.ResultText(res))
 	}
-	return conn.ResultText(res)
+	return accounts.ResultText(res)
 }
 
 // command is a client command in the server's wire log; IDLE and its

@@ -10,8 +10,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts"
 	"unibox/accounts/testservers/imaptest"
-	"unibox/conn"
 	"unibox/ui/agent"
 	"unibox/ui/facetest"
 )
@@ -46,14 +46,14 @@ func TestAgentSnooze(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := conn.ResultText(res); !res.IsError || !strings.Contains(text, tc.want) {
+		if text := accounts.ResultText(res); !res.IsError || !strings.Contains(text, tc.want) {
 			t.Errorf("until %q: %v %s, want %q", tc.until, res.IsError, text, tc.want)
 		}
 	}
 
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "snooze", Arguments: agent.SnoozeIn{IDs: make([]string, 1001), Until: time.Now().Add(time.Hour).Format(time.RFC3339)}})
-	if err != nil || !res.IsError || !strings.Contains(conn.ResultText(res), "ids: 1001 ids, over the limit of 1000 ids") {
-		t.Errorf("1001 ids: %v %s", err, conn.ResultText(res))
+	if err != nil || !res.IsError || !strings.Contains(accounts.ResultText(res), "ids: 1001 ids, over the limit of 1000 ids") {
+		t.Errorf("1001 ids: %v %s", err, accounts.ResultText(res))
 	}
 
 	until := time.Now().Add(time.Hour).Truncate(time.Second)

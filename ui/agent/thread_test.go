@@ -9,8 +9,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts"
 	"unibox/accounts/testservers/imaptest"
-	"unibox/conn"
 	"unibox/ui/agent"
 	"unibox/ui/facetest"
 	"unibox/ui/launch"
@@ -90,7 +90,7 @@ func TestGetThreadBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := conn.ResultText(res); !res.IsError || !strings.Contains(got, c.want) {
+		if got := accounts.ResultText(res); !res.IsError || !strings.Contains(got, c.want) {
 			t.Errorf("get_thread %.40q: %q, want an error with %q", c.id, got, c.want)
 		}
 	}

@@ -20,7 +20,6 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
-	"unibox/conn"
 	"unibox/ui/command"
 	"unibox/ui/facetest"
 )
@@ -102,8 +101,8 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 	defer set.Close()
 	for _, a := range set.Accounts {
 		_, err := a.List(context.Background(), accounts.ListOptions{})
-		if err == nil || a.Kind() == config.KindIMAP && conn.ClassOf(err) != conn.ClassAuth {
-			t.Fatalf("%s: %s: %v", a.Name(), conn.ClassOf(err), err)
+		if err == nil || a.Kind() == config.KindIMAP && accounts.ClassOf(err) != accounts.ClassAuth {
+			t.Fatalf("%s: %s: %v", a.Name(), accounts.ClassOf(err), err)
 		}
 		// The echo reached the error text: the check below checks something.
 		if a.Name() != "Refresh" && a.Name() != "MCP" && !strings.Contains(err.Error(), "you sent: ") {
@@ -145,7 +144,7 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := conn.ResultText(res) + fmt.Sprint(res.StructuredContent)
+		out := accounts.ResultText(res) + fmt.Sprint(res.StructuredContent)
 		if tool == "account_status" && !strings.Contains(out, "you sent: ") {
 			t.Fatalf("account_status shows no echo: %s", out)
 		}

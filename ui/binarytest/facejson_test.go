@@ -15,8 +15,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts"
 	"unibox/accounts/testservers/imaptest"
-	"unibox/conn"
 	"unibox/ui/command"
 	"unibox/ui/facetest"
 )
@@ -130,7 +130,7 @@ func TestFaceJSONGoldens(t *testing.T) {
 		if call.tool == "list_messages" {
 			json.Unmarshal(structured, &listed)
 		}
-		checkGolden(t, "mcp_"+call.tool+".json", fmt.Appendf(nil, "is_error: %v\ntext:\n%s\nstructured:\n%s\n", res.IsError, conn.ResultText(res), structured))
+		checkGolden(t, "mcp_"+call.tool+".json", fmt.Appendf(nil, "is_error: %v\ntext:\n%s\nstructured:\n%s\n", res.IsError, accounts.ResultText(res), structured))
 	}
 	if len(listed.Messages) == 0 {
 		t.Fatal("list_messages listed nothing")
@@ -140,5 +140,5 @@ func TestFaceJSONGoldens(t *testing.T) {
 		t.Fatal(err)
 	}
 	structured, _ := json.MarshalIndent(res.StructuredContent, "", "  ")
-	checkGolden(t, "mcp_get_message.json", fmt.Appendf(nil, "is_error: %v\ntext:\n%s\nstructured:\n%s\n", res.IsError, conn.ResultText(res), structured))
+	checkGolden(t, "mcp_get_message.json", fmt.Appendf(nil, "is_error: %v\ntext:\n%s\nstructured:\n%s\n", res.IsError, accounts.ResultText(res), structured))
 }

@@ -19,7 +19,6 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
-	"unibox/conn"
 	"unibox/ui/command"
 	"unibox/ui/facetest"
 	"unibox/ui/tui"
@@ -100,7 +99,7 @@ func TestSecretsStayPut(t *testing.T) {
 			noCanary(t, a.Name()+" error text", err.Error())
 		}
 		// The token accounts really log in by token, or are refused.
-		if a.Name() == "TokAcct" && err != nil || a.Name() == "BadTokAcct" && conn.ClassOf(err) != conn.ClassAuth {
+		if a.Name() == "TokAcct" && err != nil || a.Name() == "BadTokAcct" && accounts.ClassOf(err) != accounts.ClassAuth {
 			t.Fatalf("%s: %v", a.Name(), err)
 		}
 	}
@@ -195,6 +194,6 @@ func TestSecretsStayPut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		noCanary(t, "unibox mcp "+tool, conn.ResultText(res)+fmt.Sprint(res.StructuredContent))
+		noCanary(t, "unibox mcp "+tool, accounts.ResultText(res)+fmt.Sprint(res.StructuredContent))
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/store"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -43,9 +42,9 @@ func newest(ctx context.Context, a *accounts.Account, folder string, limit int, 
 		opts.Folder = role
 		return a.Newest(ctx, opts)
 	}
-	// A conn.Error, so that the list's error column says this (Reason) and
+	// A accounts.Error, so that the list's error column says this (Reason) and
 	// keeps the class of the server's refusal.
-	return p, &conn.Error{Account: a.Name(), Class: conn.ClassOf(err), Err: &noFolderError{folder: folder, names: names, err: err}}
+	return p, &accounts.Error{Account: a.Name(), Class: accounts.ClassOf(err), Err: &noFolderError{folder: folder, names: names, err: err}}
 }
 
 // roleFolder is the one folder whose special use name names ("Sent" is

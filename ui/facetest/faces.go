@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"unibox/conn"
+	"unibox/accounts"
 	"unibox/ui/cli"
 	"unibox/ui/launch"
 )
@@ -74,7 +74,7 @@ func Call(t testing.TB, cs *mcp.ClientSession, tool string, args, out any) strin
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
-	text := conn.ResultText(res)
+	text := accounts.ResultText(res)
 	if res.IsError {
 		t.Fatalf("%s failed: %s", tool, text)
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts"
 	"unibox/accounts/attach"
-	"unibox/conn"
 	"unibox/model"
 	"unibox/model/runnable"
 )
@@ -135,7 +135,7 @@ func (m *Model) saveAttachment(i int) tea.Cmd {
 		return nil
 	}
 	tr := m.start("saving", at.Name, at.Size, job.Written)
-	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+conn.TransferTime(at.Size)
+	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -198,7 +198,7 @@ func (m *Model) openAttachment(i int) tea.Cmd {
 		return m.showOpened(attachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
 	}
 	tr := m.start("opening", at.Name, at.Size, p.Written)
-	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+conn.TransferTime(at.Size)
+	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()

@@ -10,7 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"unibox/conn"
+	"unibox/accounts"
 )
 
 // notifyEnv is what a desktop notifier needs to reach the session, and no
@@ -37,7 +37,7 @@ func runNotify(ctx context.Context, prog string, args []string, timeout time.Dur
 			}
 		}
 		killGroupOnCancel(cmd)
-		stderr := conn.NewTail(notifyStderrMax)
+		stderr := accounts.NewTail(notifyStderrMax)
 		cmd.Stderr = stderr
 		// A job the notifier left behind may hold stderr open after
 		// it exits: the run still ends, a second later.

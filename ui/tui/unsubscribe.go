@@ -11,9 +11,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts"
 	"unibox/accounts/outbox"
 	"unibox/accounts/unsubscribe"
-	"unibox/conn"
 	"unibox/model"
 )
 
@@ -154,7 +154,7 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 			return nil // the user went on to write or look elsewhere: nothing waits for a y there
 		}
 		if msg.err != nil {
-			m.note(msg.acct, conn.ClassOf(msg.err).String(), "could not read the unsubscribe headers: "+msg.err.Error())
+			m.note(msg.acct, accounts.ClassOf(msg.err).String(), "could not read the unsubscribe headers: "+msg.err.Error())
 			m.frame.setStatus("unsubscribe: "+msg.err.Error(), true)
 			return nil
 		}
@@ -177,7 +177,7 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 	case unsubDoneMsg:
 		class := ""
 		if msg.err != nil {
-			class = conn.ClassOf(msg.err).String()
+			class = accounts.ClassOf(msg.err).String()
 			m.note(msg.acct, class, "failed: "+msg.what+": "+msg.err.Error())
 			m.frame.setStatus("unsubscribe failed: "+msg.err.Error(), true)
 			return nil
@@ -289,7 +289,7 @@ func (m *Model) carryOut(p unsubPlan) tea.Cmd {
 		c, ok := m.accountOf(p.acct).(Composing)
 		from, err := sendingFrom(c, ok, room)
 		if err != nil {
-			m.note(p.acct, conn.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
+			m.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
 			m.frame.setStatus("unsubscribe: "+err.Error(), true)
 			return nil
 		}

@@ -1,0 +1,43 @@
+package imapwire
+
+// The names of serve-imap's tools: the one list both ends of the hop use.
+// serveimap registers each under its constant and imapprovider calls it by
+// the same constant (accounts names its operations after them too, so an
+// error reads the same whether the account or the server refused), so a
+// rename on one side is a compile error, never a call to a tool that is
+// not there. The values are the wire: changing one changes what another
+// client of serve-imap must call.
+const (
+	ToolAddAccount      = "add_account"
+	ToolCheckAccount    = "check_account"
+	ToolListFolders     = "list_folders"
+	ToolListMessages    = "list_messages"
+	ToolSyncFolder      = "sync_folder"
+	ToolFetchThreading  = "fetch_threading"
+	ToolSpecialFolder   = "special_folder"
+	ToolSpecialFolders  = "special_folders"
+	ToolGetMessage      = "get_message"
+	ToolSearch          = "search"
+	ToolFindMessage     = "find_message"
+	ToolSentTo          = "sent_to"
+	ToolSetFlags        = "set_flags"
+	ToolMove            = "move"
+	ToolArchive         = "archive"
+	ToolTrash           = "trash"
+	ToolAppendMessage   = "append_message"
+	ToolDeleteMessages  = "delete_messages"
+	ToolCreateFolder    = "create_folder"
+	ToolGetPart         = "get_part"
+	ToolUnsubscribeInfo = "unsubscribe_info"
+	ToolSavePart        = "save_part"
+)
+
+// Tools is every tool serve-imap registers, in its order of registration:
+// a test of serveimap checks the server lists exactly these.
+var Tools = []string{
+	ToolAddAccount, ToolCheckAccount, ToolListFolders, ToolListMessages, ToolSyncFolder,
+	ToolFetchThreading, ToolSpecialFolder, ToolSpecialFolders, ToolGetMessage, ToolSearch,
+	ToolFindMessage, ToolSentTo, ToolSetFlags, ToolMove, ToolArchive, ToolTrash,
+	ToolAppendMessage, ToolDeleteMessages, ToolCreateFolder, ToolGetPart,
+	ToolUnsubscribeInfo, ToolSavePart,
+}
