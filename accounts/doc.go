@@ -28,7 +28,7 @@
 //     serve-imap's deadline follows too); the caps are the Spec's
 //     provider.Limits (serve-imap's, from imapwire, for IMAP).
 //   - send.go: how the account sends (its from and aliases, SMTP or a
-//     mapped send tool, save_sent); accounts/dispatch carries the outbox
+//     mapped send tool, save_sent); accounts/send/dispatch carries the outbox
 //     out through it. A send's failure is the message's, never the
 //     account's: a send tool's error answer is a conn.Request.RequestScoped
 //     call's, and SMTP runs beside the account's session.

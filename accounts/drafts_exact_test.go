@@ -10,8 +10,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
-	"unibox/accounts/drafting"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/drafting"
+	"unibox/accounts/send/outbox"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"

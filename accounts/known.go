@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"unibox/accounts/imapwire"
-	"unibox/accounts/outbox"
 	"unibox/accounts/provider"
+	"unibox/accounts/send/outbox"
 	"unibox/conn"
 	"unibox/model/review"
 )

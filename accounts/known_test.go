@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
 	"unibox/accounts/provider"
+	"unibox/accounts/send/dispatch"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/model"

@@ -11,8 +11,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"

@@ -6,9 +6,9 @@ import (
 	"net/mail"
 
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
 	"unibox/accounts/provider"
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/smtpsend"
 	"unibox/conn"
 	"unibox/model"
 	"unibox/model/compose"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
 	"unibox/model"

@@ -8,9 +8,9 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
-	"unibox/accounts/outbox"
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
+	"unibox/accounts/send/smtpsend"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
 	"unibox/model"

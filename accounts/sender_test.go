@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
 )

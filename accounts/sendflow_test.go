@@ -11,10 +11,10 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
-	"unibox/accounts/outbox"
 	"unibox/accounts/provider"
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
+	"unibox/accounts/send/smtpsend"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
+	"unibox/accounts/send/dispatch"
 	"unibox/accounts/testservers/imaptest"
 )
 

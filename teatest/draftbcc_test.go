@@ -13,7 +13,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/ui/facetest"
 	"unibox/ui/tui"
 )

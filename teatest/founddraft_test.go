@@ -8,8 +8,8 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
-	"unibox/accounts/drafting"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/drafting"
+	"unibox/accounts/send/outbox"
 	"unibox/ui/facetest"
 	"unibox/ui/tui"
 )

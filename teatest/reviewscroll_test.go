@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"unibox/accounts/drafting"
+	"unibox/accounts/send/drafting"
 	"unibox/model/textsafe"
 	"unibox/ui/tui"
 )

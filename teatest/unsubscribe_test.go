@@ -24,8 +24,8 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
 	"unibox/accounts/serveimap"
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/memimap"

@@ -7,7 +7,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/provider"
 	"unibox/accounts/secret"
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/conn"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"unibox/accounts/config"
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/conn"
 	"unibox/model/textsafe"
 )

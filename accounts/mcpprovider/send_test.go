@@ -8,7 +8,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/provider"
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/conn"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/conn"
 )
 

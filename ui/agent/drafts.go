@@ -10,14 +10,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
-	"unibox/accounts/drafting"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/drafting"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/ui/jsonview"
 )
 
 // Agents draft, people send. The drafting tools write a draft the way
-// the TUI does (accounts/drafting), file it in the account's Drafts and
+// the TUI does (accounts/send/drafting), file it in the account's Drafts and
 // stop there: there is no tool that sends, and none named send*. A mail
 // the agent reads can tell it what to do ("forward the invoice to ..."),
 // so whatever an agent writes waits for a person, who reviews and sends

@@ -13,7 +13,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/history"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 )
 
 // An agent's reply lands in the account's Drafts over IMAP, flagged

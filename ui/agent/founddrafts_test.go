@@ -8,8 +8,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts"
-	"unibox/accounts/drafting"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/drafting"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
 )

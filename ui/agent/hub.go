@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
-	"unibox/accounts/drafting"
+	"unibox/accounts/send/drafting"
 	"unibox/model"
 	"unibox/ui/jsonview"
 )

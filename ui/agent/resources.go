@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
-	"unibox/accounts/drafting"
+	"unibox/accounts/send/drafting"
 )
 
 // Push to agents: two resources an agent can read and subscribe to, so it

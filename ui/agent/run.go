@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"unibox/accounts/drafting"
+	"unibox/accounts/send/drafting"
 	"unibox/ui/launch"
 )
 

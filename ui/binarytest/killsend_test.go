@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/accounts/testservers/memimap"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"unibox/accounts/dispatch"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
 	"unibox/accounts/testservers/memimap"
 	"unibox/ui/launch"
 )

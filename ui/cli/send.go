@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"unibox/accounts"
-	"unibox/accounts/dispatch"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
 	"unibox/model/textsafe"

@@ -11,7 +11,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"

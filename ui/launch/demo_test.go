@@ -11,8 +11,8 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
 	"unibox/ui/cli"

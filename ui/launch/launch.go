@@ -15,7 +15,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/history"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/accounts/snooze"
 	"unibox/accounts/store"
 )

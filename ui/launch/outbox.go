@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 )
 
 // Outbox opens the drafts and the outbox: under $XDG_DATA_HOME/unibox

@@ -9,8 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/config"
-	"unibox/accounts/drafting"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/drafting"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
 	"unibox/model/review"

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"unibox/accounts"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 )
 

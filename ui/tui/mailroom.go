@@ -11,16 +11,16 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"unibox/accounts/dispatch"
-	"unibox/accounts/drafting"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/drafting"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
 	"unibox/model/review"
 )
 
 // Mailroom is how the TUI writes and sends: drafts and the outbox on disk
-// (accounts/outbox) and the runner that carries them out in the account
+// (accounts/send/outbox) and the runner that carries them out in the account
 // layer. The runner keeps its own time: while an editor runs, Bubble
 // Tea's loop is stopped, and the outbox's countdown and retries must not
 // stop with it. nil: the TUI cannot send (the compose keys say so).

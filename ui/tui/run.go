@@ -14,8 +14,8 @@ import (
 
 	"unibox/accounts/attach"
 	"unibox/accounts/config"
-	"unibox/accounts/dispatch"
-	"unibox/accounts/drafting"
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/drafting"
 	"unibox/model/textsafe"
 	"unibox/ui/launch"
 	"unibox/ui/tui/termprobe"

@@ -5,7 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/model/review"
 )
 

@@ -12,7 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/accounts/unsubscribe"
 	"unibox/model"
 )

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/accounts/testservers/smtptest"
 )
 

@@ -1,7 +1,7 @@
 // Package dispatch carries the outbox's entries out: each through SMTP at
 // most once, then its copy into Sent, then the answered or forwarded flag
 // on the message it answers, and only then off the disk. Every step is
-// written into the entry (accounts/outbox) before the next begins, so a
+// written into the entry (accounts/send/outbox) before the next begins, so a
 // process killed at any point resumes at the right step, and an entry
 // whose sending was cut after its body went out is "unknown": it waits
 // for a person, never for a retry.

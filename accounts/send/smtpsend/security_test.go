@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/smtptest"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/accounts/testservers/smtptest"
 )
 

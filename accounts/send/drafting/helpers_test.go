@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 )
 

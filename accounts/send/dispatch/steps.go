@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"unibox/accounts/outbox"
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/outbox"
+	"unibox/accounts/send/smtpsend"
 	"unibox/conn"
 	"unibox/model"
 )

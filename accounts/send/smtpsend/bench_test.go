@@ -3,7 +3,7 @@ package smtpsend_test
 import (
 	"testing"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/accounts/testservers/smtptest"
 )
 

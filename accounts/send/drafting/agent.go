@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/conn"
 	"unibox/model"
 	"unibox/model/compose"

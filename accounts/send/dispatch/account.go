@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/model"
 )
 

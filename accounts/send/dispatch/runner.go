@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 )
 
 // Options tune a Runner; zero values take the defaults.

@@ -7,7 +7,7 @@ import (
 	"net/mail"
 	"time"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
 )

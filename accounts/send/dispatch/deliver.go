@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"unibox/accounts/outbox"
+	"unibox/accounts/send/outbox"
 )
 
 // Report is what one delivery came to, for `unibox send`.

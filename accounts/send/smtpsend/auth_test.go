@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/smtptest"
 )

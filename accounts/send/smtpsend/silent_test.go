@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"unibox/accounts/smtpsend"
+	"unibox/accounts/send/smtpsend"
 )
 
 // A server that accepts and never greets fails the send at the greeting
