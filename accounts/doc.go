@@ -28,8 +28,8 @@
 //     serve-imap's deadline follows too); the caps are the Spec's
 //     provider.Limits (serve-imap's, from imapwire, for IMAP).
 //   - send.go: how the account sends (its from and aliases, SMTP or a
-//     mapped send tool, save_sent); accounts/send/dispatch carries the outbox
-//     out through it. A send's failure is the message's, never the
+//     mapped send tool, save_sent); accounts/send/dispatch carries the
+//     outbox out through it. A send's failure is the message's, never the
 //     account's: a send tool's error answer is a conn.Request.RequestScoped
 //     call's, and SMTP runs beside the account's session.
 //   - guard.go: its borders: inputs checked against model's limits,
@@ -43,8 +43,9 @@
 // contract and its kinds (provider, imapprovider with serveimap and
 // imapwire, mcpprovider), OAuth2 (oauth), the history file (history),
 // the wake watcher (wake), private files (private), mail text (mailtext),
-// drafts and the outbox on disk (outbox), one SMTP submission (smtpsend)
-// and its SASL (saslauth), the runner that sends (dispatch),
+// the sending pipeline under send/ (drafting, the outbox on disk, the
+// runner that sends, one SMTP submission: its doc draws a message's way
+// from the key to Sent), SASL for IMAP and SMTP (saslauth),
 // secret scrubbing (secret), the demo (demo) and test servers
 // (testservers).
 package accounts

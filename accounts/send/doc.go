@@ -1,0 +1,61 @@
+// Package send is the sending pipeline's home; it holds no code, only
+// this map. A message goes from a key press to Sent through four
+// packages, each written to disk before the next step begins, so that a
+// process killed anywhere resumes at the step it reached and a message
+// is delivered once, or is "unknown", never twice:
+//
+//	drafting/  writes a draft the one way both faces use; who wrote it
+//	outbox/    drafts and outbox entries on disk, claimed under flock
+//	dispatch/  carries each entry out: SMTP, the copy in Sent, the flag
+//	smtpsend/  one SMTP submission, at most once
+//
+// # A person's reply, from r to \Answered
+//
+//	r in a message          ui/tui/writing.go     startComposeCmd (ui/tui/mailroom.go)
+//	  │                                           drafting.Start (drafting/build.go)
+//	  ▼                                           Box.NewDraft (outbox/draft.go)
+//	draft file              drafts/<id>.eml + drafts/<id>.json, before any editor runs
+//	  │ the editor          editCmd, readDraftCmd (ui/tui/mailroom.go)
+//	  │ y on the review     ui/tui/composer.go    queueCmd (ui/tui/mailroom.go)
+//	  ▼                                           Box.Enqueue (outbox/entry.go)
+//	outbox entry            outbox/<id>.json (queued, SendAt = now + send_delay),
+//	  │                     <id>.wire (what SMTP sends), <id>.saved (Sent's copy)
+//	  │ Runner.Kick         one worker per account (dispatch/runner.go: work, pass)
+//	  ▼                                           Box.Claim (outbox/claim.go)
+//	dispatch                advance (dispatch/steps.go), one step at a time:
+//	  │ send                Account.Send (accounts/send.go, the envelope sender checked)
+//	  │                     → the provider's Spec.Send (accounts/imapprovider/send.go;
+//	  │                       a third-party MCP account's send tool: accounts/mcpprovider/send.go)
+//	  ▼                     → smtpsend.SendRetrying (smtpsend/retry.go) → Send (smtpsend/smtpsend.go)
+//	SMTP                    "sending" on disk in BeforeBody, after DATA's 354;
+//	  │                     250 to the dot → sent; cut after the body → unknown (a person decides);
+//	  │                     nothing sent (4xx, connect) → queued with backoff; 5xx → failed
+//	  │ save                Account.FindMessageID, Account.Append (accounts/mailer.go)
+//	  ▼
+//	Sent copy               saved (SentFolder, SentUID in the entry)
+//	  │ flag                Account.DeleteMessages (the postponed draft in Drafts),
+//	  ▼                     Account.MarkAnswered or MarkForwarded (accounts/mailer.go)
+//	\Answered               done → Claim.Remove (outbox/undo.go): entry and draft off the disk
+//
+// Who dispatches: the TUI, whose Runner runs for its life (ui/tui/run.go,
+// openMailroom), and `unibox send`, which enqueues one entry and waits on
+// Runner.Deliver (ui/cli/send.go). Both run Box.Recover first: an entry a
+// dead process left "sending" becomes unknown, never sent again on its
+// own. The drafts view (D) sends an unknown or failed entry again only on
+// a person's key (Claim.Decide).
+//
+// # An agent's draft: it joins at the draft and stops there
+//
+//	draft_reply, draft_new  ui/agent/drafts.go    Writer.Reply, Writer.New (drafting/agent.go)
+//	  │                                           Check (drafting/check.go), the hourly cap (drafting/rate.go)
+//	  ▼
+//	draft file + ledger     drafts/<id>.*, agent-drafts/<id>.json (drafting/ledger.go)
+//	  │                     and a copy filed in the account's Drafts (APPEND)
+//	  ▼
+//	a person                D lists it as the agent's; enter opens it in the review;
+//	                        only a person's y puts it in the outbox (the path above)
+//
+// Agents never send: `unibox mcp` opens no dispatch.Runner and has no
+// tool that enqueues; discard_draft (Writer.Discard) takes back only a
+// draft whose text still hashes to what the ledger says.
+package send
