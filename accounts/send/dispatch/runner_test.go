@@ -1,0 +1,121 @@
+package dispatch_test
+
+import (
+	"testing"
+	"time"
+
+	"unibox/accounts/send/dispatch"
+	"unibox/accounts/send/outbox"
+	"unibox/accounts/testservers/smtptest"
+)
+
+// A worker with nothing due sleeps until kicked: an entry queued while
+// it sleeps goes when the face that queued it calls Kick, not at the
+// worker's next timer (it has none).
+func TestKickWakesAnIdleWorker(t *testing.T) {
+	r := newRig(t)
+	a := r.newAccount("work", smtptest.Options{}, dispatch.SentCopy{})
+	first := r.enqueue("work", nil)
+	run := dispatch.New(r.box, accts(a), quick())
+	r.run(run)
+	// The first entry gone, the worker's pass is over and it sleeps: the
+	// second entry is queued after the listing that pass worked from.
+	r.until(run, "the first entry sent and gone", func() bool { _, there := r.onDisk(first.ID); return !there })
+
+	r.enqueue("work", nil)
+	run.Kick()
+	if err := a.srv.AwaitDeliveries(bounded(t), 2); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A send that found nothing to talk to waits out its backoff (an hour
+// here), unless its account connects again meanwhile: then it goes at
+// once ("it goes when the account connects").
+func TestConnectedEndsTheBackoff(t *testing.T) {
+	r := newRig(t)
+	a := r.newAccount("work", smtptest.Options{}, dispatch.SentCopy{})
+	a.srv.FailAt("mail", 451)
+	e := r.enqueue("work", nil)
+	run := dispatch.New(r.box, accts(a), dispatch.Options{Backoff: func(int) time.Duration { return time.Hour }})
+	r.run(run)
+	r.until(run, "the first try's failure", func() bool {
+		got, _ := r.onDisk(e.ID)
+		return got.State == outbox.StateQueued && got.Attempts == 1
+	})
+
+	run.Connected("work")
+	if err := a.srv.AwaitDeliveries(bounded(t), 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Each account has its own worker: an SMTP server that never answers
+// the final dot holds up its own account's mail only.
+func TestOneStuckAccountHoldsOnlyItsOwnMail(t *testing.T) {
+	r := newRig(t)
+	body := make(chan struct{}, 1)
+	stuck := r.newAccount("stuck", smtptest.Options{OnBody: func() { body <- struct{}{} }}, dispatch.SentCopy{})
+	stuck.srv.HangAfterDot(1, false)
+	fine := r.newAccount("fine", smtptest.Options{}, dispatch.SentCopy{})
+	r.enqueue("stuck", nil)
+	run := dispatch.New(r.box, accts(stuck, fine), quick())
+	r.run(run)
+	select {
+	case <-body:
+	case <-bounded(t).Done():
+		t.Fatal("the stuck account's message never began")
+	}
+
+	r.enqueue("fine", nil)
+	run.Kick()
+	if err := fine.srv.AwaitDeliveries(bounded(t), 1); err != nil {
+		t.Fatalf("the other account's mail waits behind the stuck one: %v", err)
+	}
+}
+
+// Run first makes what a dead process left "sending" unknown, and sends
+// none of it: its body may have reached the server.
+func TestRunMakesADeadSendersEntryUnknown(t *testing.T) {
+	r := newRig(t)
+	a := r.newAccount("work", smtptest.Options{}, dispatch.SentCopy{})
+	e := r.enqueue("work", nil)
+	dead, err := outbox.Open(r.box.Root()) // the process that died mid-send
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dead.Claim(e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Mark(outbox.StateSending, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.Release() // as the kernel does when the process dies
+
+	run := dispatch.New(r.box, accts(a), quick())
+	r.run(run)
+	r.until(run, "the entry made unknown", func() bool { got, _ := r.onDisk(e.ID); return got.State == outbox.StateUnknown })
+	if n := a.srv.MailCommands(); n != 0 {
+		t.Errorf("%d MAIL commands: an entry that may have gone was sent again", n)
+	}
+}
+
+// The default backoff: 30 s, doubling, at most 15 min.
+func TestBackoff(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want time.Duration
+	}{
+		{1, 30 * time.Second},
+		{2, time.Minute},
+		{3, 2 * time.Minute},
+		{5, 8 * time.Minute},
+		{6, 15 * time.Minute},
+		{100, 15 * time.Minute},
+	} {
+		if got := dispatch.Backoff(tc.n); got != tc.want {
+			t.Errorf("Backoff(%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+}
