@@ -59,16 +59,24 @@ func final(t *testing.T, tm *teatest.TestModel) string {
 	return fm.View()
 }
 
+// key is the key named s as a terminal sends it: a named key ("enter",
+// "pgdown") by its type, anything else one rune. Several runes in one
+// KeyMsg are a burst, which the TUI takes as that many keys (burst).
 func key(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
+	if t, ok := namedKeys[s]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	if len([]rune(s)) != 1 {
+		panic("key: " + s + " is no key name and not one rune (a burst is burst(s))")
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+var namedKeys = map[string]tea.KeyType{
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
+	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
+	"backspace": tea.KeyBackspace,
 }
 
 var _ = io.EOF
