@@ -122,9 +122,8 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if i < 0 {
 			return nil, true
 		}
-		var cmd tea.Cmd
-		m.fpick, cmd = newFolderPicker(&m.env, i, m.panes.accts[i].acct)
-		m.setMode(modeFolders)
+		p, cmd := newFolderPicker(&m.env, i, m.panes.accts[i].acct)
+		m.show(modeFolders, p)
 		return cmd, true
 	case !m.folder.on:
 		return nil, false
@@ -143,24 +142,6 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.folderLoad(), true
 	}
 	return nil, false
-}
-
-// folderPickKey routes a key to the picker, and shows the folder chosen.
-func (m *Model) folderPickKey(msg tea.KeyMsg) tea.Cmd {
-	var cmd tea.Cmd
-	m.fpick, cmd = m.fpick.update(msg)
-	if !m.fpick.done {
-		return cmd
-	}
-	m.setMode(modeList)
-	switch choice := m.fpick.choice; {
-	case choice == "":
-		return nil
-	case model.CanonicalFolder(choice) == "INBOX":
-		return m.leaveFolder()
-	default:
-		return m.enterFolder(m.fpick.account, choice)
-	}
 }
 
 // enterFolder shows folder of account i: its stored rows at once, then a
@@ -247,9 +228,7 @@ func (m *Model) folderAt(i int) string {
 func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case folderListMsg:
-		if m.frame.mode == modeFolders {
-			m.fpick = m.fpick.listed(msg)
-		}
+		return m.toTop(msg), true
 	case folderPageMsg:
 		return m.folderPage(msg), true
 	case folderPushedMsg:

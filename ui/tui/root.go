@@ -49,42 +49,6 @@ type Options struct {
 	DownloadDir string
 }
 
-type mode int
-
-const (
-	modeList mode = iota
-	modeMessage
-	modeDetails
-	modePicker
-	modeReview
-	modeDrafts
-	modeFolders // the folder picker (folderpick.go)
-	modeSnooze
-)
-
-// String names the view, for test failures and traces.
-func (m mode) String() string {
-	switch m {
-	case modeList:
-		return "list"
-	case modeMessage:
-		return "message"
-	case modeDetails:
-		return "details"
-	case modePicker:
-		return "picker"
-	case modeReview:
-		return "review"
-	case modeDrafts:
-		return "drafts"
-	case modeFolders:
-		return "folders"
-	case modeSnooze:
-		return "snooze"
-	}
-	return "unknown"
-}
-
 // Model is the root model: it holds the components and routes keys and
 // messages to them; each component owns its state.
 type Model struct {
@@ -97,19 +61,16 @@ type Model struct {
 	filter  filterBox
 	search  searchBox
 	triage  triageBox
-	pick    pickerBox
-	details detailsBox
 	notify  notifier
 	compose composer
 	threads threadView
-	drafts  draftsBox
 	unsub   unsubBox
 	att     attachState
-	// Another folder on screen, and its picker (folders.go).
-	folder  folderView
-	fpick   folderPicker
-	snz     snoozeBox               // the Z picker
+	folder  folderView              // another folder on screen (folders.go)
 	snoozes map[string]*snoozeMarks // account → its schedule's marks
+	// top is the mode's screen when it is one of its own (the details,
+	// the pickers, the drafts view); nil under an adapted one (screens.go).
+	top screen
 }
 
 // env is what the components run with: the UI's lifetime, its options,
@@ -300,13 +261,10 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg:
 		return m, m.handleAttachMsg(msg)
+	case noteMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg:
+		return m, m.handleScreenMsg(msg)
 	}
-	if m.frame.mode == modeMessage {
-		var cmd tea.Cmd
-		m.viewer, cmd = m.viewer.update(msg)
-		return m, cmd
-	}
-	return m, nil
+	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it
 }
 
 // layout sizes the components from the window.
@@ -329,6 +287,3 @@ func accountTags(names []string) (map[string]string, int) {
 	}
 	return tags, min(max(w, 3), 10)
 }
-
-// setMode is the one place the body changes view.
-func (m *Model) setMode(md mode) { m.frame.mode = md }

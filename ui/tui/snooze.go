@@ -167,28 +167,8 @@ func (m *Model) startSnooze(rows []model.Row) tea.Cmd {
 			return nil
 		}
 	}
-	m.snz = startSnooze(&m.env, rows, m.env.opts.Now())
-	m.setMode(modeSnooze)
+	m.show(modeSnooze, startSnooze(&m.env, rows, m.env.opts.Now()))
 	return nil
-}
-
-// handleSnoozeKey routes a key to the snooze picker, and snoozes when it
-// ends with a time.
-func (m *Model) handleSnoozeKey(msg tea.KeyMsg) tea.Cmd {
-	var cmd tea.Cmd
-	m.snz, cmd = m.snz.update(msg, m.env.opts.Now())
-	until, rows, ended := m.snz.ended()
-	switch {
-	case !ended:
-		return cmd
-	case until.IsZero():
-		m.setMode(modeList)
-		m.frame.setStatus("snooze cancelled", false)
-		return cmd
-	}
-	m.setMode(modeList)
-	c, n := m.triage.snooze(rows, until, m.snoozeApplier())
-	return m.leaveMessage(m.report(c, n))
 }
 
 // snoozeApplier sends a batch to its account's Snooze.

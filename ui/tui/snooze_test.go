@@ -90,20 +90,21 @@ func TestSnoozeNote(t *testing.T) {
 // the cursor was; the arrows move between the presets and the field.
 func TestSnoozePickerTyping(t *testing.T) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
-	e := &env{keys: DefaultKeyMap(), styles: DefaultStyles()}
-	b := startSnooze(e, []model.Row{{}}, now)
+	e := &env{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: Options{Now: func() time.Time { return now }}}
+	var s screen = startSnooze(e, []model.Row{{}}, now)
 	for _, r := range "2026-12-24 09:15" {
-		b, _ = b.update(runeKey(r), now)
+		s, _ = step(s, runeKey(r))
 	}
-	b, _ = b.update(tea.KeyMsg{Type: tea.KeyEnter}, now)
-	if until, _, done := b.ended(); !done || until.Format("2006-01-02 15:04") != "2026-12-24 09:15" {
-		t.Fatalf("typed: %v %v (field %q)", until, done, b.input.Value())
+	field := s.(snoozeBox).input.Value()
+	s, said := step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	if p, ok := only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("2006-01-02 15:04") != "2026-12-24 09:15" {
+		t.Fatalf("typed: %+v (field %q)", said, field)
 	}
-	b = startSnooze(e, []model.Row{{}}, now)
-	b, _ = b.update(tea.KeyMsg{Type: tea.KeyDown}, now)
-	b, _ = b.update(tea.KeyMsg{Type: tea.KeyEnter}, now)
-	if until, _, done := b.ended(); !done || until.Format("Mon 15:04") != "Thu 08:00" {
-		t.Fatalf("down, enter: %v %v; want tomorrow 08:00", until, done)
+	s = startSnooze(e, []model.Row{{}}, now)
+	s, _ = step(s, tea.KeyMsg{Type: tea.KeyDown})
+	s, said = step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	if p, ok := only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("Mon 15:04") != "Thu 08:00" {
+		t.Fatalf("down, enter: %+v; want tomorrow 08:00", said)
 	}
 }
 

@@ -1,0 +1,59 @@
+package tui
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+)
+
+// What a screen tells the root (see tell): the status line's words, and
+// the outcome of a screen that ended, for the flow that acts on it.
+type (
+	// noteMsg is what the status line should say; bad draws it red, and
+	// an empty text clears it.
+	noteMsg struct {
+		text string
+		bad  bool
+	}
+	// movePickedMsg: the move picker ended with a folder for rows.
+	movePickedMsg struct {
+		folder string
+		rows   []model.Row
+	}
+	// snoozePickedMsg: the snooze picker ended with a time for rows.
+	snoozePickedMsg struct {
+		until time.Time
+		rows  []model.Row
+	}
+	// folderPickedMsg: the folder picker ended with a folder of account.
+	folderPickedMsg struct {
+		account int
+		folder  string
+	}
+	// refreshMsg asks for an account's refresh (the details' r).
+	refreshMsg struct{ account int }
+)
+
+// handleScreenMsg acts on what a screen told: the root's flows that a
+// screen's outcome starts.
+func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case noteMsg:
+		m.frame.setStatus(msg.text, msg.bad)
+	case movePickedMsg:
+		return m.act(model.Op{Action: model.ActMove, To: msg.folder}, msg.rows)
+	case snoozePickedMsg:
+		c, n := m.triage.snooze(msg.rows, msg.until, m.snoozeApplier())
+		return m.leaveMessage(m.report(c, n))
+	case folderPickedMsg:
+		if model.CanonicalFolder(msg.folder) == "INBOX" {
+			return m.leaveFolder()
+		}
+		return m.enterFolder(msg.account, msg.folder)
+	case refreshMsg:
+		return m.refresh(msg.account)
+	}
+	return nil
+}
