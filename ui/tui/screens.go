@@ -59,12 +59,13 @@ var screens = [modeCount]screenRow{
 		"next_account", "prev_account", "all_accounts", "refresh", "refresh_all", "details", "help",
 		"toggle_read", "toggle_flag", "archive", "trash", "move", "select", "clear_selection", "undo",
 		"filter", "search", "snooze", "compose", "drafts", "threads", "expand", "collapse", "unsubscribe", "folders"}},
-	// The attachment actions first: a clash names them as the one to
-	// bind elsewhere, as it always has.
+	// The attachment actions last: a clash names the later action as the
+	// one checked, and the attachments' clashes read as they always have.
 	modeMessage: {name: "message", place: "message view", adapter: newMessageScreen, frameKeys: true, actions: []string{
-		"save_attachment", "attachments", "open", "up", "down", "page_up", "page_down", "back", "quit", "help",
-		"toggle_read", "toggle_flag", "archive", "trash", "move", "snooze", "undo", "unsubscribe",
-		"compose", "reply", "reply_all", "forward", "next_in_thread", "prev_in_thread"}},
+		"up", "down", "page_up", "page_down", "back", "quit", "help",
+		"toggle_read", "toggle_flag", "archive", "trash", "move", "undo",
+		"compose", "reply", "reply_all", "forward", "next_in_thread", "prev_in_thread",
+		"open", "snooze", "unsubscribe", "attachments", "save_attachment"}},
 	modeDetails: {name: "details", place: "account details", frameKeys: true,
 		actions: []string{"back", "quit", "details", "refresh", "help", "undo"}},
 	modePicker: {name: "picker", place: "move picker", typesHelp: true, actions: []string{"back", "open"}},
