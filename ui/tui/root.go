@@ -86,7 +86,14 @@ type env struct {
 	// rows is how many rows the list shows: the size of the first step of
 	// a sync, so a first sync draws a screen before it brings the rest.
 	rows int
+	// said is what a component told the root during an update (tell): the
+	// root routes it right after that update (heard), in order.
+	said []tea.Msg
 }
+
+// tell is how a component that is not a screen (the composer) reports to
+// the root: a noteMsg for the status line, a sentMarkMsg for a row.
+func (e *env) tell(msgs ...tea.Msg) { e.said = append(e.said, msgs...) }
 
 // next is a new request id: an answer carries it, and one that is not
 // the latest of its kind is dropped.
@@ -261,7 +268,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg:
 		return m, m.handleAttachMsg(msg)
-	case noteMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg:
+	case noteMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

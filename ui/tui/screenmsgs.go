@@ -34,6 +34,9 @@ type (
 	}
 	// refreshMsg asks for an account's refresh (the details' r).
 	refreshMsg struct{ account int }
+	// sentMarkMsg: a reply or forward just went; its original's row is
+	// marked at once.
+	sentMarkMsg struct{ mark sentMark }
 )
 
 // handleScreenMsg acts on what a screen told: the root's flows that a
@@ -54,6 +57,12 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 		return m.enterFolder(msg.account, msg.folder)
 	case refreshMsg:
 		return m.refresh(msg.account)
+	case sentMarkMsg:
+		o := msg.mark.orig
+		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
+		if m.inbox.Update(id, msg.mark.set) {
+			m.rebuild()
+		}
 	}
 	return nil
 }

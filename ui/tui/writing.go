@@ -80,21 +80,20 @@ func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	case m.frame.mode == modeReview:
 		m.setMode(modeList)
 	}
-	if m.compose.clear {
-		m.frame.setStatus("", false)
+	return tea.Batch(cmd, m.heard())
+}
+
+// heard routes what a component told during its update (env.tell), in
+// order, as any message is routed.
+func (m *Model) heard() tea.Cmd {
+	said := m.env.said
+	m.env.said = nil
+	var cmds []tea.Cmd
+	for _, msg := range said {
+		_, c := m.route(msg)
+		cmds = append(cmds, c)
 	}
-	if m.compose.note != "" {
-		m.frame.setStatus(m.compose.note, m.compose.noteBad)
-	}
-	if s := m.compose.marked; s != nil {
-		m.compose.marked = nil
-		o := s.orig
-		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
-		if m.inbox.Update(id, s.set) {
-			m.rebuild()
-		}
-	}
-	return cmd
+	return tea.Batch(cmds...)
 }
 
 // openDrafts shows the drafts view over what the outbox holds now.
