@@ -24,10 +24,14 @@ type listScreen struct {
 func newListScreen(m *Model, now time.Time) screen { return listScreen{m: m, now: now} }
 
 func (s listScreen) update(msg tea.Msg) (screen, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok {
-		return s, s.m.handleListKey(k)
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return s, nil
 	}
-	return s, nil
+	if cmd, ok := s.m.writeKey(k, false); ok {
+		return s, cmd
+	}
+	return s, s.m.handleListKey(k)
 }
 
 func (s listScreen) view(width, height int) string {
@@ -102,6 +106,9 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		m.viewer, cmd = m.viewer.update(msg)
 		return s, cmd
 	}
+	if cmd, ok := m.writeKey(k, true); ok {
+		return s, cmd
+	}
 	if cmd, ok := m.attachKey(k); ok {
 		return s, cmd
 	}
@@ -114,7 +121,7 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	case key.Matches(k, m.env.keys.PrevInThread):
 		return s, m.stepThread(-1)
 	}
-	if cmd := m.handleActionKey(k); cmd != nil {
+	if cmd := m.handleActionKey(k, true); cmd != nil {
 		return s, cmd
 	}
 	var cmd tea.Cmd

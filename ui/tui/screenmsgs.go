@@ -49,7 +49,7 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 		return m.act(model.Op{Action: model.ActMove, To: msg.folder}, msg.rows)
 	case snoozePickedMsg:
 		c, n := m.triage.snooze(msg.rows, msg.until, m.snoozeApplier())
-		return m.leaveMessage(m.report(c, n))
+		return m.report(c, n) // the picker closed onto the list
 	case folderPickedMsg:
 		if model.CanonicalFolder(msg.folder) == "INBOX" {
 			return m.leaveFolder()

@@ -95,7 +95,7 @@ func (m *Model) unsubKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			m.frame.setStatus("the mail from "+a.sender+" stays where it is", false)
 			return nil, true
 		}
-		return m.leaveMessage(m.act(model.Op{Action: model.ActArchive}, a.rows)), true
+		return m.leaveIf(m.frame.mode == modeMessage, m.act(model.Op{Action: model.ActArchive}, a.rows)), true
 	}
 	if !key.Matches(msg, m.env.keys.Unsubscribe) || (m.frame.mode != modeList && m.frame.mode != modeMessage) {
 		return nil, false

@@ -21,7 +21,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if cmd, ok := m.unsubKey(msg); ok {
 			return cmd
 		}
-		if cmd, ok := m.writeKey(msg); ok {
+		if cmd, ok := m.undoSendKey(msg); ok {
 			return cmd
 		}
 	}
@@ -50,7 +50,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		m.list, _ = m.list.update(msg)
 		return m.pageIfAtEnd()
 	}
-	if cmd := m.handleActionKey(msg); cmd != nil {
+	if cmd := m.handleActionKey(msg, false); cmd != nil {
 		return cmd
 	}
 	switch {
@@ -108,14 +108,15 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// handleActionKey runs the triage keys, in the list and in a message.
-func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
+// handleActionKey runs the triage keys, in the list and in a message
+// (inMessage: on the message shown, and archive and trash leave it).
+func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 	if !key.Matches(msg, m.env.keys.ToggleRead, m.env.keys.ToggleFlag, m.env.keys.Archive, m.env.keys.Trash, m.env.keys.Move, m.env.keys.Undo, m.env.keys.Snooze) {
 		return nil // not an action: no need to look at the rows
 	}
 	cursor, onRow := m.list.selected()
 	rows := m.triage.targets(m.inbox, cursor, onRow)
-	conversation := m.frame.mode == modeList && len(m.triage.selected) == 0 && onRow && cursor.Thread != nil && !cursor.Member
+	conversation := !inMessage && len(m.triage.selected) == 0 && onRow && cursor.Thread != nil && !cursor.Member
 	if conversation {
 		if key.Matches(msg, m.env.keys.ToggleFlag) {
 			rows = []model.Row{cursor} // f flags the newest message, the row's own
@@ -123,7 +124,7 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 			return func() tea.Msg { return nil } // asked first: a conversation in several accounts
 		}
 	}
-	if m.frame.mode == modeMessage {
+	if inMessage {
 		if r, ok := m.inbox.Find(m.viewer.showing()); ok {
 			rows = []model.Row{r}
 		} else {
@@ -137,9 +138,9 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.keys.ToggleFlag):
 		return m.act(model.Op{Action: model.ActSetFlagged, Value: !allFlagged(rows)}, rows)
 	case key.Matches(msg, m.env.keys.Archive):
-		return m.leaveMessage(m.act(model.Op{Action: model.ActArchive}, rows))
+		return m.leaveIf(inMessage, m.act(model.Op{Action: model.ActArchive}, rows))
 	case key.Matches(msg, m.env.keys.Trash):
-		return m.leaveMessage(m.act(model.Op{Action: model.ActTrash}, rows))
+		return m.leaveIf(inMessage, m.act(model.Op{Action: model.ActTrash}, rows))
 	case key.Matches(msg, m.env.keys.Move):
 		return m.startMove(rows)
 	case key.Matches(msg, m.env.keys.Snooze):
@@ -150,9 +151,10 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// leaveMessage returns to the list after the open message went away.
-func (m *Model) leaveMessage(cmd tea.Cmd) tea.Cmd {
-	if cmd != nil && m.frame.mode == modeMessage {
+// leaveIf returns to the list from the message view after the message
+// shown went away (cmd: it did).
+func (m *Model) leaveIf(inMessage bool, cmd tea.Cmd) tea.Cmd {
+	if cmd != nil && inMessage {
 		m.setMode(modeList)
 	}
 	return cmd

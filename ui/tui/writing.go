@@ -8,26 +8,36 @@ import (
 	"unibox/model/compose"
 )
 
-// writeKey runs the keys that write mail: compose anywhere, reply,
-// reply all and forward in a message (r and R refresh in the list), and
-// undo while a sent message still waits out send_delay. ok is false for
+// undoSendKey is undo while a sent message still waits out send_delay,
+// on any screen of the frame's keys; ok is false otherwise (the triage's
+// undo, or any other key).
+func (m *Model) undoSendKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	room := m.env.opts.Mailroom
+	if !key.Matches(msg, m.env.keys.Undo) || room == nil {
+		return nil, false
+	}
+	if _, waiting := m.compose.countdown(m.env.opts.Now()); waiting {
+		return cancelCmd(room, m.compose.waiting.entry.ID), true
+	}
+	return nil, false // the triage's undo
+}
+
+// writeKey runs the keys that write mail, in the list and the message
+// view: compose in both, the drafts view from the list, reply, reply all
+// and forward in a message (r and R refresh in the list). ok is false for
 // any other key.
-func (m *Model) writeKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 	k := m.env.keys
 	room := m.env.opts.Mailroom
 	if key.Matches(msg, k.Undo) && room != nil {
-		if _, waiting := m.compose.countdown(m.env.opts.Now()); waiting {
-			return cancelCmd(room, m.compose.waiting.entry.ID), true
-		}
-		return nil, false // the triage's undo
+		return nil, false // undoSendKey's, else the triage's
 	}
-	if key.Matches(msg, k.Drafts) && m.frame.mode == modeList {
+	if key.Matches(msg, k.Drafts) && !inMessage {
 		return m.openDrafts(), true
 	}
-	inMessage := m.frame.mode == modeMessage
 	var kind compose.Kind
 	switch {
-	case key.Matches(msg, k.Compose) && (inMessage || m.frame.mode == modeList):
+	case key.Matches(msg, k.Compose):
 		kind = compose.KindNew
 	case inMessage && key.Matches(msg, k.Reply):
 		kind = compose.KindReply
@@ -73,11 +83,12 @@ func (m *Model) writeKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.compose.width, m.compose.height = m.frame.width, m.list.height
+	reviewing := m.compose.review // the review screen is up while it is
 	m.compose, cmd = m.compose.update(msg)
 	switch {
 	case m.compose.review:
 		m.setMode(modeReview)
-	case m.frame.mode == modeReview:
+	case reviewing:
 		m.setMode(modeList)
 	}
 	return tea.Batch(cmd, m.heard())
