@@ -31,6 +31,14 @@ func (s listScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	if cmd, ok := s.m.writeKey(k, false); ok {
 		return s, cmd
 	}
+	if key.Matches(k, s.m.env.keys.Unsubscribe) {
+		r, ok := s.m.list.selected()
+		if !ok || r.Thread != nil && !r.Member {
+			s.m.frame.setStatus("unsubscribe: open the conversation and pick one message", true)
+			return s, nil
+		}
+		return s, s.m.unsubStart(r.ID)
+	}
 	return s, s.m.handleListKey(k)
 }
 
@@ -101,6 +109,10 @@ func newMessageScreen(m *Model, _ time.Time) screen { return messageScreen{m: m}
 func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	m := s.m
 	k, ok := msg.(tea.KeyMsg)
+	if _, gone := msg.(goneMsg); gone {
+		m.setMode(modeList)
+		return s, nil
+	}
 	if !ok {
 		var cmd tea.Cmd
 		m.viewer, cmd = m.viewer.update(msg)
@@ -108,6 +120,9 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	}
 	if cmd, ok := m.writeKey(k, true); ok {
 		return s, cmd
+	}
+	if key.Matches(k, m.env.keys.Unsubscribe) {
+		return s, m.unsubStart(m.viewer.showing())
 	}
 	if cmd, ok := m.attachKey(k); ok {
 		return s, cmd

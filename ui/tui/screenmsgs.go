@@ -34,6 +34,9 @@ type (
 	}
 	// refreshMsg asks for an account's refresh (the details' r).
 	refreshMsg struct{ account int }
+	// goneMsg: the message on screen went away (archived): the message
+	// view ends; any other screen ignores it.
+	goneMsg struct{}
 	// sentMarkMsg: a reply or forward just went; its original's row is
 	// marked at once.
 	sentMarkMsg struct{ mark sentMark }

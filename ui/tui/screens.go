@@ -44,9 +44,11 @@ type screenRow struct {
 	// typesHelp: the help key is text typed into the screen (a picker's
 	// filter), not the frame's help.
 	typesHelp bool
-	// frameKeys: the unsubscribe box's answer and the writing keys
-	// (compose, undo of a send) come before the screen's own.
+	// frameKeys: the unsubscribe box's answer and the undo of a send come
+	// before the screen's own keys.
 	frameKeys bool
+	// unsubBox: U works here, and its box shows and waits for a y.
+	unsubBox bool
 	// actions are the [keys] actions the screen's keys mean; no two of
 	// them may share a key (KeyMap.Clashes).
 	actions []string
@@ -54,14 +56,14 @@ type screenRow struct {
 
 // screens is the table, indexed by mode.
 var screens = [modeCount]screenRow{
-	modeList: {name: "list", place: "list", adapter: newListScreen, frameKeys: true, actions: []string{
+	modeList: {name: "list", place: "list", adapter: newListScreen, frameKeys: true, unsubBox: true, actions: []string{
 		"up", "down", "top", "bottom", "page_up", "page_down", "open", "back", "quit",
 		"next_account", "prev_account", "all_accounts", "refresh", "refresh_all", "details", "help",
 		"toggle_read", "toggle_flag", "archive", "trash", "move", "select", "clear_selection", "undo",
 		"filter", "search", "snooze", "compose", "drafts", "threads", "expand", "collapse", "unsubscribe", "folders"}},
 	// The attachment actions last: a clash names the later action as the
 	// one checked, and the attachments' clashes read as they always have.
-	modeMessage: {name: "message", place: "message view", adapter: newMessageScreen, frameKeys: true, actions: []string{
+	modeMessage: {name: "message", place: "message view", adapter: newMessageScreen, frameKeys: true, unsubBox: true, actions: []string{
 		"up", "down", "page_up", "page_down", "back", "quit", "help",
 		"toggle_read", "toggle_flag", "archive", "trash", "move", "undo",
 		"compose", "reply", "reply_all", "forward", "next_in_thread", "prev_in_thread",
@@ -85,6 +87,9 @@ func (md mode) String() string {
 	}
 	return screens[md].name
 }
+
+// row is the mode's row.
+func (m *Model) row() screenRow { return screens[m.frame.mode] }
 
 // screenAt is the mode's screen; now is the frame's clock (the list's
 // header counts down with the bar).

@@ -105,17 +105,14 @@ func TestEveryModeIsAScreen(t *testing.T) {
 	}
 }
 
-// modeExceptions are the files of the flows not yet moved into their
-// screens, and how many mode comparisons each still makes.
-// TODO(issue 36): 8 left, all in the unsubscribe flow of the list and
-// the message view; moving it into those screens shrinks this to nothing.
-var modeExceptions = map[string]int{
-	"unsubscribe.go": 8,
-}
+// modeExceptions are the files of flows not yet moved into their
+// screens that still compare the mode, with how many times: none now.
+// A flow that must know where it runs asks its screen, or its row.
+var modeExceptions = map[string]int{}
 
 // No mode is compared outside the table (screens.go): a view's body,
 // header, help and keys are found there, so a new screen is a file and a
-// row. The flows still on the root are listed above, each with its count.
+// row. Any exception is listed above, with its count.
 func TestModesComparedOnlyInTheTable(t *testing.T) {
 	fset := token.NewFileSet()
 	files, err := filepath.Glob("*.go")

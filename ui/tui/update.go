@@ -15,7 +15,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.filter.active {
 		return m.handleFilterKey(msg)
 	}
-	row := screens[m.frame.mode]
+	row := m.row()
 	helpKey := !row.typesHelp && key.Matches(msg, m.env.keys.Help)
 	if row.frameKeys || helpKey {
 		if cmd, ok := m.unsubKey(msg); ok {
