@@ -5,7 +5,10 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"unibox/accounts/outbox"
+	"unibox/model"
 )
 
 // The composer tells the root what the status line should say and which
@@ -43,6 +46,36 @@ func TestComposerTellsTheRoot(t *testing.T) {
 			}
 			if got, _ := r.inbox.Find(row.ID); got.Answered != tc.marked {
 				t.Errorf("the answered row is marked %v, want %v", got.Answered, tc.marked)
+			}
+		})
+	}
+}
+
+// The archive offer after an unsubscribe is answered on the screen it
+// waits on: y archives the sender's mail, and in the message view (whose
+// message is among it) the view ends onto the list by a goneMsg; any
+// other key leaves both the mail and the screen.
+func TestArchiveOfferEndsTheMessageView(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		inMessage bool
+		answer    string
+		want      mode
+	}{
+		{"y in the message view", true, "y", modeList},
+		{"n in the message view", true, "n", modeMessage},
+		{"y in the list", false, "y", modeList},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRebound(t)
+			row, _ := r.list.selected()
+			if tc.inMessage {
+				r.press("open")
+			}
+			r.unsub.archive = &archiveOffer{sender: "a@example.com", rows: []model.Row{row}}
+			cmd := r.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tc.answer)})
+			if r.frame.mode != tc.want || (cmd != nil) != (tc.answer == "y") {
+				t.Errorf("mode %s (cmd %v), want %s", r.frame.mode, cmd != nil, tc.want)
 			}
 		})
 	}
