@@ -105,8 +105,8 @@ func (m *Model) show(md mode, s screen) {
 	m.frame.mode, m.top = md, s
 }
 
-// setMode is the one place the body changes to an adapted view; a
-// screen of its own is closed by it.
+// setMode changes the body to an adapted view (a screen of its own is
+// opened by show, never by setMode), closing any screen of its own.
 func (m *Model) setMode(md mode) {
 	m.frame.mode = md
 	if screens[md].adapter != nil {
@@ -130,9 +130,18 @@ func (m *Model) updateScreen(msg tea.Msg) tea.Cmd {
 			m.top = next
 		}
 	}
-	cmds := []tea.Cmd{cmd}
-	for _, s := range said {
-		_, c := m.route(s)
+	m.env.tell(said...)
+	return tea.Batch(cmd, m.heard())
+}
+
+// heard routes what was told during an update (a screen's tell, a
+// component's env.tell), in order, as any message is routed.
+func (m *Model) heard() tea.Cmd {
+	said := m.env.said
+	m.env.said = nil
+	var cmds []tea.Cmd
+	for _, msg := range said {
+		_, c := m.route(msg)
 		cmds = append(cmds, c)
 	}
 	return tea.Batch(cmds...)

@@ -94,19 +94,6 @@ func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, m.heard())
 }
 
-// heard routes what a component told during its update (env.tell), in
-// order, as any message is routed.
-func (m *Model) heard() tea.Cmd {
-	said := m.env.said
-	m.env.said = nil
-	var cmds []tea.Cmd
-	for _, msg := range said {
-		_, c := m.route(msg)
-		cmds = append(cmds, c)
-	}
-	return tea.Batch(cmds...)
-}
-
 // openDrafts shows the drafts view over what the outbox holds now.
 func (m *Model) openDrafts() tea.Cmd {
 	room := m.env.opts.Mailroom
