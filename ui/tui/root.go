@@ -65,9 +65,7 @@ type Model struct {
 	compose composer
 	threads threadView
 	unsub   unsubBox
-	att     attachState
-	folder  folderView              // another folder on screen (folders.go)
-	snoozes map[string]*snoozeMarks // account → its schedule's marks
+	folder  folderView // another folder on screen (folders.go)
 	// top is the mode's screen when it is one of its own (the details,
 	// the pickers, the drafts view); nil under an adapted one (screens.go).
 	top screen
@@ -161,9 +159,9 @@ func New(opts Options) (*Model, error) {
 		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
 		snoozeNote: m.snoozeNote}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
-	m.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
+	m.viewer.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
 	if len(opts.OpenCmd) == 0 {
-		m.att.opener.Cmd = attach.DefaultOpenCmd
+		m.viewer.att.opener.Cmd = attach.DefaultOpenCmd
 	}
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
 	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
@@ -184,7 +182,7 @@ func (m *Model) Close() {
 		u()
 	}
 	m.panes.unsubs = nil
-	_ = m.att.opener.Close() // the opened attachments' private copies
+	_ = m.viewer.att.opener.Close() // the opened attachments' private copies
 }
 
 // Init subscribes to every account, draws what the local store remembers

@@ -63,8 +63,8 @@ func TestParseSnoozeTime(t *testing.T) {
 
 func TestSnoozeNote(t *testing.T) {
 	until := time.Date(2026, 12, 7, 8, 0, 0, 0, time.UTC)
-	m := &Model{snoozes: map[string]*snoozeMarks{"Work": {folder: "Snoozed",
-		snoozed: map[string]time.Time{"a@x": until}, woken: map[string]time.Time{"w@x": until}}}}
+	m := &Model{panes: accountPanes{snoozes: map[string]*snoozeMarks{"Work": {folder: "Snoozed",
+		snoozed: map[string]time.Time{"a@x": until}, woken: map[string]time.Time{"w@x": until}}}}}
 	row := func(account, folder, mid string) model.Row {
 		return model.Row{Message: model.Message{ID: model.MessageID{Account: account, Folder: folder, UIDValidity: 1, UID: 1}, MessageID: mid}}
 	}
@@ -123,7 +123,7 @@ func TestSnoozeWakeTimer(t *testing.T) {
 	arrive := func(next time.Time) tea.Cmd {
 		return m.snoozeMarksArrived(snoozeMarksMsg{account: 0, marks: snoozeMarks{folder: "Snoozed", next: next}})
 	}
-	timer := func() time.Time { return m.snoozes["Work"].timer }
+	timer := func() time.Time { return m.panes.snoozes["Work"].timer }
 	if cmd := arrive(now.Add(time.Hour)); cmd == nil || !timer().Equal(now.Add(time.Hour)) {
 		t.Fatalf("first wake: timer %v", timer())
 	}
