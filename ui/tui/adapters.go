@@ -57,7 +57,7 @@ func (s listScreen) header() string {
 	m, now := s.m, s.now
 	k := m.env.keys
 	if m.folder.on {
-		return m.folderHeader()
+		return s.folderHeader()
 	}
 	ok := 0
 	var why, starting []string
@@ -75,7 +75,7 @@ func (s listScreen) header() string {
 	var h string
 	if m.panes.focus >= 0 {
 		a := m.panes.accts[m.panes.focus]
-		h = fmt.Sprintf("%s · %s · %s: all accounts", a.acct.Name(), m.counted(), hint(k.AllAccounts))
+		h = fmt.Sprintf("%s · %s · %s: all accounts", a.acct.Name(), s.counted(), hint(k.AllAccounts))
 		if !a.health.Connected() {
 			h += " · " + a.health.Words(now)
 		}
@@ -84,7 +84,7 @@ func (s listScreen) header() string {
 		}
 		return h
 	}
-	h = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), m.counted())
+	h = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), s.counted())
 	if len(why) > 0 {
 		h = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), strings.Join(why, " · "))
 	}
@@ -98,6 +98,23 @@ func (s listScreen) header() string {
 		h += " · " + w
 	}
 	return h
+}
+
+// counted is what the list shows, counted: "12 messages", or in the
+// thread view "5 conversations · 12 messages".
+func (s listScreen) counted() string {
+	m := s.m
+	if !m.threads.on {
+		return fmt.Sprintf("%d messages", len(m.list.rows))
+	}
+	convs, msgs := 0, 0
+	for _, r := range m.list.rows {
+		if r.Thread != nil && !r.Member {
+			convs++
+			msgs += r.Thread.Count
+		}
+	}
+	return fmt.Sprintf("%d conversations · %d messages", convs, msgs)
 }
 
 // messageScreen is the message view: the viewer, its attachments, the

@@ -196,11 +196,12 @@ func (m *Model) restoreHome() {
 	*v = folderView{visit: v.visit, armed: v.armed}
 }
 
-// folderHeader is the header's line for the folder on screen.
-func (m *Model) folderHeader() string {
+// folderHeader is the list's header for the folder on screen.
+func (l listScreen) folderHeader() string {
+	m := l.m
 	v := m.folder
 	a := m.panes.accts[v.account]
-	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.name, m.counted(), hint(m.env.keys.Back))
+	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.name, l.counted(), hint(m.env.keys.Back))
 	if v.syncing != "" {
 		s += " · " + v.syncing
 	}

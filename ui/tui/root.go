@@ -157,7 +157,7 @@ func New(opts Options) (*Model, error) {
 	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
 		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
-		snoozeNote: m.snoozeNote}
+		snoozeNote: m.panes.snoozeNote}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
 	m.viewer.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
 	if len(opts.OpenCmd) == 0 {

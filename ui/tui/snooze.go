@@ -129,8 +129,8 @@ func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) tea.Cmd {
 // message in the snooze folder wakes, or that it has no wake time (the
 // folder is the truth; the schedule lost it, or another client put it
 // there), and "woken" on a message that came back.
-func (m *Model) snoozeNote(r model.Row) string {
-	s := m.panes.snoozes[r.ID.Account]
+func (p *accountPanes) snoozeNote(r model.Row) string {
+	s := p.snoozes[r.ID.Account]
 	if s == nil || r.MessageID == "" {
 		return ""
 	}

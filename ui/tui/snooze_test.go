@@ -80,7 +80,7 @@ func TestSnoozeNote(t *testing.T) {
 		{"plain inbox mail", row("Work", "INBOX", "c@x"), ""},
 		{"an account without marks", row("Home", "Snoozed", "b@x"), ""},
 	} {
-		if got := m.snoozeNote(tc.r); got != tc.want {
+		if got := m.panes.snoozeNote(tc.r); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}

@@ -90,22 +90,6 @@ func fitLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// counted is what the list shows, counted: "12 messages", or in the
-// thread view "5 conversations · 12 messages".
-func (m *Model) counted() string {
-	if !m.threads.on {
-		return fmt.Sprintf("%d messages", len(m.list.rows))
-	}
-	convs, msgs := 0, 0
-	for _, r := range m.list.rows {
-		if r.Thread != nil && !r.Member {
-			convs++
-			msgs += r.Thread.Count
-		}
-	}
-	return fmt.Sprintf("%d conversations · %d messages", convs, msgs)
-}
-
 // helpKeys are the bindings that mean something in the current mode: its
 // screen's.
 func (m *Model) helpKeys() help.KeyMap { return m.screenAt(m.env.opts.Now()) }
