@@ -164,7 +164,7 @@ func New(opts Options) (*Model, error) {
 		m.viewer.att.opener.Cmd = attach.DefaultOpenCmd
 	}
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
-	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
+	m.notify = notifier{ctx: ctx, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
 	}

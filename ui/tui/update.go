@@ -341,7 +341,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return cmd
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
-		m.notify, cmd = m.notify.update(m.env.ctx, msg)
+		m.notify, cmd = m.notify.update(msg)
 		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
 			m.frame.setStatus(m.notify.status, true)
 		}
