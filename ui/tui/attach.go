@@ -147,7 +147,7 @@ func (m *Model) saveAttachment(i int) tea.Cmd {
 
 // stillBusy says so when a save or open is under way.
 func (m *Model) stillBusy() bool {
-	if t := m.att.busy; t != nil {
+	if t := m.viewer.att.busy; t != nil {
 		m.frame.setStatus(t.verb+" "+t.name+" is under way", true)
 		return true
 	}
@@ -157,7 +157,7 @@ func (m *Model) stillBusy() bool {
 // start records a transfer and says it began.
 func (m *Model) start(verb, name string, size int64, written func() int64) *transfer {
 	t := &transfer{req: m.env.next(), verb: verb, name: displayName(name), size: size, written: written}
-	m.att.busy = t
+	m.viewer.att.busy = t
 	m.frame.setStatus(verb+" "+t.name+"…", false)
 	return t
 }
@@ -178,8 +178,8 @@ func (t *transfer) watch() tea.Cmd {
 
 // done forgets the transfer req, if it is the one under way.
 func (m *Model) done(req uint64) {
-	if t := m.att.busy; t != nil && t.req == req {
-		m.att.busy = nil
+	if t := m.viewer.att.busy; t != nil && t.req == req {
+		m.viewer.att.busy = nil
 	}
 }
 
@@ -193,7 +193,7 @@ func (m *Model) openAttachment(i int) tea.Cmd {
 		return nil
 	}
 	at := b.Attachments[i]
-	p, err := m.att.opener.Prepare(at.Name)
+	p, err := m.viewer.att.opener.Prepare(at.Name)
 	if err != nil {
 		return m.showOpened(attachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
 	}
@@ -211,7 +211,7 @@ func (m *Model) openAttachment(i int) tea.Cmd {
 func (m *Model) handleAttachMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case progressMsg:
-		t := m.att.busy
+		t := m.viewer.att.busy
 		if t == nil || t.req != msg.req {
 			return nil
 		}

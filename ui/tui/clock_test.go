@@ -66,25 +66,25 @@ func TestNotifyWindowIsATimer(t *testing.T) {
 			Subject: "new"}, Fresh: true}
 	}
 	const window = 200 * time.Millisecond
-	n := notifier{argv: []string{"true"}, window: window, timeout: 10 * time.Second}
-	n, cmd := n.arrived(ctx, []model.Row{row(1)})
+	n := notifier{ctx: ctx, argv: []string{"true"}, window: window, timeout: 10 * time.Second}
+	n, cmd := n.arrived([]model.Row{row(1)})
 	batch, ok := cmd().(tea.BatchMsg)
 	if !ok || len(batch) != 2 || !n.running {
 		t.Fatalf("the first arrival did not start a run and its window: %T %v", cmd(), n.running)
 	}
 	run, windowCmd := batch[0], batch[1]
 	start := time.Now()
-	if n, cmd = n.update(ctx, run()); cmd != nil || n.running {
+	if n, cmd = n.update(run()); cmd != nil || n.running {
 		t.Fatal("the run's end started another with nothing pending")
 	}
-	if n, cmd = n.arrived(ctx, []model.Row{row(1), row(2)}); cmd != nil || len(n.pending) != 1 {
+	if n, cmd = n.arrived([]model.Row{row(1), row(2)}); cmd != nil || len(n.pending) != 1 {
 		t.Fatalf("a second burst inside the window ran at once (pending %d)", len(n.pending))
 	}
 	msg := windowCmd()
 	if _, ok := msg.(notifyFlushMsg); !ok || time.Since(start) < window {
 		t.Fatalf("the window ended with %T after %s", msg, time.Since(start))
 	}
-	if n, cmd = n.update(ctx, msg); cmd == nil || !n.running || len(n.pending) != 0 {
+	if n, cmd = n.update(msg); cmd == nil || !n.running || len(n.pending) != 0 {
 		t.Fatal("the window's end did not run what it held back")
 	}
 	cancel()

@@ -20,9 +20,19 @@ func testEnv(t *testing.T) *env {
 
 func typed(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
+// step hands msg to a screen: the screen that follows and what it told.
+func step(s screen, msg tea.Msg) (screen, []tea.Msg) {
+	next, _ := s.update(msg)
+	if t, ok := next.(told); ok {
+		return t.screen, t.msgs
+	}
+	return next, nil
+}
+
 // The move flow is the picker's own: it waits for its folders request
 // (an earlier one's answer is dropped), narrows by typing, moves by the
-// arrows, and ends picked or cancelled.
+// arrows, and ends picked (telling the folder) or cancelled (telling a
+// note).
 func TestPickerIsTheMoveFlow(t *testing.T) {
 	e := testEnv(t)
 	rows := []model.Row{{Message: model.Message{ID: model.MessageID{Account: "Work", UID: 1}}}}
@@ -30,34 +40,45 @@ func TestPickerIsTheMoveFlow(t *testing.T) {
 	if cmd == nil || !b.loading || e.nextReq != b.req {
 		t.Fatalf("startMove: cmd %v, loading %v, req %d of %d", cmd != nil, b.loading, b.req, e.nextReq)
 	}
-	if b, _ = b.update(foldersMsg{req: b.req - 1, folders: []string{"Old"}}); !b.loading {
+	var s screen = b
+	if s, _ = step(s, foldersMsg{req: b.req - 1, folders: []string{"Old"}}); !s.(pickerBox).loading {
 		t.Fatal("an earlier move's folders were taken")
 	}
-	b, _ = b.update(foldersMsg{req: b.req, folders: []string{"Archive", "Projects/Atlas", "Projects/Zeta"}})
-	if v := b.view(40, 6); !strings.Contains(v, "> Archive") || strings.Count(v, "\n") != 5 {
+	s, _ = step(s, foldersMsg{req: b.req, folders: []string{"Archive", "Projects/Atlas", "Projects/Zeta"}})
+	if v := s.view(40, 6); !strings.Contains(v, "> Archive") || strings.Count(v, "\n") != 5 {
 		t.Fatalf("view:\n%s", v)
 	}
-	b, _ = b.update(typed("proj"))
-	b, _ = b.update(tea.KeyMsg{Type: tea.KeyDown})
-	if _, _, ok := b.ended(); ok {
+	s, _ = step(s, typed("proj"))
+	var said []tea.Msg
+	if s, said = step(s, tea.KeyMsg{Type: tea.KeyDown}); s == nil || len(said) > 0 {
 		t.Fatal("ended before a pick")
 	}
-	b, _ = b.update(tea.KeyMsg{Type: tea.KeyEnter})
-	if folder, moved, ok := b.ended(); !ok || folder != "Projects/Zeta" || len(moved) != 1 || moved[0].ID != rows[0].ID {
-		t.Fatalf("picked %q for %v, %v", folder, moved, ok)
+	s, said = step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	if p, ok := only[movePickedMsg](said); s != nil || !ok || p.folder != "Projects/Zeta" || len(p.rows) != 1 || p.rows[0].ID != rows[0].ID {
+		t.Fatalf("picked %+v (screen %v)", said, s)
 	}
 
 	b, _ = startMove(e, rows, nil)
-	b, _ = b.update(foldersMsg{req: b.req, err: errors.New("no route")})
-	if b, _ = b.update(tea.KeyMsg{Type: tea.KeyEnter}); b.done {
+	s, _ = step(b, foldersMsg{req: b.req, err: errors.New("no route")})
+	if s, said = step(s, tea.KeyMsg{Type: tea.KeyEnter}); s == nil || len(said) > 0 {
 		t.Fatal("enter picked from no folders")
 	}
-	if v := b.view(40, 4); !strings.Contains(v, "no route") {
+	if v := s.view(40, 4); !strings.Contains(v, "no route") {
 		t.Fatalf("the folders' failure is not shown:\n%s", v)
 	}
-	if b, _ = b.update(tea.KeyMsg{Type: tea.KeyEsc}); !b.done || b.choice != "" {
-		t.Fatal("esc did not cancel")
+	if s, said = step(s, tea.KeyMsg{Type: tea.KeyEsc}); s != nil || len(said) != 1 || said[0] != (noteMsg{text: "move cancelled"}) {
+		t.Fatalf("esc did not cancel: %v, %+v", s, said)
 	}
+}
+
+// only is the one message told, if it is a T.
+func only[T any](said []tea.Msg) (T, bool) {
+	var zero T
+	if len(said) != 1 {
+		return zero, false
+	}
+	v, ok := said[0].(T)
+	return v, ok
 }
 
 // The filter is an input: back clears it, open ends it with its text,

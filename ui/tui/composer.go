@@ -41,11 +41,6 @@ type composer struct {
 	summary  outboxSummary
 	drafted  map[model.MessageID]bool // messages a draft not yet sent answers: their rows show ✎
 	busy     bool                     // a send, postpone or discard is under way: keys wait
-	// marked is the message a reply or forward just sent answers or
-	// forwards: the root marks its row at once, not at the next listing
-	// (the server's flag and the stored row come from the outbox's flag
-	// step).
-	marked *sentMark
 	// answers is the message a reopened draft answers, shown under it;
 	// answersNote says why it is not there.
 	answers     *model.Body
@@ -53,9 +48,6 @@ type composer struct {
 	// scroll is how far the review's text is moved up; width and height
 	// are the review's size, which the root sets, so keys can bound it.
 	scroll, width, height int
-	note                  string // what the status line should say after an update
-	noteBad               bool
-	clear                 bool // the status line should be emptied
 }
 
 // waitingSend is a message in its send_delay: undo brings it back to the
@@ -103,22 +95,22 @@ func (c composer) reviewed(msg reviewMsg) composer {
 // update runs the writing flow: the draft on disk opens the editor, the
 // editor's end reads the text back for review, the review's keys send
 // (into the outbox), edit again, postpone or discard, and undo within
-// send_delay brings the message back. note is what the status line says.
+// send_delay brings the message back. What the status line should say
+// it tells the root as a noteMsg (say).
 func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
-	c.note, c.noteBad, c.clear = "", false, false
 	room := c.e.opts.Mailroom
 	switch msg := msg.(type) {
 	case composeReadyMsg:
 		if msg.err != nil {
-			c.note, c.noteBad = msg.err.Error(), true
+			c.say(msg.err.Error(), true)
 			return c, nil
 		}
 		c = c.started(msg)
-		c.clear = true // the editor takes over: "writing…" is done
+		c.e.tell(noteMsg{}) // the editor takes over: "writing…" is done
 		return c, editCmd(room, c.draft)
 	case reopenedMsg:
 		if msg.err != nil {
-			c.note, c.noteBad = msg.err.Error(), true
+			c.say(msg.err.Error(), true)
 			return c, nil
 		}
 		c = c.started(msg.composeReadyMsg)
@@ -131,7 +123,7 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 		if msg.err != nil {
 			// The editor is missing or failed: the text on disk is kept
 			// and shown, and e tries again.
-			c.note, c.noteBad = "the editor failed: "+msg.err.Error()+" (the text is kept)", true
+			c.say("the editor failed: "+msg.err.Error()+" (the text is kept)", true)
 		}
 		return c, cmd
 	case reviewMsg:
@@ -159,10 +151,10 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 		w := c.waiting
 		c.waiting = nil
 		if msg.err != nil || w == nil {
-			c.note, c.noteBad = "too late to take it back: "+errText(msg.err), true
+			c.say("too late to take it back: "+errText(msg.err), true)
 			return c, nil
 		}
-		c.note = "taken back: not sent"
+		c.say("taken back: not sent", false)
 		if w.adopted != nil {
 			return c, tea.Batch(reopenDraftCmd(c.e.ctx, room, w.adopted, msg.entry.DraftID, c.e.opts.CallTimeout), readOutboxCmd(room))
 		}
@@ -175,12 +167,12 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 			c.problem = msg.err.Error()
 			return c, nil
 		}
-		c.review, c.note = false, "draft "+msg.verb
+		c.review = false
+		c.say("draft "+msg.verb, false)
 		return c, readOutboxCmd(room)
 	case outboxMsg:
-		var failed bool
-		c, c.note, failed = c.outboxChanged(msg, c.e.opts.Now())
-		c.noteBad = failed
+		c, line, failed := c.outboxChanged(msg, c.e.opts.Now())
+		c.say(line, failed)
 		return c, nil
 	case tea.KeyMsg:
 		if !c.review || c.busy {
@@ -207,7 +199,8 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 			c.busy = true
 			return c, discardCmd(c.e.ctx, room, c.acct, c.draftFile(), c.e.opts.CallTimeout)
 		case reviewLeave:
-			c.review, c.note = false, "kept as a draft"
+			c.review = false
+			c.say("kept as a draft", false)
 			return c, readOutboxCmd(room)
 		}
 	}
@@ -272,12 +265,29 @@ func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string,
 			return c, "", false
 		}
 		c.waiting = nil // sent; the copy and the flag follow
-		c.marked = markOf(w.entry)
+		c.tellMarked(w.entry)
 		return c, "sent: " + w.subject, false
 	}
 	c.waiting = nil
-	c.marked = markOf(w.entry)
+	c.tellMarked(w.entry)
 	return c, "sent: " + w.subject, false
+}
+
+// say tells the root what the status line should say; "" leaves it.
+func (c composer) say(line string, bad bool) {
+	if line != "" {
+		c.e.tell(noteMsg{text: line, bad: bad})
+	}
+}
+
+// tellMarked tells the root the message a reply or forward just sent
+// answers or forwards: its row is marked at once, not at the next
+// listing (the server's flag and the stored row come from the outbox's
+// flag step).
+func (c composer) tellMarked(e outbox.Entry) {
+	if s := markOf(e); s != nil {
+		c.e.tell(sentMarkMsg{mark: *s})
+	}
 }
 
 // adopt finds the message a person sent just before unibox last quit,

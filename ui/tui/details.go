@@ -32,10 +32,22 @@ func newDetails(e *env, i int, p *accountPane, notifyFailure func() string) deta
 	return detailsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, failure: notifyFailure, account: i, pane: p}.show()
 }
 
-// update reads the account again on each of its events.
-func (d detailsBox) update(msg tea.Msg) (detailsBox, tea.Cmd) {
-	if s, ok := msg.(statusMsg); ok && s.account == d.account {
-		return d.show(), nil // read once per event, not once per frame
+// update reads the account again on each of its events, and takes the
+// details' keys: back (or i again) ends it; refresh reads it again and
+// tells the root to refresh the account.
+func (d detailsBox) update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case statusMsg:
+		if msg.account == d.account {
+			return d.show(), nil // read once per event, not once per frame
+		}
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, d.keys.Back, d.keys.Quit, d.keys.Details):
+			return nil, nil
+		case key.Matches(msg, d.keys.Refresh):
+			return tell(d.show(), refreshMsg{account: d.account}), nil
+		}
 	}
 	return d, nil
 }

@@ -1,12 +1,19 @@
 // Package tui is unibox's Bubble Tea face. It never touches a transport.
 //
-// The root model (Model) routes and composes: a key goes to the
-// component that has the body (list, viewer, details, picker, filter;
-// each has update(msg) (itself, tea.Cmd), view(width, height) and its
-// own help from the KeyMap, see component.go), every account result
-// goes through one dispatch (accountMsg, handleAccountMsg), and View
-// stacks what the components draw. A flow lives with its state: the
-// panes load, page, follow pushes and sync steps; the picker is the move;
+// The root model (Model) routes and composes. The body is a screen found
+// by mode in one table (screens.go): each screen has update(msg) (screen,
+// tea.Cmd), view(width, height), a header and help from the KeyMap, and
+// the actions its keys mean, checked for clashes per screen. A screen
+// ends by returning nil and tells the root what to do or say as messages
+// (tell, noteMsg), never through fields the root reads back. The details,
+// the move, snooze and folder pickers and the drafts view are screens of
+// their own; the list, the message view and the review are still rows
+// over the root (adapters.go). The other parts (list, viewer, filter,
+// composer) are components (component.go). Every account result goes
+// through one dispatch (accountMsg, handleAccountMsg), and View stacks
+// what the bar, the screen and the frame draw. A flow lives with its
+// state: the panes load, page, follow pushes and sync steps; the picker
+// is the move;
 // the search box the server search; the triage box the actions in
 // flight; the notifier notify_cmd; the frame the status line and the help.
 // Where one result touches several components (a page merged into the

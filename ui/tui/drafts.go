@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/send/drafting"
 	"unibox/accounts/send/outbox"
@@ -22,9 +21,11 @@ import (
 // draft stays). One whose account is gone from the config is orphaned:
 // never sent through another.
 type draftsBox struct {
+	e        *env
 	styles   Styles
 	keys     KeyMap
 	now      func() time.Time
+	accts    []Account       // the configured accounts, by index
 	accounts map[string]bool // configured names: an entry of another is orphaned
 	items    []draftItem
 	cursor   int
@@ -44,11 +45,11 @@ type draftItem struct {
 }
 
 // newDrafts opens the view over what the outbox holds.
-func newDrafts(e *env, names []string) draftsBox {
-	b := draftsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, accounts: map[string]bool{},
+func newDrafts(e *env, accts []Account) draftsBox {
+	b := draftsBox{e: e, styles: e.styles, keys: e.keys, now: e.opts.Now, accts: accts, accounts: map[string]bool{},
 		server: map[string][]model.Message{}, found: map[model.MessageID]bool{}, trouble: map[string]string{}}
-	for _, n := range names {
-		b.accounts[n] = true
+	for _, a := range accts {
+		b.accounts[a.Name()] = true
 	}
 	return b
 }
@@ -114,29 +115,6 @@ func (b draftsBox) selected() (draftItem, bool) {
 		return draftItem{}, false
 	}
 	return b.items[b.cursor], true
-}
-
-// update moves the cursor; the root acts on the item keys (open, send
-// again, discard), which need the accounts.
-func (b draftsBox) update(msg tea.Msg) (draftsBox, tea.Cmd) {
-	switch msg := msg.(type) {
-	case outboxMsg:
-		b.local = msg
-		return b.filled(), nil
-	case serverDraftsMsg:
-		return b, nil // the root names the account: see serverDrafts
-	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, b.keys.Down):
-			b.cursor = min(b.cursor+1, max(len(b.items)-1, 0))
-		case key.Matches(msg, b.keys.Up):
-			b.cursor = max(b.cursor-1, 0)
-		}
-		if !key.Matches(msg, b.keys.Discard) {
-			b.confirm = false
-		}
-	}
-	return b, nil
 }
 
 // view draws one line per item.

@@ -35,8 +35,6 @@ type folderPicker struct {
 	offline  bool // the account is down: the store's list is all there is
 	loading  bool
 	err      string
-	done     bool
-	choice   string // "" when cancelled
 }
 
 // storedFoldering is an account whose store lists its folders
@@ -138,14 +136,24 @@ func (p folderPicker) matches() []model.Folder {
 	return out
 }
 
-func (p folderPicker) update(msg tea.KeyMsg) (folderPicker, tea.Cmd) {
-	m := p.matches()
-	done, picked, cmd := p.key(msg, p.keys, len(m))
-	p.done = done
-	if picked >= 0 {
-		p.choice = m[picked].Name
+// update takes the folder lists and the keys. It ends (nil) with a
+// folder chosen, told as a folderPickedMsg, or cancelled.
+func (p folderPicker) update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case folderListMsg:
+		return p.listed(msg), nil
+	case tea.KeyMsg:
+		m := p.matches()
+		done, picked, cmd := p.key(msg, p.keys, len(m))
+		switch {
+		case !done:
+			return p, cmd
+		case picked < 0:
+			return nil, nil
+		}
+		return tell(nil, folderPickedMsg{account: p.account, folder: m[picked].Name}), nil
 	}
-	return p, cmd
+	return p, nil
 }
 
 func (p folderPicker) view(width, height int) string {

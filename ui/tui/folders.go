@@ -122,9 +122,8 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if i < 0 {
 			return nil, true
 		}
-		var cmd tea.Cmd
-		m.fpick, cmd = newFolderPicker(&m.env, i, m.panes.accts[i].acct)
-		m.setMode(modeFolders)
+		p, cmd := newFolderPicker(&m.env, i, m.panes.accts[i].acct)
+		m.show(modeFolders, p)
 		return cmd, true
 	case !m.folder.on:
 		return nil, false
@@ -143,24 +142,6 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.folderLoad(), true
 	}
 	return nil, false
-}
-
-// folderPickKey routes a key to the picker, and shows the folder chosen.
-func (m *Model) folderPickKey(msg tea.KeyMsg) tea.Cmd {
-	var cmd tea.Cmd
-	m.fpick, cmd = m.fpick.update(msg)
-	if !m.fpick.done {
-		return cmd
-	}
-	m.setMode(modeList)
-	switch choice := m.fpick.choice; {
-	case choice == "":
-		return nil
-	case model.CanonicalFolder(choice) == "INBOX":
-		return m.leaveFolder()
-	default:
-		return m.enterFolder(m.fpick.account, choice)
-	}
 }
 
 // enterFolder shows folder of account i: its stored rows at once, then a
@@ -215,11 +196,12 @@ func (m *Model) restoreHome() {
 	*v = folderView{visit: v.visit, armed: v.armed}
 }
 
-// folderHeader is the header's line for the folder on screen.
-func (m *Model) folderHeader() string {
+// folderHeader is the list's header for the folder on screen.
+func (l listScreen) folderHeader() string {
+	m := l.m
 	v := m.folder
 	a := m.panes.accts[v.account]
-	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.name, m.counted(), hint(m.env.keys.Back))
+	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.name, l.counted(), hint(m.env.keys.Back))
 	if v.syncing != "" {
 		s += " · " + v.syncing
 	}
@@ -247,9 +229,7 @@ func (m *Model) folderAt(i int) string {
 func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case folderListMsg:
-		if m.frame.mode == modeFolders {
-			m.fpick = m.fpick.listed(msg)
-		}
+		return m.toTop(msg), true
 	case folderPageMsg:
 		return m.folderPage(msg), true
 	case folderPushedMsg:

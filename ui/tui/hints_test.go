@@ -130,7 +130,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Errorf("picker (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "picker")
-	r.Update(foldersMsg{req: r.pick.req, folders: []string{"Archive", "Later"}})
+	r.Update(foldersMsg{req: r.top.(pickerBox).req, folders: []string{"Archive", "Later"}})
 	if r.Update(tea.KeyMsg{Type: tea.KeyEsc}); r.frame.mode != modePicker {
 		t.Error("esc cancelled a move with back bound elsewhere")
 	}
@@ -138,7 +138,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Errorf("the back key of the picker: %s, %q", r.frame.mode, r.frame.status)
 	}
 	r.press("move")
-	r.Update(foldersMsg{req: r.pick.req, folders: []string{"Archive", "Later"}})
+	r.Update(foldersMsg{req: r.top.(pickerBox).req, folders: []string{"Archive", "Later"}})
 	if r.Update(tea.KeyMsg{Type: tea.KeyEnter}); r.frame.mode != modePicker {
 		t.Error("enter picked a folder with open bound elsewhere")
 	}
@@ -196,8 +196,7 @@ func TestWritingHintsFollowRebinding(t *testing.T) {
 		t.Errorf("review header %q, want %q", got, want)
 	}
 	r.checkHelp(t, "review")
-	r.drafts = newDrafts(&r.env, []string{"Work"})
-	r.setMode(modeDrafts)
+	r.show(modeDrafts, newDrafts(&r.env, []Account{r.panes.accts[0].acct}))
 	want = "drafts and outbox · " + l["open"] + " open · " + l["send"] + " send again · " + l["discard"] + " discard · " + l["back"] + " back"
 	if got := r.header(now); got != want {
 		t.Errorf("drafts header %q, want %q", got, want)

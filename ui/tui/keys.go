@@ -147,38 +147,33 @@ func (k *KeyMap) Rebind(bindings map[string][]string) error {
 	return nil
 }
 
-// messageViewActions are the actions whose keys work in the message
-// view, where the attachment keys (A, S) must mean nothing else.
-var messageViewActions = []string{"up", "down", "page_up", "page_down", "back", "quit", "help",
-	"toggle_read", "toggle_flag", "archive", "trash", "move", "undo",
-	"compose", "reply", "reply_all", "forward", "next_in_thread", "prev_in_thread"}
-
-// Clash is a key that means two things in the message view: one of the
-// attachment actions' keys, bound to another action as well.
+// Clash is a key that means two things on one screen: bound to an
+// action of the screen (Action) and to another one there (Other).
 type Clash struct {
-	Action string // the attachment action: attachments or save_attachment
+	Action string // the later of the two in the screen's row (an attachment action in the message view)
 	Other  string // the other action
 	Key    string
+	Screen string // where: "message view", "review screen", …
 }
 
 func (c Clash) Error() string {
-	return fmt.Sprintf("%q is both %s and %s in the message view; bind one of them to another key", c.Key, c.Other, c.Action)
+	return fmt.Sprintf("%q is both %s and %s in the %s; bind one of them to another key", c.Key, c.Other, c.Action, c.Screen)
 }
 
-// Clashes lists the message-view keys bound to an attachment action and
-// to another one (as `archive = ["e", "A"]` would be).
+// Clashes lists the keys bound to two actions of one screen (as
+// `archive = ["e", "A"]` would be in the message view), screen by screen
+// in the table's order: each screen's row names the actions its keys
+// mean, so a key is checked where it applies and nowhere else.
 func (k *KeyMap) Clashes() []Clash {
 	acts := k.actions()
 	var out []Clash
-	for _, a := range []string{"attachments", "save_attachment"} {
-		others := messageViewActions
-		if a == "save_attachment" {
-			others = append(slices.Clip(others), "attachments")
-		}
-		for _, kk := range acts[a].Keys() {
-			for _, o := range others {
-				if slices.Contains(acts[o].Keys(), kk) {
-					out = append(out, Clash{Action: a, Other: o, Key: kk})
+	for _, row := range screens {
+		for i, a := range row.actions {
+			for _, kk := range acts[a].Keys() {
+				for _, o := range row.actions[:i] {
+					if slices.Contains(acts[o].Keys(), kk) {
+						out = append(out, Clash{Action: a, Other: o, Key: kk, Screen: row.place})
+					}
 				}
 			}
 		}

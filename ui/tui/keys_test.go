@@ -84,3 +84,30 @@ func TestAttachmentKeyClash(t *testing.T) {
 		}
 	}
 }
+
+// Every screen's keys are checked where they apply: a key bound to two
+// actions of one screen is refused, naming the screen; the same key on
+// two screens that never share it is fine.
+func TestKeyClashesPerScreen(t *testing.T) {
+	const head = "[[account]]\nname = \"w\"\nhost = \"h\"\nusername = \"u\"\npassword_env = \"P\"\n[keys]\n"
+	for _, tc := range []struct{ keys, want string }{
+		{`threads = ["a"]`, `t.toml:7: keys.threads: "a" is both all_accounts and threads in the list`},
+		{`reply = ["p"]`, `t.toml:7: keys.reply: "p" is both reply and prev_in_thread in the message view`},
+		{`send = ["e"]`, `t.toml:7: keys.send: "e" is both send and edit in the review screen`},
+		{`discard = ["D"]`, `t.toml:7: keys.discard: "D" is both drafts and discard in the drafts view`},
+		{`own_from = ["u"]`, ""}, // the review's f; u is the list's
+		{`send = ["r"]`, ""},     // the review's and the drafts view's y; r refreshes in the list
+	} {
+		cfg, err := config.Parse("t.toml", []byte(head+tc.keys+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = checkKeys(cfg)
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("[keys] %s: %v, want %q", tc.keys, err, tc.want)
+		}
+	}
+	if c := DefaultKeyMap(); len(c.Clashes()) > 0 {
+		t.Errorf("the default keys clash: %v", c.Clashes())
+	}
+}

@@ -21,6 +21,7 @@ import (
 // window and never two at once, for the newest message. What arrives
 // during a run waits for it, and becomes exactly one run after it.
 type notifier struct {
+	ctx     context.Context // the UI's lifetime: a run and its window end with it
 	argv    []string
 	details string // the key of the details, which the status line points to
 	window  time.Duration
@@ -52,7 +53,7 @@ type notifiedMsg struct {
 // arrived takes the fresh rows of a rebuild and returns the command that
 // notifies of the new ones: now, at the end of the window, or after the
 // run in progress.
-func (n notifier) arrived(ctx context.Context, rows []model.Row) (notifier, tea.Cmd) {
+func (n notifier) arrived(rows []model.Row) (notifier, tea.Cmd) {
 	if len(n.argv) == 0 {
 		return n, nil
 	}
@@ -68,11 +69,11 @@ func (n notifier) arrived(ctx context.Context, rows []model.Row) (notifier, tea.
 		}
 	}
 	n.told = told
-	return n.next(ctx)
+	return n.next()
 }
 
 // update takes the notifier's own messages: a window's end and a run's.
-func (n notifier) update(ctx context.Context, msg tea.Msg) (notifier, tea.Cmd) {
+func (n notifier) update(msg tea.Msg) (notifier, tea.Cmd) {
 	switch msg := msg.(type) {
 	case notifyFlushMsg:
 		n.shut = false
@@ -83,23 +84,23 @@ func (n notifier) update(ctx context.Context, msg tea.Msg) (notifier, tea.Cmd) {
 			n.failure, n.status = failureText(msg.err, msg.stderr, n.details)
 		}
 	}
-	return n.next(ctx)
+	return n.next()
 }
 
 // next starts a run for what is pending if none is running and the last
 // run's window has ended.
-func (n notifier) next(ctx context.Context) (notifier, tea.Cmd) {
+func (n notifier) next() (notifier, tea.Cmd) {
 	if len(n.pending) == 0 || n.shut || n.running {
 		return n, nil
 	}
-	return n.start(ctx)
+	return n.start()
 }
 
 // start runs the command for everything pending, and opens its window: a
 // timer, not a clock, so the window passes in real time even under the
 // fixed clock of the golden tests (Options.Now is the one clock, for what
 // the screen shows).
-func (n notifier) start(ctx context.Context) (notifier, tea.Cmd) {
+func (n notifier) start() (notifier, tea.Cmd) {
 	newest := n.pending[0]
 	for _, m := range n.pending[1:] {
 		if m.Date.After(newest.Date) {
@@ -109,7 +110,7 @@ func (n notifier) start(ctx context.Context) (notifier, tea.Cmd) {
 	v := notifyargs.Values{Account: notifyValue(newest.ID.Account), From: notifyValue(newest.From.Display()),
 		Subject: notifyValue(newest.Subject), Count: len(n.pending)}
 	n.pending, n.running, n.shut = nil, true, true
-	return n, tea.Batch(runNotify(ctx, n.argv[0], notifyArgs(n.argv, v), n.timeout), windowEnd(ctx, n.window))
+	return n, tea.Batch(runNotify(n.ctx, n.argv[0], notifyArgs(n.argv, v), n.timeout), windowEnd(n.ctx, n.window))
 }
 
 // windowEnd reports the end of a run's window, or nothing once the UI has

@@ -16,6 +16,9 @@ type accountPanes struct {
 	tags       map[string]string
 	tagW       int
 	focus      int // account index, or -1 for all accounts
+	// snoozes is each account's snooze schedule's marks (snooze.go), by
+	// account name.
+	snoozes map[string]*snoozeMarks
 }
 
 // index is the pane of the account named name, or -1.

@@ -26,8 +26,6 @@ type pickerBox struct {
 	all      []string
 	loading  bool
 	err      string
-	done     bool   // the move was picked or cancelled
-	choice   string // the folder picked; "" when cancelled
 }
 
 // The picker moves by the arrows and ctrl+n/ctrl+p only: the list's j/k
@@ -92,8 +90,9 @@ func (b pickerBox) matches() []string {
 }
 
 // update takes the folders its request asked for (an answer to an
-// earlier move is dropped) and the keys; ended says when it is over.
-func (b pickerBox) update(msg tea.Msg) (pickerBox, tea.Cmd) {
+// earlier move is dropped) and the keys. It ends (nil) with the folder
+// picked, told as a movePickedMsg, or the move cancelled, told as a note.
+func (b pickerBox) update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case foldersMsg:
 		if msg.req == b.req {
@@ -106,19 +105,15 @@ func (b pickerBox) update(msg tea.Msg) (pickerBox, tea.Cmd) {
 	case tea.KeyMsg:
 		m := b.matches()
 		done, picked, cmd := b.key(msg, b.keys, len(m))
-		b.done = done
-		if picked >= 0 {
-			b.choice = m[picked]
+		switch {
+		case !done:
+			return b, cmd
+		case picked < 0:
+			return tell(nil, noteMsg{text: "move cancelled"}), cmd
 		}
-		return b, cmd
+		return tell(nil, movePickedMsg{folder: m[picked], rows: b.rows}), nil
 	}
 	return b, nil
-}
-
-// ended is the folder picked ("" for a cancelled move) and the rows the
-// move applies to; ok is false while the user still chooses.
-func (b pickerBox) ended() (folder string, rows []model.Row, ok bool) {
-	return b.choice, b.rows, b.done
 }
 
 func (b pickerBox) view(width, height int) string {

@@ -49,42 +49,6 @@ type Options struct {
 	DownloadDir string
 }
 
-type mode int
-
-const (
-	modeList mode = iota
-	modeMessage
-	modeDetails
-	modePicker
-	modeReview
-	modeDrafts
-	modeFolders // the folder picker (folderpick.go)
-	modeSnooze
-)
-
-// String names the view, for test failures and traces.
-func (m mode) String() string {
-	switch m {
-	case modeList:
-		return "list"
-	case modeMessage:
-		return "message"
-	case modeDetails:
-		return "details"
-	case modePicker:
-		return "picker"
-	case modeReview:
-		return "review"
-	case modeDrafts:
-		return "drafts"
-	case modeFolders:
-		return "folders"
-	case modeSnooze:
-		return "snooze"
-	}
-	return "unknown"
-}
-
 // Model is the root model: it holds the components and routes keys and
 // messages to them; each component owns its state.
 type Model struct {
@@ -97,19 +61,14 @@ type Model struct {
 	filter  filterBox
 	search  searchBox
 	triage  triageBox
-	pick    pickerBox
-	details detailsBox
 	notify  notifier
 	compose composer
 	threads threadView
-	drafts  draftsBox
 	unsub   unsubBox
-	att     attachState
-	// Another folder on screen, and its picker (folders.go).
-	folder  folderView
-	fpick   folderPicker
-	snz     snoozeBox               // the Z picker
-	snoozes map[string]*snoozeMarks // account → its schedule's marks
+	folder  folderView // another folder on screen (folders.go)
+	// top is the mode's screen when it is one of its own (the details,
+	// the pickers, the drafts view); nil under an adapted one (screens.go).
+	top screen
 }
 
 // env is what the components run with: the UI's lifetime, its options,
@@ -125,7 +84,14 @@ type env struct {
 	// rows is how many rows the list shows: the size of the first step of
 	// a sync, so a first sync draws a screen before it brings the rest.
 	rows int
+	// said is what a component told the root during an update (tell): the
+	// root routes it right after that update (heard), in order.
+	said []tea.Msg
 }
+
+// tell is how a component that is not a screen (the composer) reports to
+// the root: a noteMsg for the status line, a sentMarkMsg for a row.
+func (e *env) tell(msgs ...tea.Msg) { e.said = append(e.said, msgs...) }
 
 // next is a new request id: an answer carries it, and one that is not
 // the latest of its kind is dropped.
@@ -191,14 +157,14 @@ func New(opts Options) (*Model, error) {
 	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
 		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
-		snoozeNote: m.snoozeNote}
+		snoozeNote: m.panes.snoozeNote}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
-	m.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
+	m.viewer.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
 	if len(opts.OpenCmd) == 0 {
-		m.att.opener.Cmd = attach.DefaultOpenCmd
+		m.viewer.att.opener.Cmd = attach.DefaultOpenCmd
 	}
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
-	m.notify = notifier{argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
+	m.notify = notifier{ctx: ctx, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
 	}
@@ -216,7 +182,7 @@ func (m *Model) Close() {
 		u()
 	}
 	m.panes.unsubs = nil
-	_ = m.att.opener.Close() // the opened attachments' private copies
+	_ = m.viewer.att.opener.Close() // the opened attachments' private copies
 }
 
 // Init subscribes to every account, draws what the local store remembers
@@ -303,13 +269,10 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg:
 		return m, m.handleAttachMsg(msg)
+	case noteMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
+		return m, m.handleScreenMsg(msg)
 	}
-	if m.frame.mode == modeMessage {
-		var cmd tea.Cmd
-		m.viewer, cmd = m.viewer.update(msg)
-		return m, cmd
-	}
-	return m, nil
+	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it
 }
 
 // layout sizes the components from the window.
@@ -332,6 +295,3 @@ func accountTags(names []string) (map[string]string, int) {
 	}
 	return tags, min(max(w, 3), 10)
 }
-
-// setMode is the one place the body changes view.
-func (m *Model) setMode(md mode) { m.frame.mode = md }

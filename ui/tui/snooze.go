@@ -105,15 +105,15 @@ func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) tea.Cmd {
 	if msg.err != nil {
 		return nil // snooze off, or the schedule unreadable: no marks
 	}
-	if m.snoozes == nil {
-		m.snoozes = map[string]*snoozeMarks{}
+	if m.panes.snoozes == nil {
+		m.panes.snoozes = map[string]*snoozeMarks{}
 	}
 	name := m.panes.accts[msg.account].acct.Name()
 	marks := msg.marks
-	if prev := m.snoozes[name]; prev != nil {
+	if prev := m.panes.snoozes[name]; prev != nil {
 		marks.timer, marks.fired = prev.timer, prev.fired
 	}
-	m.snoozes[name] = &marks
+	m.panes.snoozes[name] = &marks
 	if marks.next.IsZero() || !marks.timer.IsZero() && !marks.next.Before(marks.timer) {
 		return nil // nothing snoozed, or a timer runs for it (a later one's is harmless)
 	}
@@ -129,8 +129,8 @@ func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) tea.Cmd {
 // message in the snooze folder wakes, or that it has no wake time (the
 // folder is the truth; the schedule lost it, or another client put it
 // there), and "woken" on a message that came back.
-func (m *Model) snoozeNote(r model.Row) string {
-	s := m.snoozes[r.ID.Account]
+func (p *accountPanes) snoozeNote(r model.Row) string {
+	s := p.snoozes[r.ID.Account]
 	if s == nil || r.MessageID == "" {
 		return ""
 	}
@@ -149,7 +149,7 @@ func (m *Model) snoozeNote(r model.Row) string {
 // snoozeDue syncs an account whose soonest wake has come: the sync
 // wakes it, and its steps read the marks again.
 func (m *Model) snoozeDue(msg snoozeDueMsg) tea.Cmd {
-	if s := m.snoozes[m.panes.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
+	if s := m.panes.snoozes[m.panes.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
 		s.timer, s.fired = time.Time{}, m.env.opts.Now() // the next reading sets the next timer
 	}
 	return m.panes.load(&m.env, msg.account)
@@ -167,28 +167,8 @@ func (m *Model) startSnooze(rows []model.Row) tea.Cmd {
 			return nil
 		}
 	}
-	m.snz = startSnooze(&m.env, rows, m.env.opts.Now())
-	m.setMode(modeSnooze)
+	m.show(modeSnooze, startSnooze(&m.env, rows, m.env.opts.Now()))
 	return nil
-}
-
-// handleSnoozeKey routes a key to the snooze picker, and snoozes when it
-// ends with a time.
-func (m *Model) handleSnoozeKey(msg tea.KeyMsg) tea.Cmd {
-	var cmd tea.Cmd
-	m.snz, cmd = m.snz.update(msg, m.env.opts.Now())
-	until, rows, ended := m.snz.ended()
-	switch {
-	case !ended:
-		return cmd
-	case until.IsZero():
-		m.setMode(modeList)
-		m.frame.setStatus("snooze cancelled", false)
-		return cmd
-	}
-	m.setMode(modeList)
-	c, n := m.triage.snooze(rows, until, m.snoozeApplier())
-	return m.leaveMessage(m.report(c, n))
 }
 
 // snoozeApplier sends a batch to its account's Snooze.

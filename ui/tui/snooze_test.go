@@ -63,8 +63,8 @@ func TestParseSnoozeTime(t *testing.T) {
 
 func TestSnoozeNote(t *testing.T) {
 	until := time.Date(2026, 12, 7, 8, 0, 0, 0, time.UTC)
-	m := &Model{snoozes: map[string]*snoozeMarks{"Work": {folder: "Snoozed",
-		snoozed: map[string]time.Time{"a@x": until}, woken: map[string]time.Time{"w@x": until}}}}
+	m := &Model{panes: accountPanes{snoozes: map[string]*snoozeMarks{"Work": {folder: "Snoozed",
+		snoozed: map[string]time.Time{"a@x": until}, woken: map[string]time.Time{"w@x": until}}}}}
 	row := func(account, folder, mid string) model.Row {
 		return model.Row{Message: model.Message{ID: model.MessageID{Account: account, Folder: folder, UIDValidity: 1, UID: 1}, MessageID: mid}}
 	}
@@ -80,7 +80,7 @@ func TestSnoozeNote(t *testing.T) {
 		{"plain inbox mail", row("Work", "INBOX", "c@x"), ""},
 		{"an account without marks", row("Home", "Snoozed", "b@x"), ""},
 	} {
-		if got := m.snoozeNote(tc.r); got != tc.want {
+		if got := m.panes.snoozeNote(tc.r); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -90,20 +90,21 @@ func TestSnoozeNote(t *testing.T) {
 // the cursor was; the arrows move between the presets and the field.
 func TestSnoozePickerTyping(t *testing.T) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
-	e := &env{keys: DefaultKeyMap(), styles: DefaultStyles()}
-	b := startSnooze(e, []model.Row{{}}, now)
+	e := &env{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: Options{Now: func() time.Time { return now }}}
+	var s screen = startSnooze(e, []model.Row{{}}, now)
 	for _, r := range "2026-12-24 09:15" {
-		b, _ = b.update(runeKey(r), now)
+		s, _ = step(s, runeKey(r))
 	}
-	b, _ = b.update(tea.KeyMsg{Type: tea.KeyEnter}, now)
-	if until, _, done := b.ended(); !done || until.Format("2006-01-02 15:04") != "2026-12-24 09:15" {
-		t.Fatalf("typed: %v %v (field %q)", until, done, b.input.Value())
+	field := s.(snoozeBox).input.Value()
+	s, said := step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	if p, ok := only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("2006-01-02 15:04") != "2026-12-24 09:15" {
+		t.Fatalf("typed: %+v (field %q)", said, field)
 	}
-	b = startSnooze(e, []model.Row{{}}, now)
-	b, _ = b.update(tea.KeyMsg{Type: tea.KeyDown}, now)
-	b, _ = b.update(tea.KeyMsg{Type: tea.KeyEnter}, now)
-	if until, _, done := b.ended(); !done || until.Format("Mon 15:04") != "Thu 08:00" {
-		t.Fatalf("down, enter: %v %v; want tomorrow 08:00", until, done)
+	s = startSnooze(e, []model.Row{{}}, now)
+	s, _ = step(s, tea.KeyMsg{Type: tea.KeyDown})
+	s, said = step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	if p, ok := only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("Mon 15:04") != "Thu 08:00" {
+		t.Fatalf("down, enter: %+v; want tomorrow 08:00", said)
 	}
 }
 
@@ -122,7 +123,7 @@ func TestSnoozeWakeTimer(t *testing.T) {
 	arrive := func(next time.Time) tea.Cmd {
 		return m.snoozeMarksArrived(snoozeMarksMsg{account: 0, marks: snoozeMarks{folder: "Snoozed", next: next}})
 	}
-	timer := func() time.Time { return m.snoozes["Work"].timer }
+	timer := func() time.Time { return m.panes.snoozes["Work"].timer }
 	if cmd := arrive(now.Add(time.Hour)); cmd == nil || !timer().Equal(now.Add(time.Hour)) {
 		t.Fatalf("first wake: timer %v", timer())
 	}

@@ -82,8 +82,7 @@ type snoozeBox struct {
 	input   textinput.Model
 	cursor  int // len(choices): the typed time
 	err     string
-	done    bool
-	until   time.Time // zero when cancelled
+	now     func() time.Time
 }
 
 func startSnooze(e *env, rows []model.Row, now time.Time) snoozeBox {
@@ -92,36 +91,38 @@ func startSnooze(e *env, rows []model.Row, now time.Time) snoozeBox {
 	in.Placeholder = "17:30, 2026-12-24 09:00"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.CharLimit = 64
-	return snoozeBox{styles: e.styles, keys: e.keys, rows: rows, choices: snoozeChoices(now), input: in}
+	return snoozeBox{styles: e.styles, keys: e.keys, rows: rows, choices: snoozeChoices(now), input: in, now: e.opts.Now}
 }
 
-// update takes a key at now; ended says when it is over.
-func (b snoozeBox) update(msg tea.KeyMsg, now time.Time) (snoozeBox, tea.Cmd) {
-	switch {
-	case key.Matches(msg, b.keys.Back):
-		b.done = true
+// update takes a key at now. It ends (nil) with a time picked, told as
+// a snoozePickedMsg, or the snooze cancelled, told as a note.
+func (b snoozeBox) update(msg tea.Msg) (screen, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
 		return b, nil
-	case key.Matches(msg, b.keys.Open):
+	}
+	switch {
+	case key.Matches(k, b.keys.Back):
+		return tell(nil, noteMsg{text: "snooze cancelled"}), nil
+	case key.Matches(k, b.keys.Open):
 		if b.cursor < len(b.choices) {
-			b.done, b.until = true, b.choices[b.cursor].at
-			return b, nil
+			return tell(nil, snoozePickedMsg{until: b.choices[b.cursor].at, rows: b.rows}), nil
 		}
-		t, err := parseSnoozeTime(b.input.Value(), now)
+		t, err := parseSnoozeTime(b.input.Value(), b.now())
 		if err != nil {
 			b.err = err.Error()
 			return b, nil
 		}
-		b.done, b.until = true, t
-		return b, nil
-	case key.Matches(msg, pickerDown):
+		return tell(nil, snoozePickedMsg{until: t, rows: b.rows}), nil
+	case key.Matches(k, pickerDown):
 		b.cursor = min(b.cursor+1, len(b.choices))
-	case key.Matches(msg, pickerUp):
+	case key.Matches(k, pickerUp):
 		b.cursor = max(b.cursor-1, 0)
 	default:
 		b.cursor = len(b.choices) // typing goes to the field
 		b.focus()
 		var cmd tea.Cmd
-		b.input, cmd = b.input.Update(msg)
+		b.input, cmd = b.input.Update(k)
 		b.err = ""
 		return b, cmd
 	}
@@ -136,9 +137,6 @@ func (b *snoozeBox) focus() {
 		b.input.Blur()
 	}
 }
-
-// ended is the time picked (zero: cancelled) and the rows it applies to.
-func (b snoozeBox) ended() (time.Time, []model.Row, bool) { return b.until, b.rows, b.done }
 
 func (b snoozeBox) view(width, height int) string {
 	var s strings.Builder

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
@@ -76,8 +75,9 @@ func (m unsubInfoMsg) accountIndex() int   { return m.acct }
 func (m unsubStoredMsg) accountIndex() int { return noAccount }
 func (m unsubDoneMsg) accountIndex() int   { return m.acct }
 
-// unsubKey runs `U` and the `y` that answers its questions. ok is false
-// for a key it leaves to others.
+// unsubKey runs the `y` that answers U's questions (any other key says
+// no), on the screens of the frame's keys; U itself is the list's and the
+// message view's (unsubStart). ok is false for a key it leaves to others.
 func (m *Model) unsubKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	m.unsub.shown = "" // any key takes the box away
 	if p := m.unsub.plan; p != nil {
@@ -95,29 +95,27 @@ func (m *Model) unsubKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			m.frame.setStatus("the mail from "+a.sender+" stays where it is", false)
 			return nil, true
 		}
-		return m.leaveMessage(m.act(model.Op{Action: model.ActArchive}, a.rows)), true
-	}
-	if !key.Matches(msg, m.env.keys.Unsubscribe) || (m.frame.mode != modeList && m.frame.mode != modeMessage) {
-		return nil, false
-	}
-	id := m.viewer.showing()
-	if m.frame.mode == modeList {
-		r, ok := m.list.selected()
-		if !ok || r.Thread != nil && !r.Member {
-			m.frame.setStatus("unsubscribe: open the conversation and pick one message", true)
-			return nil, true
+		cmd := m.act(model.Op{Action: model.ActArchive}, a.rows)
+		if cmd != nil {
+			m.updateScreen(goneMsg{}) // the message view closes onto the list
 		}
-		id = r.ID
+		return cmd, true
 	}
+	return nil, false
+}
+
+// unsubStart is U on the message id (the list's row or the message
+// view's): it reads the message's unsubscribe headers.
+func (m *Model) unsubStart(id model.MessageID) tea.Cmd {
 	i := m.panes.index(id.Account)
 	u, ok := m.accountOf(i).(Unsubscribing)
 	if !ok {
 		m.frame.setStatus("unsubscribe: this account cannot read a message's unsubscribe headers", true)
-		return nil, true
+		return nil
 	}
 	m.unsub.req = m.env.next()
 	m.frame.setStatus("unsubscribe: reading the message's List-Unsubscribe…", false)
-	return infoCmd(m.env.ctx, u, m.unsub.req, i, id, m.env.opts.CallTimeout), true
+	return infoCmd(m.env.ctx, u, m.unsub.req, i, id, m.env.opts.CallTimeout)
 }
 
 func (m *Model) accountOf(i int) Account {
@@ -150,7 +148,7 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 		if msg.req != m.unsub.req {
 			return nil
 		}
-		if m.frame.mode != modeList && m.frame.mode != modeMessage {
+		if !m.row().unsubBox {
 			return nil // the user went on to write or look elsewhere: nothing waits for a y there
 		}
 		if msg.err != nil {
@@ -192,7 +190,7 @@ func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
 		m.triage.reapply()
 		m.rebuild()
 		rows := m.fromSender(msg.sender)
-		if len(rows) == 0 || m.frame.mode != modeList && m.frame.mode != modeMessage {
+		if len(rows) == 0 || !m.row().unsubBox {
 			m.frame.setStatus("unsubscribed: "+msg.what, false)
 			return nil
 		}

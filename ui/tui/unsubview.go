@@ -53,3 +53,12 @@ func wrapCells(s string, w int) []string {
 	}
 	return out
 }
+
+// over draws the box on a body while it is shown (the list's and the
+// message view's).
+func (u unsubBox) over(body string, width int) string {
+	if u.shown == "" {
+		return body
+	}
+	return overlay(body, u.shown, width)
+}

@@ -9,33 +9,23 @@ import (
 	"unibox/model/textsafe"
 )
 
-// handleKey routes a key by mode; global keys first.
+// handleKey routes a key: the filter's while it is open, else the frame's
+// keys where the mode's row takes them, else the mode's screen.
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.filter.active {
 		return m.handleFilterKey(msg)
 	}
-	if m.frame.mode == modePicker {
-		return m.handlePickerKey(msg)
+	row := m.row()
+	helpKey := !row.typesHelp && key.Matches(msg, m.env.keys.Help)
+	if row.frameKeys || helpKey {
+		if cmd, ok := m.unsubKey(msg); ok {
+			return cmd
+		}
+		if cmd, ok := m.undoSendKey(msg); ok {
+			return cmd
+		}
 	}
-	if m.frame.mode == modeFolders && !key.Matches(msg, m.env.keys.Help) {
-		return m.folderPickKey(msg)
-	}
-	if m.frame.mode == modeSnooze {
-		return m.handleSnoozeKey(msg)
-	}
-	if m.frame.mode == modeReview && !key.Matches(msg, m.env.keys.Help) {
-		return m.composed(msg)
-	}
-	if m.frame.mode == modeDrafts && !key.Matches(msg, m.env.keys.Help) {
-		return m.draftsKey(msg)
-	}
-	if cmd, ok := m.unsubKey(msg); ok {
-		return cmd
-	}
-	if cmd, ok := m.writeKey(msg); ok {
-		return cmd
-	}
-	if key.Matches(msg, m.env.keys.Help) {
+	if helpKey {
 		// ? opens the help, steps through its pages when the terminal
 		// cannot hold it at once, and closes it after the last.
 		if m.frame.help.ShowAll && m.frame.helpPage+1 < len(m.frame.helpPages(m.helpKeys(), m.env.keys.Help)) {
@@ -46,38 +36,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.layout()
 		return nil
 	}
-	switch m.frame.mode {
-	case modeMessage:
-		if cmd, ok := m.attachKey(msg); ok {
-			return cmd
-		}
-		if key.Matches(msg, m.env.keys.Back, m.env.keys.Quit) {
-			m.setMode(modeList)
-			return nil
-		}
-		if key.Matches(msg, m.env.keys.NextInThread) {
-			return m.stepThread(1)
-		}
-		if key.Matches(msg, m.env.keys.PrevInThread) {
-			return m.stepThread(-1)
-		}
-		if cmd := m.handleActionKey(msg); cmd != nil {
-			return cmd
-		}
-		var cmd tea.Cmd
-		m.viewer, cmd = m.viewer.update(msg)
-		return cmd
-	case modeDetails:
-		switch {
-		case key.Matches(msg, m.env.keys.Back, m.env.keys.Quit, m.env.keys.Details):
-			m.setMode(modeList)
-		case key.Matches(msg, m.env.keys.Refresh):
-			m.details = m.details.show()
-			return m.refresh(m.details.account)
-		}
-		return nil
-	}
-	return m.handleListKey(msg)
+	return m.updateScreen(msg)
 }
 
 func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
@@ -91,7 +50,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		m.list, _ = m.list.update(msg)
 		return m.pageIfAtEnd()
 	}
-	if cmd := m.handleActionKey(msg); cmd != nil {
+	if cmd := m.handleActionKey(msg, false); cmd != nil {
 		return cmd
 	}
 	switch {
@@ -128,8 +87,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.keys.Details):
 		if i := m.panes.current(m.list.selected()); i >= 0 {
-			m.details = newDetails(&m.env, i, m.panes.accts[i], func() string { return m.notify.failure })
-			m.setMode(modeDetails)
+			m.show(modeDetails, newDetails(&m.env, i, m.panes.accts[i], func() string { return m.notify.failure }))
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
@@ -150,14 +108,15 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// handleActionKey runs the triage keys, in the list and in a message.
-func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
+// handleActionKey runs the triage keys, in the list and in a message
+// (inMessage: on the message shown, and archive and trash leave it).
+func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 	if !key.Matches(msg, m.env.keys.ToggleRead, m.env.keys.ToggleFlag, m.env.keys.Archive, m.env.keys.Trash, m.env.keys.Move, m.env.keys.Undo, m.env.keys.Snooze) {
 		return nil // not an action: no need to look at the rows
 	}
 	cursor, onRow := m.list.selected()
 	rows := m.triage.targets(m.inbox, cursor, onRow)
-	conversation := m.frame.mode == modeList && len(m.triage.selected) == 0 && onRow && cursor.Thread != nil && !cursor.Member
+	conversation := !inMessage && len(m.triage.selected) == 0 && onRow && cursor.Thread != nil && !cursor.Member
 	if conversation {
 		if key.Matches(msg, m.env.keys.ToggleFlag) {
 			rows = []model.Row{cursor} // f flags the newest message, the row's own
@@ -165,7 +124,7 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 			return func() tea.Msg { return nil } // asked first: a conversation in several accounts
 		}
 	}
-	if m.frame.mode == modeMessage {
+	if inMessage {
 		if r, ok := m.inbox.Find(m.viewer.showing()); ok {
 			rows = []model.Row{r}
 		} else {
@@ -179,9 +138,9 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.keys.ToggleFlag):
 		return m.act(model.Op{Action: model.ActSetFlagged, Value: !allFlagged(rows)}, rows)
 	case key.Matches(msg, m.env.keys.Archive):
-		return m.leaveMessage(m.act(model.Op{Action: model.ActArchive}, rows))
+		return m.leaveIf(inMessage, m.act(model.Op{Action: model.ActArchive}, rows))
 	case key.Matches(msg, m.env.keys.Trash):
-		return m.leaveMessage(m.act(model.Op{Action: model.ActTrash}, rows))
+		return m.leaveIf(inMessage, m.act(model.Op{Action: model.ActTrash}, rows))
 	case key.Matches(msg, m.env.keys.Move):
 		return m.startMove(rows)
 	case key.Matches(msg, m.env.keys.Snooze):
@@ -192,9 +151,10 @@ func (m *Model) handleActionKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// leaveMessage returns to the list after the open message went away.
-func (m *Model) leaveMessage(cmd tea.Cmd) tea.Cmd {
-	if cmd != nil && m.frame.mode == modeMessage {
+// leaveIf returns to the list from the message view after the message
+// shown went away (cmd: it did).
+func (m *Model) leaveIf(inMessage bool, cmd tea.Cmd) tea.Cmd {
+	if cmd != nil && inMessage {
 		m.setMode(modeList)
 	}
 	return cmd
@@ -223,28 +183,9 @@ func (m *Model) startMove(rows []model.Row) tea.Cmd {
 	if len(rows) == 0 {
 		return nil
 	}
-	var cmd tea.Cmd
-	m.pick, cmd = startMove(&m.env, rows, m.panes.accountsOf(rows))
-	m.setMode(modePicker)
+	p, cmd := startMove(&m.env, rows, m.panes.accountsOf(rows))
+	m.show(modePicker, p)
 	return cmd
-}
-
-// handlePickerKey routes a key to the picker, and applies the move when it
-// ends with a folder.
-func (m *Model) handlePickerKey(msg tea.KeyMsg) tea.Cmd {
-	var cmd tea.Cmd
-	m.pick, cmd = m.pick.update(msg)
-	folder, rows, ended := m.pick.ended()
-	switch {
-	case !ended:
-		return cmd
-	case folder == "":
-		m.setMode(modeList)
-		m.frame.setStatus("move cancelled", false)
-		return cmd
-	}
-	m.setMode(modeList)
-	return m.act(model.Op{Action: model.ActMove, To: folder}, rows)
 }
 
 // handleFilterKey routes a key to the filter and shows the rows it keeps:
@@ -349,9 +290,7 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 			room.Runner.Connected(a.acct.Name()) // and send what waited for it
 		}
 	}
-	if m.frame.mode == modeDetails {
-		m.details, _ = m.details.update(msg)
-	}
+	m.toTop(msg) // the details read their account again
 	m.rebuild()
 	return tea.Batch(append(cmds, waitStatus(m.env.ctx, msg.account, m.panes.subs[msg.account]))...)
 }
@@ -376,15 +315,14 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.resume(&m.env)
 	case resumeMsg:
 		return m.panes.resume(&m.env)
-	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, marksMsg, queuedMsg, cancelledMsg, shelvedMsg:
+	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, marksMsg, queuedMsg, cancelledMsg:
 		return m.composed(msg)
+	case shelvedMsg:
+		return tea.Batch(m.composed(msg), m.toTop(msg)) // the drafts view reads Drafts again
 	case storedThreadMsg:
 		m.storedThread(msg)
 	case serverDraftsMsg:
-		if m.frame.mode == modeDrafts {
-			m.drafts = m.drafts.serverDrafts(m.panes.accts[msg.account].acct.Name(), msg)
-		}
-		return nil
+		return m.toTop(msg)
 	case decidedMsg:
 		if msg.err != nil {
 			m.frame.setStatus(msg.verb+": "+msg.err.Error(), true)
@@ -393,8 +331,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		}
 		return readOutboxCmd(m.env.opts.Mailroom)
 	case outboxMsg:
-		m.drafts, _ = m.drafts.update(msg)
-		cmd := tea.Batch(m.composed(msg), m.unsubOutboxChanged())
+		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsubOutboxChanged())
 		if msg.watch {
 			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.ctx, m.env.opts.Mailroom))
 		}
@@ -404,7 +341,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return cmd
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
-		m.notify, cmd = m.notify.update(m.env.ctx, msg)
+		m.notify, cmd = m.notify.update(msg)
 		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
 			m.frame.setStatus(m.notify.status, true)
 		}
@@ -443,9 +380,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case unsubFollowMsg:
 		return m.mailtoFollowed(msg)
 	case foldersMsg:
-		if m.frame.mode == modePicker {
-			m.pick, _ = m.pick.update(msg)
-		}
+		return m.toTop(msg)
 	case searchedMsg:
 		m.searched(msg)
 	case autoRefreshMsg:

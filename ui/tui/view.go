@@ -30,30 +30,7 @@ func (m *Model) View() string {
 		b.WriteString(m.env.styles.Header.Render(textsafe.Fit(textsafe.Line(m.header(now)), m.frame.width)))
 	}
 	b.WriteByte('\n')
-	bodyAt := b.Len()
-	switch m.frame.mode {
-	case modeMessage:
-		b.WriteString(m.viewer.view(m.frame.width, m.list.height))
-	case modeDetails:
-		b.WriteString(m.details.view(m.frame.width, m.list.height))
-	case modePicker:
-		b.WriteString(m.pick.view(m.frame.width, m.list.height))
-	case modeSnooze:
-		b.WriteString(m.snz.view(m.frame.width, m.list.height))
-	case modeReview:
-		b.WriteString(m.compose.view(m.frame.width, m.list.height))
-	case modeDrafts:
-		b.WriteString(m.drafts.view(m.frame.width, m.list.height))
-	case modeFolders:
-		b.WriteString(m.fpick.view(m.frame.width, m.list.height))
-	default:
-		b.WriteString(m.list.view(m.frame.width, m.list.height))
-	}
-	if box := m.unsub.shown; box != "" && (m.frame.mode == modeList || m.frame.mode == modeMessage) {
-		all := b.String()
-		b.Reset()
-		b.WriteString(all[:bodyAt] + overlay(all[bodyAt:], box, m.frame.width))
-	}
+	b.WriteString(m.screenAt(now).view(m.frame.width, m.list.height))
 	b.WriteByte('\n')
 	st := m.env.styles.Status
 	status := m.frame.status
@@ -88,76 +65,8 @@ func (p *accountPanes) bar(styles Styles, width int, now time.Time, folderAt fun
 	return accountBar{styles: styles, badges: badges, now: now}.view(width, 1)
 }
 
-// header discloses partial results: "2 of 3 accounts · Yahoo: cooling
-// down 42s"; with a focus it names the account. Degraded accounts are named
-// before those still connecting, so a line cut at the width loses the
-// least alarming first.
-func (m *Model) header(now time.Time) string {
-	k := m.env.keys
-	if m.frame.mode == modeDetails {
-		return m.details.header()
-	}
-	if m.frame.mode == modeMessage {
-		return m.viewer.header()
-	}
-	if m.frame.mode == modePicker {
-		return m.pick.header()
-	}
-	if m.frame.mode == modeSnooze {
-		return m.snz.header()
-	}
-	if m.frame.mode == modeReview {
-		return m.compose.header()
-	}
-	if m.frame.mode == modeDrafts {
-		return m.drafts.header()
-	}
-	if m.frame.mode == modeFolders {
-		return m.fpick.header()
-	}
-	if m.folder.on {
-		return m.folderHeader()
-	}
-	ok := 0
-	var why, starting []string
-	for _, a := range m.panes.accts {
-		switch {
-		case a.health.Connected():
-			ok++
-		case a.health.Degraded():
-			why = append(why, a.acct.Name()+": "+a.health.Words(now))
-		default:
-			starting = append(starting, a.acct.Name()+": "+a.health.Words(now))
-		}
-	}
-	why = append(why, starting...)
-	var s string
-	if m.panes.focus >= 0 {
-		a := m.panes.accts[m.panes.focus]
-		s = fmt.Sprintf("%s · %s · %s: all accounts", a.acct.Name(), m.counted(), hint(k.AllAccounts))
-		if !a.health.Connected() {
-			s += " · " + a.health.Words(now)
-		}
-		if w := m.compose.summary.words(); w != "" {
-			s += " · " + w
-		}
-		return s
-	}
-	s = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), m.counted())
-	if len(why) > 0 {
-		s = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), strings.Join(why, " · "))
-	}
-	if q := m.filter.text(); q != "" {
-		s += fmt.Sprintf(" · filter %q: %d shown (%s clears)", q, len(m.list.rows), hint(k.Back))
-	}
-	if n := len(m.triage.selected); n > 0 {
-		s += fmt.Sprintf(" · %d selected", n)
-	}
-	if w := m.compose.summary.words(); w != "" {
-		s += " · " + w
-	}
-	return s
-}
+// header is the mode's screen's: what the view is and its keys.
+func (m *Model) header(now time.Time) string { return m.screenAt(now).header() }
 
 // emptyText is what an empty list says: whether mail may still come.
 func (p *accountPanes) emptyText() string {
@@ -181,42 +90,9 @@ func fitLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// counted is what the list shows, counted: "12 messages", or in the
-// thread view "5 conversations · 12 messages".
-func (m *Model) counted() string {
-	if !m.threads.on {
-		return fmt.Sprintf("%d messages", len(m.list.rows))
-	}
-	convs, msgs := 0, 0
-	for _, r := range m.list.rows {
-		if r.Thread != nil && !r.Member {
-			convs++
-			msgs += r.Thread.Count
-		}
-	}
-	return fmt.Sprintf("%d conversations · %d messages", convs, msgs)
-}
-
-// helpKeys are the bindings that mean something in the current mode.
-func (m *Model) helpKeys() help.KeyMap {
-	switch m.frame.mode {
-	case modeMessage:
-		return m.viewer
-	case modeDetails:
-		return m.details
-	case modePicker:
-		return m.pick
-	case modeSnooze:
-		return m.snz
-	case modeReview:
-		return m.compose
-	case modeDrafts:
-		return m.drafts
-	case modeFolders:
-		return m.fpick
-	}
-	return m.list
-}
+// helpKeys are the bindings that mean something in the current mode: its
+// screen's.
+func (m *Model) helpKeys() help.KeyMap { return m.screenAt(m.env.opts.Now()) }
 
 // as is a binding under another description: what its key does here.
 func as(b key.Binding, desc string) key.Binding {

@@ -25,7 +25,8 @@ type viewer struct {
 	loading bool
 	err     string
 	body    model.Body
-	attach  attachList // A: the attachments, over the body
+	attach  attachList  // A: the attachments, over the body
+	att     attachState // a save or an open under way, and the opener (attach.go)
 }
 
 func newViewer(styles Styles, keys KeyMap, loc *time.Location) viewer {

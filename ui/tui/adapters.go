@@ -1,0 +1,186 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The screens whose state and flows are still the root's: the list (with
+// its folder, thread, unsubscribe and snooze flows), the message view
+// (with its attachments) and the review. Each is a row of the table over
+// the root, so the table is the one place a mode is looked up; moving
+// their flows into the screens is the next step (issue 36).
+
+// listScreen is the list of the unified inbox, or of a folder.
+type listScreen struct {
+	m   *Model
+	now time.Time
+}
+
+func newListScreen(m *Model, now time.Time) screen { return listScreen{m: m, now: now} }
+
+func (s listScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return s, nil
+	}
+	if cmd, ok := s.m.writeKey(k, false); ok {
+		return s, cmd
+	}
+	if key.Matches(k, s.m.env.keys.Unsubscribe) {
+		r, ok := s.m.list.selected()
+		if !ok || r.Thread != nil && !r.Member {
+			s.m.frame.setStatus("unsubscribe: open the conversation and pick one message", true)
+			return s, nil
+		}
+		return s, s.m.unsubStart(r.ID)
+	}
+	return s, s.m.handleListKey(k)
+}
+
+func (s listScreen) view(width, height int) string {
+	return s.m.unsub.over(s.m.list.view(width, height), width)
+}
+
+func (s listScreen) ShortHelp() []key.Binding  { return s.m.list.ShortHelp() }
+func (s listScreen) FullHelp() [][]key.Binding { return s.m.list.FullHelp() }
+
+// header discloses partial results: "2 of 3 accounts · Yahoo: cooling
+// down 42s"; with a focus it names the account. Degraded accounts are named
+// before those still connecting, so a line cut at the width loses the
+// least alarming first.
+func (s listScreen) header() string {
+	m, now := s.m, s.now
+	k := m.env.keys
+	if m.folder.on {
+		return s.folderHeader()
+	}
+	ok := 0
+	var why, starting []string
+	for _, a := range m.panes.accts {
+		switch {
+		case a.health.Connected():
+			ok++
+		case a.health.Degraded():
+			why = append(why, a.acct.Name()+": "+a.health.Words(now))
+		default:
+			starting = append(starting, a.acct.Name()+": "+a.health.Words(now))
+		}
+	}
+	why = append(why, starting...)
+	var h string
+	if m.panes.focus >= 0 {
+		a := m.panes.accts[m.panes.focus]
+		h = fmt.Sprintf("%s · %s · %s: all accounts", a.acct.Name(), s.counted(), hint(k.AllAccounts))
+		if !a.health.Connected() {
+			h += " · " + a.health.Words(now)
+		}
+		if w := m.compose.summary.words(); w != "" {
+			h += " · " + w
+		}
+		return h
+	}
+	h = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), s.counted())
+	if len(why) > 0 {
+		h = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), strings.Join(why, " · "))
+	}
+	if q := m.filter.text(); q != "" {
+		h += fmt.Sprintf(" · filter %q: %d shown (%s clears)", q, len(m.list.rows), hint(k.Back))
+	}
+	if n := len(m.triage.selected); n > 0 {
+		h += fmt.Sprintf(" · %d selected", n)
+	}
+	if w := m.compose.summary.words(); w != "" {
+		h += " · " + w
+	}
+	return h
+}
+
+// counted is what the list shows, counted: "12 messages", or in the
+// thread view "5 conversations · 12 messages".
+func (s listScreen) counted() string {
+	m := s.m
+	if !m.threads.on {
+		return fmt.Sprintf("%d messages", len(m.list.rows))
+	}
+	convs, msgs := 0, 0
+	for _, r := range m.list.rows {
+		if r.Thread != nil && !r.Member {
+			convs++
+			msgs += r.Thread.Count
+		}
+	}
+	return fmt.Sprintf("%d conversations · %d messages", convs, msgs)
+}
+
+// messageScreen is the message view: the viewer, its attachments, the
+// triage keys on the message and stepping through its thread.
+type messageScreen struct{ m *Model }
+
+func newMessageScreen(m *Model, _ time.Time) screen { return messageScreen{m: m} }
+
+func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+	m := s.m
+	k, ok := msg.(tea.KeyMsg)
+	if _, gone := msg.(goneMsg); gone {
+		m.setMode(modeList)
+		return s, nil
+	}
+	if !ok {
+		var cmd tea.Cmd
+		m.viewer, cmd = m.viewer.update(msg)
+		return s, cmd
+	}
+	if cmd, ok := m.writeKey(k, true); ok {
+		return s, cmd
+	}
+	if key.Matches(k, m.env.keys.Unsubscribe) {
+		return s, m.unsubStart(m.viewer.showing())
+	}
+	if cmd, ok := m.attachKey(k); ok {
+		return s, cmd
+	}
+	switch {
+	case key.Matches(k, m.env.keys.Back, m.env.keys.Quit):
+		m.setMode(modeList)
+		return s, nil
+	case key.Matches(k, m.env.keys.NextInThread):
+		return s, m.stepThread(1)
+	case key.Matches(k, m.env.keys.PrevInThread):
+		return s, m.stepThread(-1)
+	}
+	if cmd := m.handleActionKey(k, true); cmd != nil {
+		return s, cmd
+	}
+	var cmd tea.Cmd
+	m.viewer, cmd = m.viewer.update(k)
+	return s, cmd
+}
+
+func (s messageScreen) view(width, height int) string {
+	return s.m.unsub.over(s.m.viewer.view(width, height), width)
+}
+func (s messageScreen) header() string            { return s.m.viewer.header() }
+func (s messageScreen) ShortHelp() []key.Binding  { return s.m.viewer.ShortHelp() }
+func (s messageScreen) FullHelp() [][]key.Binding { return s.m.viewer.FullHelp() }
+
+// reviewScreen is the review of a message written: the composer, whose
+// flow runs on the compose messages wherever they arrive (composed).
+type reviewScreen struct{ m *Model }
+
+func newReviewScreen(m *Model, _ time.Time) screen { return reviewScreen{m: m} }
+
+func (s reviewScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		return s, s.m.composed(k)
+	}
+	return s, nil
+}
+func (s reviewScreen) view(width, height int) string { return s.m.compose.view(width, height) }
+func (s reviewScreen) header() string                { return s.m.compose.header() }
+func (s reviewScreen) ShortHelp() []key.Binding      { return s.m.compose.ShortHelp() }
+func (s reviewScreen) FullHelp() [][]key.Binding     { return s.m.compose.FullHelp() }

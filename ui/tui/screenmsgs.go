@@ -1,0 +1,71 @@
+package tui
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+)
+
+// What a screen tells the root (see tell): the status line's words, and
+// the outcome of a screen that ended, for the flow that acts on it.
+type (
+	// noteMsg is what the status line should say; bad draws it red, and
+	// an empty text clears it.
+	noteMsg struct {
+		text string
+		bad  bool
+	}
+	// movePickedMsg: the move picker ended with a folder for rows.
+	movePickedMsg struct {
+		folder string
+		rows   []model.Row
+	}
+	// snoozePickedMsg: the snooze picker ended with a time for rows.
+	snoozePickedMsg struct {
+		until time.Time
+		rows  []model.Row
+	}
+	// folderPickedMsg: the folder picker ended with a folder of account.
+	folderPickedMsg struct {
+		account int
+		folder  string
+	}
+	// refreshMsg asks for an account's refresh (the details' r).
+	refreshMsg struct{ account int }
+	// goneMsg: the message on screen went away (archived): the message
+	// view ends; any other screen ignores it.
+	goneMsg struct{}
+	// sentMarkMsg: a reply or forward just went; its original's row is
+	// marked at once.
+	sentMarkMsg struct{ mark sentMark }
+)
+
+// handleScreenMsg acts on what a screen told: the root's flows that a
+// screen's outcome starts.
+func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case noteMsg:
+		m.frame.setStatus(msg.text, msg.bad)
+	case movePickedMsg:
+		return m.act(model.Op{Action: model.ActMove, To: msg.folder}, msg.rows)
+	case snoozePickedMsg:
+		c, n := m.triage.snooze(msg.rows, msg.until, m.snoozeApplier())
+		return m.report(c, n) // the picker closed onto the list
+	case folderPickedMsg:
+		if model.CanonicalFolder(msg.folder) == "INBOX" {
+			return m.leaveFolder()
+		}
+		return m.enterFolder(msg.account, msg.folder)
+	case refreshMsg:
+		return m.refresh(msg.account)
+	case sentMarkMsg:
+		o := msg.mark.orig
+		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
+		if m.inbox.Update(id, msg.mark.set) {
+			m.rebuild()
+		}
+	}
+	return nil
+}

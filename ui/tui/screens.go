@@ -1,0 +1,170 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// screen is one mode's body: it owns its state and its keys, draws
+// itself at a size, names itself in the header and lists its keys for the
+// help. update returns the screen that follows (nil: the screen is over,
+// the list comes back); what the root should do or say it reports as
+// messages (tell), never as fields the root reads back.
+type screen interface {
+	help.KeyMap
+	update(msg tea.Msg) (screen, tea.Cmd)
+	view(width, height int) string
+	header() string
+}
+
+type mode int
+
+const (
+	modeList mode = iota
+	modeMessage
+	modeDetails
+	modePicker
+	modeReview
+	modeDrafts
+	modeFolders // the folder picker (folderpick.go)
+	modeSnooze
+	modeCount
+)
+
+// screenRow is a mode's row in the table: the one place a mode is looked
+// up, for its body, header, help, keys and clash check.
+type screenRow struct {
+	name  string // for test failures and traces
+	place string // how a key clash names it ("in the message view")
+	// adapter builds the screen of a mode whose state and flows are still
+	// the root's; nil: the screen is its own (Model.top), opened by show.
+	adapter func(m *Model, now time.Time) screen
+	// typesHelp: the help key is text typed into the screen (a picker's
+	// filter), not the frame's help.
+	typesHelp bool
+	// frameKeys: the unsubscribe box's answer and the undo of a send come
+	// before the screen's own keys.
+	frameKeys bool
+	// unsubBox: U works here, and its box shows and waits for a y.
+	unsubBox bool
+	// actions are the [keys] actions the screen's keys mean; no two of
+	// them may share a key (KeyMap.Clashes).
+	actions []string
+}
+
+// screens is the table, indexed by mode.
+var screens = [modeCount]screenRow{
+	modeList: {name: "list", place: "list", adapter: newListScreen, frameKeys: true, unsubBox: true, actions: []string{
+		"up", "down", "top", "bottom", "page_up", "page_down", "open", "back", "quit",
+		"next_account", "prev_account", "all_accounts", "refresh", "refresh_all", "details", "help",
+		"toggle_read", "toggle_flag", "archive", "trash", "move", "select", "clear_selection", "undo",
+		"filter", "search", "snooze", "compose", "drafts", "threads", "expand", "collapse", "unsubscribe", "folders"}},
+	// The attachment actions last: a clash names the later action as the
+	// one checked, and the attachments' clashes read as they always have.
+	modeMessage: {name: "message", place: "message view", adapter: newMessageScreen, frameKeys: true, unsubBox: true, actions: []string{
+		"up", "down", "page_up", "page_down", "back", "quit", "help",
+		"toggle_read", "toggle_flag", "archive", "trash", "move", "undo",
+		"compose", "reply", "reply_all", "forward", "next_in_thread", "prev_in_thread",
+		"open", "snooze", "unsubscribe", "attachments", "save_attachment"}},
+	modeDetails: {name: "details", place: "account details", frameKeys: true,
+		actions: []string{"back", "quit", "details", "refresh", "help", "undo"}},
+	modePicker: {name: "picker", place: "move picker", typesHelp: true, actions: []string{"back", "open"}},
+	modeReview: {name: "review", place: "review screen", adapter: newReviewScreen, actions: []string{
+		"send", "edit", "postpone", "discard", "own_from", "back", "help",
+		"down", "up", "page_down", "page_up", "top", "bottom"}},
+	modeDrafts: {name: "drafts", place: "drafts view",
+		actions: []string{"back", "quit", "drafts", "open", "send", "discard", "down", "up", "help"}},
+	modeFolders: {name: "folders", place: "folder picker", actions: []string{"back", "open", "help"}},
+	modeSnooze:  {name: "snooze", place: "snooze picker", typesHelp: true, actions: []string{"back", "open"}},
+}
+
+// String names the view, for test failures and traces.
+func (md mode) String() string {
+	if md < 0 || md >= modeCount {
+		return "unknown"
+	}
+	return screens[md].name
+}
+
+// row is the mode's row.
+func (m *Model) row() screenRow { return screens[m.frame.mode] }
+
+// screenAt is the mode's screen; now is the frame's clock (the list's
+// header counts down with the bar).
+func (m *Model) screenAt(now time.Time) screen {
+	if a := screens[m.frame.mode].adapter; a != nil {
+		return a(m, now)
+	}
+	return m.top
+}
+
+// show opens a screen of its own in mode md.
+func (m *Model) show(md mode, s screen) {
+	m.frame.mode, m.top = md, s
+}
+
+// setMode changes the body to an adapted view (a screen of its own is
+// opened by show, never by setMode), closing any screen of its own.
+func (m *Model) setMode(md mode) {
+	m.frame.mode = md
+	if screens[md].adapter != nil {
+		m.top = nil
+	}
+}
+
+// updateScreen hands msg to the mode's screen and keeps the screen that
+// follows; the messages it tells are routed at once, in order.
+func (m *Model) updateScreen(msg tea.Msg) tea.Cmd {
+	own := screens[m.frame.mode].adapter == nil // an adapted screen changes the mode itself
+	next, cmd := m.screenAt(m.env.opts.Now()).update(msg)
+	var said []tea.Msg
+	if t, ok := next.(told); ok {
+		next, said = t.screen, t.msgs
+	}
+	if own {
+		if next == nil {
+			m.setMode(modeList)
+		} else {
+			m.top = next
+		}
+	}
+	m.env.tell(said...)
+	return tea.Batch(cmd, m.heard())
+}
+
+// heard routes what was told during an update (a screen's tell, a
+// component's env.tell), in order, as any message is routed.
+func (m *Model) heard() tea.Cmd {
+	said := m.env.said
+	m.env.said = nil
+	var cmds []tea.Cmd
+	for _, msg := range said {
+		_, c := m.route(msg)
+		cmds = append(cmds, c)
+	}
+	return tea.Batch(cmds...)
+}
+
+// toTop hands a result to the screen of its own on screen, if any: the
+// one that asked for it takes it, any other ignores it.
+func (m *Model) toTop(msg tea.Msg) tea.Cmd {
+	if m.top == nil {
+		return nil
+	}
+	return m.updateScreen(msg)
+}
+
+// told is a screen's next state with what it tells the root: the root
+// routes msgs as it routes any message, before the next key.
+type told struct {
+	screen // the next screen; nil: it ended
+	msgs   []tea.Msg
+}
+
+// tell returns next with msgs for the root (a note for the status line,
+// the folder a move picked).
+func tell(next screen, msgs ...tea.Msg) screen {
+	return told{screen: next, msgs: msgs}
+}

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts/send/outbox"
+	"unibox/model"
+)
+
+// The composer tells the root what the status line should say and which
+// row a sent reply marks, as messages routed right after its update: the
+// root reads none of its fields back. Each case is one message through
+// the root's composed, from a clean status line.
+func TestComposerTellsTheRoot(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name    string
+		waiting bool // a reply waits out its send_delay
+		msg     any
+		status  string
+		bad     bool
+		marked  bool // the row it answers is marked answered
+	}{
+		{"compose failed", false, composeReadyMsg{err: errors.New("no drafts dir")}, "no drafts dir", true, false},
+		{"undo too late", false, cancelledMsg{err: errors.New("gone")}, "too late to take it back: gone", true, false},
+		{"postponed", false, shelvedMsg{verb: "postponed"}, "draft postponed", false, false},
+		{"a reply went", true, outboxMsg{}, "sent: Re: hello", false, true},
+		{"nothing to say", false, outboxMsg{}, "before", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRebound(t)
+			row, _ := r.list.selected()
+			r.frame.setStatus("before", false)
+			if tc.waiting {
+				o := outbox.Ref{Account: row.ID.Account, Folder: row.ID.Folder, UIDValidity: row.ID.UIDValidity, UID: row.ID.UID}
+				r.compose.waiting = &waitingSend{subject: "Re: hello",
+					entry: outbox.Entry{ID: "e1", SendAt: now.Add(-time.Second), Original: &o, Flag: "answered"}}
+			}
+			r.composed(tc.msg)
+			if r.frame.status != tc.status || r.frame.statusErr != tc.bad || len(r.env.said) != 0 {
+				t.Errorf("status %q (bad %v, %d unheard), want %q (bad %v)", r.frame.status, r.frame.statusErr, len(r.env.said), tc.status, tc.bad)
+			}
+			if got, _ := r.inbox.Find(row.ID); got.Answered != tc.marked {
+				t.Errorf("the answered row is marked %v, want %v", got.Answered, tc.marked)
+			}
+		})
+	}
+}
+
+// The archive offer after an unsubscribe is answered on the screen it
+// waits on: y archives the sender's mail, and in the message view (whose
+// message is among it) the view ends onto the list by a goneMsg; any
+// other key leaves both the mail and the screen.
+func TestArchiveOfferEndsTheMessageView(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		inMessage bool
+		answer    string
+		want      mode
+	}{
+		{"y in the message view", true, "y", modeList},
+		{"n in the message view", true, "n", modeMessage},
+		{"y in the list", false, "y", modeList},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRebound(t)
+			row, _ := r.list.selected()
+			if tc.inMessage {
+				r.press("open")
+			}
+			r.unsub.archive = &archiveOffer{sender: "a@example.com", rows: []model.Row{row}}
+			cmd := r.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tc.answer)})
+			if r.frame.mode != tc.want || (cmd != nil) != (tc.answer == "y") {
+				t.Errorf("mode %s (cmd %v), want %s", r.frame.mode, cmd != nil, tc.want)
+			}
+		})
+	}
+}
