@@ -50,7 +50,9 @@
 //
 // One discard for a person's x and an agent's discard_draft:
 // drafting.Writer.Drop (drafting/discard.go), the copy in Drafts first,
-// kept unless the server confirms it gone (DropServerCopy).
+// kept unless the server confirms it gone (DropServerCopy). One postpone
+// (the TUI's p): drafting.Writer.Postpone (drafting/postpone.go) files
+// the copy the way an agent's is filed, never twice (fileCopy).
 //
 // # An agent's draft: it joins at the draft and stops there
 //

@@ -272,12 +272,13 @@ func cancelCmd(room *Mailroom, id string) tea.Cmd {
 	}
 }
 
-// postponeCmd files the draft in the server's Drafts (\Draft \Seen),
-// Bcc kept (that copy never goes out as it is), and records that it was
-// written here; the local text goes only once the server has it.
+// postponeCmd files the draft in the server's Drafts by the one
+// postpone (drafting.Writer.Postpone): never twice, recorded as written
+// here, the older copy gone; the local text goes only once the server
+// has it.
 func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Draft, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := acct.(Composing)
+		f, ok := acct.(drafting.Filing)
 		if !ok {
 			return shelvedMsg{verb: "postponed", err: errCannotSend}
 		}
@@ -285,23 +286,7 @@ func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Dr
 		if err != nil {
 			return shelvedMsg{verb: "postponed", err: err}
 		}
-		cctx, cancel := context.WithTimeout(ctx, drafting.AppendBound(timeout, len(p.Saved)))
-		defer cancel()
-		id, err := c.Append(cctx, "", "drafts", p.Saved, []string{`\Draft`, `\Seen`}, now)
-		if err != nil {
-			return shelvedMsg{verb: "postponed", err: fmt.Errorf("not postponed, the draft stays here: %w", err)}
-		}
-		if !dr.Found {
-			// Listed again, the copy is the person's. A found draft stays
-			// found; a record that cannot be written makes the copy found
-			// later, the safe side.
-			_ = room.drafting().Postponed(id, p.MessageID)
-		}
-		// The new one is stored: the old one goes, by the check a discard uses.
-		if err := dropServerCopy(ctx, acct, dr.ServerDraft, timeout); err != nil {
-			return shelvedMsg{verb: "postponed", err: fmt.Errorf("postponed, but the older copy is still in Drafts: %w", err)}
-		}
-		return shelvedMsg{verb: "postponed", err: room.Box.DiscardDraft(dr.ID)}
+		return shelvedMsg{verb: "postponed", err: room.drafting().Postpone(ctx, f, dr, p, now, timeout)}
 	}
 }
 

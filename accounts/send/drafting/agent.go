@@ -155,7 +155,7 @@ var errMaybeFiled = errors.New("the copy in Drafts may or may not have been stor
 // fileCopy APPENDs the copy to Drafts, never twice: when the outcome is
 // unknown (the server may have stored it, then the link dropped), its
 // Message-ID is looked for instead (issue 26's rule for every APPEND).
-func fileCopy(ctx context.Context, acct Filer, raw []byte, messageID string, now time.Time, timeout time.Duration) (model.MessageID, error) {
+func fileCopy(ctx context.Context, acct Filing, raw []byte, messageID string, now time.Time, timeout time.Duration) (model.MessageID, error) {
 	cctx, cancel := context.WithTimeout(ctx, AppendBound(timeout, len(raw)))
 	defer cancel()
 	id, err := acct.Append(cctx, "", "drafts", raw, []string{`\Draft`, `\Seen`}, now)
