@@ -37,12 +37,22 @@
 //	  ▼                     Account.MarkAnswered or MarkForwarded (accounts/mailer.go)
 //	\Answered               done → Claim.Remove (outbox/undo.go): entry and draft off the disk
 //
-// Who dispatches: the TUI, whose Runner runs for its life (ui/tui/run.go,
-// openMailroom), and `unibox send`, which enqueues one entry and waits on
-// Runner.Deliver (ui/cli/send.go). Both run Box.Recover first: an entry a
-// dead process left "sending" becomes unknown, never sent again on its
-// own. The drafts view (D) sends an unknown or failed entry again only on
-// a person's key (Claim.Decide).
+// One Mailroom for every face (ui/launch/mailroom.go): the outbox, the
+// drafts and the drafting.Writer, opened the one way. Who dispatches: the
+// faces that open it with launch.OpenMailroom, which gives them a
+// Runner. The TUI runs it for its life (ui/tui/run.go, openMailroom);
+// `unibox send` enqueues one entry and waits on Runner.Deliver
+// (ui/cli/send.go); `unibox sync` sends what is due once with
+// Runner.DeliverDue (ui/cli/syncsend.go). Each runs Box.Recover first: an
+// entry a dead process left "sending" becomes unknown, never sent again
+// on its own. The drafts view (D) sends an unknown or failed entry again
+// only on a person's key (Claim.Decide).
+//
+// One discard for a person's x and an agent's discard_draft:
+// drafting.Writer.Drop (drafting/discard.go), the copy in Drafts first,
+// kept unless the server confirms it gone (DropServerCopy). One postpone
+// (the TUI's p): drafting.Writer.Postpone (drafting/postpone.go) files
+// the copy the way an agent's is filed, never twice (fileCopy).
 //
 // # An agent's draft: it joins at the draft and stops there
 //
@@ -55,7 +65,9 @@
 //	a person                D lists it as the agent's; enter opens it in the review;
 //	                        only a person's y puts it in the outbox (the path above)
 //
-// Agents never send: `unibox mcp` opens no dispatch.Runner and has no
-// tool that enqueues; discard_draft (Writer.Discard) takes back only a
-// draft whose text still hashes to what the ledger says.
+// Agents never send: `unibox mcp` opens its Mailroom with
+// launch.OpenDrafting, which has no Runner, and has no tool that
+// enqueues (ui/agent/nosend_test.go reads its source for it);
+// discard_draft (Writer.Discard) takes back only a draft whose text
+// still hashes to what the ledger says.
 package send

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"unibox/accounts/send/drafting"
 	"unibox/ui/launch"
 )
 
@@ -38,13 +37,15 @@ func Run(args []string, stderr io.Writer) int {
 	hub.Refresh = env.Config.UI.RefreshInterval.Duration
 	// Agents draft into the same drafts as the TUI; without them the
 	// drafting tools say so, and everything else still works.
-	if box, err := env.Outbox(); err != nil {
+	// Their room is the drafting side only (launch.OpenDrafting): no
+	// dispatch.Runner, so nothing this face holds sends.
+	if room, err := env.OpenDrafting(); err != nil {
 		fmt.Fprintln(stderr, "unibox mcp: drafting is off:", err)
 	} else {
-		if w := box.Warning(); w != "" {
-			fmt.Fprintln(stderr, "unibox mcp:", w)
+		if room.Warning != "" {
+			fmt.Fprintln(stderr, "unibox mcp:", room.Warning)
 		}
-		hub.Drafts = drafting.NewWriter(box, env.Config.Agent.MaxDraftsPerHour)
+		hub.Drafts = room.Drafting
 	}
 	if err := hub.Serve(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(stderr, "unibox mcp:", err)

@@ -68,8 +68,12 @@ func Send(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer env.Close()
 	a := accts[0]
-	recoverOutbox(env, stderr)
-	out, code := send(a, env, raw, *queue, f.timeout)
+	// The Mailroom every sending face opens, its runner over this account.
+	room, roomErr := env.OpenMailroom([]*accounts.Account{a}, dispatch.Options{})
+	if roomErr == nil {
+		recoverOutbox(room, stderr)
+	}
+	out, code := send(a, room, roomErr, raw, *queue, f.timeout)
 	// The error carries what the SMTP and IMAP servers said: a hostile
 	// server's reply must not drive the terminal (on stderr, or on
 	// whatever prints the JSON's decoded strings).
@@ -99,14 +103,10 @@ func savedNote(folder string) string {
 // have reached the server; it is never sent again on its own), and the
 // script's person hears of it, since no screen will show it. Trouble here
 // stops nothing: this send touches only its own entry.
-func recoverOutbox(env *launch.Env, stderr io.Writer) {
-	box, err := env.Outbox()
+func recoverOutbox(room *launch.Mailroom, stderr io.Writer) {
+	changed, err := room.Recover()
 	if err != nil {
-		return // send says so
-	}
-	changed, err := box.Recover()
-	if err != nil {
-		fmt.Fprintf(stderr, "unibox send: looking over the outbox: %v\n", err)
+		fmt.Fprintf(stderr, "unibox send: %v\n", err)
 	}
 	for _, e := range changed {
 		if e.State == outbox.StateUnknown {
@@ -138,7 +138,7 @@ func readMessage(path string, stdin io.Reader) ([]byte, error) {
 
 // send puts the message in the outbox (on disk before anything can
 // fail), delivers it once, and says how it went.
-func send(a *accounts.Account, env *launch.Env, raw []byte, queue bool, timeout time.Duration) (SendJSON, int) {
+func send(a *accounts.Account, room *launch.Mailroom, roomErr error, raw []byte, queue bool, timeout time.Duration) (SendJSON, int) {
 	from, err := a.From()
 	if cerr := a.CanSend(); cerr != nil {
 		err = cerr
@@ -156,19 +156,18 @@ func send(a *accounts.Account, env *launch.Env, raw []byte, queue bool, timeout 
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
 	}
 	out := SendJSON{MessageID: prep.MessageID, Outcome: string(dispatch.OutcomeFailed)}
-	box, err := env.Outbox()
-	if err != nil {
-		out.Error = err.Error()
+	if roomErr != nil {
+		out.Error = roomErr.Error()
 		return out, ExitNotSent
 	}
-	e, err := box.Enqueue(outbox.Entry{Account: a.Name(), MessageID: prep.MessageID, From: prep.From, Rcpt: prep.Rcpt, SendAt: time.Now()}, prep.Wire, prep.Saved)
+	e, err := room.Box.Enqueue(outbox.Entry{Account: a.Name(), MessageID: prep.MessageID, From: prep.From, Rcpt: prep.Rcpt, SendAt: time.Now()}, prep.Wire, prep.Saved)
 	if err != nil {
 		out.Error = err.Error()
 		return out, ExitNotSent
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	runner := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{})
+	runner := room.Runner
 	rep, err := runner.Deliver(ctx, e.ID)
 	out.Outcome, out.SavedTo = string(rep.Outcome), rep.Entry.SentFolder
 	if err != nil {

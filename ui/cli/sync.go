@@ -38,7 +38,8 @@ type SyncJSON struct {
 // in the local store up to date, the whole folder, then exit (what the
 // TUI does a page at a time, for a cron job, or before going offline).
 // Each page is stored as it comes, so a sync cut off goes on from there
-// next time. --timeout bounds each call, not the whole sync: a first sync
+// next time. Then what waits in the outbox and is due is sent
+// (syncOutbox). --timeout bounds each call, not the whole sync: a first sync
 // of a big folder takes as many calls as it has pages. Accounts sync side
 // by side; an account's folders one after another.
 func Sync(args []string, stdout, stderr io.Writer) int {
@@ -79,6 +80,7 @@ func Sync(args []string, stdout, stderr io.Writer) int {
 	}
 	wg.Wait()
 	prog.done()
+	syncOutbox(env, accts, f.timeout, stderr)
 	ok := 0
 	for _, s := range out {
 		if s.Error == "" {

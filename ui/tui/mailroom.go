@@ -272,12 +272,13 @@ func cancelCmd(room *Mailroom, id string) tea.Cmd {
 	}
 }
 
-// postponeCmd files the draft in the server's Drafts (\Draft \Seen),
-// Bcc kept (that copy never goes out as it is), and records that it was
-// written here; the local text goes only once the server has it.
+// postponeCmd files the draft in the server's Drafts by the one
+// postpone (drafting.Writer.Postpone): never twice, recorded as written
+// here, the older copy gone; the local text goes only once the server
+// has it.
 func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Draft, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := acct.(Composing)
+		f, ok := acct.(drafting.Filing)
 		if !ok {
 			return shelvedMsg{verb: "postponed", err: errCannotSend}
 		}
@@ -285,39 +286,19 @@ func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Dr
 		if err != nil {
 			return shelvedMsg{verb: "postponed", err: err}
 		}
-		cctx, cancel := context.WithTimeout(ctx, drafting.AppendBound(timeout, len(p.Saved)))
-		defer cancel()
-		id, err := c.Append(cctx, "", "drafts", p.Saved, []string{`\Draft`, `\Seen`}, now)
-		if err != nil {
-			return shelvedMsg{verb: "postponed", err: fmt.Errorf("not postponed, the draft stays here: %w", err)}
-		}
-		if !dr.Found {
-			// Listed again, the copy is the person's. A found draft stays
-			// found; a record that cannot be written makes the copy found
-			// later, the safe side.
-			_ = room.drafting().Postponed(id, p.MessageID)
-		}
-		if old := dr.ServerDraft; old != nil { // the new one is stored: the old one goes
-			if _, err := c.DeleteMessages(cctx, old.Folder, old.UIDValidity, []uint32{old.UID}); err != nil {
-				return shelvedMsg{verb: "postponed", err: fmt.Errorf("postponed, but the older copy is still in Drafts: %w", err)}
-			}
-		}
-		return shelvedMsg{verb: "postponed", err: room.Box.DiscardDraft(dr.ID)}
+		return shelvedMsg{verb: "postponed", err: room.drafting().Postpone(ctx, f, dr, p, now, timeout)}
 	}
 }
 
-// discardCmd throws the draft away (a person asked twice): its copy in
-// the server's Drafts first, when it has one (postponed, opened from
-// there, or written by an agent), then the text here. A copy that
-// cannot be deleted keeps the text: otherwise the draft would come back
-// from Drafts with its local history gone.
+// discardCmd throws the draft away (a person asked twice), by the one
+// discard the agent's discard_draft uses too (drafting.Writer.Drop): its
+// copy in the server's Drafts first, when it has one (postponed, opened
+// from there, or written by an agent), then the text here. A copy that
+// cannot be deleted keeps the text.
 func discardCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		if err := dropServerCopy(ctx, acct, d.ServerDraft, timeout); err != nil {
-			return shelvedMsg{verb: "discarded", err: fmt.Errorf("not discarded: %w", err)}
-		}
-		_, text, _ := room.Box.Draft(d.ID)
-		if err := room.Box.DiscardDraft(d.ID); err != nil {
+		_, text, err := room.drafting().Drop(ctx, deleter(acct), d.ID, timeout)
+		if err != nil {
 			return shelvedMsg{verb: "discarded", err: err}
 		}
 		noteDraft(room, acct, d.ID, "discarded", text)
@@ -354,24 +335,17 @@ func discardServerDraftCmd(ctx context.Context, acct Account, m model.Message, t
 	}
 }
 
-// dropServerCopy deletes ref from its server's Drafts; nil ref: nothing
-// to do. An outcome the server did not confirm is an error.
+// dropServerCopy deletes ref from its server's Drafts, with the check
+// both faces use (drafting.DropServerCopy); nil ref: nothing to do.
 func dropServerCopy(ctx context.Context, acct Account, ref *outbox.Ref, timeout time.Duration) error {
-	if ref == nil {
-		return nil
-	}
-	c, ok := acct.(Composing)
-	if !ok || acct.Name() != ref.Account {
-		return fmt.Errorf("its copy in %s's Drafts cannot be deleted from here", ref.Account)
-	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	res, err := c.DeleteMessages(cctx, ref.Folder, ref.UIDValidity, []uint32{ref.UID})
-	if err == nil && len(res) == 1 && (res[0].Kind == model.ResultFailed || res[0].Kind == model.ResultUnknown) {
-		err = errors.New(res[0].Err) // gone already is what was asked
-	}
-	if err != nil {
-		return fmt.Errorf("its copy in Drafts could not be deleted: %w", err)
+	return drafting.DropServerCopy(ctx, deleter(acct), ref, timeout)
+}
+
+// deleter is acct as drafting deletes through it; nil: it cannot delete
+// (drafting says so, naming the copy's account).
+func deleter(acct Account) drafting.Deleter {
+	if d, ok := acct.(drafting.Deleter); ok {
+		return d
 	}
 	return nil
 }

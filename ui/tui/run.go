@@ -15,7 +15,6 @@ import (
 	"unibox/accounts/attach"
 	"unibox/accounts/config"
 	"unibox/accounts/send/dispatch"
-	"unibox/accounts/send/drafting"
 	"unibox/model/textsafe"
 	"unibox/ui/launch"
 	"unibox/ui/tui/termprobe"
@@ -58,12 +57,10 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var uiAccts []Account
-	var senders []dispatch.Account
 	for _, a := range env.Set.Accounts {
 		uiAccts = append(uiAccts, a)
-		senders = append(senders, a)
 	}
-	room, stopRoom := openMailroom(env, senders, stderr)
+	room, stopRoom := openMailroom(env, stderr)
 	defer stopRoom()
 	m, err := New(Options{
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
@@ -86,28 +83,28 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// openMailroom opens the drafts and the outbox and starts carrying the
-// outbox out, in the account layer, until stop. An outbox that cannot be
-// opened costs only sending: the TUI reads mail without it, and says why.
-func openMailroom(env *launch.Env, accts []dispatch.Account, stderr io.Writer) (*Mailroom, func()) {
-	box, err := env.Outbox()
+// openMailroom opens the Mailroom every sending face opens
+// (launch.OpenMailroom) and starts carrying the outbox out, in the
+// account layer, until stop. An outbox that cannot be opened costs only
+// sending: the TUI reads mail without it, and says why.
+func openMailroom(env *launch.Env, stderr io.Writer) (*Mailroom, func()) {
+	room, err := env.OpenMailroom(env.Set.Accounts, dispatch.Options{})
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox: warning: no sending this time:", err)
 		return nil, func() {}
 	}
-	if w := box.Warning(); w != "" {
-		fmt.Fprintln(stderr, "unibox: warning:", w)
+	if room.Warning != "" {
+		fmt.Fprintln(stderr, "unibox: warning:", room.Warning)
 	}
-	runner := dispatch.New(box, accts, dispatch.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := runner.Run(ctx); err != nil {
+		if err := room.Runner.Run(ctx); err != nil {
 			fmt.Fprintln(stderr, "unibox: the outbox:", err)
 		}
 	}()
-	return &Mailroom{Box: box, Runner: runner, Drafting: drafting.NewWriter(box, env.Config.Agent.MaxDraftsPerHour),
+	return &Mailroom{Box: room.Box, Runner: room.Runner, Drafting: room.Drafting,
 			Editor: env.Config.Compose.Editor, SendDelay: env.Config.Compose.SendDelay.Duration},
 		func() { cancel(); <-done }
 }

@@ -66,3 +66,32 @@ func (r *Runner) Deliver(ctx context.Context, id string) (Report, error) {
 		}
 	}
 }
+
+// DeliverDue is Deliver for every entry of the Runner's accounts that is
+// due now, for a command that runs once (`unibox sync`): queued ones
+// whose time has come, and sent ones whose copy or flag is still to do.
+// Failed and unknown entries wait for a person and are never touched;
+// one not due yet, or another account's, is left for later. A send that
+// does not go stays queued with its backoff. One Report per entry tried,
+// in the outbox's order.
+func (r *Runner) DeliverDue(ctx context.Context) ([]Report, error) {
+	entries, err := r.box.Entries()
+	if err != nil {
+		return nil, fmt.Errorf("read the outbox: %w", err)
+	}
+	var out []Report
+	for _, e := range entries {
+		if _, ok := r.accts[e.Account]; !ok || !live(e.State) || r.dueAt(e).After(r.o.Now()) {
+			continue
+		}
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		rep, err := r.Deliver(ctx, e.ID)
+		if err != nil && rep.Entry.LastError == "" {
+			rep.Entry.LastError = err.Error()
+		}
+		out = append(out, rep)
+	}
+	return out, nil
+}

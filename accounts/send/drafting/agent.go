@@ -155,7 +155,7 @@ var errMaybeFiled = errors.New("the copy in Drafts may or may not have been stor
 // fileCopy APPENDs the copy to Drafts, never twice: when the outcome is
 // unknown (the server may have stored it, then the link dropped), its
 // Message-ID is looked for instead (issue 26's rule for every APPEND).
-func fileCopy(ctx context.Context, acct Filer, raw []byte, messageID string, now time.Time, timeout time.Duration) (model.MessageID, error) {
+func fileCopy(ctx context.Context, acct Filing, raw []byte, messageID string, now time.Time, timeout time.Duration) (model.MessageID, error) {
 	cctx, cancel := context.WithTimeout(ctx, AppendBound(timeout, len(raw)))
 	defer cancel()
 	id, err := acct.Append(cctx, "", "drafts", raw, []string{`\Draft`, `\Seen`}, now)
@@ -195,9 +195,10 @@ var (
 )
 
 // Discard removes an agent's draft: the copy in Drafts, then the local
-// draft and its record. Only a draft the ledger says is the agent's,
-// with its text unchanged since, and not queued to send; a copy in
-// Drafts that cannot be deleted keeps the local draft (nothing is lost).
+// draft and its record, through the one discard a person's x uses too
+// (Drop). Only a draft the ledger says is the agent's, with its text
+// unchanged since, and not queued to send; a copy in Drafts that cannot
+// be deleted keeps the local draft (nothing is lost).
 // find resolves the draft's account.
 func (w *Writer) Discard(ctx context.Context, id string, find func(account string) Filer, timeout time.Duration) (outbox.Draft, error) {
 	dr, text, err := w.box.Draft(id)
@@ -220,19 +221,8 @@ func (w *Writer) Discard(ctx context.Context, id string, find func(account strin
 	if acct == nil {
 		return dr, fmt.Errorf("draft %s: its account %s is not configured", id, model.Quote(dr.Account))
 	}
-	if s := dr.ServerDraft; s != nil && s.UID != 0 {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		res, err := acct.DeleteMessages(cctx, s.Folder, s.UIDValidity, []uint32{s.UID})
-		if err == nil && len(res) == 1 && res[0].Kind != model.ResultDone && res[0].Kind != model.ResultGone {
-			err = fmt.Errorf("the server did not delete it: %s", res[0].Err)
-		}
-		if err != nil {
-			return dr, fmt.Errorf("draft %s: not discarded, its copy in Drafts stays: %w", id, err)
-		}
-	}
-	if err := w.box.DiscardDraft(id); err != nil {
-		return dr, err
+	if _, _, err := w.Drop(ctx, acct, id, timeout); err != nil {
+		return dr, fmt.Errorf("draft %s: %w", id, err)
 	}
 	acct.DraftEvent(Agent, "discarded", subjectOf(text))
 	return dr, w.forget(id)
