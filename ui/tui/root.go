@@ -115,6 +115,9 @@ type frame struct {
 	help       help.Model
 	helpPage   int    // the page of the full help on screen (see helpPages)
 	title      string // the terminal title last set
+	// notifyFailure is notify_cmd's last failure as the notifier told it
+	// (notifyFailureMsg), for the details; "" after a success.
+	notifyFailure string
 }
 
 // New builds the model and subscribes to every account's status. Call
@@ -164,7 +167,7 @@ func New(opts Options) (*Model, error) {
 		m.viewer.att.opener.Cmd = attach.DefaultOpenCmd
 	}
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
-	m.notify = notifier{ctx: ctx, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
+	m.notify = notifier{ctx: ctx, tell: m.env.tell, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
 	}
@@ -269,7 +272,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg:
 		return m, m.handleAttachMsg(msg)
-	case noteMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
+	case noteMsg, notifyFailureMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

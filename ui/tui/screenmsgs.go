@@ -37,6 +37,9 @@ type (
 	// goneMsg: the message on screen went away (archived): the message
 	// view ends; any other screen ignores it.
 	goneMsg struct{}
+	// notifyFailureMsg is notify_cmd's last run told by the notifier: why
+	// it failed, sanitised lines for the details; "" after a success.
+	notifyFailureMsg struct{ text string }
 	// sentMarkMsg: a reply or forward just went; its original's row is
 	// marked at once.
 	sentMarkMsg struct{ mark sentMark }
@@ -58,6 +61,9 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 			return m.leaveFolder()
 		}
 		return m.enterFolder(msg.account, msg.folder)
+	case notifyFailureMsg:
+		m.frame.notifyFailure = msg.text
+		return m.toTop(msg) // open details show it at once
 	case refreshMsg:
 		return m.refresh(msg.account)
 	case sentMarkMsg:

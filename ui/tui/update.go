@@ -87,7 +87,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.keys.Details):
 		if i := m.panes.current(m.list.selected()); i >= 0 {
-			m.show(modeDetails, newDetails(&m.env, i, m.panes.accts[i], func() string { return m.notify.failure }))
+			m.show(modeDetails, newDetails(&m.env, i, m.panes.accts[i], m.frame.notifyFailure))
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
@@ -342,10 +342,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
 		m.notify, cmd = m.notify.update(msg)
-		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
-			m.frame.setStatus(m.notify.status, true)
-		}
-		return cmd
+		return tea.Batch(cmd, m.heard())
 	case pushedMsg:
 		return m.panes.pushed(&m.env, msg)
 	case syncedMsg:
