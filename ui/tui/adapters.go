@@ -11,9 +11,10 @@ import (
 
 // The screens whose state and flows are still the root's: the list (with
 // its folder, thread, unsubscribe and snooze flows), the message view
-// (with its attachments) and the review. Each is a row of the table over
+// and the review. Each is a row of the table over
 // the root, so the table is the one place a mode is looked up; moving
-// their flows into the screens is the next step (issue 36).
+// their flows into the screens is the next step (issue 36); the
+// attachments' flow is already the viewer's (attach.go).
 
 // listScreen is the list of the unified inbox, or of a folder.
 type listScreen struct {
@@ -141,7 +142,7 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	if key.Matches(k, m.env.keys.Unsubscribe) {
 		return s, m.unsubStart(m.viewer.showing())
 	}
-	if cmd, ok := m.attachKey(k); ok {
+	if cmd, ok := m.viewer.attachKey(k); ok {
 		return s, cmd
 	}
 	switch {

@@ -162,6 +162,12 @@ func New(opts Options) (*Model, error) {
 		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
 		snoozeNote: m.panes.snoozeNote}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
+	m.viewer.att.e, m.viewer.att.account = &m.env, func(name string) (Account, bool) {
+		if i := m.panes.index(name); i >= 0 {
+			return m.panes.accts[i].acct, true
+		}
+		return nil, false
+	}
 	m.viewer.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
 	if len(opts.OpenCmd) == 0 {
 		m.viewer.att.opener.Cmd = attach.DefaultOpenCmd
@@ -270,8 +276,8 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()
-	case progressMsg, savedMsg, attachOpenedMsg:
-		return m, m.handleAttachMsg(msg)
+	case progressMsg, savedMsg, attachOpenedMsg: // the viewer's, wherever the view has gone
+		return m, tea.Batch(m.viewer.attachMsg(msg), m.heard())
 	case noteMsg, notifyFailureMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
