@@ -10,11 +10,11 @@ import (
 )
 
 // The screens whose state and flows are still the root's: the list (with
-// its folder, thread, unsubscribe and snooze flows), the message view
-// and the review. Each is a row of the table over
+// its folder, thread and snooze flows), the message view and the review. Each is a row of the table over
 // the root, so the table is the one place a mode is looked up; moving
-// their flows into the screens is the next step (issue 36); the
-// attachments' flow is already the viewer's (attach.go).
+// their flows into the screens is the next step (issue 36). The
+// attachments' flow is the viewer's already (attach.go), and U's the
+// unsubscribe box's (unsubscribe.go), which both screens draw over.
 
 // listScreen is the list of the unified inbox, or of a folder.
 type listScreen struct {
@@ -38,7 +38,7 @@ func (s listScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			s.m.frame.setStatus("unsubscribe: open the conversation and pick one message", true)
 			return s, nil
 		}
-		return s, s.m.unsubStart(r.ID)
+		return s, s.m.unsub.start(r.ID)
 	}
 	return s, s.m.handleListKey(k)
 }
@@ -140,7 +140,7 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		return s, cmd
 	}
 	if key.Matches(k, m.env.keys.Unsubscribe) {
-		return s, m.unsubStart(m.viewer.showing())
+		return s, m.unsub.start(m.viewer.showing())
 	}
 	if cmd, ok := m.viewer.attachKey(k); ok {
 		return s, cmd

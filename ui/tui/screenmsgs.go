@@ -40,6 +40,10 @@ type (
 	// notifyFailureMsg is notify_cmd's last run told by the notifier: why
 	// it failed, sanitised lines for the details; "" after a success.
 	notifyFailureMsg struct{ text string }
+	// archiveSenderMsg: the archive offer after an unsubscribe was taken:
+	// rows (the sender's mail) are archived, and the message view, whose
+	// message is among them, ends.
+	archiveSenderMsg struct{ rows []model.Row }
 	// sentMarkMsg: a reply or forward just went; its original's row is
 	// marked at once.
 	sentMarkMsg struct{ mark sentMark }
@@ -64,6 +68,12 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 	case notifyFailureMsg:
 		m.frame.notifyFailure = msg.text
 		return m.toTop(msg) // open details show it at once
+	case archiveSenderMsg:
+		cmd := m.act(model.Op{Action: model.ActArchive}, msg.rows)
+		if cmd != nil {
+			m.updateScreen(goneMsg{}) // the message view closes onto the list
+		}
+		return cmd
 	case refreshMsg:
 		return m.refresh(msg.account)
 	case sentMarkMsg:

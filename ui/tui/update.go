@@ -18,8 +18,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	row := m.row()
 	helpKey := !row.typesHelp && key.Matches(msg, m.env.keys.Help)
 	if row.frameKeys || helpKey {
-		if cmd, ok := m.unsubKey(msg); ok {
-			return cmd
+		if cmd, ok := m.unsub.key(msg); ok {
+			return tea.Batch(cmd, m.heard())
 		}
 		if cmd, ok := m.undoSendKey(msg); ok {
 			return cmd
@@ -331,7 +331,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		}
 		return readOutboxCmd(m.env.opts.Mailroom)
 	case outboxMsg:
-		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsubOutboxChanged())
+		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsub.outboxChanged())
 		if msg.watch {
 			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.ctx, m.env.opts.Mailroom))
 		}
@@ -370,12 +370,23 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.load(&m.env, msg.account)
 	case appliedMsg:
 		return m.applied(msg)
-	case unsubInfoMsg, unsubDoneMsg, unsubStoredMsg:
-		return m.unsubscribed(msg)
+	case unsubInfoMsg:
+		m.unsub.info(msg, m.row().unsubBox)
+		return m.heard()
+	case unsubDoneMsg:
+		return tea.Batch(m.unsub.done(msg), m.heard())
+	case unsubStoredMsg:
+		for i, msgs := range msg.found {
+			m.inbox.AddStored(m.panes.accts[i].acct.Name(), msgs)
+		}
+		m.triage.reapply()
+		m.rebuild()
+		m.unsub.offer(msg, m.inbox.Rows(), m.row().unsubBox)
+		return m.heard()
 	case unsubQueuedMsg:
-		return m.mailtoQueued(msg)
+		return tea.Batch(m.unsub.mailtoQueued(msg), m.heard())
 	case unsubFollowMsg:
-		return m.mailtoFollowed(msg)
+		return tea.Batch(m.unsub.mailtoFollowed(msg), m.heard())
 	case foldersMsg:
 		return m.toTop(msg)
 	case searchedMsg:
