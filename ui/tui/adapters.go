@@ -10,11 +10,12 @@ import (
 )
 
 // The screens whose state and flows are still the root's: the list (with
-// its folder, thread and snooze flows), the message view and the review. Each is a row of the table over
+// its folder and snooze flows), the message view and the review. Each is a row of the table over
 // the root, so the table is the one place a mode is looked up; moving
 // their flows into the screens is the next step (issue 36). The
-// attachments' flow is the viewer's already (attach.go), and U's the
-// unsubscribe box's (unsubscribe.go), which both screens draw over.
+// attachments' flow is the viewer's already (attach.go), U's the
+// unsubscribe box's (unsubscribe.go), which both screens draw over, and
+// the conversations' the thread view's (threads.go).
 
 // listScreen is the list of the unified inbox, or of a folder.
 type listScreen struct {
@@ -150,9 +151,11 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		m.setMode(modeList)
 		return s, nil
 	case key.Matches(k, m.env.keys.NextInThread):
-		return s, m.stepThread(1)
+		m.threads.step(m.viewer.showing(), 1)
+		return s, nil
 	case key.Matches(k, m.env.keys.PrevInThread):
-		return s, m.stepThread(-1)
+		m.threads.step(m.viewer.showing(), -1)
+		return s, nil
 	}
 	if cmd := m.handleActionKey(k, true); cmd != nil {
 		return s, cmd

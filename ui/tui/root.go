@@ -173,6 +173,7 @@ func New(opts Options) (*Model, error) {
 		m.viewer.att.opener.Cmd = attach.DefaultOpenCmd
 	}
 	m.unsub = unsubBox{e: &m.env, panes: &m.panes}
+	m.threads = threadView{e: &m.env, panes: &m.panes, inbox: m.inbox}
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
 	m.notify = notifier{ctx: ctx, tell: m.env.tell, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
@@ -279,7 +280,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.attachMsg(msg), m.heard())
-	case noteMsg, notifyFailureMsg, archiveSenderMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
+	case noteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

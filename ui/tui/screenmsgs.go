@@ -44,6 +44,12 @@ type (
 	// rows (the sender's mail) are archived, and the message view, whose
 	// message is among them, ends.
 	archiveSenderMsg struct{ rows []model.Row }
+	// rowsMsg: the list's rows changed (the thread view turned, a
+	// conversation opened or closed): the list is built again, on follow's
+	// row when there is one.
+	rowsMsg struct{ follow *model.MessageID }
+	// openRowMsg: the message view shows row (n and p in a conversation).
+	openRowMsg struct{ row model.Row }
 	// sentMarkMsg: a reply or forward just went; its original's row is
 	// marked at once.
 	sentMarkMsg struct{ mark sentMark }
@@ -74,6 +80,13 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 			m.updateScreen(goneMsg{}) // the message view closes onto the list
 		}
 		return cmd
+	case rowsMsg:
+		if msg.follow != nil {
+			m.list = m.list.follow(*msg.follow)
+		}
+		m.rebuild()
+	case openRowMsg:
+		return m.openRow(msg.row)
 	case refreshMsg:
 		return m.refresh(msg.account)
 	case sentMarkMsg:

@@ -43,7 +43,8 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.folderKey(msg); ok {
 		return cmd
 	}
-	if cmd, ok := m.threadKey(msg); ok {
+	r, onRow := m.list.selected()
+	if cmd, ok := m.threads.key(msg, r, onRow); ok {
 		return cmd
 	}
 	if m.list.owns(msg) {
@@ -320,7 +321,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case shelvedMsg:
 		return tea.Batch(m.composed(msg), m.toTop(msg)) // the drafts view reads Drafts again
 	case storedThreadMsg:
-		m.storedThread(msg)
+		m.threads.stored(msg)
+		return m.heard()
 	case serverDraftsMsg:
 		return m.toTop(msg)
 	case decidedMsg:
