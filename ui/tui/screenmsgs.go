@@ -64,7 +64,7 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 	case movePickedMsg:
 		return m.act(model.Op{Action: model.ActMove, To: msg.folder}, msg.rows)
 	case snoozePickedMsg:
-		c, n := m.triage.snooze(msg.rows, msg.until, m.snoozeApplier())
+		c, n := m.triage.snooze(msg.rows, msg.until, m.panes.snoozeApplier(&m.env))
 		return m.report(c, n) // the picker closed onto the list
 	case folderPickedMsg:
 		if model.CanonicalFolder(msg.folder) == "INBOX" {

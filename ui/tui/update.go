@@ -348,15 +348,15 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case pushedMsg:
 		return m.panes.pushed(&m.env, msg)
 	case syncedMsg:
-		return tea.Batch(m.synced(msg), m.reloadSnoozeMarks(msg.account))
+		return tea.Batch(m.synced(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account))
 	case storedMatchMsg:
 		m.storedMatched(msg)
 	case listedMsg:
-		return tea.Batch(m.listed(msg), m.reloadSnoozeMarks(msg.account))
+		return tea.Batch(m.listed(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account))
 	case snoozeMarksMsg:
-		return m.snoozeMarksArrived(msg) // drawn with the next view
+		return m.panes.snoozeMarksArrived(&m.env, msg) // drawn with the next view
 	case snoozeDueMsg:
-		return m.snoozeDue(msg)
+		return m.panes.snoozeDue(&m.env, msg)
 	case openedMsg:
 		m.viewer, _ = m.viewer.update(msg)
 	case refreshedMsg:
