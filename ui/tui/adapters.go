@@ -173,7 +173,8 @@ func (s messageScreen) ShortHelp() []key.Binding  { return s.m.viewer.ShortHelp(
 func (s messageScreen) FullHelp() [][]key.Binding { return s.m.viewer.FullHelp() }
 
 // reviewScreen is the review of a message written: the composer, whose
-// flow runs on the compose messages wherever they arrive (composed).
+// flow runs on the compose messages wherever they arrive (composed), and
+// which tells the root when its review is up or ended (reviewingMsg).
 type reviewScreen struct{ m *Model }
 
 func newReviewScreen(m *Model, _ time.Time) screen { return reviewScreen{m: m} }

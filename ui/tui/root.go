@@ -280,7 +280,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.attachMsg(msg), m.heard())
-	case noteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
+	case noteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, reviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

@@ -50,6 +50,8 @@ type (
 	rowsMsg struct{ follow *model.MessageID }
 	// openRowMsg: the message view shows row (n and p in a conversation).
 	openRowMsg struct{ row model.Row }
+	// reviewingMsg: the composer's review screen is up (on), or ended.
+	reviewingMsg struct{ on bool }
 	// sentMarkMsg: a reply or forward just went; its original's row is
 	// marked at once.
 	sentMarkMsg struct{ mark sentMark }
@@ -87,6 +89,12 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 		m.rebuild()
 	case openRowMsg:
 		return m.openRow(msg.row)
+	case reviewingMsg:
+		if msg.on {
+			m.setMode(modeReview)
+		} else {
+			m.setMode(modeList)
+		}
 	case refreshMsg:
 		return m.refresh(msg.account)
 	case sentMarkMsg:

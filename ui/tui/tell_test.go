@@ -122,3 +122,34 @@ func TestNotifierTellsTheRoot(t *testing.T) {
 		})
 	}
 }
+
+// The composer tells the root when its review screen is up and when it
+// ends (reviewingMsg): the root switches the mode on that message and
+// reads no field of the composer back.
+func TestComposerTellsTheReview(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		reviewing bool // the review screen is up before
+		msg       tea.Msg
+		want      mode
+	}{
+		{"the editor's text comes back", false, reviewMsg{draftID: "d1"}, modeReview},
+		{"an answer for another draft", false, reviewMsg{draftID: "d0"}, modeList},
+		{"the marks while it is up", true, marksMsg{draftID: "d1"}, modeReview},
+		{"queued", true, queuedMsg{}, modeList},
+		{"postponed", true, shelvedMsg{verb: "postponed"}, modeList},
+		{"postponing failed", true, shelvedMsg{err: errors.New("disk full")}, modeReview},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRebound(t)
+			r.compose.draft.ID = "d1"
+			if tc.reviewing {
+				r.composed(reviewMsg{draftID: "d1"})
+			}
+			r.composed(tc.msg)
+			if r.frame.mode != tc.want || len(r.env.said) != 0 {
+				t.Errorf("mode %s (%d unheard), want %s", r.frame.mode, len(r.env.said), tc.want)
+			}
+		})
+	}
+}
