@@ -202,7 +202,7 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	case !m.filter.active && search:
 		return m.startSearch(text)
 	case m.filter.active && text != before && text != "" && !search && m.folder.on:
-		return tea.Batch(cmd, m.folderMatchStored(text))
+		return tea.Batch(cmd, m.folder.matchStored(&m.env, &m.panes, text))
 	case m.filter.active && text != before && text != "" && !search:
 		return tea.Batch(cmd, m.panes.matchStored(&m.env, text))
 	}
@@ -285,7 +285,7 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	if back {
 		cmds = append(cmds, m.panes.load(&m.env, msg.account)) // fetch what was missed
 		if m.folder.on && m.folder.account == msg.account {
-			cmds = append(cmds, m.folderLoad()) // and in the folder on screen
+			cmds = append(cmds, m.folder.load(&m.env, &m.panes)) // and in the folder on screen
 		}
 		if room := m.env.opts.Mailroom; room != nil && room.Runner != nil {
 			room.Runner.Connected(a.acct.Name()) // and send what waited for it
@@ -395,7 +395,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		m.searched(msg)
 	case autoRefreshMsg:
 		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
-		return tea.Batch(cmd, m.folderRefresh(), autoRefresh(m.env.opts.RefreshInterval))
+		return tea.Batch(cmd, m.folder.refresh(&m.env, &m.panes), autoRefresh(m.env.opts.RefreshInterval))
 	}
 	return nil
 }
