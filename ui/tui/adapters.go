@@ -10,10 +10,12 @@ import (
 )
 
 // The screens whose state and flows are still the root's: the list (with
-// its folder, thread, unsubscribe and snooze flows), the message view
-// (with its attachments) and the review. Each is a row of the table over
+// its folder and snooze flows), the message view and the review. Each is a row of the table over
 // the root, so the table is the one place a mode is looked up; moving
-// their flows into the screens is the next step (issue 36).
+// their flows into the screens is the next step (issue 36). The
+// attachments' flow is the viewer's already (attach.go), U's the
+// unsubscribe box's (unsubscribe.go), which both screens draw over, and
+// the conversations' the thread view's (threads.go).
 
 // listScreen is the list of the unified inbox, or of a folder.
 type listScreen struct {
@@ -37,7 +39,7 @@ func (s listScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 			s.m.frame.setStatus("unsubscribe: open the conversation and pick one message", true)
 			return s, nil
 		}
-		return s, s.m.unsubStart(r.ID)
+		return s, s.m.unsub.start(r.ID)
 	}
 	return s, s.m.handleListKey(k)
 }
@@ -139,9 +141,9 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		return s, cmd
 	}
 	if key.Matches(k, m.env.keys.Unsubscribe) {
-		return s, m.unsubStart(m.viewer.showing())
+		return s, m.unsub.start(m.viewer.showing())
 	}
-	if cmd, ok := m.attachKey(k); ok {
+	if cmd, ok := m.viewer.attachKey(k); ok {
 		return s, cmd
 	}
 	switch {
@@ -149,9 +151,11 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		m.setMode(modeList)
 		return s, nil
 	case key.Matches(k, m.env.keys.NextInThread):
-		return s, m.stepThread(1)
+		m.threads.step(m.viewer.showing(), 1)
+		return s, nil
 	case key.Matches(k, m.env.keys.PrevInThread):
-		return s, m.stepThread(-1)
+		m.threads.step(m.viewer.showing(), -1)
+		return s, nil
 	}
 	if cmd := m.handleActionKey(k, true); cmd != nil {
 		return s, cmd
@@ -169,7 +173,8 @@ func (s messageScreen) ShortHelp() []key.Binding  { return s.m.viewer.ShortHelp(
 func (s messageScreen) FullHelp() [][]key.Binding { return s.m.viewer.FullHelp() }
 
 // reviewScreen is the review of a message written: the composer, whose
-// flow runs on the compose messages wherever they arrive (composed).
+// flow runs on the compose messages wherever they arrive (composed), and
+// which tells the root when its review is up or ended (reviewingMsg).
 type reviewScreen struct{ m *Model }
 
 func newReviewScreen(m *Model, _ time.Time) screen { return reviewScreen{m: m} }

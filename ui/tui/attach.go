@@ -23,12 +23,16 @@ const progressFrom = 1 << 20
 // progressEvery is how often a save's bar looks at the file.
 const progressEvery = 100 * time.Millisecond
 
-// attachState is what the TUI does with attachments beyond the list: the
-// save or open under way (one at a time) and the opener, whose private
-// folder lives until the TUI closes.
+// attachState is what the message view does with attachments beyond the
+// list: the save or open under way (one at a time) and the opener, whose
+// private folder lives until the TUI closes. Its flow (A, S and the
+// transfers' messages) is the viewer's; it tells the status line by
+// noteMsg.
 type attachState struct {
-	busy   *transfer
-	opener *attach.Opener
+	e       *env                              // the UI's lifetime, options, request ids and tell
+	account func(name string) (Account, bool) // an account of the UI by name
+	busy    *transfer
+	opener  *attach.Opener
 }
 
 // transfer is a save or an open under way: the child writes the file,
@@ -61,23 +65,22 @@ type (
 
 // attachKey runs A and S in the message view, and the attachment list's
 // keys while it is open. ok is false for any other key.
-func (m *Model) attachKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	k := m.env.keys
-	v := &m.viewer
+func (v *viewer) attachKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := v.keys
 	n := len(v.body.Attachments)
 	if !v.attach.open {
 		if !key.Matches(msg, k.Attachments, k.SaveAttachment) {
 			return nil, false
 		}
 		if _, ok := v.answerable(); !ok {
-			m.frame.setStatus("the message has not loaded yet", true)
+			v.note("the message has not loaded yet", true)
 			return nil, true
 		}
 		switch {
 		case n == 0:
-			m.frame.setStatus("this message has no attachments", false)
+			v.note("this message has no attachments", false)
 		case n == 1 && key.Matches(msg, k.SaveAttachment):
-			return m.saveAttachment(0), true
+			return v.saveAttachment(0), true
 		default:
 			v.attach = attachList{open: true}
 		}
@@ -91,9 +94,9 @@ func (m *Model) attachKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Up):
 		v.attach = v.attach.step(-1, n)
 	case key.Matches(msg, k.Open):
-		return m.openAttachment(v.attach.cursor), true
+		return v.openAttachment(v.attach.cursor), true
 	case key.Matches(msg, k.SaveAttachment):
-		return m.saveAttachment(v.attach.cursor), true
+		return v.saveAttachment(v.attach.cursor), true
 	default:
 		return nil, false
 	}
@@ -101,18 +104,18 @@ func (m *Model) attachKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 }
 
 // source is the account of the message on screen, if it can save parts.
-func (m *Model) source() (attach.Source, model.Body, bool) {
-	b, ok := m.viewer.answerable()
+func (v *viewer) source() (attach.Source, model.Body, bool) {
+	b, ok := v.answerable()
 	if !ok {
 		return nil, b, false
 	}
-	i := m.panes.index(b.ID.Account)
-	if i < 0 {
+	acct, ok := v.att.account(b.ID.Account)
+	if !ok {
 		return nil, b, false
 	}
-	src, ok := m.panes.accts[i].acct.(attach.Source)
+	src, ok := acct.(attach.Source)
 	if !ok {
-		m.frame.setStatus("account "+b.ID.Account+" cannot fetch attachments", true)
+		v.note("account "+b.ID.Account+" cannot fetch attachments", true)
 	}
 	return src, b, ok
 }
@@ -120,22 +123,22 @@ func (m *Model) source() (attach.Source, model.Body, bool) {
 // saveAttachment saves attachment i of the message on screen into
 // download_dir: the child writes it into a private staging folder there,
 // watched for the progress bar, then it takes its safe name.
-func (m *Model) saveAttachment(i int) tea.Cmd {
-	if m.stillBusy() {
+func (v *viewer) saveAttachment(i int) tea.Cmd {
+	if v.stillBusy() {
 		return nil
 	}
-	src, b, ok := m.source()
+	src, b, ok := v.source()
 	if !ok || i >= len(b.Attachments) {
 		return nil
 	}
 	at := b.Attachments[i]
-	job, err := attach.NewJob(m.env.opts.DownloadDir, at.Name)
+	job, err := attach.NewJob(v.att.e.opts.DownloadDir, at.Name)
 	if err != nil {
-		m.frame.setStatus("not saved: "+err.Error(), true)
+		v.note("not saved: "+err.Error(), true)
 		return nil
 	}
-	tr := m.start("saving", at.Name, at.Size, job.Written)
-	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+accounts.TransferTime(at.Size)
+	tr := v.start("saving", at.Name, at.Size, job.Written)
+	ctx, timeout := v.att.e.ctx, v.att.e.opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -146,19 +149,19 @@ func (m *Model) saveAttachment(i int) tea.Cmd {
 }
 
 // stillBusy says so when a save or open is under way.
-func (m *Model) stillBusy() bool {
-	if t := m.viewer.att.busy; t != nil {
-		m.frame.setStatus(t.verb+" "+t.name+" is under way", true)
+func (v *viewer) stillBusy() bool {
+	if t := v.att.busy; t != nil {
+		v.note(t.verb+" "+t.name+" is under way", true)
 		return true
 	}
 	return false
 }
 
 // start records a transfer and says it began.
-func (m *Model) start(verb, name string, size int64, written func() int64) *transfer {
-	t := &transfer{req: m.env.next(), verb: verb, name: displayName(name), size: size, written: written}
-	m.viewer.att.busy = t
-	m.frame.setStatus(verb+" "+t.name+"…", false)
+func (v *viewer) start(verb, name string, size int64, written func() int64) *transfer {
+	t := &transfer{req: v.att.e.next(), verb: verb, name: displayName(name), size: size, written: written}
+	v.att.busy = t
+	v.note(verb+" "+t.name+"…", false)
 	return t
 }
 
@@ -177,28 +180,28 @@ func (t *transfer) watch() tea.Cmd {
 }
 
 // done forgets the transfer req, if it is the one under way.
-func (m *Model) done(req uint64) {
-	if t := m.viewer.att.busy; t != nil && t.req == req {
-		m.viewer.att.busy = nil
+func (v *viewer) done(req uint64) {
+	if t := v.att.busy; t != nil && t.req == req {
+		v.att.busy = nil
 	}
 }
 
 // openAttachment opens attachment i with open_cmd, unless it would run.
-func (m *Model) openAttachment(i int) tea.Cmd {
-	src, b, ok := m.source()
+func (v *viewer) openAttachment(i int) tea.Cmd {
+	src, b, ok := v.source()
 	if !ok || i >= len(b.Attachments) {
 		return nil
 	}
-	if m.stillBusy() {
+	if v.stillBusy() {
 		return nil
 	}
 	at := b.Attachments[i]
-	p, err := m.viewer.att.opener.Prepare(at.Name)
+	p, err := v.att.opener.Prepare(at.Name)
 	if err != nil {
-		return m.showOpened(attachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
+		return v.showOpened(attachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
 	}
-	tr := m.start("opening", at.Name, at.Size, p.Written)
-	ctx, timeout := m.env.ctx, m.env.opts.CallTimeout+accounts.TransferTime(at.Size)
+	tr := v.start("opening", at.Name, at.Size, p.Written)
+	ctx, timeout := v.att.e.ctx, v.att.e.opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -207,43 +210,47 @@ func (m *Model) openAttachment(i int) tea.Cmd {
 	})
 }
 
-// handleAttachMsg shows how a save or an open went, and the progress bar.
-func (m *Model) handleAttachMsg(msg tea.Msg) tea.Cmd {
+// attachMsg shows how a save or an open went, and the progress bar,
+// wherever the message view has gone since.
+func (v *viewer) attachMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case progressMsg:
-		t := m.viewer.att.busy
+		t := v.att.busy
 		if t == nil || t.req != msg.req {
 			return nil
 		}
-		m.frame.setStatus(fmt.Sprintf("%s %s %s", t.verb, t.name, progressBar(msg.written, t.size, 20)), false)
+		v.note(fmt.Sprintf("%s %s %s", t.verb, t.name, progressBar(msg.written, t.size, 20)), false)
 		return t.watch()
 	case savedMsg:
-		m.done(msg.req)
+		v.done(msg.req)
 		if msg.err != nil {
-			m.frame.setStatus("not saved: "+msg.err.Error(), true)
+			v.note("not saved: "+msg.err.Error(), true)
 		} else {
-			m.frame.setStatus("saved "+msg.path, false)
+			v.note("saved "+msg.path, false)
 		}
 	case attachOpenedMsg:
-		m.done(msg.req)
-		return m.showOpened(msg)
+		v.done(msg.req)
+		return v.showOpened(msg)
 	}
 	return nil
 }
 
 // showOpened says how an open went: a refusal with its reason.
-func (m *Model) showOpened(msg attachOpenedMsg) tea.Cmd {
+func (v *viewer) showOpened(msg attachOpenedMsg) tea.Cmd {
 	var refused *runnable.Refused
 	switch {
 	case errors.As(msg.err, &refused):
-		m.frame.setStatus(refused.Error(), true)
+		v.note(refused.Error(), true)
 	case msg.err != nil:
-		m.frame.setStatus("could not open "+msg.name+": "+msg.err.Error(), true)
+		v.note("could not open "+msg.name+": "+msg.err.Error(), true)
 	default:
-		m.frame.setStatus("opened "+msg.name, false)
+		v.note("opened "+msg.name, false)
 	}
 	return nil
 }
+
+// note tells the status line what the attachments' flow says.
+func (v *viewer) note(text string, bad bool) { v.att.e.tell(noteMsg{text: text, bad: bad}) }
 
 // progressBar is "[#####·····] 50% 2.5 of 5.0 MB", width cells of bar.
 func progressBar(done, total int64, width int) string {

@@ -66,7 +66,7 @@ func TestNotifyWindowIsATimer(t *testing.T) {
 			Subject: "new"}, Fresh: true}
 	}
 	const window = 200 * time.Millisecond
-	n := notifier{ctx: ctx, argv: []string{"true"}, window: window, timeout: 10 * time.Second}
+	n := notifier{ctx: ctx, tell: func(...tea.Msg) {}, argv: []string{"true"}, window: window, timeout: 10 * time.Second}
 	n, cmd := n.arrived([]model.Row{row(1)})
 	batch, ok := cmd().(tea.BatchMsg)
 	if !ok || len(batch) != 2 || !n.running {

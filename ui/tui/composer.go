@@ -92,12 +92,27 @@ func (c composer) reviewed(msg reviewMsg) composer {
 	return c
 }
 
-// update runs the writing flow: the draft on disk opens the editor, the
-// editor's end reads the text back for review, the review's keys send
-// (into the outbox), edit again, postpone or discard, and undo within
-// send_delay brings the message back. What the status line should say
-// it tells the root as a noteMsg (say).
+// update runs the writing flow (step) and tells the root whether the
+// review screen is up after it (reviewingMsg), as it is after every
+// message while it is, and once when it ends.
 func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
+	was := c.review
+	c, cmd := c.step(msg)
+	switch {
+	case c.review:
+		c.e.tell(reviewingMsg{on: true})
+	case was:
+		c.e.tell(reviewingMsg{})
+	}
+	return c, cmd
+}
+
+// step is one step of the writing flow: the draft on disk opens the
+// editor, the editor's end reads the text back for review, the review's
+// keys send (into the outbox), edit again, postpone or discard, and undo
+// within send_delay brings the message back. What the status line should
+// say it tells the root as a noteMsg (say).
+func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 	room := c.e.opts.Mailroom
 	switch msg := msg.(type) {
 	case composeReadyMsg:

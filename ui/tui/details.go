@@ -20,7 +20,7 @@ type detailsBox struct {
 	styles  Styles
 	keys    KeyMap
 	now     func() time.Time
-	failure func() string // notify_cmd's last failure ("" after a success)
+	failure string // notify_cmd's last failure ("" after a success), kept by notifyFailureMsg
 	account int
 	pane    *accountPane
 	stderr  string
@@ -28,7 +28,7 @@ type detailsBox struct {
 }
 
 // newDetails is the details of account i.
-func newDetails(e *env, i int, p *accountPane, notifyFailure func() string) detailsBox {
+func newDetails(e *env, i int, p *accountPane, notifyFailure string) detailsBox {
 	return detailsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, failure: notifyFailure, account: i, pane: p}.show()
 }
 
@@ -37,6 +37,8 @@ func newDetails(e *env, i int, p *accountPane, notifyFailure func() string) deta
 // tells the root to refresh the account.
 func (d detailsBox) update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
+	case notifyFailureMsg:
+		d.failure = msg.text
 	case statusMsg:
 		if msg.account == d.account {
 			return d.show(), nil // read once per event, not once per frame
@@ -86,7 +88,7 @@ func (d detailsBox) view(width, height int) string {
 }
 
 func (d detailsBox) body(width, height int) string {
-	s, k, now, notifyFailure := d.styles, d.keys, d.now(), d.failure()
+	s, k, now, notifyFailure := d.styles, d.keys, d.now(), d.failure
 	p := d.pane
 	name, h, stderr, lastErr := p.acct.Name(), p.health, d.stderr, p.lastErr
 	var b strings.Builder

@@ -139,7 +139,7 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Refresh):
 		m.frame.setStatus("refreshing "+m.folder.name+"…", false)
-		return m.folderLoad(), true
+		return m.folder.load(&m.env, &m.panes), true
 	}
 	return nil, false
 }
@@ -165,7 +165,7 @@ func (m *Model) enterFolder(i int, folder string) tea.Cmd {
 	m.list = m.list.setRows(nil)
 	m.rebuild()
 	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", folder, a.Name(), hint(m.env.keys.Back)), false)
-	cmds := []tea.Cmd{m.folderLoad(), followCmd(m.env.ctx, i, a, folder, m.env.opts.CallTimeout)}
+	cmds := []tea.Cmd{m.folder.load(&m.env, &m.panes), followCmd(m.env.ctx, i, a, folder, m.env.opts.CallTimeout)}
 	if r, ok := a.(Remembering); ok {
 		cmds = append(cmds, folderStoredCmd(m.env.ctx, r, v.visit, folder, m.env.opts.PageSize))
 	}
@@ -217,10 +217,10 @@ func (l listScreen) folderHeader() string {
 	return s
 }
 
-// folderAt is the folder a badge names beside its account ("" for none).
-func (m *Model) folderAt(i int) string {
-	if m.folder.on && m.folder.account == i {
-		return m.folder.name
+// at is the folder a badge names beside account i ("" for none).
+func (v folderView) at(i int) string {
+	if v.on && v.account == i {
+		return v.name
 	}
 	return ""
 }
@@ -236,7 +236,7 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 		f := m.panes.accts[msg.account].acct.(following)
 		cmd := waitFolderPush(m.env.ctx, msg.account, f.FolderPushes())
 		if m.folder.on && m.folder.account == msg.account {
-			cmd = tea.Batch(cmd, m.folderLoad())
+			cmd = tea.Batch(cmd, m.folder.load(&m.env, &m.panes))
 		}
 		return cmd, true
 	case followedMsg:
@@ -263,10 +263,9 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// folderLoad asks for the folder's newest page: a sync step where the
+// load asks for the folder's newest page: a sync step where the
 // account syncs (the first of a screen's rows), else a listing.
-func (m *Model) folderLoad() tea.Cmd {
-	v := &m.folder
+func (v *folderView) load(e *env, p *accountPanes) tea.Cmd {
 	if !v.on {
 		return nil
 	}
@@ -274,23 +273,23 @@ func (m *Model) folderLoad() tea.Cmd {
 		v.again = true
 		return nil
 	}
-	v.req, v.loading = m.env.next(), true
-	a := m.panes.accts[v.account].acct
+	v.req, v.loading = e.next(), true
+	a := p.accts[v.account].acct
 	step := 0
 	if !v.listedOnce {
-		step = m.env.rows
+		step = e.rows
 	}
-	return folderSyncCmd(m.env.ctx, a, v.visit, v.req, v.name, m.env.opts.PageSize, step, m.env.opts.CallTimeout)
+	return folderSyncCmd(e.ctx, a, v.visit, v.req, v.name, e.opts.PageSize, step, e.opts.CallTimeout)
 }
 
-// folderRefresh is the periodic refresh of the folder on screen, as of
+// refresh is the periodic refresh of the folder on screen, as of
 // the inbox: what tells of a change where no push does (a third-party
 // MCP account), and a check where one does.
-func (m *Model) folderRefresh() tea.Cmd {
-	if !m.folder.on || m.folder.loading || m.panes.accts[m.folder.account].health.Down() {
+func (v *folderView) refresh(e *env, p *accountPanes) tea.Cmd {
+	if !v.on || v.loading || p.accts[v.account].health.Down() {
 		return nil
 	}
-	return m.folderLoad()
+	return v.load(e, p)
 }
 
 // folderPage applies a page of the folder.
@@ -357,30 +356,30 @@ func (m *Model) folderStepped(msg folderPageMsg) tea.Cmd {
 	}
 	if v.again {
 		v.again = false
-		return m.folderLoad()
+		return m.folder.load(&m.env, &m.panes)
 	}
 	return nil
 }
 
-// folderPageIfAtEnd pages the folder below its loaded rows: from the
+// pageIfAtEnd pages the folder below its loaded rows (of inbox, the
+// folder's, when the list's cursor is at its end): from the
 // store, where the account keeps one (its sync brings the whole folder
 // there, newest first, and goes on a step at a time behind the screen),
 // else from the server.
-func (m *Model) folderPageIfAtEnd() tea.Cmd {
-	v := &m.folder
-	if !m.list.atEnd() || v.paging > 0 {
+func (v *folderView) pageIfAtEnd(e *env, p *accountPanes, inbox *model.Inbox, atEnd bool) tea.Cmd {
+	if !atEnd || v.paging > 0 {
 		return nil
 	}
-	pane := m.panes.accts[v.account]
+	pane := p.accts[v.account]
 	name := pane.acct.Name()
-	floor := m.inbox.PageFloor(name)
-	if floor <= 1 || !m.inbox.More(name) {
+	floor := inbox.PageFloor(name)
+	if floor <= 1 || !inbox.More(name) {
 		return nil
 	}
 	var cmds []tea.Cmd
 	if r, ok := pane.acct.(Remembering); ok {
 		v.paging++
-		visit, folder, limit, ctx := v.visit, v.name, m.env.opts.PageSize, m.env.ctx
+		visit, folder, limit, ctx := v.visit, v.name, e.opts.PageSize, e.ctx
 		cmds = append(cmds, func() tea.Msg {
 			page, err := r.CachedOlder(ctx, folder, floor, limit)
 			return folderPageMsg{visit: visit, older: true, stored: true, before: floor, page: page, err: err}
@@ -388,19 +387,19 @@ func (m *Model) folderPageIfAtEnd() tea.Cmd {
 	}
 	if _, ok := pane.acct.(Remembering); !ok && pane.health.Connected() {
 		v.paging++
-		cmds = append(cmds, folderListCmd(m.env.ctx, pane.acct, v.visit, 0, accounts.ListOptions{Folder: v.name, Limit: m.env.opts.PageSize, BeforeUID: floor}, m.env.opts.CallTimeout))
+		cmds = append(cmds, folderListCmd(e.ctx, pane.acct, v.visit, 0, accounts.ListOptions{Folder: v.name, Limit: e.opts.PageSize, BeforeUID: floor}, e.opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
 }
 
-// folderMatchStored asks the store for the folder's rows matching the
+// matchStored asks the store for the folder's rows matching the
 // filter beyond the loaded pages.
-func (m *Model) folderMatchStored(text string) tea.Cmd {
-	r, ok := m.panes.accts[m.folder.account].acct.(Remembering)
+func (v folderView) matchStored(e *env, p *accountPanes, text string) tea.Cmd {
+	r, ok := p.accts[v.account].acct.(Remembering)
 	if !ok {
 		return nil
 	}
-	visit, folder, ctx := m.folder.visit, m.folder.name, m.env.ctx
+	visit, folder, ctx := v.visit, v.name, e.ctx
 	return func() tea.Msg {
 		page, err := r.CachedMatch(ctx, folder, text, storedMatchLimit)
 		return folderMatchMsg{visit: visit, text: text, page: page, err: err}

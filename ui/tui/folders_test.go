@@ -42,3 +42,34 @@ func TestFolderLateAnswerOfAnEarlierVisit(t *testing.T) {
 		t.Fatalf("the second visit's intent was settled by the first visit's answer: %+v", in)
 	}
 }
+
+// The folder's loading is the folder view's own, run on the view alone
+// with the panes it reads: nothing when no folder is on screen, one
+// request at a time (a second while one runs is one more after it), and
+// the badge names the folder beside its account only.
+func TestFolderViewLoadsAlone(t *testing.T) {
+	panes := &accountPanes{accts: []*accountPane{{acct: &benchAccount{name: "Work"}}, {acct: &benchAccount{name: "Home"}}}}
+	for _, tc := range []struct {
+		name           string
+		v              folderView
+		cmd, again     bool
+		req            uint64
+		badge0, badge1 string
+	}{
+		{"no folder", folderView{}, false, false, 0, "", ""},
+		{"a folder", folderView{on: true, account: 1, name: "Lists"}, true, false, 1, "", "Lists"},
+		{"while one runs", folderView{on: true, account: 1, name: "Lists", loading: true, req: 7}, false, true, 7, "", "Lists"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &env{opts: Options{PageSize: 50, CallTimeout: time.Second}}
+			v := tc.v
+			cmd := v.load(e, panes)
+			if (cmd != nil) != tc.cmd || v.again != tc.again || v.req != tc.req {
+				t.Errorf("cmd %v, again %v, req %d; want %v, %v, %d", cmd != nil, v.again, v.req, tc.cmd, tc.again, tc.req)
+			}
+			if v.at(0) != tc.badge0 || v.at(1) != tc.badge1 {
+				t.Errorf("badges %q %q, want %q %q", v.at(0), v.at(1), tc.badge0, tc.badge1)
+			}
+		})
+	}
+}

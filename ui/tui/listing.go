@@ -77,7 +77,7 @@ func (p *accountPanes) page(e *env, inbox *model.Inbox) tea.Cmd {
 // pageIfAtEnd pages when the list's cursor is on its last row.
 func (m *Model) pageIfAtEnd() tea.Cmd {
 	if m.folder.on {
-		return m.folderPageIfAtEnd()
+		return m.folder.pageIfAtEnd(&m.env, &m.panes, m.inbox, m.list.atEnd())
 	}
 	if !m.list.atEnd() {
 		return nil

@@ -21,7 +21,8 @@ import (
 // window and never two at once, for the newest message. What arrives
 // during a run waits for it, and becomes exactly one run after it.
 type notifier struct {
-	ctx     context.Context // the UI's lifetime: a run and its window end with it
+	ctx     context.Context  // the UI's lifetime: a run and its window end with it
+	tell    func(...tea.Msg) // how it reports a run's end to the root (env.tell)
 	argv    []string
 	details string // the key of the details, which the status line points to
 	window  time.Duration
@@ -30,8 +31,6 @@ type notifier struct {
 	pending []model.Message          // arrived since, waiting for the window or the run
 	shut    bool                     // the window of the last run is still open: no run before it ends
 	running bool                     // a run has started and not ended
-	failure string                   // the last run's failure, sanitised lines, for the details; "" after a success
-	status  string                   // the same in one line, for the status line
 }
 
 // defaultNotifyWindow spaces runs out; defaultNotifyTimeout kills a
@@ -73,16 +72,20 @@ func (n notifier) arrived(rows []model.Row) (notifier, tea.Cmd) {
 }
 
 // update takes the notifier's own messages: a window's end and a run's.
+// A run's end is told to the root: its failure for the details (empty
+// after a success) and, when it failed, the status line's words.
 func (n notifier) update(msg tea.Msg) (notifier, tea.Cmd) {
 	switch msg := msg.(type) {
 	case notifyFlushMsg:
 		n.shut = false
 	case notifiedMsg:
 		n.running = false
-		n.failure, n.status = "", ""
-		if msg.err != nil {
-			n.failure, n.status = failureText(msg.err, msg.stderr, n.details)
+		if msg.err == nil {
+			n.tell(notifyFailureMsg{})
+			break
 		}
+		failure, status := failureText(msg.err, msg.stderr, n.details)
+		n.tell(notifyFailureMsg{text: failure}, noteMsg{text: status, bad: true})
 	}
 	return n.next()
 }

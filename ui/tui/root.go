@@ -115,6 +115,9 @@ type frame struct {
 	help       help.Model
 	helpPage   int    // the page of the full help on screen (see helpPages)
 	title      string // the terminal title last set
+	// notifyFailure is notify_cmd's last failure as the notifier told it
+	// (notifyFailureMsg), for the details; "" after a success.
+	notifyFailure string
 }
 
 // New builds the model and subscribes to every account's status. Call
@@ -159,12 +162,20 @@ func New(opts Options) (*Model, error) {
 		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
 		snoozeNote: m.panes.snoozeNote}
 	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
+	m.viewer.att.e, m.viewer.att.account = &m.env, func(name string) (Account, bool) {
+		if i := m.panes.index(name); i >= 0 {
+			return m.panes.accts[i].acct, true
+		}
+		return nil, false
+	}
 	m.viewer.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
 	if len(opts.OpenCmd) == 0 {
 		m.viewer.att.opener.Cmd = attach.DefaultOpenCmd
 	}
+	m.unsub = unsubBox{e: &m.env, panes: &m.panes}
+	m.threads = threadView{e: &m.env, panes: &m.panes, inbox: m.inbox}
 	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
-	m.notify = notifier{ctx: ctx, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
+	m.notify = notifier{ctx: ctx, tell: m.env.tell, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
 	}
@@ -267,9 +278,9 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()
-	case progressMsg, savedMsg, attachOpenedMsg:
-		return m, m.handleAttachMsg(msg)
-	case noteMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
+	case progressMsg, savedMsg, attachOpenedMsg: // the viewer's, wherever the view has gone
+		return m, tea.Batch(m.viewer.attachMsg(msg), m.heard())
+	case noteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, reviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

@@ -37,6 +37,21 @@ type (
 	// goneMsg: the message on screen went away (archived): the message
 	// view ends; any other screen ignores it.
 	goneMsg struct{}
+	// notifyFailureMsg is notify_cmd's last run told by the notifier: why
+	// it failed, sanitised lines for the details; "" after a success.
+	notifyFailureMsg struct{ text string }
+	// archiveSenderMsg: the archive offer after an unsubscribe was taken:
+	// rows (the sender's mail) are archived, and the message view, whose
+	// message is among them, ends.
+	archiveSenderMsg struct{ rows []model.Row }
+	// rowsMsg: the list's rows changed (the thread view turned, a
+	// conversation opened or closed): the list is built again, on follow's
+	// row when there is one.
+	rowsMsg struct{ follow *model.MessageID }
+	// openRowMsg: the message view shows row (n and p in a conversation).
+	openRowMsg struct{ row model.Row }
+	// reviewingMsg: the composer's review screen is up (on), or ended.
+	reviewingMsg struct{ on bool }
 	// sentMarkMsg: a reply or forward just went; its original's row is
 	// marked at once.
 	sentMarkMsg struct{ mark sentMark }
@@ -51,13 +66,35 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 	case movePickedMsg:
 		return m.act(model.Op{Action: model.ActMove, To: msg.folder}, msg.rows)
 	case snoozePickedMsg:
-		c, n := m.triage.snooze(msg.rows, msg.until, m.snoozeApplier())
+		c, n := m.triage.snooze(msg.rows, msg.until, m.panes.snoozeApplier(&m.env))
 		return m.report(c, n) // the picker closed onto the list
 	case folderPickedMsg:
 		if model.CanonicalFolder(msg.folder) == "INBOX" {
 			return m.leaveFolder()
 		}
 		return m.enterFolder(msg.account, msg.folder)
+	case notifyFailureMsg:
+		m.frame.notifyFailure = msg.text
+		return m.toTop(msg) // open details show it at once
+	case archiveSenderMsg:
+		cmd := m.act(model.Op{Action: model.ActArchive}, msg.rows)
+		if cmd != nil {
+			m.updateScreen(goneMsg{}) // the message view closes onto the list
+		}
+		return cmd
+	case rowsMsg:
+		if msg.follow != nil {
+			m.list = m.list.follow(*msg.follow)
+		}
+		m.rebuild()
+	case openRowMsg:
+		return m.openRow(msg.row)
+	case reviewingMsg:
+		if msg.on {
+			m.setMode(modeReview)
+		} else {
+			m.setMode(modeList)
+		}
 	case refreshMsg:
 		return m.refresh(msg.account)
 	case sentMarkMsg:

@@ -88,32 +88,32 @@ func snoozeMarksCmd(ctx context.Context, a Snoozer, i int, now time.Time) tea.Cm
 
 // reloadSnoozeMarks reads account i's schedule again (after a listing,
 // a snooze or an undo).
-func (m *Model) reloadSnoozeMarks(i int) tea.Cmd {
-	if i < 0 || i >= len(m.panes.accts) {
+func (p *accountPanes) reloadSnoozeMarks(e *env, i int) tea.Cmd {
+	if i < 0 || i >= len(p.accts) {
 		return nil
 	}
-	s, ok := m.panes.accts[i].acct.(Snoozer)
+	s, ok := p.accts[i].acct.(Snoozer)
 	if !ok {
 		return nil
 	}
-	return snoozeMarksCmd(m.env.ctx, s, i, m.env.opts.Now())
+	return snoozeMarksCmd(e.ctx, s, i, e.opts.Now())
 }
 
 // snoozeMarksArrived keeps an account's marks, and sets a timer for its
 // soonest wake (one per wake time: a listing reads the marks again).
-func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) tea.Cmd {
+func (p *accountPanes) snoozeMarksArrived(e *env, msg snoozeMarksMsg) tea.Cmd {
 	if msg.err != nil {
 		return nil // snooze off, or the schedule unreadable: no marks
 	}
-	if m.panes.snoozes == nil {
-		m.panes.snoozes = map[string]*snoozeMarks{}
+	if p.snoozes == nil {
+		p.snoozes = map[string]*snoozeMarks{}
 	}
-	name := m.panes.accts[msg.account].acct.Name()
+	name := p.accts[msg.account].acct.Name()
 	marks := msg.marks
-	if prev := m.panes.snoozes[name]; prev != nil {
+	if prev := p.snoozes[name]; prev != nil {
 		marks.timer, marks.fired = prev.timer, prev.fired
 	}
-	m.panes.snoozes[name] = &marks
+	p.snoozes[name] = &marks
 	if marks.next.IsZero() || !marks.timer.IsZero() && !marks.next.Before(marks.timer) {
 		return nil // nothing snoozed, or a timer runs for it (a later one's is harmless)
 	}
@@ -122,7 +122,7 @@ func (m *Model) snoozeMarksArrived(msg snoozeMarksMsg) tea.Cmd {
 		at = marks.fired.Add(retryWake) // due still: tried a moment ago
 	}
 	marks.timer = at
-	return wakeTimerCmd(m.env.ctx, msg.account, at)
+	return wakeTimerCmd(e.ctx, msg.account, at)
 }
 
 // snoozeNote is a row's snooze mark, shown before its subject: when a
@@ -148,11 +148,11 @@ func (p *accountPanes) snoozeNote(r model.Row) string {
 
 // snoozeDue syncs an account whose soonest wake has come: the sync
 // wakes it, and its steps read the marks again.
-func (m *Model) snoozeDue(msg snoozeDueMsg) tea.Cmd {
-	if s := m.panes.snoozes[m.panes.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
-		s.timer, s.fired = time.Time{}, m.env.opts.Now() // the next reading sets the next timer
+func (p *accountPanes) snoozeDue(e *env, msg snoozeDueMsg) tea.Cmd {
+	if s := p.snoozes[p.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
+		s.timer, s.fired = time.Time{}, e.opts.Now() // the next reading sets the next timer
 	}
-	return m.panes.load(&m.env, msg.account)
+	return p.load(e, msg.account)
 }
 
 // startSnooze opens the snooze picker for rows, all of accounts that
@@ -172,23 +172,23 @@ func (m *Model) startSnooze(rows []model.Row) tea.Cmd {
 }
 
 // snoozeApplier sends a batch to its account's Snooze.
-func (m *Model) snoozeApplier() snoozeApplier {
+func (p *accountPanes) snoozeApplier(e *env) snoozeApplier {
 	return snoozeApplier{
 		folder: func(account string) (string, bool) {
-			i := m.panes.index(account)
+			i := p.index(account)
 			if i < 0 {
 				return "", false
 			}
-			s, ok := m.panes.accts[i].acct.(Snoozer)
+			s, ok := p.accts[i].acct.(Snoozer)
 			if !ok {
 				return "", false
 			}
 			return s.SnoozeFolder(), true
 		},
 		send: func(account string, intent int, folder string, uv uint32, msgs []model.Message, until time.Time) tea.Cmd {
-			i := m.panes.index(account)
-			s := m.panes.accts[i].acct.(Snoozer)
-			ctx, timeout := m.env.ctx, m.env.opts.CallTimeout
+			i := p.index(account)
+			s := p.accts[i].acct.(Snoozer)
+			ctx, timeout := e.ctx, e.opts.CallTimeout
 			return func() tea.Msg {
 				cctx, cancel := context.WithTimeout(ctx, timeout)
 				defer cancel()

@@ -121,7 +121,7 @@ func TestSnoozeWakeTimer(t *testing.T) {
 	}
 	defer m.Close()
 	arrive := func(next time.Time) tea.Cmd {
-		return m.snoozeMarksArrived(snoozeMarksMsg{account: 0, marks: snoozeMarks{folder: "Snoozed", next: next}})
+		return m.panes.snoozeMarksArrived(&m.env, snoozeMarksMsg{account: 0, marks: snoozeMarks{folder: "Snoozed", next: next}})
 	}
 	timer := func() time.Time { return m.panes.snoozes["Work"].timer }
 	if cmd := arrive(now.Add(time.Hour)); cmd == nil || !timer().Equal(now.Add(time.Hour)) {
@@ -133,7 +133,7 @@ func TestSnoozeWakeTimer(t *testing.T) {
 	if cmd := arrive(now.Add(time.Minute)); cmd == nil || !timer().Equal(now.Add(time.Minute)) {
 		t.Fatalf("an earlier wake kept the later timer: %v", timer())
 	}
-	m.snoozeDue(snoozeDueMsg{account: 0, at: now.Add(time.Minute)}) // fired; its sync leaves the wake due
+	m.panes.snoozeDue(&m.env, snoozeDueMsg{account: 0, at: now.Add(time.Minute)}) // fired; its sync leaves the wake due
 	if cmd := arrive(now.Add(-time.Second)); cmd == nil || !timer().Equal(now.Add(retryWake)) {
 		t.Fatalf("a wake still due: timer %v, want a minute after the last try", timer())
 	}

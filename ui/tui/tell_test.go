@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,6 +77,78 @@ func TestArchiveOfferEndsTheMessageView(t *testing.T) {
 			cmd := r.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tc.answer)})
 			if r.frame.mode != tc.want || (cmd != nil) != (tc.answer == "y") {
 				t.Errorf("mode %s (cmd %v), want %s", r.frame.mode, cmd != nil, tc.want)
+			}
+		})
+	}
+}
+
+// The notifier tells the root how its last run ended, as messages: a
+// failure sets the status line and reaches the details, open or opened
+// later; a success clears the details' failure and leaves the status line.
+func TestNotifierTellsTheRoot(t *testing.T) {
+	const failed = "notify_cmd: last run failed: exit status 3"
+	for _, tc := range []struct {
+		name       string
+		openBefore bool // the details are open when the run ends
+		err        error
+		status     string
+		bad        bool
+		shown      bool // the details show the failure
+	}{
+		{"failed, details opened after", false, errors.New("exit status 3"), "notify_cmd: exit status 3", true, true},
+		{"failed, details open", true, errors.New("exit status 3"), "notify_cmd: exit status 3", true, true},
+		{"succeeded after a failure", true, nil, "before", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRebound(t)
+			r.Update(notifiedMsg{err: errors.New("exit status 9")}) // an earlier failure
+			if tc.openBefore {
+				r.press("details")
+			}
+			r.frame.setStatus("before", false)
+			r.Update(notifiedMsg{err: tc.err})
+			if !strings.HasPrefix(r.frame.status, tc.status) || r.frame.statusErr != tc.bad || len(r.env.said) != 0 {
+				t.Errorf("status %q (bad %v, %d unheard), want %q… (bad %v)", r.frame.status, r.frame.statusErr, len(r.env.said), tc.status, tc.bad)
+			}
+			if !tc.openBefore {
+				r.press("details")
+			}
+			if r.frame.mode != modeDetails {
+				t.Fatalf("the details are not open: %s", r.frame.mode)
+			}
+			if v := r.View(); strings.Contains(v, failed) != tc.shown || strings.Contains(v, "exit status 9") {
+				t.Errorf("the details show the failure %v, want %v:\n%s", !tc.shown, tc.shown, v)
+			}
+		})
+	}
+}
+
+// The composer tells the root when its review screen is up and when it
+// ends (reviewingMsg): the root switches the mode on that message and
+// reads no field of the composer back.
+func TestComposerTellsTheReview(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		reviewing bool // the review screen is up before
+		msg       tea.Msg
+		want      mode
+	}{
+		{"the editor's text comes back", false, reviewMsg{draftID: "d1"}, modeReview},
+		{"an answer for another draft", false, reviewMsg{draftID: "d0"}, modeList},
+		{"the marks while it is up", true, marksMsg{draftID: "d1"}, modeReview},
+		{"queued", true, queuedMsg{}, modeList},
+		{"postponed", true, shelvedMsg{verb: "postponed"}, modeList},
+		{"postponing failed", true, shelvedMsg{err: errors.New("disk full")}, modeReview},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRebound(t)
+			r.compose.draft.ID = "d1"
+			if tc.reviewing {
+				r.composed(reviewMsg{draftID: "d1"})
+			}
+			r.composed(tc.msg)
+			if r.frame.mode != tc.want || len(r.env.said) != 0 {
+				t.Errorf("mode %s (%d unheard), want %s", r.frame.mode, len(r.env.said), tc.want)
 			}
 		})
 	}

@@ -17,7 +17,13 @@ import (
 // conversation's row acts on every message in it, as one action with one
 // undo; a conversation spread over several accounts is asked about first,
 // since a forged References header can join a stranger's mail to it.
+//
+// Its flow is its own: it tells the root to redraw the list (rowsMsg), to
+// open a row (openRowMsg) and what the status line says (noteMsg).
 type threadView struct {
+	e        *env          // the UI's lifetime, keys and tell
+	panes    *accountPanes // the account that reads a conversation's stored messages
+	inbox    *model.Inbox  // the rows n and p step through
 	on       bool
 	expanded map[string]bool
 	// more is an opened conversation's messages in other folders and
@@ -57,18 +63,18 @@ func storedThreadCmd(ctx context.Context, acct Account, tid string) tea.Cmd {
 	}
 }
 
-// storedThread shows a conversation's messages in other folders.
-func (m *Model) storedThread(msg storedThreadMsg) {
-	if m.threads.more == nil {
-		m.threads.more = map[string][]model.Row{}
+// stored shows a conversation's messages in other folders.
+func (v *threadView) stored(msg storedThreadMsg) {
+	if v.more == nil {
+		v.more = map[string][]model.Row{}
 	}
 	var rows []model.Row
 	for _, mm := range msg.msgs {
 		rows = append(rows, model.Row{Message: mm})
 	}
-	m.threads.more[msg.tid] = rows
-	if m.threads.on && m.threads.expanded[msg.tid] {
-		m.rebuild()
+	v.more[msg.tid] = rows
+	if v.on && v.expanded[msg.tid] {
+		v.e.tell(rowsMsg{})
 	}
 }
 
@@ -97,70 +103,67 @@ func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation, f *frame, ke
 	return false
 }
 
-// threadKey runs the thread view's keys in the list; ok is false for any
-// other key.
-func (m *Model) threadKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	k := m.env.keys
+// key runs the thread view's keys in the list, on the row r under the
+// cursor (onRow: there is one); ok is false for any other key.
+func (v *threadView) key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
+	k := v.e.keys
 	if key.Matches(msg, k.Threads) {
-		m.threads.on = !m.threads.on
-		if m.threads.expanded == nil {
-			m.threads.expanded = map[string]bool{}
+		v.on = !v.on
+		if v.expanded == nil {
+			v.expanded = map[string]bool{}
 		}
-		m.rebuild()
-		if m.threads.on {
-			m.frame.setStatus("thread view: one row per conversation ("+hint(k.Expand)+" opens one, "+hint(k.Threads)+" ends it)", false)
-		} else {
-			m.frame.setStatus("", false)
+		note := noteMsg{}
+		if v.on {
+			note.text = "thread view: one row per conversation (" + hint(k.Expand) + " opens one, " + hint(k.Threads) + " ends it)"
 		}
+		v.e.tell(rowsMsg{}, note)
 		return nil, true
 	}
-	r, onRow := m.list.selected()
-	if !m.threads.on || !onRow || r.Thread == nil {
+	if !v.on || !onRow || r.Thread == nil {
 		return nil, false
 	}
 	c := r.Thread
 	switch {
 	case key.Matches(msg, k.Expand) || key.Matches(msg, k.Open) && !r.Member && !c.Expanded && c.Count > 1:
-		m.threads.expanded[c.ID] = true
+		v.expanded[c.ID] = true
 		var cmd tea.Cmd
-		if i := m.panes.index(r.ID.Account); i >= 0 {
-			cmd = storedThreadCmd(m.env.ctx, m.panes.accts[i].acct, c.ID)
+		if i := v.panes.index(r.ID.Account); i >= 0 {
+			cmd = storedThreadCmd(v.e.ctx, v.panes.accts[i].acct, c.ID)
 		}
-		m.rebuild()
+		v.e.tell(rowsMsg{})
 		return cmd, true
 	case key.Matches(msg, k.Collapse) && c.Expanded:
-		delete(m.threads.expanded, c.ID)
-		m.list = m.list.follow(c.Members[len(c.Members)-1]) // back to the conversation's row: its newest
-
-	default:
-		return nil, false
+		delete(v.expanded, c.ID)
+		newest := c.Members[len(c.Members)-1] // back to the conversation's row: its newest
+		v.e.tell(rowsMsg{follow: &newest})
+		return nil, true
 	}
-	m.rebuild()
-	return nil, true
+	return nil, false
 }
 
-// stepThread opens the message after (dir 1) or before (-1) the one on
-// screen in its conversation, oldest first: n and p in the message view.
-func (m *Model) stepThread(dir int) tea.Cmd {
-	cur, ok := m.inbox.Find(m.viewer.showing())
-	for _, rows := range m.threads.more {
+// step opens the message after (dir 1) or before (-1) showing, the one
+// on screen, in its conversation, oldest first: n and p in the message
+// view.
+func (v *threadView) step(showing model.MessageID, dir int) {
+	cur, ok := v.inbox.Find(showing)
+	for _, rows := range v.more {
 		for _, r := range rows {
-			if !ok && r.ID == m.viewer.showing() {
+			if !ok && r.ID == showing {
 				cur, ok = r, true // a message of another folder, opened from its conversation
 			}
 		}
 	}
 	if !ok || cur.ThreadID == "" {
-		m.frame.setStatus("this message is a conversation of its own", false)
-		return nil
+		v.e.tell(noteMsg{text: "this message is a conversation of its own"})
+		return
 	}
 	var thread []model.Row
-	for _, r := range m.inbox.Rows() {
+	for _, r := range v.inbox.Rows() {
 		if r.ThreadID == cur.ThreadID {
 			thread = append(thread, r)
 		}
 	}
-	for _, r := range m.threads.more[cur.ThreadID] { // its messages elsewhere (Sent), once opened
+	for _, r := range v.more[cur.ThreadID] { // its messages elsewhere (Sent), once opened
 		if !slices.ContainsFunc(thread, func(t model.Row) bool { return t.ID == r.ID }) {
 			thread = append(thread, r)
 		}
@@ -168,9 +171,8 @@ func (m *Model) stepThread(dir int) tea.Cmd {
 	slices.SortStableFunc(thread, func(a, b model.Row) int { return a.Date.Compare(b.Date) })
 	i := slices.IndexFunc(thread, func(r model.Row) bool { return r.ID == cur.ID })
 	if j := i + dir; i >= 0 && j >= 0 && j < len(thread) {
-		m.frame.setStatus(fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread)), false)
-		return m.openRow(thread[j])
+		v.e.tell(noteMsg{text: fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread))}, openRowMsg{row: thread[j]})
+		return
 	}
-	m.frame.setStatus(fmt.Sprintf("no more in this conversation (%d messages)", len(thread)), false)
-	return nil
+	v.e.tell(noteMsg{text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
 }

@@ -65,60 +65,60 @@ func mailtoFollowCmd(room *Mailroom, w unsubMailto) tea.Cmd {
 	}
 }
 
-// unsubOutboxChanged is the hook for every outboxMsg: the runner moved
+// outboxChanged is the hook for every outboxMsg: the runner moved
 // something, so each waiting entry is read again.
-func (m *Model) unsubOutboxChanged() tea.Cmd {
-	if m.env.opts.Mailroom == nil {
+func (u *unsubBox) outboxChanged() tea.Cmd {
+	if u.e.opts.Mailroom == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
-	for _, w := range m.unsub.mailto {
-		cmds = append(cmds, mailtoFollowCmd(m.env.opts.Mailroom, *w))
+	for _, w := range u.mailto {
+		cmds = append(cmds, mailtoFollowCmd(u.e.opts.Mailroom, *w))
 	}
 	return tea.Batch(cmds...)
 }
 
 // mailtoQueued starts following the entry, or says why it is not queued.
-func (m *Model) mailtoQueued(msg unsubQueuedMsg) tea.Cmd {
+func (u *unsubBox) mailtoQueued(msg unsubQueuedMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.unsubscribed(unsubDoneMsg{acct: msg.acct, sender: msg.sender, what: "a message to " + msg.to, err: msg.err})
+		return u.done(unsubDoneMsg{acct: msg.acct, sender: msg.sender, what: "a message to " + msg.to, err: msg.err})
 	}
-	m.note(msg.acct, "", "mailto: a message to "+msg.to+" is in the outbox")
+	u.note(msg.acct, "", "mailto: a message to "+msg.to+" is in the outbox")
 	w := &unsubMailto{acct: msg.acct, account: msg.account, sender: msg.sender, to: msg.to, id: msg.id}
-	if m.unsub.mailto == nil {
-		m.unsub.mailto = map[string]*unsubMailto{}
+	if u.mailto == nil {
+		u.mailto = map[string]*unsubMailto{}
 	}
-	m.unsub.mailto[w.id] = w
-	m.frame.setStatus("unsubscribe: the message to "+msg.to+" is in the outbox, waiting for the server…", false)
-	return mailtoFollowCmd(m.env.opts.Mailroom, *w)
+	u.mailto[w.id] = w
+	u.say("unsubscribe: the message to "+msg.to+" is in the outbox, waiting for the server…", false)
+	return mailtoFollowCmd(u.e.opts.Mailroom, *w)
 }
 
 // mailtoFollowed says the outcome once the runner knows it.
-func (m *Model) mailtoFollowed(msg unsubFollowMsg) tea.Cmd {
-	w := m.unsub.mailto[msg.id]
+func (u *unsubBox) mailtoFollowed(msg unsubFollowMsg) tea.Cmd {
+	w := u.mailto[msg.id]
 	if w == nil || msg.err != nil {
 		return nil // an answer already given, or the outbox unreadable for now: the next change reads again
 	}
 	e := msg.entry
 	switch {
 	case !msg.found && !msg.sent:
-		delete(m.unsub.mailto, w.id)
-		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
+		delete(u.mailto, w.id)
+		return u.done(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
 			err: errors.New("the message to " + w.to + " left the outbox unsent")})
 	case !msg.found, e.State == outbox.StateSent, e.State == outbox.StateSaved, e.State == outbox.StateDone:
-		delete(m.unsub.mailto, w.id)
-		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "the message to " + w.to + " was sent"})
+		delete(u.mailto, w.id)
+		return u.done(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "the message to " + w.to + " was sent"})
 	case e.State == outbox.StateFailed:
-		delete(m.unsub.mailto, w.id)
-		return m.unsubscribed(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
+		delete(u.mailto, w.id)
+		return u.done(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
 			err: errors.New("the server refused the message to " + w.to + ": " + e.LastError + " (D shows it)")})
 	case e.State == outbox.StateUnknown:
-		delete(m.unsub.mailto, w.id)
-		m.note(w.acct, "", "unknown: the message to "+w.to+" may have been sent: "+e.LastError)
-		m.frame.setStatus("unsubscribe: the message to "+w.to+" may have been sent: check Sent ("+e.LastError+")", true)
+		delete(u.mailto, w.id)
+		u.note(w.acct, "", "unknown: the message to "+w.to+" may have been sent: "+e.LastError)
+		u.say("unsubscribe: the message to "+w.to+" may have been sent: check Sent ("+e.LastError+")", true)
 	case e.State == outbox.StateQueued && e.LastError != "" && e.LastError != w.retry:
 		w.retry = e.LastError
-		m.frame.setStatus("unsubscribe: the message to "+w.to+" is not sent yet, will retry: "+e.LastError, true)
+		u.say("unsubscribe: the message to "+w.to+" is not sent yet, will retry: "+e.LastError, true)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"unibox/accounts/send/outbox"
 	"unibox/accounts/unsubscribe"
 	"unibox/model"
+	"unibox/model/textsafe"
 )
 
 // Unsubscribing is an account that can read a message's unsubscribe
@@ -26,7 +27,13 @@ type Unsubscribing interface {
 // unsubBox is `U`: the plan shown before anything is done, and after a
 // success the offer to archive the sender's mail. Only `y` goes on; any
 // other key drops what was offered.
+//
+// Its flow is its own: it tells the status line by noteMsg and asks the
+// root to archive by archiveSenderMsg; the root hands it U, the answers
+// to its commands and whether the screen up can hold its box.
 type unsubBox struct {
+	e       *env          // the UI's lifetime, options, request ids and tell
+	panes   *accountPanes // the accounts it reads headers of and notes in
 	req     uint64
 	plan    *unsubPlan              // shown, waiting for y
 	archive *archiveOffer           // after a success, waiting for y
@@ -75,54 +82,52 @@ func (m unsubInfoMsg) accountIndex() int   { return m.acct }
 func (m unsubStoredMsg) accountIndex() int { return noAccount }
 func (m unsubDoneMsg) accountIndex() int   { return m.acct }
 
-// unsubKey runs the `y` that answers U's questions (any other key says
+// key runs the `y` that answers U's questions (any other key says
 // no), on the screens of the frame's keys; U itself is the list's and the
-// message view's (unsubStart). ok is false for a key it leaves to others.
-func (m *Model) unsubKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	m.unsub.shown = "" // any key takes the box away
-	if p := m.unsub.plan; p != nil {
-		m.unsub.plan = nil
+// message view's (start). ok is false for a key it leaves to others.
+func (u *unsubBox) key(msg tea.KeyMsg) (tea.Cmd, bool) {
+	u.shown = "" // any key takes the box away
+	if p := u.plan; p != nil {
+		u.plan = nil
 		if msg.String() != "y" {
-			m.note(p.acct, "", "cancelled: "+p.plan.Describe(""))
-			m.frame.setStatus("unsubscribe cancelled: nothing was sent", false)
+			u.note(p.acct, "", "cancelled: "+p.plan.Describe(""))
+			u.say("unsubscribe cancelled: nothing was sent", false)
 			return nil, true
 		}
-		return m.carryOut(*p), true
+		return u.carryOut(*p), true
 	}
-	if a := m.unsub.archive; a != nil {
-		m.unsub.archive = nil
+	if a := u.archive; a != nil {
+		u.archive = nil
 		if msg.String() != "y" {
-			m.frame.setStatus("the mail from "+a.sender+" stays where it is", false)
+			u.say("the mail from "+a.sender+" stays where it is", false)
 			return nil, true
 		}
-		cmd := m.act(model.Op{Action: model.ActArchive}, a.rows)
-		if cmd != nil {
-			m.updateScreen(goneMsg{}) // the message view closes onto the list
-		}
-		return cmd, true
+		u.e.tell(archiveSenderMsg{rows: a.rows})
+		return nil, true
 	}
 	return nil, false
 }
 
-// unsubStart is U on the message id (the list's row or the message
+// start is U on the message id (the list's row or the message
 // view's): it reads the message's unsubscribe headers.
-func (m *Model) unsubStart(id model.MessageID) tea.Cmd {
-	i := m.panes.index(id.Account)
-	u, ok := m.accountOf(i).(Unsubscribing)
+func (u *unsubBox) start(id model.MessageID) tea.Cmd {
+	i := u.panes.index(id.Account)
+	acct, ok := u.accountOf(i).(Unsubscribing)
 	if !ok {
-		m.frame.setStatus("unsubscribe: this account cannot read a message's unsubscribe headers", true)
+		u.say("unsubscribe: this account cannot read a message's unsubscribe headers", true)
 		return nil
 	}
-	m.unsub.req = m.env.next()
-	m.frame.setStatus("unsubscribe: reading the message's List-Unsubscribe…", false)
-	return infoCmd(m.env.ctx, u, m.unsub.req, i, id, m.env.opts.CallTimeout)
+	u.req = u.e.next()
+	u.say("unsubscribe: reading the message's List-Unsubscribe…", false)
+	return infoCmd(u.e.ctx, acct, u.req, i, id, u.e.opts.CallTimeout)
 }
 
-func (m *Model) accountOf(i int) Account {
-	if i < 0 || i >= len(m.panes.accts) {
+// accountOf is account i, or nil.
+func (u *unsubBox) accountOf(i int) Account {
+	if i < 0 || i >= len(u.panes.accts) {
 		return nil
 	}
-	return m.panes.accts[i].acct
+	return u.panes.accts[i].acct
 }
 
 func infoCmd(ctx context.Context, u Unsubscribing, req uint64, i int, id model.MessageID, timeout time.Duration) tea.Cmd {
@@ -135,72 +140,75 @@ func infoCmd(ctx context.Context, u Unsubscribing, req uint64, i int, id model.M
 }
 
 // note writes one line of the account's history.
-func (m *Model) note(i int, class, text string) {
-	if u, ok := m.accountOf(i).(Unsubscribing); ok {
-		u.NoteUnsubscribe(class, text)
+func (u *unsubBox) note(i int, class, text string) {
+	if acct, ok := u.accountOf(i).(Unsubscribing); ok {
+		acct.NoteUnsubscribe(class, text)
 	}
 }
 
-// unsubscribed handles the answers: the plan to show, then the outcome.
-func (m *Model) unsubscribed(msg accountMsg) tea.Cmd {
-	switch msg := msg.(type) {
-	case unsubInfoMsg:
-		if msg.req != m.unsub.req {
-			return nil
-		}
-		if !m.row().unsubBox {
-			return nil // the user went on to write or look elsewhere: nothing waits for a y there
-		}
-		if msg.err != nil {
-			m.note(msg.acct, accounts.ClassOf(msg.err).String(), "could not read the unsubscribe headers: "+msg.err.Error())
-			m.frame.setStatus("unsubscribe: "+msg.err.Error(), true)
-			return nil
-		}
-		if len(msg.info.Options) == 0 && len(msg.info.Problems) == 0 && len(msg.info.Unsafe) == 0 {
-			m.frame.setStatus("unsubscribe: the message has no List-Unsubscribe header", true)
-			return nil // nothing to attempt, nothing for the history
-		}
-		plan := unsubscribe.Decide(msg.info)
-		sender := strings.ToLower(msg.info.From)
-		if plan.Kind == unsubscribe.KindShow {
-			m.note(msg.acct, "", "refused: "+plan.Describe(""))
-			m.frame.setStatus(plan.Describe(""), true)
-			m.unsub.shown = plan.Describe("")
-			return nil
-		}
-		from := m.fromOf(msg.acct)
-		m.unsub.plan = &unsubPlan{acct: msg.acct, id: msg.id, sender: sender, plan: plan}
-		m.frame.setStatus("y to go, any other key cancels: "+plan.Describe(from), false)
-		m.unsub.shown = m.frame.status
-	case unsubDoneMsg:
-		class := ""
-		if msg.err != nil {
-			class = accounts.ClassOf(msg.err).String()
-			m.note(msg.acct, class, "failed: "+msg.what+": "+msg.err.Error())
-			m.frame.setStatus("unsubscribe failed: "+msg.err.Error(), true)
-			return nil
-		}
-		m.note(msg.acct, "", "done: "+msg.what)
-		m.frame.setStatus("unsubscribed: "+msg.what+"; looking for the mail from "+msg.sender+"…", false)
-		return senderStoredCmd(m.env.ctx, m.panes.accts, msg, m.env.opts.CallTimeout)
-	case unsubStoredMsg:
-		for i, msgs := range msg.found {
-			m.inbox.AddStored(m.panes.accts[i].acct.Name(), msgs)
-		}
-		m.triage.reapply()
-		m.rebuild()
-		rows := m.fromSender(msg.sender)
-		if len(rows) == 0 || !m.row().unsubBox {
-			m.frame.setStatus("unsubscribed: "+msg.what, false)
-			return nil
-		}
-		m.unsub.archive = &archiveOffer{sender: msg.sender, rows: rows}
-		m.frame.setStatus(fmt.Sprintf("unsubscribed (%s). y archives the %d message(s) from %s in every account (%s undoes), any other key leaves them",
-			msg.what, len(rows), msg.sender, hint(m.env.keys.Undo)), false)
-		m.unsub.shown = m.frame.status
+// info is the answer to start: the plan to show and wait on; here is
+// whether the screen up holds the box (the list, the message view).
+func (u *unsubBox) info(msg unsubInfoMsg, here bool) {
+	if msg.req != u.req {
+		return
 	}
-	return nil
+	if !here {
+		return // the user went on to write or look elsewhere: nothing waits for a y there
+	}
+	if msg.err != nil {
+		u.note(msg.acct, accounts.ClassOf(msg.err).String(), "could not read the unsubscribe headers: "+msg.err.Error())
+		u.say("unsubscribe: "+msg.err.Error(), true)
+		return
+	}
+	if len(msg.info.Options) == 0 && len(msg.info.Problems) == 0 && len(msg.info.Unsafe) == 0 {
+		u.say("unsubscribe: the message has no List-Unsubscribe header", true)
+		return // nothing to attempt, nothing for the history
+	}
+	plan := unsubscribe.Decide(msg.info)
+	sender := strings.ToLower(msg.info.From)
+	if plan.Kind == unsubscribe.KindShow {
+		u.note(msg.acct, "", "refused: "+plan.Describe(""))
+		u.say(plan.Describe(""), true)
+		u.shown = plan.Describe("")
+		return
+	}
+	from := u.fromOf(msg.acct)
+	u.plan = &unsubPlan{acct: msg.acct, id: msg.id, sender: sender, plan: plan}
+	u.shown = textsafe.Line("y to go, any other key cancels: " + plan.Describe(from)) // as the status line has it
+	u.say(u.shown, false)
 }
+
+// done says how the unsubscribe went, and after a success looks for the
+// sender's stored mail for the archive offer.
+func (u *unsubBox) done(msg unsubDoneMsg) tea.Cmd {
+	class := ""
+	if msg.err != nil {
+		class = accounts.ClassOf(msg.err).String()
+		u.note(msg.acct, class, "failed: "+msg.what+": "+msg.err.Error())
+		u.say("unsubscribe failed: "+msg.err.Error(), true)
+		return nil
+	}
+	u.note(msg.acct, "", "done: "+msg.what)
+	u.say("unsubscribed: "+msg.what+"; looking for the mail from "+msg.sender+"…", false)
+	return senderStoredCmd(u.e.ctx, u.panes.accts, msg, u.e.opts.CallTimeout)
+}
+
+// offer is the archive offer once the sender's stored mail is in the
+// inbox (rows, every loaded row): y archives it where the box can wait.
+func (u *unsubBox) offer(msg unsubStoredMsg, inbox []model.Row, here bool) {
+	rows := fromSender(inbox, msg.sender)
+	if len(rows) == 0 || !here {
+		u.say("unsubscribed: "+msg.what, false)
+		return
+	}
+	u.archive = &archiveOffer{sender: msg.sender, rows: rows}
+	u.shown = textsafe.Line(fmt.Sprintf("unsubscribed (%s). y archives the %d message(s) from %s in every account (%s undoes), any other key leaves them",
+		msg.what, len(rows), msg.sender, hint(u.e.keys.Undo))) // as the status line has it
+	u.say(u.shown, false)
+}
+
+// say tells the status line.
+func (u *unsubBox) say(text string, bad bool) { u.e.tell(noteMsg{text: text, bad: bad}) }
 
 // senderStoredLimit bounds what the archive offer brings in from each
 // account's store.
@@ -238,23 +246,24 @@ func senderStoredCmd(ctx context.Context, panes []*accountPane, done unsubDoneMs
 	}
 }
 
-// fromSender is every loaded row, in every account, from address.
-func (m *Model) fromSender(address string) []model.Row {
+// fromSender is every row of rows (every loaded one, in every account)
+// from address.
+func fromSender(rows []model.Row, address string) []model.Row {
 	if address == "" {
 		return nil
 	}
-	var rows []model.Row
-	for _, r := range m.inbox.Rows() {
+	var from []model.Row
+	for _, r := range rows {
 		if strings.EqualFold(r.From.Address, address) {
-			rows = append(rows, r)
+			from = append(from, r)
 		}
 	}
-	return rows
+	return from
 }
 
 // fromOf is the address account i sends as ("" when it has none).
-func (m *Model) fromOf(i int) string {
-	if c, ok := m.accountOf(i).(Composing); ok {
+func (u *unsubBox) fromOf(i int) string {
+	if c, ok := u.accountOf(i).(Composing); ok {
 		if from, _ := c.Identity(); from != nil {
 			return from.Address
 		}
@@ -264,18 +273,18 @@ func (m *Model) fromOf(i int) string {
 
 // carryOut does what was shown, once: the POST, or the message queued
 // in the outbox for the runner to send (followed there: unsubmailto.go).
-func (m *Model) carryOut(p unsubPlan) tea.Cmd {
+func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 	switch p.plan.Kind {
 	case unsubscribe.KindOneClick:
-		poster := m.env.opts.Poster
-		m.note(p.acct, "", "one-click POST to "+p.plan.URI)
-		m.frame.setStatus("unsubscribe: posting to "+p.plan.URI+"…", false)
+		poster, ctx := u.e.opts.Poster, u.e.ctx
+		u.note(p.acct, "", "one-click POST to "+p.plan.URI)
+		u.say("unsubscribe: posting to "+p.plan.URI+"…", false)
 		return func() tea.Msg {
 			if poster == nil {
 				poster = unsubscribe.NewPoster(unsubscribe.PostOptions{})
 				defer poster.Close()
 			}
-			res, err := poster.Post(m.env.ctx, p.plan.URI)
+			res, err := poster.Post(ctx, p.plan.URI)
 			what := fmt.Sprintf("one-click POST to %s answered %d", p.plan.URI, res.Status)
 			if res.Status == 0 {
 				what = "one-click POST to " + p.plan.URI
@@ -283,16 +292,16 @@ func (m *Model) carryOut(p unsubPlan) tea.Cmd {
 			return unsubDoneMsg{acct: p.acct, sender: p.sender, what: what, err: err}
 		}
 	case unsubscribe.KindMailto:
-		room := m.env.opts.Mailroom
-		c, ok := m.accountOf(p.acct).(Composing)
+		room := u.e.opts.Mailroom
+		c, ok := u.accountOf(p.acct).(Composing)
 		from, err := sendingFrom(c, ok, room)
 		if err != nil {
-			m.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
-			m.frame.setStatus("unsubscribe: "+err.Error(), true)
+			u.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
+			u.say("unsubscribe: "+err.Error(), true)
 			return nil
 		}
 		d := p.plan.Mailto.Draft(model.Address{Name: from.Name, Address: from.Address})
-		name, now := m.panes.accts[p.acct].acct.Name(), m.env.opts.Now()
+		name, now := u.panes.accts[p.acct].acct.Name(), u.e.opts.Now()
 		return func() tea.Msg {
 			prep, err := d.Prepare(now)
 			var e outbox.Entry

@@ -1,9 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts/unsubscribe"
+	"unibox/model"
 	"unibox/model/textsafe"
 )
 
@@ -46,5 +51,48 @@ func TestWrapCellsKeepsClusters(t *testing.T) {
 		if textsafe.Width(l) > 5 {
 			t.Fatalf("line %q is %d columns", l, textsafe.Width(l))
 		}
+	}
+}
+
+// U's flow is the box's own: run on the box alone, it tells the status
+// line by noteMsg and asks for the archive by archiveSenderMsg, and keeps
+// its plan and offer only where the screen up can hold them.
+func TestUnsubBoxTellsTheRoot(t *testing.T) {
+	id := model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 3}
+	rows := []model.Row{{Message: model.Message{ID: id, From: model.Address{Address: "news@shop.example"}}}}
+	y := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")}
+	n := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}
+	plan := &unsubPlan{plan: unsubscribe.Plan{Kind: unsubscribe.KindOneClick, URI: "https://shop.example/u"}}
+	for _, tc := range []struct {
+		name           string
+		do             func(u *unsubBox)
+		said           []tea.Msg
+		planned, offer bool // a plan, an archive offer waits for y after
+	}{
+		{"an account that cannot", func(u *unsubBox) { u.start(id) },
+			[]tea.Msg{noteMsg{"unsubscribe: this account cannot read a message's unsubscribe headers", true}}, false, false},
+		{"no header", func(u *unsubBox) { u.info(unsubInfoMsg{req: u.req}, true) },
+			[]tea.Msg{noteMsg{"unsubscribe: the message has no List-Unsubscribe header", true}}, false, false},
+		{"an answer where no box can wait", func(u *unsubBox) { u.info(unsubInfoMsg{req: u.req}, false) }, nil, false, false},
+		{"n cancels the plan", func(u *unsubBox) { u.plan = plan; u.key(n) },
+			[]tea.Msg{noteMsg{"unsubscribe cancelled: nothing was sent", false}}, false, false},
+		{"y takes the archive offer", func(u *unsubBox) { u.archive = &archiveOffer{rows: rows}; u.key(y) },
+			[]tea.Msg{archiveSenderMsg{rows: rows}}, false, false},
+		{"the offer where no box can wait", func(u *unsubBox) { u.offer(unsubStoredMsg{sender: "news@shop.example", what: "done"}, rows, false) },
+			[]tea.Msg{noteMsg{"unsubscribed: done", false}}, false, false},
+		{"the offer", func(u *unsubBox) { u.offer(unsubStoredMsg{sender: "news@shop.example", what: "done"}, rows, true) },
+			[]tea.Msg{noteMsg{"unsubscribed (done). y archives the 1 message(s) from news@shop.example in every account (z undoes), any other key leaves them", false}}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &env{keys: DefaultKeyMap()}
+			u := &unsubBox{e: e, panes: &accountPanes{accts: []*accountPane{{acct: &benchAccount{name: "Work"}}}}}
+			tc.do(u)
+			if fmt.Sprint(e.said) != fmt.Sprint(tc.said) {
+				t.Errorf("told %v, want %v", e.said, tc.said)
+			}
+			if (u.plan != nil) != tc.planned || (u.archive != nil) != tc.offer {
+				t.Errorf("plan %v, offer %v; want %v, %v", u.plan != nil, u.archive != nil, tc.planned, tc.offer)
+			}
+		})
 	}
 }

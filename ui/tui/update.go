@@ -18,8 +18,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	row := m.row()
 	helpKey := !row.typesHelp && key.Matches(msg, m.env.keys.Help)
 	if row.frameKeys || helpKey {
-		if cmd, ok := m.unsubKey(msg); ok {
-			return cmd
+		if cmd, ok := m.unsub.key(msg); ok {
+			return tea.Batch(cmd, m.heard())
 		}
 		if cmd, ok := m.undoSendKey(msg); ok {
 			return cmd
@@ -43,7 +43,8 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.folderKey(msg); ok {
 		return cmd
 	}
-	if cmd, ok := m.threadKey(msg); ok {
+	r, onRow := m.list.selected()
+	if cmd, ok := m.threads.key(msg, r, onRow); ok {
 		return cmd
 	}
 	if m.list.owns(msg) {
@@ -87,7 +88,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.keys.Details):
 		if i := m.panes.current(m.list.selected()); i >= 0 {
-			m.show(modeDetails, newDetails(&m.env, i, m.panes.accts[i], func() string { return m.notify.failure }))
+			m.show(modeDetails, newDetails(&m.env, i, m.panes.accts[i], m.frame.notifyFailure))
 		}
 	case key.Matches(msg, m.env.keys.Select):
 		if r, ok := m.list.selected(); ok {
@@ -201,7 +202,7 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	case !m.filter.active && search:
 		return m.startSearch(text)
 	case m.filter.active && text != before && text != "" && !search && m.folder.on:
-		return tea.Batch(cmd, m.folderMatchStored(text))
+		return tea.Batch(cmd, m.folder.matchStored(&m.env, &m.panes, text))
 	case m.filter.active && text != before && text != "" && !search:
 		return tea.Batch(cmd, m.panes.matchStored(&m.env, text))
 	}
@@ -284,7 +285,7 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	if back {
 		cmds = append(cmds, m.panes.load(&m.env, msg.account)) // fetch what was missed
 		if m.folder.on && m.folder.account == msg.account {
-			cmds = append(cmds, m.folderLoad()) // and in the folder on screen
+			cmds = append(cmds, m.folder.load(&m.env, &m.panes)) // and in the folder on screen
 		}
 		if room := m.env.opts.Mailroom; room != nil && room.Runner != nil {
 			room.Runner.Connected(a.acct.Name()) // and send what waited for it
@@ -320,7 +321,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case shelvedMsg:
 		return tea.Batch(m.composed(msg), m.toTop(msg)) // the drafts view reads Drafts again
 	case storedThreadMsg:
-		m.storedThread(msg)
+		m.threads.stored(msg)
+		return m.heard()
 	case serverDraftsMsg:
 		return m.toTop(msg)
 	case decidedMsg:
@@ -331,7 +333,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		}
 		return readOutboxCmd(m.env.opts.Mailroom)
 	case outboxMsg:
-		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsubOutboxChanged())
+		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsub.outboxChanged())
 		if msg.watch {
 			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.ctx, m.env.opts.Mailroom))
 		}
@@ -342,22 +344,19 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
 		m.notify, cmd = m.notify.update(msg)
-		if ended, ok := msg.(notifiedMsg); ok && ended.err != nil {
-			m.frame.setStatus(m.notify.status, true)
-		}
-		return cmd
+		return tea.Batch(cmd, m.heard())
 	case pushedMsg:
 		return m.panes.pushed(&m.env, msg)
 	case syncedMsg:
-		return tea.Batch(m.synced(msg), m.reloadSnoozeMarks(msg.account))
+		return tea.Batch(m.synced(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account))
 	case storedMatchMsg:
 		m.storedMatched(msg)
 	case listedMsg:
-		return tea.Batch(m.listed(msg), m.reloadSnoozeMarks(msg.account))
+		return tea.Batch(m.listed(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account))
 	case snoozeMarksMsg:
-		return m.snoozeMarksArrived(msg) // drawn with the next view
+		return m.panes.snoozeMarksArrived(&m.env, msg) // drawn with the next view
 	case snoozeDueMsg:
-		return m.snoozeDue(msg)
+		return m.panes.snoozeDue(&m.env, msg)
 	case openedMsg:
 		m.viewer, _ = m.viewer.update(msg)
 	case refreshedMsg:
@@ -373,19 +372,30 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.load(&m.env, msg.account)
 	case appliedMsg:
 		return m.applied(msg)
-	case unsubInfoMsg, unsubDoneMsg, unsubStoredMsg:
-		return m.unsubscribed(msg)
+	case unsubInfoMsg:
+		m.unsub.info(msg, m.row().unsubBox)
+		return m.heard()
+	case unsubDoneMsg:
+		return tea.Batch(m.unsub.done(msg), m.heard())
+	case unsubStoredMsg:
+		for i, msgs := range msg.found {
+			m.inbox.AddStored(m.panes.accts[i].acct.Name(), msgs)
+		}
+		m.triage.reapply()
+		m.rebuild()
+		m.unsub.offer(msg, m.inbox.Rows(), m.row().unsubBox)
+		return m.heard()
 	case unsubQueuedMsg:
-		return m.mailtoQueued(msg)
+		return tea.Batch(m.unsub.mailtoQueued(msg), m.heard())
 	case unsubFollowMsg:
-		return m.mailtoFollowed(msg)
+		return tea.Batch(m.unsub.mailtoFollowed(msg), m.heard())
 	case foldersMsg:
 		return m.toTop(msg)
 	case searchedMsg:
 		m.searched(msg)
 	case autoRefreshMsg:
 		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
-		return tea.Batch(cmd, m.folderRefresh(), autoRefresh(m.env.opts.RefreshInterval))
+		return tea.Batch(cmd, m.folder.refresh(&m.env, &m.panes), autoRefresh(m.env.opts.RefreshInterval))
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ func (m *Model) View() string {
 	}
 	now := m.env.opts.Now()
 	var b strings.Builder
-	b.WriteString(m.panes.bar(m.env.styles, m.frame.width, now, m.folderAt))
+	b.WriteString(m.panes.bar(m.env.styles, m.frame.width, now, m.folder.at))
 	b.WriteByte('\n')
 	if m.filter.active {
 		b.WriteString(m.filter.view(m.frame.width, 1))

@@ -78,19 +78,12 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 	return startComposeCmd(m.env.ctx, room, m.panes.accts[i].acct, kind, body, m.env.opts.CallTimeout), true
 }
 
-// composed hands a message to the composer, and shows the review screen
-// while it is up.
+// composed hands a message to the composer; what it tells (the review
+// screen up or ended, the status line, a row to mark) is routed after.
 func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.compose.width, m.compose.height = m.frame.width, m.list.height
-	reviewing := m.compose.review // the review screen is up while it is
 	m.compose, cmd = m.compose.update(msg)
-	switch {
-	case m.compose.review:
-		m.setMode(modeReview)
-	case reviewing:
-		m.setMode(modeList)
-	}
 	return tea.Batch(cmd, m.heard())
 }
 

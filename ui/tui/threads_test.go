@@ -1,0 +1,66 @@
+package tui
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+)
+
+// The thread view's flow is its own: run on the view alone, it tells the
+// root to build the list again (on the conversation's row after a
+// collapse), to open the next message of a conversation, and what the
+// status line says.
+func TestThreadViewTellsTheRoot(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	msg := func(uid uint32, tid string, age time.Duration) model.Message {
+		return model.Message{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: uid}, ThreadID: tid, Date: now.Add(-age)}
+	}
+	older, newer, alone := msg(1, "t1", time.Hour), msg(2, "t1", 0), msg(3, "", 0)
+	conv := &model.Conversation{ID: "t1", Members: []model.MessageID{older.ID, newer.ID}, Count: 2, Expanded: true}
+	keys := DefaultKeyMap()
+	press := func(b interface{ Keys() []string }) tea.KeyMsg { return typed(b.Keys()[0]) }
+	for _, tc := range []struct {
+		name string
+		on   bool
+		do   func(v *threadView)
+		said []tea.Msg
+		isOn bool
+	}{
+		{"t turns it on", false, func(v *threadView) { v.key(press(keys.Threads), model.Row{}, false) },
+			[]tea.Msg{rowsMsg{}, noteMsg{text: "thread view: one row per conversation (" + hint(keys.Expand) + " opens one, t ends it)"}}, true},
+		{"t turns it off", true, func(v *threadView) { v.key(press(keys.Threads), model.Row{}, false) },
+			[]tea.Msg{rowsMsg{}, noteMsg{}}, false},
+		{"a collapse follows the newest", true, func(v *threadView) {
+			v.expanded["t1"] = true
+			v.key(press(keys.Collapse), model.Row{Message: older, Thread: conv}, true)
+		}, []tea.Msg{rowsMsg{follow: &newer.ID}}, true},
+		{"stored messages of an open conversation", true, func(v *threadView) {
+			v.expanded["t1"] = true
+			v.stored(storedThreadMsg{tid: "t1"})
+		}, []tea.Msg{rowsMsg{}}, true},
+		{"n to the next", false, func(v *threadView) { v.step(older.ID, 1) },
+			[]tea.Msg{noteMsg{text: "message 2 of 2 in this conversation"}, openRowMsg{row: model.Row{Message: newer}}}, false},
+		{"p at the first", false, func(v *threadView) { v.step(older.ID, -1) },
+			[]tea.Msg{noteMsg{text: "no more in this conversation (2 messages)"}}, false},
+		{"n on a message alone", false, func(v *threadView) { v.step(alone.ID, 1) },
+			[]tea.Msg{noteMsg{text: "this message is a conversation of its own"}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &env{keys: keys}
+			inbox := model.NewInbox([]string{"Work"})
+			inbox.Replace("Work", []model.Message{newer, older, alone}, false)
+			v := &threadView{e: e, panes: &accountPanes{}, inbox: inbox, on: tc.on, expanded: map[string]bool{}}
+			tc.do(v)
+			if !reflect.DeepEqual(e.said, tc.said) {
+				t.Errorf("told %+v, want %+v", e.said, tc.said)
+			}
+			if v.on != tc.isOn {
+				t.Errorf("on %v, want %v", v.on, tc.isOn)
+			}
+		})
+	}
+}
