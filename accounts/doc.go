@@ -27,7 +27,7 @@
 //     get_part's bound grow with their size (conn.TransferTime, the rule
 //     serve-imap's deadline follows too); the caps are the Spec's
 //     provider.Limits (serve-imap's, from imapwire, for IMAP).
-//   - send.go: how the account sends (its from and aliases, SMTP or a
+//   - sending.go: how the account sends (its from and aliases, SMTP or a
 //     mapped send tool, save_sent); accounts/send/dispatch carries the
 //     outbox out through it. A send's failure is the message's, never the
 //     account's: a send tool's error answer is a conn.Request.RequestScoped

@@ -164,10 +164,10 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		ClassifyConnect: spec.ClassifyConnect, Probe: spec.Probe, Redact: spec.Redact,
 		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
-	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
+	return (&Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
 		cache: cache{st: o.Store, off: o.StoreOff, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, follow: fl, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
 		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour), sending: sendingOf(ac, spec),
-		snoozing: snoozingOf(ac, o)}, nil
+		snoozing: snoozingOf(ac, o)}).wire(), nil
 }
 
 // openHistory is an account's history, with a file in dir unless dir is

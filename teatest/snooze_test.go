@@ -188,7 +188,7 @@ func TestSnoozedMessageWakesWhileTheTUIRuns(t *testing.T) {
 		m = page.Messages[1]
 	}
 	until := time.Now().Add(2 * time.Second)
-	if res, err := a.Snooze(t.Context(), "INBOX", m.ID.UIDValidity, m2s(m), until); err != nil || res[0].Err != "" {
+	if res, err := a.Snoozing().Snooze(t.Context(), "INBOX", m.ID.UIDValidity, m2s(m), until); err != nil || res[0].Err != "" {
 		t.Fatalf("snooze: %+v %v", res, err)
 	}
 	tm, _ := run(t, uiAccounts(w.set), 100, 24, func(o *tui.Options) { o.Now = time.Now })
