@@ -47,7 +47,7 @@ func newSnoozerOn(t *testing.T, mem imaptest.Backend) snoozer {
 	book := snooze.NewBook(filepath.Join(dir, "data", "snooze.db"))
 	t.Cleanup(func() { book.Close() })
 	ac := config.Account{Name: "Work", Kind: "imap", Host: mem.Host(), Port: mem.Port(), Security: "none", Username: user, SnoozeFolder: "Snoozed"}
-	a := openAccount(t, ac, Options{Store: st, Snooze: book, Password: func(config.Account) func(context.Context) (string, error) {
+	a := openAccount(t, ac, Options{Store: Have(st), Snooze: Have(book), Password: func(config.Account) func(context.Context) (string, error) {
 		return func(context.Context) (string, error) { return pass, nil }
 	}})
 	other, err := snooze.Open(book.Path())

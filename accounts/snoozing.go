@@ -27,7 +27,7 @@ type snoozing struct {
 
 func snoozingOf(ac config.Account, o Options) snoozing {
 	k := storeKey(ac)
-	return snoozing{book: o.Snooze, off: o.SnoozeOff, key: snooze.Key{Name: k.Name, Host: k.Host, User: k.User},
+	return snoozing{book: o.Snooze.Value, off: o.Snooze.Off, key: snooze.Key{Name: k.Name, Host: k.Host, User: k.User},
 		folder: model.CanonicalFolder(cmp.Or(ac.SnoozeFolder, config.DefaultSnoozeFolder))}
 }
 

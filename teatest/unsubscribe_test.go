@@ -145,7 +145,7 @@ func unsubWorld(t *testing.T, key *unsubtest.Key, inbox map[string][][]byte) (*m
 	}
 	t.Cleanup(func() { st.Close() })
 	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_DKIM_TXT=" + txt, "GORACE=atexit_sleep_ms=0"},
-		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
+		Store: accounts.Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})
 	if err != nil {
