@@ -1,7 +1,7 @@
 package accounts
 
 // Feature handles: what an account can do beyond reading and triage
-// (snooze, unsubscribe, conversations) is a small type of its own, made
+// (sending, snooze, unsubscribe, conversations) is a small type of its own, made
 // by Open from one list (features) and asked for by the faces through
 // one accessor each, so that Account does not grow a method per
 // operation and a face asks "can it?" in one place.
@@ -9,6 +9,7 @@ package accounts
 // features wires an account's handles; Open runs each once, after the
 // account is built. A feature the account lacks leaves its handle nil.
 var features = []func(*Account){
+	func(a *Account) { a.feat.send = &Sending{a: a} },
 	func(a *Account) { a.feat.snooze = &Snoozing{a: a} },
 	func(a *Account) { a.feat.unsub = &Unsubscribing{a: a} },
 	func(a *Account) { a.feat.threads = &Threads{c: &a.cache} },
@@ -16,6 +17,7 @@ var features = []func(*Account){
 
 // handles are an account's feature handles (nil: it lacks the feature).
 type handles struct {
+	send    *Sending
 	snooze  *Snoozing
 	unsub   *Unsubscribing
 	threads *Threads
@@ -28,6 +30,10 @@ func (a *Account) wire() *Account {
 	}
 	return a
 }
+
+// Sending is the account's sending handle. Every account has one: one
+// that cannot send says why on each call (CanSend, Send).
+func (a *Account) Sending() *Sending { return a.feat.send }
 
 // Snoozing is the account's snooze handle. Every account has one: one
 // whose schedule is off says why on each call (ErrSnoozeOff), which the

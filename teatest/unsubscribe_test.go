@@ -156,7 +156,7 @@ func unsubWorld(t *testing.T, key *unsubtest.Key, inbox map[string][][]byte) (*m
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := dispatch.New(box, []dispatch.Account{set.Accounts[0], set.Accounts[1]}, dispatch.Options{})
+	runner := dispatch.New(box, []dispatch.Account{set.Accounts[0].Sending(), set.Accounts[1].Sending()}, dispatch.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = runner.Run(ctx) }()

@@ -4,13 +4,19 @@ import (
 	"context"
 
 	"unibox/accounts"
+	"unibox/accounts/send/outbox"
 	"unibox/model"
+	"unibox/model/review"
 )
 
 // featured is an account that hands out feature handles
 // (accounts.Account): the UI asks it for a handle here, once per
 // feature, instead of asserting an interface per operation.
 type featured interface {
+	Sending() *accounts.Sending
+	// Known is whom the account has written to (accounts.Account.Known):
+	// with its sending handle, what Composing asks.
+	Known(ctx context.Context, box *outbox.Box, addrs []string) review.Known
 	Snoozing() *accounts.Snoozing
 	Unsubscribing() *accounts.Unsubscribing
 	Threads() *accounts.Threads
@@ -50,4 +56,29 @@ func threadsOf(acct Account) threadReader {
 		return tr
 	}
 	return nil
+}
+
+// composerOf is acct as Composing: an accounts.Account's sending handle
+// with its Known, or a test's account that composes itself.
+func composerOf(acct Account) (Composing, bool) {
+	if f, ok := acct.(featured); ok {
+		if s := f.Sending(); s != nil {
+			return sendingComposer{Sending: s, known: f}, true
+		}
+		return nil, false
+	}
+	c, ok := acct.(Composing)
+	return c, ok
+}
+
+// sendingComposer is Composing made of a sending handle and its
+// account's Known.
+type sendingComposer struct {
+	*accounts.Sending
+	known featured
+}
+
+// Known is the account's.
+func (c sendingComposer) Known(ctx context.Context, box *outbox.Box, addrs []string) review.Known {
+	return c.known.Known(ctx, box, addrs)
 }

@@ -256,7 +256,7 @@ func fromSender(rows []model.Row, address string) []model.Row {
 
 // fromOf is the address account i sends as ("" when it has none).
 func (u *unsubBox) fromOf(i int) string {
-	if c, ok := u.accountOf(i).(Composing); ok {
+	if c, ok := composerOf(u.accountOf(i)); ok {
 		if from, _ := c.Identity(); from != nil {
 			return from.Address
 		}
@@ -286,7 +286,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 		}
 	case unsubscribe.KindMailto:
 		room := u.e.opts.Mailroom
-		c, ok := u.accountOf(p.acct).(Composing)
+		c, ok := composerOf(u.accountOf(p.acct))
 		from, err := sendingFrom(c, ok, room)
 		if err != nil {
 			u.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
