@@ -22,9 +22,17 @@ type featured interface {
 	Threads() *accounts.Threads
 }
 
+// featuresOf is acct as an account with feature handles: the one place
+// the UI asks what kind of account it has; false for a test's account,
+// which says what it can do with its own methods.
+func featuresOf(acct Account) (featured, bool) {
+	f, ok := acct.(featured)
+	return f, ok
+}
+
 // snoozerOf is acct's snooze handle, nil when it has none.
 func snoozerOf(acct Account) *accounts.Snoozing {
-	if f, ok := acct.(featured); ok {
+	if f, ok := featuresOf(acct); ok {
 		return f.Snoozing()
 	}
 	return nil
@@ -32,7 +40,7 @@ func snoozerOf(acct Account) *accounts.Snoozing {
 
 // unsubscriberOf is acct's unsubscribe handle, nil when it has none.
 func unsubscriberOf(acct Account) *accounts.Unsubscribing {
-	if f, ok := acct.(featured); ok {
+	if f, ok := featuresOf(acct); ok {
 		return f.Unsubscribing()
 	}
 	return nil
@@ -46,7 +54,7 @@ type threadReader interface {
 
 // threadsOf is acct's conversation reader, nil when it has none.
 func threadsOf(acct Account) threadReader {
-	if f, ok := acct.(featured); ok {
+	if f, ok := featuresOf(acct); ok {
 		if t := f.Threads(); t != nil {
 			return t
 		}
@@ -61,7 +69,7 @@ func threadsOf(acct Account) threadReader {
 // composerOf is acct as Composing: an accounts.Account's sending handle
 // with its Known, or a test's account that composes itself.
 func composerOf(acct Account) (Composing, bool) {
-	if f, ok := acct.(featured); ok {
+	if f, ok := featuresOf(acct); ok {
 		if s := f.Sending(); s != nil {
 			return sendingComposer{Sending: s, known: f}, true
 		}
