@@ -48,7 +48,8 @@ type Account struct {
 
 	sending sending // how it sends: identity, submission, the Sent copy
 
-	snoozing snoozing // its snoozed messages' schedule (snooze.go)
+	snoozing snoozing // its snoozed messages' schedule (snoozing.go)
+	feat     handles  // its feature handles (handles.go)
 
 	histMu      sync.Mutex
 	lastListing string // what the last listing event said, to skip repeats

@@ -38,7 +38,7 @@ func storedAccountOn(t *testing.T, cacheBodies bool, opts memimap.Options) (*Acc
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
 	cfg.Store = config.Store{CacheBodies: cacheBodies, CacheBodiesMaxMB: 1}
 	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
+		Store: Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return user + "-pw", nil }
 		}})
 	if err != nil {

@@ -27,11 +27,23 @@
 //     get_part's bound grow with their size (conn.TransferTime, the rule
 //     serve-imap's deadline follows too); the caps are the Spec's
 //     provider.Limits (serve-imap's, from imapwire, for IMAP).
-//   - send.go: how the account sends (its from and aliases, SMTP or a
+//   - sending.go: how the account sends (its from and aliases, SMTP or a
 //     mapped send tool, save_sent); accounts/send/dispatch carries the
 //     outbox out through it. A send's failure is the message's, never the
 //     account's: a send tool's error answer is a conn.Request.RequestScoped
 //     call's, and SMTP runs beside the account's session.
+//   - handles.go: the feature handles, wired by Open from one list and
+//     asked for with one accessor each (Sending, Snoozing, Unsubscribing,
+//     Threads), so that a feature's operations are its handle's, not
+//     Account's.
+//   - sendmail.go: the mail-server calls Sending lends the outbox runner
+//     (dispatch.Account) and an agent's drafts (drafting.Filer).
+//   - snoozing.go: Snoozing, the account's part of the snooze schedule
+//     (accounts/snooze keeps the schedule file).
+//   - unsubscribing.go: Unsubscribing, a message's unsubscribe headers
+//     and the attempts in the history (accounts/unsubscribe acts on them).
+//   - threads.go, threadsync.go: Threads, conversations read from the
+//     store, and the threading steps that follow a folder's sync.
 //   - guard.go: its borders: inputs checked against model's limits,
 //     errors scrubbed of secrets.
 //   - faceconn.go: what the faces need of conn (error classes, Error,

@@ -44,17 +44,17 @@ func draftingAccount(t *testing.T, faults *memimap.Faults) (*Account, *memimap.S
 	}}), srv
 }
 
-// strangerAfterCut is the account, with this on top of its Append: once
-// the copy is stored and the answer lost, a stranger's message lands in
+// strangerAfterCut is the account's sending handle, with this on top of its
+// Append: once the copy is stored and the answer lost, a stranger's message lands in
 // the same folder, newer, whose Message-ID contains the draft's.
 type strangerAfterCut struct {
-	*Account
+	*Sending
 	srv *memimap.Server
 	t   *testing.T
 }
 
 func (s strangerAfterCut) Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error) {
-	id, err := s.Account.Append(ctx, folder, special, raw, flags, date)
+	id, err := s.Sending.Append(ctx, folder, special, raw, flags, date)
 	m, perr := mail.ReadMessage(bytes.NewReader(raw))
 	if perr != nil {
 		s.t.Errorf("the draft does not parse: %v", perr)
@@ -85,7 +85,7 @@ func TestDraftCopyIsFoundExactly(t *testing.T) {
 	}
 	w := drafting.NewWriter(box, -1)
 	faults.DropAfter("APPEND", 1)
-	filer := strangerAfterCut{Account: a, srv: srv, t: t}
+	filer := strangerAfterCut{Sending: a.Sending(), srv: srv, t: t}
 	made, err := w.New(ctx, filer, []string{"ann@example.org"}, nil, "ours", "See you at noon.", 10*time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/history"
+	"unibox/accounts/store"
 )
 
 // A draft event is one line of the account's history file, however the
@@ -16,7 +17,7 @@ func TestDraftEventIsOneCleanLine(t *testing.T) {
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: 1, Security: "none", Username: "sam"}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 	dir := t.TempDir()
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{}, HistoryDir: dir, StoreOff: errors.New("no store in this test")})
+	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{}, History: Have(dir), Store: Off[*store.Store](errors.New("no store in this test"))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,7 +123,7 @@ func (a *Account) Known(ctx context.Context, box *outbox.Box, addrs []string) re
 // the provider's Limits.SentToAddresses: the Froms a Sent message may have to count
 // as the account's.
 func (a *Account) ownAddresses() []string {
-	from, aliases := a.Identity()
+	from, aliases := a.sending.from, a.sending.aliases
 	most := a.sending.limits.SentToAddresses
 	var out []string
 	seen := map[string]bool{}

@@ -115,7 +115,7 @@ func TestKnownThirdPartyCannotCheck(t *testing.T) {
 	e := queueNew(t, box, a)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	if rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{}).Deliver(ctx, e.ID); err != nil || rep.Outcome != dispatch.OutcomeSent {
+	if rep, err := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{}).Deliver(ctx, e.ID); err != nil || rep.Outcome != dispatch.OutcomeSent {
 		t.Fatalf("%+v, %v", rep, err)
 	}
 	k := a.Known(t.Context(), box, []string{"bob@example.com", "eve@example.com", "x@evil.example"})

@@ -134,7 +134,7 @@ func TestSentCopyStepOutlivesItsBaseBound(t *testing.T) {
 	h := faults.HoldNext("APPEND")
 	done := make(chan dispatch.Report, 1)
 	go func() {
-		rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{StepTimeout: base,
+		rep, err := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{StepTimeout: base,
 			Backoff: func(int) time.Duration { return 0 }}).Deliver(t.Context(), e.ID)
 		if err != nil {
 			t.Errorf("deliver: %v", err)

@@ -86,7 +86,7 @@ func queueNew(t *testing.T, box *outbox.Box, a *Account) outbox.Entry {
 func TestMCPAccountSendsThroughItsTool(t *testing.T) {
 	a, dir := mcpSender(t, map[string]config.ToolCall{"send": {Tool: "send_mail", Args: map[string]any{
 		"to": "{to}", "bcc": "{bcc_csv}", "subject": "{subject}", "text": "{body}", "from": "{from}"}}})
-	if err := a.CanSend(); err != nil {
+	if err := a.Sending().CanSend(); err != nil {
 		t.Fatalf("CanSend: %v", err)
 	}
 	box := newBox(t)
@@ -95,7 +95,7 @@ func TestMCPAccountSendsThroughItsTool(t *testing.T) {
 	// backoff, and then the entry is left in the outbox.
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{}).Deliver(ctx, e.ID)
+	rep, err := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{}).Deliver(ctx, e.ID)
 	if err != nil || rep.Outcome != dispatch.OutcomeSent || rep.Entry.SentFolder != "" {
 		t.Fatalf("%+v, %v", rep, err)
 	}
@@ -122,13 +122,13 @@ func TestMCPAccountSendsThroughItsTool(t *testing.T) {
 // set; the entry fails rather than waiting for a tool that never comes.
 func TestMCPAccountWithoutSendTool(t *testing.T) {
 	a, dir := mcpSender(t, map[string]config.ToolCall{"list": {Tool: "list_mail"}})
-	err := a.CanSend()
+	err := a.Sending().CanSend()
 	if err == nil || !strings.Contains(err.Error(), "Thirdparty cannot send") || !strings.Contains(err.Error(), "[account.tools.send]") {
 		t.Fatalf("CanSend: %v", err)
 	}
 	box := newBox(t)
 	e := queueNew(t, box, a)
-	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{}).Deliver(t.Context(), e.ID)
+	rep, err := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{}).Deliver(t.Context(), e.ID)
 	if err != nil || rep.Outcome != dispatch.OutcomeFailed || !strings.Contains(rep.Entry.LastError, "[account.tools.send]") {
 		t.Fatalf("%+v, %v", rep, err)
 	}
@@ -149,7 +149,7 @@ func TestMCPSendFailuresKeepTheAccountConnected(t *testing.T) {
 		t.Fatal(err)
 	}
 	box := newBox(t)
-	r := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{})
+	r := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{})
 	for i, why := range []string{
 		"Failed to send email: Invalid login: 535 5.7.8 Authentication failed for smtp.example",
 		"Failed to send email: 452 4.5.3 Too many recipients, try again later",

@@ -36,24 +36,36 @@ type Options struct {
 	Password func(config.Account) func(context.Context) (string, error)
 	// Trace sees every status transition of every account (logging).
 	Trace func(conn.Status)
-	// Store is the local store every listing goes into (nil: none).
-	Store *store.Store
-	// StoreOff is why there is no Store though one was wanted (it could
-	// not be opened): every account's health says so (Health.Store).
-	StoreOff error
-	// HistoryDir holds each account's history file ("": memory only).
-	HistoryDir string
-	// HistoryOff is why there is no HistoryDir though one was wanted (the
-	// folder cannot be made or written): Health.History says so.
-	HistoryOff error
-	// Snooze is the schedule of snoozed messages (nil: snooze is off;
-	// SnoozeOff says why).
-	Snooze    *snooze.Book
-	SnoozeOff error
+	// Store is the local store every listing goes into (none: its Value
+	// is nil, and Off says why when one was wanted but could not be
+	// opened; every account's health says so, Health.Store).
+	Store Part[*store.Store]
+	// History is the folder of each account's history file ("": memory
+	// only; Off says why when the folder cannot be made or written, which
+	// Health.History says).
+	History Part[string]
+	// Snooze is the schedule of snoozed messages (nil: snooze is off; Off
+	// says why).
+	Snooze Part[*snooze.Book]
 	// SyncCheckEvery is how often a sync holds the stored uids against the
 	// server's whole uid set though the counts agree (0: a day).
 	SyncCheckEvery time.Duration
 }
+
+// Part is a part of unibox the accounts share (the store, the history
+// folder, the snooze schedule): its Value when present, else its zero
+// Value, and Off says why when it was wanted but is off. One value, so
+// that a part and the reason it is missing travel together.
+type Part[T any] struct {
+	Value T
+	Off   error
+}
+
+// Have is a part that is present.
+func Have[T any](v T) Part[T] { return Part[T]{Value: v} }
+
+// Off is a part that was wanted but is off, and why.
+func Off[T any](why error) Part[T] { return Part[T]{Off: why} }
 
 // Set is every configured account.
 type Set struct {
@@ -143,7 +155,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 	if err != nil {
 		return nil, err
 	}
-	hist, histOff := openHistory(ac.Name, spec.Redact, o.HistoryDir, o.HistoryOff)
+	hist, histOff := openHistory(ac.Name, spec.Redact, o.History.Value, o.History.Off)
 	trace := func(st conn.Status) {
 		stateEvent(hist, st)
 		if o.Trace != nil {
@@ -164,10 +176,10 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		ClassifyConnect: spec.ClassifyConnect, Probe: spec.Probe, Redact: spec.Redact,
 		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
-	return &Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
-		cache: cache{st: o.Store, off: o.StoreOff, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, follow: fl, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
+	return (&Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
+		cache: cache{st: o.Store.Value, off: o.Store.Off, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, follow: fl, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
 		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour), sending: sendingOf(ac, spec),
-		snoozing: snoozingOf(ac, o)}, nil
+		snoozing: snoozingOf(ac, o)}).wire(), nil
 }
 
 // openHistory is an account's history, with a file in dir unless dir is

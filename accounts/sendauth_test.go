@@ -42,7 +42,7 @@ func TestSMTPAuthRefusedKeepsIMAPConnected(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		_, err := a.Send(t.Context(), smtpsend.Envelope{From: p.From, Rcpt: p.Rcpt, Data: p.Wire}, func() error { return nil })
+		_, err := a.Sending().Send(t.Context(), smtpsend.Envelope{From: p.From, Rcpt: p.Rcpt, Data: p.Wire}, func() error { return nil })
 		if !errors.Is(err, smtpsend.ErrAuth) {
 			t.Fatalf("send %d: %v, want ErrAuth", i+1, err)
 		}

@@ -68,7 +68,7 @@ func BenchmarkSendToInbox(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{})
+		r := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{})
 		var enqueued time.Duration
 		send := func() time.Duration {
 			p := prepare()

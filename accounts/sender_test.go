@@ -28,7 +28,7 @@ func TestEnvelopeSenderIsTheAccounts(t *testing.T) {
 		return func(context.Context) (string, error) { return "pw", nil }
 	}})
 	box := newBox(t)
-	run := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{})
+	run := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{})
 	for _, tc := range []struct {
 		from string
 		sent bool

@@ -133,7 +133,7 @@ func TestReplyIsSentSavedAndAnswered(t *testing.T) {
 	a := sendingAccount(t, srv, "Work", smtp.Port(), config.SaveSentAlways)
 	box := newBox(t)
 	e := queueReply(t, box, a, orig, time.Now())
-	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{}).Deliver(t.Context(), e.ID)
+	rep, err := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{}).Deliver(t.Context(), e.ID)
 	if err != nil || rep.Outcome != dispatch.OutcomeSent || rep.Entry.SentFolder != "Sent" {
 		t.Fatalf("%+v, %v", rep, err)
 	}
@@ -160,7 +160,7 @@ func TestAutoLeavesTheServersOwnCopyAlone(t *testing.T) {
 	a := sendingAccount(t, srv, "Work", smtp.Port(), config.SaveSentAuto)
 	box := newBox(t)
 	e := queueReply(t, box, a, orig, time.Now())
-	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{LookAfter: 100 * time.Millisecond}).Deliver(t.Context(), e.ID)
+	rep, err := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{LookAfter: 100 * time.Millisecond}).Deliver(t.Context(), e.ID)
 	if err != nil || rep.Outcome != dispatch.OutcomeSent {
 		t.Fatalf("%+v, %v", rep, err)
 	}
@@ -171,7 +171,7 @@ func TestAutoLeavesTheServersOwnCopyAlone(t *testing.T) {
 	srv2, smtp2, orig2 := sendServers(t, nil)
 	b := sendingAccount(t, srv2, "Home", smtp2.Port(), config.SaveSentAuto)
 	e2 := queueReply(t, box, b, orig2, time.Now())
-	if rep, err := dispatch.New(box, []dispatch.Account{b}, dispatch.Options{LookAfter: 100 * time.Millisecond}).Deliver(t.Context(), e2.ID); err != nil || rep.Entry.SentFolder != "Sent" {
+	if rep, err := dispatch.New(box, []dispatch.Account{b.Sending()}, dispatch.Options{LookAfter: 100 * time.Millisecond}).Deliver(t.Context(), e2.ID); err != nil || rep.Entry.SentFolder != "Sent" {
 		t.Fatalf("%+v, %v", rep, err)
 	}
 	if n := inFolder(t, srv2, "Sent", e2.MessageID); n != 1 {
@@ -200,7 +200,7 @@ func TestSendingResumesAtItsStep(t *testing.T) {
 		}
 		c.Release() // the process is gone
 	}
-	r := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{})
+	r := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
@@ -239,7 +239,7 @@ func TestRunnerKeepsTimeAndIsolation(t *testing.T) {
 	if _, err := box.Cancel(taken.ID); err != nil {
 		t.Fatal(err)
 	}
-	r := dispatch.New(box, []dispatch.Account{work, hung}, dispatch.Options{})
+	r := dispatch.New(box, []dispatch.Account{work.Sending(), hung.Sending()}, dispatch.Options{})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
@@ -299,7 +299,7 @@ func TestOAuthAccountSendsWithAFreshToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Send(t.Context(), smtpsend.Envelope{From: p.From, Rcpt: p.Rcpt, Data: p.Wire}, func() error { return nil }); err != nil {
+	if _, err := a.Sending().Send(t.Context(), smtpsend.Envelope{From: p.From, Rcpt: p.Rcpt, Data: p.Wire}, func() error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(asked, []bool{false, true}) || smtp.Deliveries() != 1 {
@@ -315,7 +315,7 @@ func TestQueuedGoesWhenTheAccountComesBack(t *testing.T) {
 	box := newBox(t)
 	smtp.CutAtMail(3) // every try of the first send
 	queueReply(t, box, a, orig, time.Now())
-	r := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{Backoff: func(int) time.Duration { return time.Hour }})
+	r := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{Backoff: func(int) time.Duration { return time.Hour }})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()

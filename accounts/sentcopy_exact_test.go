@@ -22,7 +22,7 @@ func TestSentCopyIsLookedForExactly(t *testing.T) {
 	if _, err := srv.Append("sam", "Sent", decoy, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := dispatch.New(box, []dispatch.Account{a}, dispatch.Options{LookAfter: 100 * time.Millisecond}).Deliver(t.Context(), e.ID)
+	rep, err := dispatch.New(box, []dispatch.Account{a.Sending()}, dispatch.Options{LookAfter: 100 * time.Millisecond}).Deliver(t.Context(), e.ID)
 	if err != nil || rep.Outcome != dispatch.OutcomeSent {
 		t.Fatalf("%+v, %v", rep, err)
 	}

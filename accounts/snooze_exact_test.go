@@ -118,7 +118,7 @@ func TestSnoozeWakesExact(t *testing.T) {
 						t.Fatalf("the decoy was woken in its place: in %v", f)
 					}
 					left, _ := s.sched.All(t.Context(), s.a.snoozing.key)
-					woken, _ := s.a.Woken(t.Context(), time.Now().Add(-time.Hour))
+					woken, _ := s.a.Snoozing().Woken(t.Context(), time.Now().Add(-time.Hour))
 					if woken[realID].IsZero() || !woken[decoyID].IsZero() || (len(left) == 1) != dc.scheduled ||
 						(dc.scheduled && left[0].MessageID != decoyID) {
 						t.Fatalf("schedule %+v, woken %v", left, woken)

@@ -47,7 +47,7 @@ func newSnoozerOn(t *testing.T, mem imaptest.Backend) snoozer {
 	book := snooze.NewBook(filepath.Join(dir, "data", "snooze.db"))
 	t.Cleanup(func() { book.Close() })
 	ac := config.Account{Name: "Work", Kind: "imap", Host: mem.Host(), Port: mem.Port(), Security: "none", Username: user, SnoozeFolder: "Snoozed"}
-	a := openAccount(t, ac, Options{Store: st, Snooze: book, Password: func(config.Account) func(context.Context) (string, error) {
+	a := openAccount(t, ac, Options{Store: Have(st), Snooze: Have(book), Password: func(config.Account) func(context.Context) (string, error) {
 		return func(context.Context) (string, error) { return pass, nil }
 	}})
 	other, err := snooze.Open(book.Path())
@@ -91,7 +91,7 @@ func (s snoozer) where(t *testing.T, subject string) (folders []string, seen boo
 // snoozeUntil snoozes m until until and checks it went.
 func (s snoozer) snoozeUntil(t *testing.T, m model.Message, until time.Time) {
 	t.Helper()
-	res, err := s.a.Snooze(t.Context(), "INBOX", m.ID.UIDValidity, []model.Message{m}, until)
+	res, err := s.a.Snoozing().Snooze(t.Context(), "INBOX", m.ID.UIDValidity, []model.Message{m}, until)
 	if err != nil || len(res) != 1 || res[0].Kind != model.ResultDone {
 		t.Fatalf("snooze: %+v %v", res, err)
 	}
@@ -145,7 +145,7 @@ func TestSnoozeWakesAtTheNextSyncOnce(t *testing.T) {
 		t.Fatalf("the store after the wake: %+v", page.Messages)
 	}
 	left, _ := s.sched.All(t.Context(), s.a.snoozing.key)
-	woken, _ := s.a.Woken(t.Context(), until.Add(-time.Hour))
+	woken, _ := s.a.Snoozing().Woken(t.Context(), until.Add(-time.Hour))
 	if len(left) != 0 || woken[m.MessageID].IsZero() {
 		t.Fatalf("schedule %+v, woken %v", left, woken)
 	}
@@ -226,7 +226,7 @@ func TestDeadClaimIsTakenOverAfterLooking(t *testing.T) {
 				t.Fatalf("after the takeover: in %v, seen %v", f, seen)
 			}
 			left, _ := s.sched.All(t.Context(), s.a.snoozing.key)
-			woken, _ := s.a.Woken(t.Context(), until.Add(-time.Hour))
+			woken, _ := s.a.Snoozing().Woken(t.Context(), until.Add(-time.Hour))
 			if len(left) != 0 || woken[m.MessageID].IsZero() {
 				t.Fatalf("schedule %+v, woken %v", left, woken)
 			}
@@ -265,7 +265,7 @@ func TestLiveClaimIsLeftAlone(t *testing.T) {
 func TestMovingOutOfTheSnoozeFolderEndsTheSnooze(t *testing.T) {
 	s := newSnoozer(t)
 	m := s.seed(t, "never mind")
-	res, err := s.a.Snooze(t.Context(), "INBOX", m.ID.UIDValidity, []model.Message{m}, time.Now().Add(time.Hour))
+	res, err := s.a.Snoozing().Snooze(t.Context(), "INBOX", m.ID.UIDValidity, []model.Message{m}, time.Now().Add(time.Hour))
 	if err != nil || len(res) != 1 || res[0].Dest.UID == 0 {
 		t.Fatalf("snooze: %+v %v", res, err)
 	}
@@ -284,7 +284,7 @@ func TestMovingOutOfTheSnoozeFolderEndsTheSnooze(t *testing.T) {
 func TestSnoozeRefusesAPastTime(t *testing.T) {
 	s := newSnoozer(t)
 	m := s.seed(t, "too late")
-	_, err := s.a.Snooze(t.Context(), "INBOX", m.ID.UIDValidity, []model.Message{m}, time.Now().Add(-time.Minute))
+	_, err := s.a.Snoozing().Snooze(t.Context(), "INBOX", m.ID.UIDValidity, []model.Message{m}, time.Now().Add(-time.Minute))
 	if err == nil || !strings.Contains(err.Error(), "until") {
 		t.Fatalf("past until: %v", err)
 	}

@@ -104,7 +104,7 @@ func (a *Account) syncStep(ctx context.Context, folder string, limit int) (SyncP
 	}
 	folder = syncedName(folder)
 	if folder == "INBOX" {
-		a.wakeSnoozed(ctx) // due snoozed mail first, so this step brings it (snooze.go)
+		a.wakeSnoozed(ctx) // due snoozed mail first, so this step brings it (snoozing.go)
 	}
 	select {
 	case a.syncing <- struct{}{}:
@@ -200,7 +200,7 @@ func IsStoreError(err error) bool {
 func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	if _, ok := a.ops.(provider.Syncer); !ok || a.cache.st == nil || opts.UnreadOnly || opts.BeforeUID > 0 {
 		if syncedName(opts.Folder) == "INBOX" && opts.BeforeUID == 0 {
-			a.wakeSnoozed(ctx) // a listing that does not sync wakes too (snooze.go)
+			a.wakeSnoozed(ctx) // a listing that does not sync wakes too (snoozing.go)
 		}
 		return a.List(ctx, opts)
 	}

@@ -295,7 +295,7 @@ func syncAccount(t *testing.T, b imaptest.Backend, user, pass string) *Account {
 	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
 	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
+		Store: Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return pass, nil }
 		}})
 	if err != nil {

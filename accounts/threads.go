@@ -10,26 +10,31 @@ import (
 // Conversations as the store keeps them (model/thread assigns the ids as
 // rows are stored): what get_thread and a face's thread view read.
 
+// Threads reads conversations from the store (Account.Threads).
+type Threads struct {
+	c *cache // the account's part of the store
+}
+
 // Thread is every stored message of conversation tid (or of the one it
 // merged into), in every account and folder, Sent included, oldest
 // first. It never dials; store.ErrNotStored when the store has none.
-func (a *Account) Thread(ctx context.Context, tid string) ([]model.Message, error) {
-	if a.cache.st == nil {
+func (t *Threads) Thread(ctx context.Context, tid string) ([]model.Message, error) {
+	if t.c.st == nil {
 		return nil, store.ErrNotStored
 	}
-	msgs, err := a.cache.st.Thread(ctx, tid)
-	a.cache.note(err)
+	msgs, err := t.c.st.Thread(ctx, tid)
+	t.c.note(err)
 	return msgs, err
 }
 
 // ThreadOf is the conversation of the stored message id ("" when the
 // store does not hold it). It never dials.
-func (a *Account) ThreadOf(ctx context.Context, id model.MessageID) (string, error) {
-	if a.cache.st == nil {
+func (t *Threads) ThreadOf(ctx context.Context, id model.MessageID) (string, error) {
+	if t.c.st == nil {
 		return "", store.ErrNotStored
 	}
 	msgs := []model.Message{{ID: id}}
-	err := a.cache.st.FillThreadIDs(ctx, a.cache.key, storedName(id.Folder), id.UIDValidity, msgs)
-	a.cache.note(err)
+	err := t.c.st.FillThreadIDs(ctx, t.c.key, storedName(id.Folder), id.UIDValidity, msgs)
+	t.c.note(err)
 	return msgs[0].ThreadID, err
 }

@@ -58,7 +58,7 @@ func TestThreadsAcrossTwoAccounts(t *testing.T) {
 			cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 			pass := map[string]string{u1: p1, u2: p2}
 			set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-				Store: st, Password: func(ac config.Account) func(context.Context) (string, error) {
+				Store: Have(st), Password: func(ac config.Account) func(context.Context) (string, error) {
 					return func(context.Context) (string, error) { return pass[ac.Username], nil }
 				}})
 			if err != nil {

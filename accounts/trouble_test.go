@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"unibox/accounts/config"
+	"unibox/accounts/store"
 )
 
 // Neither a history folder that cannot be made nor a store that could not
@@ -21,8 +22,8 @@ func TestTroubleIsNoReasonNotToOpen(t *testing.T) {
 	}
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: 1, Security: "none", Username: "sam"}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{}, HistoryDir: filepath.Join(file, "Work"),
-		StoreOff: errors.New("mkdir /cache/unibox: read-only file system")})
+	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{}, History: Have(filepath.Join(file, "Work")),
+		Store: Off[*store.Store](errors.New("mkdir /cache/unibox: read-only file system"))})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

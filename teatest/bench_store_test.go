@@ -75,7 +75,7 @@ func launchFromStore(b *testing.B, cfg *config.Config, path string, want string)
 		b.Fatal(err)
 	}
 	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
+		Store: accounts.Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})
 	if err != nil {

@@ -208,7 +208,7 @@ func mailWorld(t *testing.T) (*memimap.Server, *smtptest.Server, *accounts.Set, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := dispatch.New(box, []dispatch.Account{set.Accounts[0]}, dispatch.Options{})
+	runner := dispatch.New(box, []dispatch.Account{set.Accounts[0].Sending()}, dispatch.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = runner.Run(ctx) }()

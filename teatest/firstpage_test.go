@@ -31,7 +31,7 @@ func openMemStored(tb testing.TB, st *store.Store, names []string, ports []int) 
 			return func(context.Context) (string, error) { return "pw", nil }
 		}}
 	if st != nil {
-		opts.Store = st
+		opts.Store = accounts.Have(st)
 	}
 	set, err := accounts.Open(cfg, opts)
 	if err != nil {

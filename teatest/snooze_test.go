@@ -58,7 +58,7 @@ func newSnoozeWorld(t *testing.T, subjects ...string) snoozeWorld {
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
 	exe, _ := os.Executable()
 	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Store: st, Snooze: book, Password: func(config.Account) func(context.Context) (string, error) {
+		Store: accounts.Have(st), Snooze: accounts.Have(book), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})
 	if err != nil {
@@ -188,7 +188,7 @@ func TestSnoozedMessageWakesWhileTheTUIRuns(t *testing.T) {
 		m = page.Messages[1]
 	}
 	until := time.Now().Add(2 * time.Second)
-	if res, err := a.Snooze(t.Context(), "INBOX", m.ID.UIDValidity, m2s(m), until); err != nil || res[0].Err != "" {
+	if res, err := a.Snoozing().Snooze(t.Context(), "INBOX", m.ID.UIDValidity, m2s(m), until); err != nil || res[0].Err != "" {
 		t.Fatalf("snooze: %+v %v", res, err)
 	}
 	tm, _ := run(t, uiAccounts(w.set), 100, 24, func(o *tui.Options) { o.Now = time.Now })

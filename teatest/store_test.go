@@ -39,7 +39,7 @@ func openStoredUser(t testing.TB, d imaptest.Backend, path, user, password strin
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
 	exe, _ := os.Executable()
 	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
-		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
+		Store: accounts.Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return password, nil }
 		}})
 	if err != nil {

@@ -145,7 +145,7 @@ func unsubWorld(t *testing.T, key *unsubtest.Key, inbox map[string][][]byte) (*m
 	}
 	t.Cleanup(func() { st.Close() })
 	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_DKIM_TXT=" + txt, "GORACE=atexit_sleep_ms=0"},
-		Store: st, Password: func(config.Account) func(context.Context) (string, error) {
+		Store: accounts.Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})
 	if err != nil {
@@ -156,7 +156,7 @@ func unsubWorld(t *testing.T, key *unsubtest.Key, inbox map[string][][]byte) (*m
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := dispatch.New(box, []dispatch.Account{set.Accounts[0], set.Accounts[1]}, dispatch.Options{})
+	runner := dispatch.New(box, []dispatch.Account{set.Accounts[0].Sending(), set.Accounts[1].Sending()}, dispatch.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = runner.Run(ctx) }()

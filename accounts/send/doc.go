@@ -23,7 +23,7 @@
 //	  │ Runner.Kick         one worker per account (dispatch/runner.go: work, pass)
 //	  ▼                                           Box.Claim (outbox/claim.go)
 //	dispatch                advance (dispatch/steps.go), one step at a time:
-//	  │ send                Account.Send (accounts/send.go, the envelope sender checked)
+//	  │ send                Account.Send (accounts/sending.go, the envelope sender checked)
 //	  │                     → the provider's Spec.Send (accounts/imapprovider/send.go;
 //	  │                       a third-party MCP account's send tool: accounts/mcpprovider/send.go)
 //	  ▼                     → smtpsend.SendRetrying (smtpsend/retry.go) → Send (smtpsend/smtpsend.go)

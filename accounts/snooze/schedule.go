@@ -9,7 +9,7 @@
 // database lock, so a process first claims a due wake in a committed row
 // (compare-and-swap on the claim), then moves, then settles the row. A
 // claim whose process died is taken over, and the taker first reads where
-// the message is (see accounts/snooze.go).
+// the message is (see accounts/snoozing.go).
 package snooze
 
 import (

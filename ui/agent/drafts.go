@@ -37,7 +37,7 @@ func (h *Hub) addDraftTools(s *mcp.Server) {
 // filer is the named account as drafting wants it; nil when there is none.
 func (h *Hub) filer(name string) drafting.Filer {
 	if a := h.set.Find(name); a != nil {
-		return a
+		return a.Sending()
 	}
 	return nil
 }
@@ -67,7 +67,7 @@ func (h *Hub) draftReply(ctx context.Context, _ *mcp.CallToolRequest, in DraftRe
 		return nil, DraftOut{}, fmt.Errorf("%s: the message to answer could not be read: %s", a.Name(), a.Redact(accounts.Reason(err)))
 	}
 	quote := in.Quote == nil || *in.Quote
-	m, err := h.Drafts.Reply(ctx, a, orig, in.Body, in.ReplyAll, quote, h.timeout)
+	m, err := h.Drafts.Reply(ctx, a.Sending(), orig, in.Body, in.ReplyAll, quote, h.timeout)
 	if err != nil {
 		return nil, DraftOut{}, draftErr(a, err)
 	}
@@ -90,7 +90,7 @@ func (h *Hub) draftMessage(ctx context.Context, _ *mcp.CallToolRequest, in Draft
 	if a == nil {
 		return nil, DraftOut{}, fmt.Errorf("no account %s", model.Quote(in.Account))
 	}
-	m, err := h.Drafts.New(ctx, a, in.To, in.Cc, in.Subject, in.Body, h.timeout)
+	m, err := h.Drafts.New(ctx, a.Sending(), in.To, in.Cc, in.Subject, in.Body, h.timeout)
 	if err != nil {
 		return nil, DraftOut{}, draftErr(a, err)
 	}

@@ -54,7 +54,7 @@ func (h *Hub) snooze(ctx context.Context, _ *mcp.CallToolRequest, in SnoozeIn) (
 			msgs[i] = model.Message{ID: id}
 		}
 		final := map[model.MessageID]Outcome{}
-		res, err := b.acct.Snooze(ctx, msgs[0].ID.Folder, msgs[0].ID.UIDValidity, msgs, until)
+		res, err := b.acct.Snoozing().Snooze(ctx, msgs[0].ID.Folder, msgs[0].ID.UIDValidity, msgs, until)
 		if err != nil {
 			why := b.acct.Redact(accounts.Reason(err))
 			for _, m := range msgs {

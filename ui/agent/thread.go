@@ -54,12 +54,12 @@ func (h *Hub) getThread(ctx context.Context, _ *mcp.CallToolRequest, in GetThrea
 		if a == nil {
 			return nil, GetThreadOut{}, fmt.Errorf("no account %s", model.Quote(id.Account))
 		}
-		if tid, err = a.ThreadOf(ctx, id); err != nil || tid == "" {
+		if tid, err = a.Threads().ThreadOf(ctx, id); err != nil || tid == "" {
 			return nil, GetThreadOut{}, fmt.Errorf("%s is not in the local store yet: list its folder first", model.Quote(in.ID))
 		}
 		via = a
 	}
-	msgs, err := via.Thread(ctx, tid)
+	msgs, err := via.Threads().Thread(ctx, tid)
 	if errors.Is(err, store.ErrNotStored) {
 		return nil, GetThreadOut{}, fmt.Errorf("no conversation %s in the local store", model.Quote(in.ID))
 	}

@@ -147,5 +147,5 @@ func (w wall) check(b *batch, ds []dest) string {
 // snoozeDest is where snooze puts messages: the account's snooze folder
 // (snooze_folder), walled like any other destination.
 func snoozeDest(a *accounts.Account, _ accounts.Specials) []dest {
-	return []dest{{a.SnoozeFolder(), "the snooze folder"}}
+	return []dest{{a.Snoozing().SnoozeFolder(), "the snooze folder"}}
 }

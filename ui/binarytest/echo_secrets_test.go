@@ -94,7 +94,7 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 		t.Fatal(err)
 	}
 	stateDir := os.Getenv("XDG_STATE_HOME")
-	set, err := accounts.Open(cfg, accounts.Options{HistoryDir: filepath.Join(stateDir, "unibox")})
+	set, err := accounts.Open(cfg, accounts.Options{History: accounts.Have(filepath.Join(stateDir, "unibox"))})
 	if err != nil {
 		t.Fatal(err)
 	}

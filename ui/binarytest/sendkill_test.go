@@ -188,7 +188,7 @@ func resumeDispatch(t *testing.T, w *mailWorld, cfg string, done func([]outbox.E
 	}
 	var accts []dispatch.Account
 	for _, a := range env.Set.Accounts {
-		accts = append(accts, a)
+		accts = append(accts, a.Sending())
 	}
 	r := dispatch.New(box, accts, dispatch.Options{})
 	ctx, cancel := context.WithCancel(context.Background())

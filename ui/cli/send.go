@@ -139,14 +139,14 @@ func readMessage(path string, stdin io.Reader) ([]byte, error) {
 // send puts the message in the outbox (on disk before anything can
 // fail), delivers it once, and says how it went.
 func send(a *accounts.Account, room *launch.Mailroom, roomErr error, raw []byte, queue bool, timeout time.Duration) (SendJSON, int) {
-	from, err := a.From()
-	if cerr := a.CanSend(); cerr != nil {
+	from, err := a.Sending().From()
+	if cerr := a.Sending().CanSend(); cerr != nil {
 		err = cerr
 	}
 	if err != nil {
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, ExitNotSent
 	}
-	_, aliases := a.Identity()
+	_, aliases := a.Sending().Identity()
 	raw, err = checkMessage(raw, compose.Identity{From: model.Address{Name: from.Name, Address: from.Address}, Aliases: aliases})
 	if err != nil {
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage

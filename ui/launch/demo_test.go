@@ -74,7 +74,7 @@ func TestDemoSendsToItself(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := dispatch.New(box, []dispatch.Account{work}, dispatch.Options{}).Deliver(t.Context(), e.ID); err != nil || rep.Outcome != dispatch.OutcomeSent {
+	if rep, err := dispatch.New(box, []dispatch.Account{work.Sending()}, dispatch.Options{}).Deliver(t.Context(), e.ID); err != nil || rep.Outcome != dispatch.OutcomeSent {
 		t.Fatalf("%+v %v", rep, err)
 	}
 	page, err := personal.List(t.Context(), accounts.ListOptions{Limit: 50})

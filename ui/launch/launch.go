@@ -170,29 +170,29 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 		fmt.Fprintln(stderr, "unibox: warning:", w)
 	}
 	st, storeOff, err := openStore(useDemo, mode, stderr)
-	opts.StoreOff = storeOff
+	opts.Store.Off = storeOff
 	if !useDemo { // the demo writes nothing to disk
 		if dir, herr := historyDir(); herr == nil {
-			opts.HistoryDir = dir
+			opts.History = accounts.Have(dir)
 			if w := history.MakePrivate(dir); w != "" {
 				fmt.Fprintln(stderr, "unibox: warning:", w)
 			}
 		} else {
-			opts.HistoryOff = herr
+			opts.History = accounts.Off[string](herr)
 			fmt.Fprintln(stderr, "unibox: warning: no account history this time:", herr)
 		}
 	}
 	if !useDemo {
-		e.snooze, opts.SnoozeOff = openSnooze()
-		opts.Snooze = e.snooze
+		e.snooze, opts.Snooze.Off = openSnooze()
+		opts.Snooze.Value = e.snooze
 	} else {
-		opts.SnoozeOff = errors.New("the demo keeps no snooze schedule")
+		opts.Snooze.Off = errors.New("the demo keeps no snooze schedule")
 	}
 	if err == nil {
 		if st != nil {
 			st.ThreadBySubject(e.Config.UI.ThreadBySubject)
 		}
-		opts.Store = st
+		opts.Store.Value = st
 		e.Set, err = accounts.Open(e.Config, opts)
 	}
 	if err != nil {

@@ -38,7 +38,7 @@ func (e *Env) OpenMailroom(senders []*accounts.Account, o dispatch.Options) (*Ma
 	}
 	accts := make([]dispatch.Account, 0, len(senders))
 	for _, a := range senders {
-		accts = append(accts, a)
+		accts = append(accts, a.Sending())
 	}
 	r.Runner = dispatch.New(r.Box, accts, o)
 	return r, nil

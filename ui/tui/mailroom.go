@@ -74,7 +74,7 @@ func checkCmd(ctx context.Context, room *Mailroom, acct Account, draftID string,
 	return func() tea.Msg {
 		m := review.FromDraft(d)
 		known := review.Known{Addrs: map[string]bool{}, Unchecked: "this account cannot say whom it has written to"}
-		if c, ok := acct.(Composing); ok {
+		if c, ok := composerOf(acct); ok {
 			known = c.Known(ctx, room.Box, m.Recipients())
 		}
 		marks := review.Check(m, known)
@@ -195,7 +195,7 @@ var errCannotSend = errors.New("this account cannot send mail")
 // the text survives a crash.
 func startComposeCmd(ctx context.Context, room *Mailroom, acct Account, kind compose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := acct.(Composing)
+		c, ok := composerOf(acct)
 		if room == nil || !ok {
 			return composeReadyMsg{err: errCannotSend}
 		}
@@ -426,7 +426,7 @@ func (m decidedMsg) accountIndex() int { return noAccount }
 // attachments, fetched again.
 func reopenCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := acct.(Composing)
+		c, ok := composerOf(acct)
 		if !ok {
 			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
 		}

@@ -13,7 +13,7 @@ import (
 // cannot send or has no from (it then sends nothing: the outbox and the
 // account refuse it too).
 func identityOf(acct Account) (compose.Identity, bool) {
-	c, ok := acct.(Composing)
+	c, ok := composerOf(acct)
 	if !ok {
 		return compose.Identity{}, false
 	}

@@ -30,7 +30,7 @@ func (m serverDraftsMsg) accountIndex() int { return m.account }
 // draft there not postponed from here marked found.
 func serverDraftsCmd(ctx context.Context, room *Mailroom, acct Account, i int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		if _, ok := acct.(Composing); !ok {
+		if _, ok := composerOf(acct); !ok {
 			return serverDraftsMsg{account: i}
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
@@ -55,7 +55,7 @@ func serverDraftsCmd(ctx context.Context, room *Mailroom, acct Account, i int, t
 // the local copy (outbox.Draft.Found), across edits and restarts.
 func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m model.Message, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := acct.(Composing)
+		c, ok := composerOf(acct)
 		if !ok {
 			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
 		}

@@ -7,21 +7,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts"
 	"unibox/model"
 )
-
-// Snoozer is an account that snoozes (accounts.Account with a schedule):
-// Z moves its messages to its snooze folder until a time, and its rows
-// carry the schedule's marks.
-type Snoozer interface {
-	Snooze(ctx context.Context, folder string, uidValidity uint32, msgs []model.Message, until time.Time) ([]model.ItemResult, error)
-	SnoozeFolder() string
-	// Snoozed and Woken are the schedule by Message-ID: when each
-	// snoozed message wakes, and when each woken one woke.
-	Snoozed(ctx context.Context) (map[string]time.Time, error)
-	Woken(ctx context.Context, since time.Time) (map[string]time.Time, error)
-	NextWake(ctx context.Context) (time.Time, error)
-}
 
 // wokenFor is how long a woken message keeps its "woken" mark.
 const wokenFor = 24 * time.Hour
@@ -73,7 +61,7 @@ type snoozeMarksMsg struct {
 func (m snoozeMarksMsg) accountIndex() int { return m.account }
 
 // snoozeMarksCmd reads account i's schedule for its rows' marks.
-func snoozeMarksCmd(ctx context.Context, a Snoozer, i int, now time.Time) tea.Cmd {
+func snoozeMarksCmd(ctx context.Context, a *accounts.Snoozing, i int, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		s := snoozeMarks{folder: a.SnoozeFolder()}
 		var err error
@@ -92,8 +80,8 @@ func (p *accountPanes) reloadSnoozeMarks(e *env, i int) tea.Cmd {
 	if i < 0 || i >= len(p.accts) {
 		return nil
 	}
-	s, ok := p.accts[i].acct.(Snoozer)
-	if !ok {
+	s := snoozerOf(p.accts[i].acct)
+	if s == nil {
 		return nil
 	}
 	return snoozeMarksCmd(e.ctx, s, i, e.opts.Now())
@@ -162,7 +150,7 @@ func (m *Model) startSnooze(rows []model.Row) tea.Cmd {
 		return nil
 	}
 	for _, a := range m.panes.accountsOf(rows) {
-		if _, ok := a.(Snoozer); !ok {
+		if snoozerOf(a) == nil {
 			m.frame.setStatus(fmt.Sprintf("snooze: %s cannot snooze (no schedule)", a.Name()), true)
 			return nil
 		}
@@ -179,15 +167,15 @@ func (p *accountPanes) snoozeApplier(e *env) snoozeApplier {
 			if i < 0 {
 				return "", false
 			}
-			s, ok := p.accts[i].acct.(Snoozer)
-			if !ok {
+			s := snoozerOf(p.accts[i].acct)
+			if s == nil {
 				return "", false
 			}
 			return s.SnoozeFolder(), true
 		},
 		send: func(account string, intent int, folder string, uv uint32, msgs []model.Message, until time.Time) tea.Cmd {
 			i := p.index(account)
-			s := p.accts[i].acct.(Snoozer)
+			s := snoozerOf(p.accts[i].acct)
 			ctx, timeout := e.ctx, e.opts.CallTimeout
 			return func() tea.Msg {
 				cctx, cancel := context.WithTimeout(ctx, timeout)

@@ -33,12 +33,6 @@ type threadView struct {
 	asked string // the action and conversation asked about once
 }
 
-// threadReader is an account that can read a conversation from the
-// store (accounts.Account.Thread).
-type threadReader interface {
-	Thread(ctx context.Context, tid string) ([]model.Message, error)
-}
-
 // storedThreadMsg is a conversation's stored messages, read on opening it.
 type storedThreadMsg struct {
 	tid  string
@@ -50,8 +44,8 @@ func (m storedThreadMsg) accountIndex() int { return noAccount }
 // storedThreadCmd reads conversation tid from the store through acct (it
 // never dials); nothing when the account cannot or the store has none.
 func storedThreadCmd(ctx context.Context, acct Account, tid string) tea.Cmd {
-	tr, ok := acct.(threadReader)
-	if !ok || strings.HasPrefix(tid, "msg ") {
+	tr := threadsOf(acct)
+	if tr == nil || strings.HasPrefix(tid, "msg ") {
 		return nil
 	}
 	return func() tea.Msg {

@@ -17,13 +17,6 @@ import (
 	"unibox/model/textsafe"
 )
 
-// Unsubscribing is an account that can read a message's unsubscribe
-// headers and keeps a history (accounts.Account).
-type Unsubscribing interface {
-	UnsubscribeInfo(ctx context.Context, id model.MessageID) (unsubscribe.Info, error)
-	NoteUnsubscribe(class, text string)
-}
-
 // unsubBox is `U`: the plan shown before anything is done, and after a
 // success the offer to archive the sender's mail. Only `y` goes on; any
 // other key drops what was offered.
@@ -112,8 +105,8 @@ func (u *unsubBox) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 // view's): it reads the message's unsubscribe headers.
 func (u *unsubBox) start(id model.MessageID) tea.Cmd {
 	i := u.panes.index(id.Account)
-	acct, ok := u.accountOf(i).(Unsubscribing)
-	if !ok {
+	acct := unsubscriberOf(u.accountOf(i))
+	if acct == nil {
 		u.say("unsubscribe: this account cannot read a message's unsubscribe headers", true)
 		return nil
 	}
@@ -130,7 +123,7 @@ func (u *unsubBox) accountOf(i int) Account {
 	return u.panes.accts[i].acct
 }
 
-func infoCmd(ctx context.Context, u Unsubscribing, req uint64, i int, id model.MessageID, timeout time.Duration) tea.Cmd {
+func infoCmd(ctx context.Context, u *accounts.Unsubscribing, req uint64, i int, id model.MessageID, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -141,7 +134,7 @@ func infoCmd(ctx context.Context, u Unsubscribing, req uint64, i int, id model.M
 
 // note writes one line of the account's history.
 func (u *unsubBox) note(i int, class, text string) {
-	if acct, ok := u.accountOf(i).(Unsubscribing); ok {
+	if acct := unsubscriberOf(u.accountOf(i)); acct != nil {
 		acct.NoteUnsubscribe(class, text)
 	}
 }
@@ -263,7 +256,7 @@ func fromSender(rows []model.Row, address string) []model.Row {
 
 // fromOf is the address account i sends as ("" when it has none).
 func (u *unsubBox) fromOf(i int) string {
-	if c, ok := u.accountOf(i).(Composing); ok {
+	if c, ok := composerOf(u.accountOf(i)); ok {
 		if from, _ := c.Identity(); from != nil {
 			return from.Address
 		}
@@ -293,7 +286,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 		}
 	case unsubscribe.KindMailto:
 		room := u.e.opts.Mailroom
-		c, ok := u.accountOf(p.acct).(Composing)
+		c, ok := composerOf(u.accountOf(p.acct))
 		from, err := sendingFrom(c, ok, room)
 		if err != nil {
 			u.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())

@@ -56,12 +56,22 @@ func mcpNoSend(ac config.Account) error {
 	return fmt.Errorf("account %s cannot send: %s; if its MCP server has one, map it under [account.tools.send]", ac.Name, by)
 }
 
+// Sending is how an account sends (Account.Sending): who it writes as,
+// its submission (SMTP or a mapped send tool) and how the copy reaches
+// Sent. It is the dispatch.Account the outbox runner carries entries out
+// through; the mail-server calls a send needs besides (the Sent copy,
+// \Answered, a draft deleted) are its account's (sendmail.go).
+type Sending struct {
+	a *Account
+}
+
 // CanSend says why the account cannot send (nil: it can).
-func (a *Account) CanSend() error { return a.sending.noSend }
+func (h *Sending) CanSend() error { return h.a.sending.noSend }
 
 // From is the address the account sends as (from, else an address
 // username).
-func (a *Account) From() (*mail.Address, error) {
+func (h *Sending) From() (*mail.Address, error) {
+	a := h.a
 	if a.sending.from == nil {
 		return nil, fmt.Errorf("account %s has no address to send from: set from = \"Name <you@example.org>\"", a.name)
 	}
@@ -69,8 +79,8 @@ func (a *Account) From() (*mail.Address, error) {
 }
 
 // Identity is the account's own addresses: reply all leaves them out.
-func (a *Account) Identity() (from *mail.Address, aliases []string) {
-	return a.sending.from, a.sending.aliases
+func (h *Sending) Identity() (from *mail.Address, aliases []string) {
+	return h.a.sending.from, h.a.sending.aliases
 }
 
 // ownSender refuses an envelope sender that is none of the account's
@@ -91,7 +101,8 @@ func (a *Account) ownSender(addr string) error {
 
 // Send submits one message, at most once: see smtpsend for where a
 // failure stops being "not sent" and becomes "unknown".
-func (a *Account) Send(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error) {
+func (h *Sending) Send(ctx context.Context, env smtpsend.Envelope, beforeBody func() error) (smtpsend.Receipt, error) {
+	a := h.a
 	if a.sending.send == nil {
 		return smtpsend.Receipt{}, a.sending.noSend
 	}
@@ -103,4 +114,4 @@ func (a *Account) Send(ctx context.Context, env smtpsend.Envelope, beforeBody fu
 }
 
 // SentCopy says how the copy of a sent message reaches Sent (save_sent).
-func (a *Account) SentCopy() dispatch.SentCopy { return a.sending.copy }
+func (h *Sending) SentCopy() dispatch.SentCopy { return h.a.sending.copy }

@@ -11,10 +11,17 @@ import (
 	"unibox/model/textsafe"
 )
 
+// Unsubscribing reads a message's unsubscribe headers and records the
+// attempts in the account's history (Account.Unsubscribing).
+type Unsubscribing struct {
+	a *Account
+}
+
 // UnsubscribeInfo is what unsubscribing from message id could do (its
 // provider reads the raw message); a provider that cannot tell says so
 // with ErrUnsupported.
-func (a *Account) UnsubscribeInfo(ctx context.Context, id model.MessageID) (unsubscribe.Info, error) {
+func (h *Unsubscribing) UnsubscribeInfo(ctx context.Context, id model.MessageID) (unsubscribe.Info, error) {
+	a := h.a
 	u, ok := a.ops.(provider.Unsubscriber)
 	if !ok {
 		return unsubscribe.Info{}, provider.Unsupported(a.name, imapwire.ToolUnsubscribeInfo, "this account's provider cannot read a message's unsubscribe headers")
@@ -28,6 +35,6 @@ func (a *Account) UnsubscribeInfo(ctx context.Context, id model.MessageID) (unsu
 
 // NoteUnsubscribe records an unsubscribe attempt or its outcome in the
 // account's history; class is "" for success, else the failure's class.
-func (a *Account) NoteUnsubscribe(class, text string) {
-	a.hist.Add(history.KindUnsubscribe, "", class, textsafe.Line(text))
+func (h *Unsubscribing) NoteUnsubscribe(class, text string) {
+	h.a.hist.Add(history.KindUnsubscribe, "", class, textsafe.Line(text))
 }

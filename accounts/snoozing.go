@@ -27,7 +27,7 @@ type snoozing struct {
 
 func snoozingOf(ac config.Account, o Options) snoozing {
 	k := storeKey(ac)
-	return snoozing{book: o.Snooze, off: o.SnoozeOff, key: snooze.Key{Name: k.Name, Host: k.Host, User: k.User},
+	return snoozing{book: o.Snooze.Value, off: o.Snooze.Off, key: snooze.Key{Name: k.Name, Host: k.Host, User: k.User},
 		folder: model.CanonicalFolder(cmp.Or(ac.SnoozeFolder, config.DefaultSnoozeFolder))}
 }
 
@@ -35,8 +35,14 @@ func snoozingOf(ac config.Account, o Options) snoozing {
 // opened, or the face runs without one).
 var ErrSnoozeOff = errors.New("snooze is off: no schedule")
 
+// Snoozing moves messages to the snooze folder until a time and reads
+// the account's part of the schedule (Account.Snoozing).
+type Snoozing struct {
+	a *Account
+}
+
 // SnoozeFolder is where Z puts this account's messages until they wake.
-func (a *Account) SnoozeFolder() string { return a.snoozing.folder }
+func (h *Snoozing) SnoozeFolder() string { return h.a.snoozing.folder }
 
 func (a *Account) snoozeOff() error {
 	if a.snoozing.off != nil {
@@ -64,7 +70,8 @@ func (a *Account) schedule(create bool) (*snooze.Schedule, error) {
 // message is still where it was, which the wake drops by reading (never a
 // message in the snooze folder with its wake time lost). A message
 // already in the snooze folder only gets its new time.
-func (a *Account) Snooze(ctx context.Context, folder string, uidValidity uint32, msgs []model.Message, until time.Time) ([]model.ItemResult, error) {
+func (h *Snoozing) Snooze(ctx context.Context, folder string, uidValidity uint32, msgs []model.Message, until time.Time) ([]model.ItemResult, error) {
+	a := h.a
 	s := &a.snoozing
 	sched, err := a.schedule(true)
 	if err != nil {
@@ -283,7 +290,8 @@ func (a *Account) settled(ctx context.Context, sched *snooze.Schedule, e snooze.
 }
 
 // Snoozed is the account's schedule, by Message-ID: when each wakes.
-func (a *Account) Snoozed(ctx context.Context) (map[string]time.Time, error) {
+func (h *Snoozing) Snoozed(ctx context.Context) (map[string]time.Time, error) {
+	a := h.a
 	sched, err := a.schedule(false)
 	if err != nil || sched == nil {
 		return nil, err
@@ -300,7 +308,8 @@ func (a *Account) Snoozed(ctx context.Context) (map[string]time.Time, error) {
 }
 
 // Woken is the account's messages woken since since, by Message-ID.
-func (a *Account) Woken(ctx context.Context, since time.Time) (map[string]time.Time, error) {
+func (h *Snoozing) Woken(ctx context.Context, since time.Time) (map[string]time.Time, error) {
+	a := h.a
 	sched, err := a.schedule(false)
 	if err != nil || sched == nil {
 		return nil, err
@@ -309,7 +318,8 @@ func (a *Account) Woken(ctx context.Context, since time.Time) (map[string]time.T
 }
 
 // NextWake is the account's soonest wake time (zero: none).
-func (a *Account) NextWake(ctx context.Context) (time.Time, error) {
+func (h *Snoozing) NextWake(ctx context.Context) (time.Time, error) {
+	a := h.a
 	sched, err := a.schedule(false)
 	if err != nil || sched == nil {
 		return time.Time{}, err

@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"context"
+
+	"unibox/accounts"
+	"unibox/accounts/send/outbox"
+	"unibox/model"
+	"unibox/model/review"
+)
+
+// featured is an account that hands out feature handles
+// (accounts.Account): the UI asks it for a handle here, once per
+// feature, instead of asserting an interface per operation.
+type featured interface {
+	Sending() *accounts.Sending
+	// Known is whom the account has written to (accounts.Account.Known):
+	// with its sending handle, what Composing asks.
+	Known(ctx context.Context, box *outbox.Box, addrs []string) review.Known
+	Snoozing() *accounts.Snoozing
+	Unsubscribing() *accounts.Unsubscribing
+	Threads() *accounts.Threads
+}
+
+// featuresOf is acct as an account with feature handles: the one place
+// the UI asks what kind of account it has; false for a test's account,
+// which says what it can do with its own methods.
+func featuresOf(acct Account) (featured, bool) {
+	f, ok := acct.(featured)
+	return f, ok
+}
+
+// snoozerOf is acct's snooze handle, nil when it has none.
+func snoozerOf(acct Account) *accounts.Snoozing {
+	if f, ok := featuresOf(acct); ok {
+		return f.Snoozing()
+	}
+	return nil
+}
+
+// unsubscriberOf is acct's unsubscribe handle, nil when it has none.
+func unsubscriberOf(acct Account) *accounts.Unsubscribing {
+	if f, ok := featuresOf(acct); ok {
+		return f.Unsubscribing()
+	}
+	return nil
+}
+
+// threadReader reads a conversation from the store: accounts.Threads,
+// or a test's account that reads its own.
+type threadReader interface {
+	Thread(ctx context.Context, tid string) ([]model.Message, error)
+}
+
+// threadsOf is acct's conversation reader, nil when it has none.
+func threadsOf(acct Account) threadReader {
+	if f, ok := featuresOf(acct); ok {
+		if t := f.Threads(); t != nil {
+			return t
+		}
+		return nil
+	}
+	if tr, ok := acct.(threadReader); ok {
+		return tr
+	}
+	return nil
+}
+
+// composerOf is acct as Composing: an accounts.Account's sending handle
+// with its Known, or a test's account that composes itself.
+func composerOf(acct Account) (Composing, bool) {
+	if f, ok := featuresOf(acct); ok {
+		if s := f.Sending(); s != nil {
+			return sendingComposer{Sending: s, known: f}, true
+		}
+		return nil, false
+	}
+	c, ok := acct.(Composing)
+	return c, ok
+}
+
+// sendingComposer is Composing made of a sending handle and its
+// account's Known.
+type sendingComposer struct {
+	*accounts.Sending
+	known featured
+}
+
+// Known is the account's.
+func (c sendingComposer) Known(ctx context.Context, box *outbox.Box, addrs []string) review.Known {
+	return c.known.Known(ctx, box, addrs)
+}
