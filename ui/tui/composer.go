@@ -48,6 +48,9 @@ type composer struct {
 	// scroll is how far the review's text is moved up; width and height
 	// are the review's size, which the root sets, so keys can bound it.
 	scroll, width, height int
+	// bodies and quoted keep the text and the answered message's text as
+	// drawn, between frames (shared by the composer's copies).
+	bodies, quoted *wrapMemo
 }
 
 // waitingSend is a message in its send_delay: undo brings it back to the

@@ -42,7 +42,7 @@ func (c composer) page(width int) (fixed, text []string) {
 	}
 	text = append(c.markLines(width), c.headerLines(width)...)
 	text = append(text, rule(width))
-	text = append(text, strings.Split(wrap(faithful(d.Body), width), "\n")...)
+	text = append(text, c.bodies.lines(d.Body, width, func() []string { return strings.Split(wrap(faithful(d.Body), width), "\n") })...)
 	if c.answers == nil && c.answersNote == "" {
 		return fixed, text
 	}
@@ -57,7 +57,7 @@ func (c composer) page(width int) (fixed, text []string) {
 	o := c.answers
 	text = append(text, textsafe.Fit(c.styles.Label.Render("From:   ")+" "+textsafe.Line(formatAddr(o.From)+" · "+o.Date.Format("Mon, 2 Jan 2006 15:04")), width))
 	text = append(text, textsafe.Fit(c.styles.Label.Render("Subject:")+" "+textsafe.Line(o.Subject), width), "")
-	return fixed, append(text, strings.Split(wrap(textsafe.Block(o.Text), width), "\n")...)
+	return fixed, append(text, c.quoted.lines(o.Text, width, func() []string { return strings.Split(wrap(textsafe.Block(o.Text), width), "\n") })...)
 }
 
 // headerLines is the headers as they will go: each address on lines of

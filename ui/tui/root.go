@@ -174,7 +174,7 @@ func New(opts Options) (*Model, error) {
 	}
 	m.unsub = unsubBox{e: &m.env, panes: &m.panes}
 	m.threads = threadView{e: &m.env, panes: &m.panes, inbox: m.inbox}
-	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys}
+	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys, bodies: &wrapMemo{}, quoted: &wrapMemo{}}
 	m.notify = notifier{ctx: ctx, tell: m.env.tell, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
