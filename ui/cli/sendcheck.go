@@ -132,26 +132,13 @@ func checkFrom(h message.Header, self compose.Identity) error {
 			}
 			return fmt.Errorf("%s: %s: %s", key, model.Quote(vs[0]), why)
 		}
-		if !own(list[0].Address, self) {
+		if !self.Owns(list[0].Address) {
 			mine := append([]string{self.From.Address}, self.Aliases...)
 			return fmt.Errorf("%s: %s is not one of this account's addresses (%s; from and aliases in the config): unibox sends only as the account",
 				key, model.Quote(list[0].Address), strings.Join(mine, ", "))
 		}
 	}
 	return nil
-}
-
-// own reports addr as the account's from or one of its aliases.
-func own(addr string, self compose.Identity) bool {
-	if strings.EqualFold(addr, self.From.Address) {
-		return true
-	}
-	for _, a := range self.Aliases {
-		if a = strings.TrimSpace(a); a != "" && strings.EqualFold(addr, a) {
-			return true
-		}
-	}
-	return false
 }
 
 // undecoded reports err as nil, or as a part go-message could read but
