@@ -204,6 +204,8 @@ type Server struct {
 	srv  *imapserver.Server
 	addr string
 	wg   sync.WaitGroup
+	// serving is closed once Serve accepts, served once it returned.
+	serving, served chan struct{}
 
 	idles atomic.Int64 // IDLE commands begun
 
@@ -260,12 +262,32 @@ func Start(opts Options) (*Server, error) {
 	if opts.TLS != nil {
 		ln = tls.NewListener(ln, opts.TLS)
 	}
+	al := &acceptSignal{Listener: ln, accepting: make(chan struct{})}
+	s.serving, s.served = al.accepting, make(chan struct{})
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		_ = s.srv.Serve(ln) // until Close: srv.Close closes ln
+		defer close(s.served)
+		_ = s.srv.Serve(al) // until Close: srv.Close closes ln
 	}()
 	return s, nil
+}
+
+// acceptSignal closes accepting at its first Accept. imapserver's Serve
+// registers its listener, then adds to the WaitGroup its Close waits on,
+// then accepts: a Close between the first two (a test that starts a
+// server and ends at once) called Wait while Serve called Add, which the
+// race detector reports (go-imap v2 beta.8). Close waits for the first
+// Accept, by when the Add has happened.
+type acceptSignal struct {
+	net.Listener
+	once      sync.Once
+	accepting chan struct{}
+}
+
+func (l *acceptSignal) Accept() (net.Conn, error) {
+	l.once.Do(func() { close(l.accepting) })
+	return l.Listener.Accept()
 }
 
 // Addr is host:port of the server.
@@ -410,6 +432,10 @@ func (s *Server) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
+	select { // Serve past its WaitGroup's Add (acceptSignal), or gone
+	case <-s.serving:
+	case <-s.served:
+	}
 	err := s.srv.Close()
 	s.DropAll()
 	s.wg.Wait()
