@@ -282,6 +282,39 @@ func TestDraftsResourceNotifies(t *testing.T) {
 	}
 }
 
+// Under MCP 2026-07-28 Subscribe returns once the request is sent: the
+// server's handler may run after a draft the agent writes next. So the
+// watch measures from when the server was built, and a draft written
+// before the handler ran (here: before Subscribe) is told all the same.
+// With the first look taken in the handler, it was part of the baseline
+// and never told (TestDraftsResourceNotifies failed 3 runs in 40 under
+// load).
+func TestDraftsBeforeTheSubscriptionAreTold(t *testing.T) {
+	w := newDraftWorld(t)
+	r, updated := w.hub(t, 100)
+	other, err := outbox.Open(w.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.NewDraft("Work", "new", nil, []byte("To: b@example.org\nSubject: early\n\nhello")); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: DraftsURI}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(15 * time.Second)
+	for {
+		select {
+		case uri := <-updated:
+			if uri == DraftsURI {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no update of unibox://drafts for a draft written before the subscription was handled")
+		}
+	}
+}
+
 // An account whose server does not answer is named first in list_drafts;
 // its local drafts are listed all the same.
 func TestListDraftsNamesAnUnreachableAccount(t *testing.T) {

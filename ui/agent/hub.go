@@ -65,6 +65,15 @@ func (h *Hub) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) erro
 // Server builds the MCP server with every tool and both resources.
 func (h *Hub) Server() *mcp.Server {
 	h.watch = &watcher{hub: h, refresh: h.Refresh, ctx: h.ctx}
+	if h.Drafts != nil {
+		// The drafts' first look is taken now, not when an agent
+		// subscribes: under MCP 2026-07-28 Subscribe returns once the
+		// request is sent, and the server's handler may run after a
+		// draft the agent wrote next (a change it must hear of, taken
+		// into the baseline). A change before the subscription is told
+		// too: one read too many, never one missed.
+		h.watch.draftsBase = h.Drafts.Stamp()
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "unibox", Version: "1"}, &mcp.ServerOptions{
 		SubscribeHandler: h.watch.subscribed, UnsubscribeHandler: h.watch.unsubscribed,
 	})

@@ -71,8 +71,11 @@ type watcher struct {
 	refresh time.Duration // for accounts that cannot push
 	once    sync.Once
 	drafts  sync.Once
-	ctx     context.Context
-	wg      sync.WaitGroup
+	// draftsBase is the drafts' stamp when the server was built: what a
+	// subscriber's first change is measured against.
+	draftsBase string
+	ctx        context.Context
+	wg         sync.WaitGroup
 }
 
 // subscribed starts the watch at the first subscription (to either
@@ -81,11 +84,7 @@ func (w *watcher) subscribed(_ context.Context, req *mcp.SubscribeRequest) error
 	if req.Params.URI == DraftsURI {
 		w.drafts.Do(func() {
 			if d := w.hub.Drafts; d != nil {
-				// The first look is taken before the subscription is
-				// answered: a draft written just after it is a change
-				// to tell, not part of the baseline.
-				last := d.Stamp()
-				w.wg.Go(func() { w.followDrafts(d, last) })
+				w.wg.Go(func() { w.followDrafts(d, w.draftsBase) })
 			}
 		})
 		return nil
