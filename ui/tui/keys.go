@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -158,27 +157,6 @@ type Clash struct {
 
 func (c Clash) Error() string {
 	return fmt.Sprintf("%q is both %s and %s in the %s; bind one of them to another key", c.Key, c.Other, c.Action, c.Screen)
-}
-
-// Clashes lists the keys bound to two actions of one screen (as
-// `archive = ["e", "A"]` would be in the message view), screen by screen
-// in the table's order: each screen's row names the actions its keys
-// mean, so a key is checked where it applies and nowhere else.
-func (k *KeyMap) Clashes() []Clash {
-	acts := k.actions()
-	var out []Clash
-	for _, row := range screens {
-		for i, a := range row.actions {
-			for _, kk := range acts[a].Keys() {
-				for _, o := range row.actions[:i] {
-					if slices.Contains(acts[o].Keys(), kk) {
-						out = append(out, Clash{Action: a, Other: o, Key: kk, Screen: row.place})
-					}
-				}
-			}
-		}
-	}
-	return out
 }
 
 // ShortHelp is the one-line help of the list.

@@ -107,7 +107,7 @@ func TestKeyClashesPerScreen(t *testing.T) {
 			t.Errorf("[keys] %s: %v, want %q", tc.keys, err, tc.want)
 		}
 	}
-	if c := DefaultKeyMap(); len(c.Clashes()) > 0 {
-		t.Errorf("the default keys clash: %v", c.Clashes())
+	if c := DefaultKeyMap(); len(clashes(c)) > 0 {
+		t.Errorf("the default keys clash: %v", clashes(c))
 	}
 }

@@ -17,9 +17,6 @@ type accountMsg interface {
 	accountIndex() int
 }
 
-// noAccount is the accountIndex of a message about no one account.
-const noAccount = -1
-
 func (m statusMsg) accountIndex() int      { return m.account }
 func (m restoredMsg) accountIndex() int    { return noAccount }
 func (m pushedMsg) accountIndex() int      { return m.account }

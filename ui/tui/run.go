@@ -149,7 +149,7 @@ func checkKeys(cfg *config.Config) error {
 	if err := k.Rebind(cfg.Keys); err != nil {
 		return fmt.Errorf("%s: [keys]: %w", cfg.Path, err)
 	}
-	for _, c := range k.Clashes() {
+	for _, c := range clashes(k) {
 		// The line that made the clash: the other action's rebinding, or
 		// else the attachment action's own.
 		action := c.Other

@@ -8,15 +8,9 @@ import (
 	"unibox/model"
 )
 
-// What a screen tells the root (see tell): the status line's words, and
-// the outcome of a screen that ended, for the flow that acts on it.
+// What a screen tells the root (see tell) besides a note: the outcome of
+// a screen that ended, for the flow that acts on it.
 type (
-	// noteMsg is what the status line should say; bad draws it red, and
-	// an empty text clears it.
-	noteMsg struct {
-		text string
-		bad  bool
-	}
 	// movePickedMsg: the move picker ended with a folder for rows.
 	movePickedMsg struct {
 		folder string
@@ -34,9 +28,6 @@ type (
 	}
 	// refreshMsg asks for an account's refresh (the details' r).
 	refreshMsg struct{ account int }
-	// goneMsg: the message on screen went away (archived): the message
-	// view ends; any other screen ignores it.
-	goneMsg struct{}
 	// notifyFailureMsg is notify_cmd's last run told by the notifier: why
 	// it failed, sanitised lines for the details; "" after a success.
 	notifyFailureMsg struct{ text string }

@@ -1,23 +1,11 @@
 package tui
 
 import (
+	"slices"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 )
-
-// screen is one mode's body: it owns its state and its keys, draws
-// itself at a size, names itself in the header and lists its keys for the
-// help. update returns the screen that follows (nil: the screen is over,
-// the list comes back); what the root should do or say it reports as
-// messages (tell), never as fields the root reads back.
-type screen interface {
-	help.KeyMap
-	update(msg tea.Msg) (screen, tea.Cmd)
-	view(width, height int) string
-	header() string
-}
 
 type mode int
 
@@ -50,7 +38,7 @@ type screenRow struct {
 	// unsubBox: U works here, and its box shows and waits for a y.
 	unsubBox bool
 	// actions are the [keys] actions the screen's keys mean; no two of
-	// them may share a key (KeyMap.Clashes).
+	// them may share a key (clashes).
 	actions []string
 }
 
@@ -156,15 +144,23 @@ func (m *Model) toTop(msg tea.Msg) tea.Cmd {
 	return m.updateScreen(msg)
 }
 
-// told is a screen's next state with what it tells the root: the root
-// routes msgs as it routes any message, before the next key.
-type told struct {
-	screen // the next screen; nil: it ended
-	msgs   []tea.Msg
-}
-
-// tell returns next with msgs for the root (a note for the status line,
-// the folder a move picked).
-func tell(next screen, msgs ...tea.Msg) screen {
-	return told{screen: next, msgs: msgs}
+// clashes lists the keys bound to two actions of one screen (as
+// `archive = ["e", "A"]` would be in the message view), screen by screen
+// in the table's order: each screen's row names the actions its keys
+// mean, so a key is checked where it applies and nowhere else.
+func clashes(k KeyMap) []Clash {
+	acts := k.actions()
+	var out []Clash
+	for _, row := range screens {
+		for i, a := range row.actions {
+			for _, kk := range acts[a].Keys() {
+				for _, o := range row.actions[:i] {
+					if slices.Contains(acts[o].Keys(), kk) {
+						out = append(out, Clash{Action: a, Other: o, Key: kk, Screen: row.place})
+					}
+				}
+			}
+		}
+	}
+	return out
 }

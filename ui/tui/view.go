@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"unibox/model/textsafe"
@@ -78,40 +77,9 @@ func (p *accountPanes) emptyText() string {
 	return "No messages."
 }
 
-// fitLines pads or cuts s to exactly n lines.
-func fitLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	for len(lines) < n {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // helpKeys are the bindings that mean something in the current mode: its
 // screen's.
 func (m *Model) helpKeys() help.KeyMap { return m.screenAt(m.env.opts.Now()) }
-
-// as is a binding under another description: what its key does here.
-func as(b key.Binding, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
-}
-
-// hint is how a header or a status line names a binding's key: as the
-// help does, so both follow a [keys] rebinding.
-func hint(b key.Binding) string { return b.Help().Key }
-
-// lastHint is a binding's last key as the help names it: the arrow of
-// "k/↑", for a hint that names two bindings in one ("↑/↓ scroll").
-func lastHint(b key.Binding) string {
-	h := b.Help().Key
-	if last := h[strings.LastIndex(h, "/")+1:]; last != "" {
-		return last
-	}
-	return h // "/" itself, or a key list ending in it
-}
 
 // The smallest terminal the frame is laid out for.
 const MinWidth, MinHeight = 40, 10

@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/accounts/unsubscribe"
+)
+
+// Options configure the TUI.
+type Options struct {
+	Accounts        []Account
+	Keys            map[string][]string // [keys] rebindings
+	PageSize        int                 // messages per account page (default 50)
+	RefreshInterval time.Duration       // periodic refresh; 0 disables
+	DateFormat      string              // layout for dates older than a week
+	MarkReadOnOpen  bool
+	NotifyCmd       []string      // notify_cmd: run on new unread mail (see notifier)
+	NotifyWindow    time.Duration // at most one notify_cmd run per window (default 5 s)
+	NotifyTimeout   time.Duration // a notify_cmd run is killed after this (default 10 s)
+	// Title keeps the terminal title on the unread total. Off in headless
+	// tests: Bubble Tea v1.3.10 writes the title outside its renderer's
+	// lock, which races with a frame on an output that is not a file
+	// (teatest's); on a terminal each write is one locked File.Write.
+	Title       bool
+	CallTimeout time.Duration // bound on each account operation (default 60 s)
+	// FirstScreenWait bounds how long a first sync's next steps wait for
+	// every account's first rows (default 1 s; see firstscreen.go).
+	FirstScreenWait time.Duration
+	// Now is the clock (fixed in golden tests); nil uses time.Now.
+	Now func() time.Time
+	// NoTick stops the once-a-second redraw (golden tests).
+	NoTick bool
+	// Mailroom writes and sends mail; nil: the TUI cannot send.
+	Mailroom *Mailroom
+	// Poster makes `U`'s one-click POSTs; nil: a default one per POST.
+	Poster *unsubscribe.Poster
+	// OpenCmd opens an attachment (default xdg-open); DownloadDir is
+	// where S saves (run.go resolves its default).
+	OpenCmd     []string
+	DownloadDir string
+}
+
+// env is what the components run with: the UI's lifetime, its options,
+// keys and styles, and the request counter that tells a late answer from
+// a current one.
+type env struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	opts    Options
+	keys    KeyMap
+	styles  Styles
+	nextReq uint64
+	// rows is how many rows the list shows: the size of the first step of
+	// a sync, so a first sync draws a screen before it brings the rest.
+	rows int
+	// said is what a component told the root during an update (tell): the
+	// root routes it right after that update (heard), in order.
+	said []tea.Msg
+}
+
+// tell is how a component that is not a screen (the composer) reports to
+// the root: a noteMsg for the status line, a sentMarkMsg for a row.
+func (e *env) tell(msgs ...tea.Msg) { e.said = append(e.said, msgs...) }
+
+// next is a new request id: an answer carries it, and one that is not
+// the latest of its kind is dropped.
+func (e *env) next() uint64 {
+	e.nextReq++
+	return e.nextReq
+}

@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"unibox/model"
+	"unibox/model/textsafe"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// fitLines pads or cuts s to exactly n lines.
+func fitLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// as is a binding under another description: what its key does here.
+func as(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+}
+
+// hint is how a header or a status line names a binding's key: as the
+// help does, so both follow a [keys] rebinding.
+func hint(b key.Binding) string { return b.Help().Key }
+
+// lastHint is a binding's last key as the help names it: the arrow of
+// "k/↑", for a hint that names two bindings in one ("↑/↓ scroll").
+func lastHint(b key.Binding) string {
+	h := b.Help().Key
+	if last := h[strings.LastIndex(h, "/")+1:]; last != "" {
+		return last
+	}
+	return h // "/" itself, or a key list ending in it
+}
+
+func formatAddr(a model.Address) string {
+	switch {
+	case a.Name != "" && a.Address != "":
+		return a.Name + " <" + a.Address + ">"
+	case a.Name != "":
+		return a.Name
+	}
+	return a.Address
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// wrap breaks long lines at spaces to the width (by display width).
+func wrap(text string, w int) string {
+	var out strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		for textsafe.Width(line) > w {
+			cut := cutAt(line, w)
+			out.WriteString(strings.TrimRight(line[:cut], " "))
+			out.WriteByte('\n')
+			line = strings.TrimLeft(line[cut:], " ")
+		}
+		out.WriteString(line)
+	}
+	return out.String()
+}
+
+// cutAt is a byte index where line fits in w columns, at a space if one is near.
+func cutAt(line string, w int) int {
+	width, last, space := 0, 0, -1
+	for i, r := range line {
+		rw := textsafe.Width(string(r))
+		if width+rw > w {
+			break
+		}
+		width += rw
+		last = i + len(string(r))
+		if r == ' ' {
+			space = i + 1
+		}
+	}
+	if space > last/2 {
+		return space
+	}
+	if last == 0 {
+		return len(string([]rune(line)[0]))
+	}
+	return last
+}
+
+// rule is a horizontal line w columns wide: "─" is ambiguous-width, two
+// columns on an East Asian terminal.
+func rule(w int) string {
+	return textsafe.Fit(strings.Repeat("─", w/textsafe.Width("─")), w)
+}
