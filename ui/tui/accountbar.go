@@ -10,6 +10,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // accountBar renders one badge per account on exactly one line: name, state
@@ -18,7 +19,7 @@ import (
 // they are compacted (see barSteps), and accounts are only hidden behind a
 // count ("+2 down +9 more"), never silently.
 type accountBar struct {
-	styles Styles
+	styles screen.Styles
 	badges []badgeData
 	now    time.Time // countdowns are read at this time
 }
@@ -31,9 +32,9 @@ type badgeData struct {
 	syncing string // "syncing 12k/100k" while a first sync fills the store
 }
 
-// view lays the bar out as plain text first (layoutBar) and styles it
+// View lays the bar out as plain text first (layoutBar) and styles it
 // afterwards, so styling can never change what fits.
-func (b accountBar) view(width, _ int) string {
+func (b accountBar) View(width, _ int) string {
 	badges := b.badges
 	l := layoutBar(badges, width, b.now)
 	parts := make([]string, 0, len(l.items)+1)

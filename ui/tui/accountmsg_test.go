@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"unibox/accounts"
+	"unibox/ui/tui/screen"
 )
 
 // Every account message reaches the root through one dispatch, which
@@ -24,7 +25,7 @@ func TestAccountMsgForAnUnknownAccountIsDropped(t *testing.T) {
 			searchedMsg{account: i},
 		} {
 			t.Run(fmt.Sprintf("%T/%d", msg, i), func(t *testing.T) {
-				m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work"}, &benchAccount{name: "Home"}},
+				m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work"}, &benchAccount{name: "Home"}},
 					Now: func() time.Time { return now }, NoTick: true})
 				if err != nil {
 					t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unibox/ui/tui/screen"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -23,9 +24,9 @@ type listScreen struct {
 	now time.Time
 }
 
-func newListScreen(m *Model, now time.Time) screen { return listScreen{m: m, now: now} }
+func newListScreen(m *Model, now time.Time) screen.Screen { return listScreen{m: m, now: now} }
 
-func (s listScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+func (s listScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return s, nil
@@ -33,7 +34,7 @@ func (s listScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	if cmd, ok := s.m.writeKey(k, false); ok {
 		return s, cmd
 	}
-	if key.Matches(k, s.m.env.keys.Unsubscribe) {
+	if key.Matches(k, s.m.env.Keys.Unsubscribe) {
 		r, ok := s.m.list.selected()
 		if !ok || r.Thread != nil && !r.Member {
 			s.m.frame.setStatus("unsubscribe: open the conversation and pick one message", true)
@@ -44,20 +45,20 @@ func (s listScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 	return s, s.m.handleListKey(k)
 }
 
-func (s listScreen) view(width, height int) string {
-	return s.m.unsub.over(s.m.list.view(width, height), width)
+func (s listScreen) View(width, height int) string {
+	return s.m.unsub.over(s.m.list.View(width, height), width)
 }
 
 func (s listScreen) ShortHelp() []key.Binding  { return s.m.list.ShortHelp() }
 func (s listScreen) FullHelp() [][]key.Binding { return s.m.list.FullHelp() }
 
-// header discloses partial results: "2 of 3 accounts · Yahoo: cooling
+// Header discloses partial results: "2 of 3 accounts · Yahoo: cooling
 // down 42s"; with a focus it names the account. Degraded accounts are named
 // before those still connecting, so a line cut at the width loses the
 // least alarming first.
-func (s listScreen) header() string {
+func (s listScreen) Header() string {
 	m, now := s.m, s.now
-	k := m.env.keys
+	k := m.env.Keys
 	if m.folder.on {
 		return s.folderHeader()
 	}
@@ -77,7 +78,7 @@ func (s listScreen) header() string {
 	var h string
 	if m.panes.focus >= 0 {
 		a := m.panes.accts[m.panes.focus]
-		h = fmt.Sprintf("%s · %s · %s: all accounts", a.acct.Name(), s.counted(), hint(k.AllAccounts))
+		h = fmt.Sprintf("%s · %s · %s: all accounts", a.acct.Name(), s.counted(), screen.Hint(k.AllAccounts))
 		if !a.health.Connected() {
 			h += " · " + a.health.Words(now)
 		}
@@ -91,7 +92,7 @@ func (s listScreen) header() string {
 		h = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), strings.Join(why, " · "))
 	}
 	if q := m.filter.text(); q != "" {
-		h += fmt.Sprintf(" · filter %q: %d shown (%s clears)", q, len(m.list.rows), hint(k.Back))
+		h += fmt.Sprintf(" · filter %q: %d shown (%s clears)", q, len(m.list.rows), screen.Hint(k.Back))
 	}
 	if n := len(m.triage.selected); n > 0 {
 		h += fmt.Sprintf(" · %d selected", n)
@@ -123,37 +124,37 @@ func (s listScreen) counted() string {
 // triage keys on the message and stepping through its thread.
 type messageScreen struct{ m *Model }
 
-func newMessageScreen(m *Model, _ time.Time) screen { return messageScreen{m: m} }
+func newMessageScreen(m *Model, _ time.Time) screen.Screen { return messageScreen{m: m} }
 
-func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	m := s.m
 	k, ok := msg.(tea.KeyMsg)
-	if _, gone := msg.(goneMsg); gone {
+	if _, gone := msg.(screen.GoneMsg); gone {
 		m.setMode(modeList)
 		return s, nil
 	}
 	if !ok {
 		var cmd tea.Cmd
-		m.viewer, cmd = m.viewer.update(msg)
+		m.viewer, cmd = m.viewer.Update(msg)
 		return s, cmd
 	}
 	if cmd, ok := m.writeKey(k, true); ok {
 		return s, cmd
 	}
-	if key.Matches(k, m.env.keys.Unsubscribe) {
+	if key.Matches(k, m.env.Keys.Unsubscribe) {
 		return s, m.unsub.start(m.viewer.showing())
 	}
 	if cmd, ok := m.viewer.attachKey(k); ok {
 		return s, cmd
 	}
 	switch {
-	case key.Matches(k, m.env.keys.Back, m.env.keys.Quit):
+	case key.Matches(k, m.env.Keys.Back, m.env.Keys.Quit):
 		m.setMode(modeList)
 		return s, nil
-	case key.Matches(k, m.env.keys.NextInThread):
+	case key.Matches(k, m.env.Keys.NextInThread):
 		m.threads.step(m.viewer.showing(), 1)
 		return s, nil
-	case key.Matches(k, m.env.keys.PrevInThread):
+	case key.Matches(k, m.env.Keys.PrevInThread):
 		m.threads.step(m.viewer.showing(), -1)
 		return s, nil
 	}
@@ -161,14 +162,14 @@ func (s messageScreen) update(msg tea.Msg) (screen, tea.Cmd) {
 		return s, cmd
 	}
 	var cmd tea.Cmd
-	m.viewer, cmd = m.viewer.update(k)
+	m.viewer, cmd = m.viewer.Update(k)
 	return s, cmd
 }
 
-func (s messageScreen) view(width, height int) string {
-	return s.m.unsub.over(s.m.viewer.view(width, height), width)
+func (s messageScreen) View(width, height int) string {
+	return s.m.unsub.over(s.m.viewer.View(width, height), width)
 }
-func (s messageScreen) header() string            { return s.m.viewer.header() }
+func (s messageScreen) Header() string            { return s.m.viewer.Header() }
 func (s messageScreen) ShortHelp() []key.Binding  { return s.m.viewer.ShortHelp() }
 func (s messageScreen) FullHelp() [][]key.Binding { return s.m.viewer.FullHelp() }
 
@@ -177,15 +178,15 @@ func (s messageScreen) FullHelp() [][]key.Binding { return s.m.viewer.FullHelp()
 // which tells the root when its review is up or ended (reviewingMsg).
 type reviewScreen struct{ m *Model }
 
-func newReviewScreen(m *Model, _ time.Time) screen { return reviewScreen{m: m} }
+func newReviewScreen(m *Model, _ time.Time) screen.Screen { return reviewScreen{m: m} }
 
-func (s reviewScreen) update(msg tea.Msg) (screen, tea.Cmd) {
+func (s reviewScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		return s, s.m.composed(k)
 	}
 	return s, nil
 }
-func (s reviewScreen) view(width, height int) string { return s.m.compose.view(width, height) }
-func (s reviewScreen) header() string                { return s.m.compose.header() }
+func (s reviewScreen) View(width, height int) string { return s.m.compose.View(width, height) }
+func (s reviewScreen) Header() string                { return s.m.compose.Header() }
 func (s reviewScreen) ShortHelp() []key.Binding      { return s.m.compose.ShortHelp() }
 func (s reviewScreen) FullHelp() [][]key.Binding     { return s.m.compose.FullHelp() }

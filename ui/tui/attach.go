@@ -14,6 +14,7 @@ import (
 	"unibox/accounts/attach"
 	"unibox/model"
 	"unibox/model/runnable"
+	"unibox/ui/tui/screen"
 )
 
 // progressFrom is the size from which a save shows a progress bar; a
@@ -29,8 +30,8 @@ const progressEvery = 100 * time.Millisecond
 // transfers' messages) is the viewer's; it tells the status line by
 // noteMsg.
 type attachState struct {
-	e       *env                              // the UI's lifetime, options, request ids and tell
-	account func(name string) (Account, bool) // an account of the UI by name
+	e       *screen.Env                              // the UI's lifetime, options, request ids and tell
+	account func(name string) (screen.Account, bool) // an account of the UI by name
 	busy    *transfer
 	opener  *attach.Opener
 }
@@ -132,13 +133,13 @@ func (v *viewer) saveAttachment(i int) tea.Cmd {
 		return nil
 	}
 	at := b.Attachments[i]
-	job, err := attach.NewJob(v.att.e.opts.DownloadDir, at.Name)
+	job, err := attach.NewJob(v.att.e.Opts.DownloadDir, at.Name)
 	if err != nil {
 		v.note("not saved: "+err.Error(), true)
 		return nil
 	}
 	tr := v.start("saving", at.Name, at.Size, job.Written)
-	ctx, timeout := v.att.e.ctx, v.att.e.opts.CallTimeout+accounts.TransferTime(at.Size)
+	ctx, timeout := v.att.e.Ctx, v.att.e.Opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -159,7 +160,7 @@ func (v *viewer) stillBusy() bool {
 
 // start records a transfer and says it began.
 func (v *viewer) start(verb, name string, size int64, written func() int64) *transfer {
-	t := &transfer{req: v.att.e.next(), verb: verb, name: displayName(name), size: size, written: written}
+	t := &transfer{req: v.att.e.Next(), verb: verb, name: displayName(name), size: size, written: written}
 	v.att.busy = t
 	v.note(verb+" "+t.name+"…", false)
 	return t
@@ -201,7 +202,7 @@ func (v *viewer) openAttachment(i int) tea.Cmd {
 		return v.showOpened(attachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
 	}
 	tr := v.start("opening", at.Name, at.Size, p.Written)
-	ctx, timeout := v.att.e.ctx, v.att.e.opts.CallTimeout+accounts.TransferTime(at.Size)
+	ctx, timeout := v.att.e.Ctx, v.att.e.Opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -250,7 +251,9 @@ func (v *viewer) showOpened(msg attachOpenedMsg) tea.Cmd {
 }
 
 // note tells the status line what the attachments' flow says.
-func (v *viewer) note(text string, bad bool) { v.att.e.tell(noteMsg{text: text, bad: bad}) }
+func (v *viewer) note(text string, bad bool) {
+	v.att.e.Tell(screen.NoteMsg{Text: text, Bad: bad})
+}
 
 // progressBar is "[#####·····] 50% 2.5 of 5.0 MB", width cells of bar.
 func progressBar(done, total int64, width int) string {
@@ -259,7 +262,7 @@ func progressBar(done, total int64, width int) string {
 	}
 	frac := min(max(float64(done)/float64(total), 0), 1)
 	full := int(frac * float64(width))
-	return fmt.Sprintf("[%s%s] %3.0f%% %s of %s", strings.Repeat("#", full), strings.Repeat("·", width-full), frac*100, humanSize(done), humanSize(total))
+	return fmt.Sprintf("[%s%s] %3.0f%% %s of %s", strings.Repeat("#", full), strings.Repeat("·", width-full), frac*100, screen.HumanSize(done), screen.HumanSize(total))
 }
 
 // displayName is an attachment's name for the status line.

@@ -10,6 +10,7 @@ import (
 
 	"unibox/model"
 	"unibox/model/runnable"
+	"unibox/ui/tui/screen"
 )
 
 // The attachments' flow is the viewer's: it runs on the viewer alone and
@@ -20,32 +21,32 @@ func TestAttachmentsTellTheStatusLine(t *testing.T) {
 	two := model.Body{Message: model.Message{ID: id}, Attachments: []model.Attachment{{Name: "a.pdf", Size: 10}, {Name: "b.pdf", Size: 10}}}
 	one := model.Body{Message: model.Message{ID: id}, Attachments: two.Attachments[:1]}
 	busy := &transfer{req: 4, verb: "saving", name: `"a.pdf"`, size: 4 << 20, written: func() int64 { return 0 }}
-	keys := DefaultKeyMap()
+	keys := screen.DefaultKeyMap()
 	refused := &runnable.Refused{Name: "a.exe", Reason: "runs code"}
 	for _, tc := range []struct {
 		name   string
 		body   model.Body
 		busy   bool
 		msg    tea.Msg
-		said   []noteMsg
+		said   []screen.NoteMsg
 		stays  bool // the transfer under way is still busy after
 		listed bool // the attachment list is open after
 	}{
-		{"not loaded", model.Body{}, false, typed(keys.Attachments.Keys()[0]), []noteMsg{{"the message has not loaded yet", true}}, false, false},
-		{"none", model.Body{Message: model.Message{ID: id}}, false, typed(keys.Attachments.Keys()[0]), []noteMsg{{"this message has no attachments", false}}, false, false},
+		{"not loaded", model.Body{}, false, typed(keys.Attachments.Keys()[0]), []screen.NoteMsg{{Text: "the message has not loaded yet", Bad: true}}, false, false},
+		{"none", model.Body{Message: model.Message{ID: id}}, false, typed(keys.Attachments.Keys()[0]), []screen.NoteMsg{{Text: "this message has no attachments", Bad: false}}, false, false},
 		{"list", two, false, typed(keys.Attachments.Keys()[0]), nil, false, true},
-		{"one at a time", one, true, typed(keys.SaveAttachment.Keys()[0]), []noteMsg{{`saving "a.pdf" is under way`, true}}, true, false},
-		{"progress", two, true, progressMsg{req: 4, written: 2 << 20}, []noteMsg{{`saving "a.pdf" [##########··········]  50% 2.0 MB of 4.0 MB`, false}}, true, false},
-		{"saved", two, true, savedMsg{req: 4, path: "/d/a.pdf"}, []noteMsg{{"saved /d/a.pdf", false}}, false, false},
-		{"not saved", two, true, savedMsg{req: 4, err: errors.New("disk full")}, []noteMsg{{"not saved: disk full", true}}, false, false},
-		{"a late answer", two, true, savedMsg{req: 3, path: "/d/old"}, []noteMsg{{"saved /d/old", false}}, true, false},
-		{"refused", two, true, attachOpenedMsg{req: 4, name: `"a.exe"`, err: refused}, []noteMsg{{refused.Error(), true}}, false, false},
+		{"one at a time", one, true, typed(keys.SaveAttachment.Keys()[0]), []screen.NoteMsg{{Text: `saving "a.pdf" is under way`, Bad: true}}, true, false},
+		{"progress", two, true, progressMsg{req: 4, written: 2 << 20}, []screen.NoteMsg{{Text: `saving "a.pdf" [##########··········]  50% 2.0 MB of 4.0 MB`, Bad: false}}, true, false},
+		{"saved", two, true, savedMsg{req: 4, path: "/d/a.pdf"}, []screen.NoteMsg{{Text: "saved /d/a.pdf", Bad: false}}, false, false},
+		{"not saved", two, true, savedMsg{req: 4, err: errors.New("disk full")}, []screen.NoteMsg{{Text: "not saved: disk full", Bad: true}}, false, false},
+		{"a late answer", two, true, savedMsg{req: 3, path: "/d/old"}, []screen.NoteMsg{{Text: "saved /d/old", Bad: false}}, true, false},
+		{"refused", two, true, attachOpenedMsg{req: 4, name: `"a.exe"`, err: refused}, []screen.NoteMsg{{Text: refused.Error(), Bad: true}}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := &env{keys: keys, opts: Options{CallTimeout: time.Second}}
-			v := newViewer(DefaultStyles(), keys, time.UTC)
+			e := &screen.Env{Keys: keys, Opts: screen.Options{CallTimeout: time.Second}}
+			v := newViewer(screen.DefaultStyles(), keys, time.UTC)
 			v.att.e = e
-			v.att.account = func(string) (Account, bool) { return nil, false }
+			v.att.account = func(string) (screen.Account, bool) { return nil, false }
 			v.id, v.body = id, tc.body
 			if tc.busy {
 				v.att.busy = busy
@@ -57,9 +58,9 @@ func TestAttachmentsTellTheStatusLine(t *testing.T) {
 			} else {
 				v.attachMsg(tc.msg)
 			}
-			var said []noteMsg
-			for _, m := range e.said {
-				said = append(said, m.(noteMsg))
+			var said []screen.NoteMsg
+			for _, m := range e.Said {
+				said = append(said, m.(screen.NoteMsg))
 			}
 			if fmt.Sprint(said) != fmt.Sprint(tc.said) {
 				t.Errorf("told %v, want %v", said, tc.said)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // attachList is the message view's list of attachments (A): the shown
@@ -28,13 +29,13 @@ func (a attachList) step(d, n int) attachList {
 func (v viewer) attachments(width, height int) string {
 	k := v.keys
 	lines := []string{v.styles.Label.Render(textsafe.Fit(fmt.Sprintf("Attachments · %s open · %s save · %s close",
-		hint(k.Open), hint(k.SaveAttachment), hint(k.Back)), width)), ""}
+		screen.Hint(k.Open), screen.Hint(k.SaveAttachment), screen.Hint(k.Back)), width)), ""}
 	for i, at := range v.body.Attachments {
 		name := at.Name
 		if name == "" {
 			name = "(no name)"
 		}
-		row := textsafe.Fit(fmt.Sprintf(" %2d  %s  (%s, %s)", i+1, textsafe.Line(name), textsafe.Line(at.Type), humanSize(at.Size)), width)
+		row := textsafe.Fit(fmt.Sprintf(" %2d  %s  (%s, %s)", i+1, textsafe.Line(name), textsafe.Line(at.Type), screen.HumanSize(at.Size)), width)
 		if i == v.attach.cursor {
 			row = v.styles.RowSelected.Render(row)
 		}

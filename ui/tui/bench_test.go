@@ -3,12 +3,14 @@ package tui
 import (
 	"context"
 	"fmt"
-	tea "github.com/charmbracelet/bubbletea"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 type benchAccount struct {
@@ -45,7 +47,7 @@ func (f *benchAccount) Stderr() string { return "" }
 // (goal ≤ 2 ms): only visible rows are drawn.
 func BenchmarkView10k(b *testing.B) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
-	var accts []Account
+	var accts []screen.Account
 	for _, name := range []string{"Work", "Personal", "Yahoo"} {
 		var msgs []model.Message
 		for i := range 3334 {
@@ -55,7 +57,7 @@ func BenchmarkView10k(b *testing.B) {
 		}
 		accts = append(accts, &benchAccount{name: name, page: accounts.Page{Messages: msgs}})
 	}
-	m, err := New(Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true})
+	m, err := New(screen.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +86,7 @@ func benchThreads(b *testing.B) *Model {
 			Date: now.Add(-time.Duration(i) * 11 * time.Minute), Seen: i%3 == 0, ThreadID: fmt.Sprintf("t%05d", i/2)})
 	}
 	acct := &benchAccount{name: "Work", page: accounts.Page{Messages: msgs}}
-	m, err := New(Options{Accounts: []Account{acct}, Now: func() time.Time { return now }, NoTick: true})
+	m, err := New(screen.Options{Accounts: []screen.Account{acct}, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
 		b.Fatal(err)
 	}

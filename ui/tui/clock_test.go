@@ -74,7 +74,7 @@ func TestNotifyWindowIsATimer(t *testing.T) {
 	}
 	run, windowCmd := batch[0], batch[1]
 	start := time.Now()
-	if n, cmd = n.update(run()); cmd != nil || n.running {
+	if n, cmd = n.Update(run()); cmd != nil || n.running {
 		t.Fatal("the run's end started another with nothing pending")
 	}
 	if n, cmd = n.arrived([]model.Row{row(1), row(2)}); cmd != nil || len(n.pending) != 1 {
@@ -84,7 +84,7 @@ func TestNotifyWindowIsATimer(t *testing.T) {
 	if _, ok := msg.(notifyFlushMsg); !ok || time.Since(start) < window {
 		t.Fatalf("the window ended with %T after %s", msg, time.Since(start))
 	}
-	if n, cmd = n.update(msg); cmd == nil || !n.running || len(n.pending) != 0 {
+	if n, cmd = n.Update(msg); cmd == nil || !n.running || len(n.pending) != 0 {
 		t.Fatal("the window's end did not run what it held back")
 	}
 	cancel()

@@ -11,6 +11,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // Commands capture what they need by value; they never read or mutate the
@@ -37,7 +38,7 @@ func waitStatus(ctx context.Context, i int, ch <-chan accounts.Health) tea.Cmd {
 // an account that cannot sync is listed instead, and so is one whose store
 // fails (a full disk: the details say so), whose mail is then shown, not
 // remembered.
-func syncCmd(ctx context.Context, acct Account, a Syncing, i int, req uint64, limit, step int, timeout time.Duration) tea.Cmd {
+func syncCmd(ctx context.Context, acct screen.Account, a screen.Syncing, i int, req uint64, limit, step int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -71,7 +72,7 @@ func waitPush(ctx context.Context, i int, ch <-chan struct{}) tea.Cmd {
 	}
 }
 
-func listCmd(ctx context.Context, a Account, i int, req uint64, opts accounts.ListOptions, older bool, timeout time.Duration) tea.Cmd {
+func listCmd(ctx context.Context, a screen.Account, i int, req uint64, opts accounts.ListOptions, older bool, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -83,7 +84,7 @@ func listCmd(ctx context.Context, a Account, i int, req uint64, opts accounts.Li
 // restoreCmd reads every remembering account's stored newest page, one
 // after the other: a few milliseconds, bounded by restoreTimeout so a
 // store in trouble never holds up the connections that follow.
-func restoreCmd(ctx context.Context, accts map[int]Remembering, limit int) tea.Cmd {
+func restoreCmd(ctx context.Context, accts map[int]screen.Remembering, limit int) tea.Cmd {
 	return func() tea.Msg {
 		rctx, cancel := context.WithTimeout(ctx, restoreTimeout)
 		defer cancel()
@@ -99,7 +100,7 @@ func restoreCmd(ctx context.Context, accts map[int]Remembering, limit int) tea.C
 
 // storedMatchCmd looks for the filter text among an account's stored
 // rows, beyond the loaded pages.
-func storedMatchCmd(ctx context.Context, a Remembering, i int, text string, limit int) tea.Cmd {
+func storedMatchCmd(ctx context.Context, a screen.Remembering, i int, text string, limit int) tea.Cmd {
 	return func() tea.Msg {
 		page, err := a.CachedMatch(ctx, "", text, limit)
 		return storedMatchMsg{account: i, text: text, page: page, err: err}
@@ -107,14 +108,14 @@ func storedMatchCmd(ctx context.Context, a Remembering, i int, text string, limi
 }
 
 // storedOlderCmd reads the stored page below floor.
-func storedOlderCmd(ctx context.Context, a Remembering, i int, req uint64, floor uint32, limit int) tea.Cmd {
+func storedOlderCmd(ctx context.Context, a screen.Remembering, i int, req uint64, floor uint32, limit int) tea.Cmd {
 	return func() tea.Msg {
 		page, err := a.CachedOlder(ctx, "", floor, limit)
 		return listedMsg{account: i, req: req, older: true, stored: true, before: floor, page: page, err: err}
 	}
 }
 
-func openCmd(ctx context.Context, a Account, req uint64, id model.MessageID, timeout time.Duration) tea.Cmd {
+func openCmd(ctx context.Context, a screen.Account, req uint64, id model.MessageID, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -123,7 +124,7 @@ func openCmd(ctx context.Context, a Account, req uint64, id model.MessageID, tim
 	}
 }
 
-func refreshCmd(ctx context.Context, a Account, i int, timeout time.Duration) tea.Cmd {
+func refreshCmd(ctx context.Context, a screen.Account, i int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -142,7 +143,7 @@ func autoRefresh(every time.Duration) tea.Cmd {
 	return tea.Tick(every, func(time.Time) tea.Msg { return autoRefreshMsg{} })
 }
 
-func applyCmd(ctx context.Context, a Account, intent int, op model.Op, folder string, uv uint32, msgs []model.Message, timeout time.Duration) tea.Cmd {
+func applyCmd(ctx context.Context, a screen.Account, intent int, op model.Op, folder string, uv uint32, msgs []model.Message, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -152,7 +153,7 @@ func applyCmd(ctx context.Context, a Account, intent int, op model.Op, folder st
 }
 
 // foldersCmd fetches the folder lists of the given accounts and merges them.
-func foldersCmd(ctx context.Context, accts []Account, req uint64, timeout time.Duration) tea.Cmd {
+func foldersCmd(ctx context.Context, accts []screen.Account, req uint64, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -179,7 +180,7 @@ func foldersCmd(ctx context.Context, accts []Account, req uint64, timeout time.D
 	}
 }
 
-func searchCmd(ctx context.Context, a Account, i int, req uint64, query string, limit int, timeout time.Duration) tea.Cmd {
+func searchCmd(ctx context.Context, a screen.Account, i int, req uint64, query string, limit int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()

@@ -1,15 +1,17 @@
 package tui
 
+import "unibox/ui/tui/screen"
+
 // Each component keeps the contract, or the package does not build.
 var (
-	_ component[listModel] = listModel{}
-	_ component[viewer]    = viewer{}
-	_ component[composer]  = composer{}
-	_ input[filterBox]     = filterBox{}
+	_ screen.Component[listModel] = listModel{}
+	_ screen.Component[viewer]    = viewer{}
+	_ screen.Component[composer]  = composer{}
+	_ screen.Input[filterBox]     = filterBox{}
 	// The screens of their own (screens.go).
-	_ screen = detailsBox{}
-	_ screen = pickerBox{}
-	_ screen = snoozeBox{}
-	_ screen = folderPicker{}
-	_ screen = draftsBox{}
+	_ screen.Screen = detailsBox{}
+	_ screen.Screen = pickerBox{}
+	_ screen.Screen = snoozeBox{}
+	_ screen.Screen = folderPicker{}
+	_ screen.Screen = draftsBox{}
 )

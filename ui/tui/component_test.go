@@ -9,22 +9,23 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
-func testEnv(t *testing.T) *env {
+func testEnv(t *testing.T) *screen.Env {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	return &env{ctx: ctx, cancel: cancel, keys: DefaultKeyMap(), styles: DefaultStyles()}
+	return &screen.Env{Ctx: ctx, Cancel: cancel, Keys: screen.DefaultKeyMap(), Styles: screen.DefaultStyles()}
 }
 
 func typed(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
 // step hands msg to a screen: the screen that follows and what it told.
-func step(s screen, msg tea.Msg) (screen, []tea.Msg) {
-	next, _ := s.update(msg)
-	if t, ok := next.(told); ok {
-		return t.screen, t.msgs
+func step(s screen.Screen, msg tea.Msg) (screen.Screen, []tea.Msg) {
+	next, _ := s.Update(msg)
+	if t, ok := next.(screen.Told); ok {
+		return t.Screen, t.Msgs
 	}
 	return next, nil
 }
@@ -37,15 +38,15 @@ func TestPickerIsTheMoveFlow(t *testing.T) {
 	e := testEnv(t)
 	rows := []model.Row{{Message: model.Message{ID: model.MessageID{Account: "Work", UID: 1}}}}
 	b, cmd := startMove(e, rows, nil)
-	if cmd == nil || !b.loading || e.nextReq != b.req {
-		t.Fatalf("startMove: cmd %v, loading %v, req %d of %d", cmd != nil, b.loading, b.req, e.nextReq)
+	if cmd == nil || !b.loading || e.NextReq != b.req {
+		t.Fatalf("startMove: cmd %v, loading %v, req %d of %d", cmd != nil, b.loading, b.req, e.NextReq)
 	}
-	var s screen = b
+	var s screen.Screen = b
 	if s, _ = step(s, foldersMsg{req: b.req - 1, folders: []string{"Old"}}); !s.(pickerBox).loading {
 		t.Fatal("an earlier move's folders were taken")
 	}
 	s, _ = step(s, foldersMsg{req: b.req, folders: []string{"Archive", "Projects/Atlas", "Projects/Zeta"}})
-	if v := s.view(40, 6); !strings.Contains(v, "> Archive") || strings.Count(v, "\n") != 5 {
+	if v := s.View(40, 6); !strings.Contains(v, "> Archive") || strings.Count(v, "\n") != 5 {
 		t.Fatalf("view:\n%s", v)
 	}
 	s, _ = step(s, typed("proj"))
@@ -63,10 +64,10 @@ func TestPickerIsTheMoveFlow(t *testing.T) {
 	if s, said = step(s, tea.KeyMsg{Type: tea.KeyEnter}); s == nil || len(said) > 0 {
 		t.Fatal("enter picked from no folders")
 	}
-	if v := s.view(40, 4); !strings.Contains(v, "no route") {
+	if v := s.View(40, 4); !strings.Contains(v, "no route") {
 		t.Fatalf("the folders' failure is not shown:\n%s", v)
 	}
-	if s, said = step(s, tea.KeyMsg{Type: tea.KeyEsc}); s != nil || len(said) != 1 || said[0] != (noteMsg{text: "move cancelled"}) {
+	if s, said = step(s, tea.KeyMsg{Type: tea.KeyEsc}); s != nil || len(said) != 1 || said[0] != (screen.NoteMsg{Text: "move cancelled"}) {
 		t.Fatalf("esc did not cancel: %v, %+v", s, said)
 	}
 }
@@ -84,15 +85,15 @@ func only[T any](said []tea.Msg) (T, bool) {
 // The filter is an input: back clears it, open ends it with its text,
 // anything else edits it.
 func TestFilterInput(t *testing.T) {
-	f, _ := newFilterBox(DefaultKeyMap()).open(false)
-	f, _ = f.update(typed("inv"))
-	if f.text() != "inv" || !f.active || !strings.Contains(f.view(40, 1), "/inv") {
-		t.Fatalf("typing: %q, active %v, %q", f.text(), f.active, f.view(40, 1))
+	f, _ := newFilterBox(screen.DefaultKeyMap()).open(false)
+	f, _ = f.Update(typed("inv"))
+	if f.text() != "inv" || !f.active || !strings.Contains(f.View(40, 1), "/inv") {
+		t.Fatalf("typing: %q, active %v, %q", f.text(), f.active, f.View(40, 1))
 	}
-	if g, _ := f.update(tea.KeyMsg{Type: tea.KeyEnter}); g.active || g.text() != "inv" {
+	if g, _ := f.Update(tea.KeyMsg{Type: tea.KeyEnter}); g.active || g.text() != "inv" {
 		t.Fatalf("open: active %v, %q", g.active, g.text())
 	}
-	if g, _ := f.update(tea.KeyMsg{Type: tea.KeyEsc}); g.active || g.text() != "" {
+	if g, _ := f.Update(tea.KeyMsg{Type: tea.KeyEsc}); g.active || g.text() != "" {
 		t.Fatalf("back: active %v, %q", g.active, g.text())
 	}
 }

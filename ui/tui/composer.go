@@ -14,6 +14,7 @@ import (
 	"unibox/model"
 	"unibox/model/compose"
 	"unibox/model/review"
+	"unibox/ui/tui/screen"
 )
 
 // composer is the message being written: its draft on disk, what the
@@ -21,10 +22,10 @@ import (
 // lists (send, edit, postpone, discard, back); and, after the send key,
 // the message waiting out send_delay, which undo takes back.
 type composer struct {
-	e       *env // the UI's context, clock and mailroom
-	styles  Styles
-	keys    KeyMap
-	acct    Account // whose draft it is
+	e       *screen.Env // the UI's context, clock and mailroom
+	styles  screen.Styles
+	keys    screen.KeyMap
+	acct    screen.Account // whose draft it is
 	account string
 	draft   outbox.Draft  // the file the editor edits
 	base    compose.Draft // threading and attachments: the editor cannot change them
@@ -63,7 +64,7 @@ type waitingSend struct {
 	// adopted is set on a message an earlier unibox queued, found in
 	// its send_delay at start: there is no base to go back to, so undo
 	// reopens its draft as the drafts view does, through acct.
-	adopted Account
+	adopted screen.Account
 }
 
 // outboxSummary is what the header says waits on disk.
@@ -95,17 +96,17 @@ func (c composer) reviewed(msg reviewMsg) composer {
 	return c
 }
 
-// update runs the writing flow (step) and tells the root whether the
+// Update runs the writing flow (step) and tells the root whether the
 // review screen is up after it (reviewingMsg), as it is after every
 // message while it is, and once when it ends.
-func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
+func (c composer) Update(msg tea.Msg) (composer, tea.Cmd) {
 	was := c.review
 	c, cmd := c.step(msg)
 	switch {
 	case c.review:
-		c.e.tell(reviewingMsg{on: true})
+		c.e.Tell(reviewingMsg{on: true})
 	case was:
-		c.e.tell(reviewingMsg{})
+		c.e.Tell(reviewingMsg{})
 	}
 	return c, cmd
 }
@@ -116,7 +117,7 @@ func (c composer) update(msg tea.Msg) (composer, tea.Cmd) {
 // within send_delay brings the message back. What the status line should
 // say it tells the root as a noteMsg (say).
 func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
-	room := c.e.opts.Mailroom
+	room := c.e.Opts.Mailroom
 	switch msg := msg.(type) {
 	case composeReadyMsg:
 		if msg.err != nil {
@@ -124,7 +125,7 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 			return c, nil
 		}
 		c = c.started(msg)
-		c.e.tell(noteMsg{}) // the editor takes over: "writing…" is done
+		c.e.Tell(screen.NoteMsg{}) // the editor takes over: "writing…" is done
 		return c, editCmd(room, c.draft)
 	case reopenedMsg:
 		if msg.err != nil {
@@ -150,7 +151,7 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 		}
 		c = c.reviewed(msg)
 		c.marks, c.checking = nil, true
-		return c, checkCmd(c.e.ctx, room, c.acct, c.draft.ID, c.shown)
+		return c, checkCmd(c.e.Ctx, room, c.acct, c.draft.ID, c.shown)
 	case marksMsg:
 		if msg.draftID == c.draft.ID && msg.text == c.shown.Body {
 			c.marks, c.checking = msg.marks, false
@@ -174,7 +175,7 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 		}
 		c.say("taken back: not sent", false)
 		if w.adopted != nil {
-			return c, tea.Batch(reopenDraftCmd(c.e.ctx, room, w.adopted, msg.entry.DraftID, c.e.opts.CallTimeout), readOutboxCmd(room))
+			return c, tea.Batch(reopenDraftCmd(c.e.Ctx, room, w.adopted, msg.entry.DraftID, c.e.Opts.CallTimeout), readOutboxCmd(room))
 		}
 		c.draft = outbox.Draft{ID: msg.entry.DraftID, Account: w.account, Original: msg.entry.Original}
 		c.account, c.base = w.account, w.base
@@ -189,7 +190,7 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 		c.say("draft "+msg.verb, false)
 		return c, readOutboxCmd(room)
 	case outboxMsg:
-		c, line, failed := c.outboxChanged(msg, c.e.opts.Now())
+		c, line, failed := c.outboxChanged(msg, c.e.Opts.Now())
 		c.say(line, failed)
 		return c, nil
 	case tea.KeyMsg:
@@ -202,7 +203,7 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 		}
 		var act reviewAction
 		c, act = c.action(msg)
-		now := c.e.opts.Now()
+		now := c.e.Opts.Now()
 		switch act {
 		case reviewSend:
 			c.busy = true
@@ -212,10 +213,10 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 			return c, editCmd(room, c.draftFile())
 		case reviewPostpone:
 			c.busy = true
-			return c, postponeCmd(c.e.ctx, room, c.acct, c.draftFile(), c.shown, now, c.e.opts.CallTimeout)
+			return c, postponeCmd(c.e.Ctx, room, c.acct, c.draftFile(), c.shown, now, c.e.Opts.CallTimeout)
 		case reviewDiscard:
 			c.busy = true
-			return c, discardCmd(c.e.ctx, room, c.acct, c.draftFile(), c.e.opts.CallTimeout)
+			return c, discardCmd(c.e.Ctx, room, c.acct, c.draftFile(), c.e.Opts.CallTimeout)
 		case reviewLeave:
 			c.review = false
 			c.say("kept as a draft", false)
@@ -229,7 +230,7 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 // by undo knows only its id.
 func (c composer) draftFile() outbox.Draft {
 	if c.draft.Path == "" {
-		if d, _, err := c.e.opts.Mailroom.Box.Draft(c.draft.ID); err == nil {
+		if d, _, err := c.e.Opts.Mailroom.Box.Draft(c.draft.ID); err == nil {
 			return d
 		}
 	}
@@ -250,7 +251,7 @@ func (c composer) countdown(now time.Time) (string, bool) {
 	}
 	left := c.waiting.entry.SendAt.Sub(now)
 	secs := int((left + time.Second - 1) / time.Second)
-	return fmt.Sprintf("sending in %ds · %s undo", secs, hint(c.keys.Undo)), true
+	return fmt.Sprintf("sending in %ds · %s undo", secs, screen.Hint(c.keys.Undo)), true
 }
 
 // outboxChanged follows the waiting message to its end: gone (sent and
@@ -294,7 +295,7 @@ func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string,
 // say tells the root what the status line should say; "" leaves it.
 func (c composer) say(line string, bad bool) {
 	if line != "" {
-		c.e.tell(noteMsg{text: line, bad: bad})
+		c.e.Tell(screen.NoteMsg{Text: line, Bad: bad})
 	}
 }
 
@@ -304,7 +305,7 @@ func (c composer) say(line string, bad bool) {
 // flag step).
 func (c composer) tellMarked(e outbox.Entry) {
 	if s := markOf(e); s != nil {
-		c.e.tell(sentMarkMsg{mark: *s})
+		c.e.Tell(sentMarkMsg{mark: *s})
 	}
 }
 
@@ -321,7 +322,7 @@ func (c composer) adopt(entries []outbox.Entry, now time.Time) *waitingSend {
 			(w != nil && !e.SendAt.Before(w.entry.SendAt)) {
 			continue
 		}
-		for _, a := range c.e.opts.Accounts {
+		for _, a := range c.e.Opts.Accounts {
 			if a.Name() == e.Account {
 				w = &waitingSend{entry: e, account: e.Account, subject: "the message to " + strings.Join(e.Rcpt, ", "), adopted: a}
 			}

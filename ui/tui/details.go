@@ -11,14 +11,15 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/history"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // detailsBox is the account details view: its account's pane (health,
 // last failure, live), and its stderr tail and history, read on events,
 // not once per frame.
 type detailsBox struct {
-	styles  Styles
-	keys    KeyMap
+	styles  screen.Styles
+	keys    screen.KeyMap
 	now     func() time.Time
 	failure string // notify_cmd's last failure ("" after a success), kept by notifyFailureMsg
 	account int
@@ -28,14 +29,14 @@ type detailsBox struct {
 }
 
 // newDetails is the details of account i.
-func newDetails(e *env, i int, p *accountPane, notifyFailure string) detailsBox {
-	return detailsBox{styles: e.styles, keys: e.keys, now: e.opts.Now, failure: notifyFailure, account: i, pane: p}.show()
+func newDetails(e *screen.Env, i int, p *accountPane, notifyFailure string) detailsBox {
+	return detailsBox{styles: e.Styles, keys: e.Keys, now: e.Opts.Now, failure: notifyFailure, account: i, pane: p}.show()
 }
 
-// update reads the account again on each of its events, and takes the
+// Update reads the account again on each of its events, and takes the
 // details' keys: back (or i again) ends it; refresh reads it again and
 // tells the root to refresh the account.
-func (d detailsBox) update(msg tea.Msg) (screen, tea.Cmd) {
+func (d detailsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case notifyFailureMsg:
 		d.failure = msg.text
@@ -48,15 +49,15 @@ func (d detailsBox) update(msg tea.Msg) (screen, tea.Cmd) {
 		case key.Matches(msg, d.keys.Back, d.keys.Quit, d.keys.Details):
 			return nil, nil
 		case key.Matches(msg, d.keys.Refresh):
-			return tell(d.show(), refreshMsg{account: d.account}), nil
+			return screen.Tell(d.show(), refreshMsg{account: d.account}), nil
 		}
 	}
 	return d, nil
 }
 
-// header names the view and its keys.
-func (d detailsBox) header() string {
-	return fmt.Sprintf("account details · %s refresh · %s back", hint(d.keys.Refresh), hint(d.keys.Back))
+// Header names the view and its keys.
+func (d detailsBox) Header() string {
+	return fmt.Sprintf("account details · %s refresh · %s back", screen.Hint(d.keys.Refresh), screen.Hint(d.keys.Back))
 }
 
 // ShortHelp and FullHelp are the details' keys, for the help.
@@ -73,18 +74,18 @@ const detailsHistory = 8
 func (d detailsBox) show() detailsBox {
 	d.stderr = d.pane.acct.Stderr()
 	d.history = nil
-	if h, ok := d.pane.acct.(Historied); ok {
+	if h, ok := d.pane.acct.(screen.Historied); ok {
 		d.history = h.History(detailsHistory)
 	}
 	return d
 }
 
-// view is the account detail view, exactly height lines: the one place a
+// View is the account detail view, exactly height lines: the one place a
 // user learns why an account is down (state, since, last error and class,
 // counts, stderr), and why notify_cmd failed (its error and stderr tail,
 // already sanitised).
-func (d detailsBox) view(width, height int) string {
-	return fitLines(d.body(width, height), height)
+func (d detailsBox) View(width, height int) string {
+	return screen.FitLines(d.body(width, height), height)
 }
 
 func (d detailsBox) body(width, height int) string {
@@ -103,20 +104,20 @@ func (d detailsBox) body(width, height int) string {
 	line("Updates:", h.Updates())
 	line("Since:", h.Since.In(now.Location()).Format("15:04:05")+" ("+relSince(now.Sub(h.Since))+" ago)")
 	if h.CoolingDown() {
-		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press "+hint(k.Refresh)+" to try now)")
+		line("Next probe:", "in "+accounts.Countdown(h.CooldownUntil.Sub(now))+" (press "+screen.Hint(k.Refresh)+" to try now)")
 	}
 	if h.NoSecret() {
-		line("Next probe:", "none until you press "+hint(k.Refresh)+" (the password or token is fetched again)")
+		line("Next probe:", "none until you press "+screen.Hint(k.Refresh)+" (the password or token is fetched again)")
 	}
 	if h.AuthFailed() {
-		line("Next probe:", "none until you press "+hint(k.Refresh)+" (credentials were refused)")
+		line("Next probe:", "none until you press "+screen.Hint(k.Refresh)+" (credentials were refused)")
 	}
 	errText := h.LastError
 	if errText == "" {
 		errText = "none"
 	}
 	// The error is the one thing here worth reading in full: wrap it.
-	for i, part := range strings.Split(wrap(textsafe.Line(errText), max(10, width-13)), "\n") {
+	for i, part := range strings.Split(screen.Wrap(textsafe.Line(errText), max(10, width-13)), "\n") {
 		label := "Last error:"
 		if i > 0 {
 			label = ""

@@ -12,6 +12,7 @@ import (
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // draftsBox is the drafts view (D): every draft written here and not
@@ -21,12 +22,12 @@ import (
 // draft stays). One whose account is gone from the config is orphaned:
 // never sent through another.
 type draftsBox struct {
-	e        *env
-	styles   Styles
-	keys     KeyMap
+	e        *screen.Env
+	styles   screen.Styles
+	keys     screen.KeyMap
 	now      func() time.Time
-	accts    []Account       // the configured accounts, by index
-	accounts map[string]bool // configured names: an entry of another is orphaned
+	accts    []screen.Account // the configured accounts, by index
+	accounts map[string]bool  // configured names: an entry of another is orphaned
 	items    []draftItem
 	cursor   int
 	confirm  bool                       // discard of a draft was asked once
@@ -45,8 +46,8 @@ type draftItem struct {
 }
 
 // newDrafts opens the view over what the outbox holds.
-func newDrafts(e *env, accts []Account) draftsBox {
-	b := draftsBox{e: e, styles: e.styles, keys: e.keys, now: e.opts.Now, accts: accts, accounts: map[string]bool{},
+func newDrafts(e *screen.Env, accts []screen.Account) draftsBox {
+	b := draftsBox{e: e, styles: e.Styles, keys: e.Keys, now: e.Opts.Now, accts: accts, accounts: map[string]bool{},
 		server: map[string][]model.Message{}, found: map[model.MessageID]bool{}, trouble: map[string]string{}}
 	for _, a := range accts {
 		b.accounts[a.Name()] = true
@@ -117,8 +118,8 @@ func (b draftsBox) selected() (draftItem, bool) {
 	return b.items[b.cursor], true
 }
 
-// view draws one line per item.
-func (b draftsBox) view(width, height int) string {
+// View draws one line per item.
+func (b draftsBox) View(width, height int) string {
 	lines := make([]string, 0, height)
 	if len(b.items) == 0 {
 		lines = append(lines, b.styles.Dim.Render("No drafts, nothing in the outbox."))
@@ -127,7 +128,7 @@ func (b draftsBox) view(width, height int) string {
 		lines = append(lines, b.styles.StatusError.Render(textsafe.Fit(textsafe.Line(name+": its Drafts folder cannot be read: "+b.trouble[name]), width)))
 	}
 	if b.confirm {
-		lines = append(lines, b.styles.StatusError.Render(textsafe.Fit(hint(b.keys.Discard)+" again discards this draft: its text is lost", width)))
+		lines = append(lines, b.styles.StatusError.Render(textsafe.Fit(screen.Hint(b.keys.Discard)+" again discards this draft: its text is lost", width)))
 	}
 	for i, it := range b.items {
 		if len(lines) >= height {
@@ -196,14 +197,14 @@ func (b draftsBox) describe(it draftItem) string {
 	}
 	switch e.State {
 	case outbox.StateUnknown:
-		return fmt.Sprintf("may have been sent: check Sent · %s · to %s · %s send again · %s forget", e.Account, to, hint(b.keys.Send), hint(b.keys.Discard))
+		return fmt.Sprintf("may have been sent: check Sent · %s · to %s · %s send again · %s forget", e.Account, to, screen.Hint(b.keys.Send), screen.Hint(b.keys.Discard))
 	case outbox.StateFailed:
-		return fmt.Sprintf("not sent · %s · to %s · %s · %s send again · %s forget", e.Account, to, e.LastError, hint(b.keys.Send), hint(b.keys.Discard))
+		return fmt.Sprintf("not sent · %s · to %s · %s · %s send again · %s forget", e.Account, to, e.LastError, screen.Hint(b.keys.Send), screen.Hint(b.keys.Discard))
 	case outbox.StateQueued:
 		if e.LastError != "" {
-			return fmt.Sprintf("in outbox, retrying · %s · to %s · %s · %s takes it back", e.Account, to, e.LastError, hint(b.keys.Discard))
+			return fmt.Sprintf("in outbox, retrying · %s · to %s · %s · %s takes it back", e.Account, to, e.LastError, screen.Hint(b.keys.Discard))
 		}
-		return fmt.Sprintf("in outbox · %s · to %s · %s takes it back", e.Account, to, hint(b.keys.Discard))
+		return fmt.Sprintf("in outbox · %s · to %s · %s takes it back", e.Account, to, screen.Hint(b.keys.Discard))
 	}
 	return fmt.Sprintf("sent, finishing (%s) · %s · to %s", e.State, e.Account, to)
 }
@@ -244,10 +245,10 @@ func ago(now, t time.Time) string {
 	return t.Format("Jan 2")
 }
 
-// header names the view and its keys.
-func (b draftsBox) header() string {
+// Header names the view and its keys.
+func (b draftsBox) Header() string {
 	k := b.keys
-	return fmt.Sprintf("drafts and outbox · %s open · %s send again · %s discard · %s back", hint(k.Open), hint(k.Send), hint(k.Discard), hint(k.Back))
+	return fmt.Sprintf("drafts and outbox · %s open · %s send again · %s discard · %s back", screen.Hint(k.Open), screen.Hint(k.Send), screen.Hint(k.Discard), screen.Hint(k.Back))
 }
 
 // ShortHelp and FullHelp are the drafts view's keys.

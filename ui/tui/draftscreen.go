@@ -5,14 +5,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/send/outbox"
+	"unibox/ui/tui/screen"
 )
 
-// update takes the outbox and the servers' Drafts as they are read, and
+// Update takes the outbox and the servers' Drafts as they are read, and
 // the keys: the cursor, and on the item under it open a draft on the
 // review screen, send a failed or unknown message again, forget one, or
 // discard a draft (asked twice). Back ends it; what the status line
 // should say it tells as a note.
-func (b draftsBox) update(msg tea.Msg) (screen, tea.Cmd) {
+func (b draftsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case outboxMsg:
 		b.local = msg
@@ -31,9 +32,9 @@ func (b draftsBox) update(msg tea.Msg) (screen, tea.Cmd) {
 }
 
 // key is a key on the drafts view.
-func (b draftsBox) key(msg tea.KeyMsg) (screen, tea.Cmd) {
+func (b draftsBox) key(msg tea.KeyMsg) (screen.Screen, tea.Cmd) {
 	k, e := b.keys, b.e
-	room := e.opts.Mailroom
+	room := e.Opts.Mailroom
 	if key.Matches(msg, k.Back, k.Quit, k.Drafts) {
 		return nil, nil
 	}
@@ -56,17 +57,17 @@ func (b draftsBox) key(msg tea.KeyMsg) (screen, tea.Cmd) {
 		if a == nil {
 			return b, nil
 		}
-		return tell(b, noteMsg{text: "opening the draft…"}), openServerDraftCmd(e.ctx, room, a, *it.remote, e.opts.CallTimeout)
+		return screen.Tell(b, screen.NoteMsg{Text: "opening the draft…"}), openServerDraftCmd(e.Ctx, room, a, *it.remote, e.Opts.CallTimeout)
 	case key.Matches(msg, k.Open) && it.draft != nil && it.draft.Err == nil:
 		a := b.account(it.draft.Account)
 		if a == nil {
-			return tell(b, noteMsg{text: "its account " + it.draft.Account + " is not configured: the draft stays on disk", bad: true}), nil
+			return screen.Tell(b, screen.NoteMsg{Text: "its account " + it.draft.Account + " is not configured: the draft stays on disk", Bad: true}), nil
 		}
-		return b, reopenCmd(e.ctx, room, a, it.draft.Draft, e.opts.CallTimeout)
+		return b, reopenCmd(e.Ctx, room, a, it.draft.Draft, e.Opts.CallTimeout)
 	case key.Matches(msg, k.Send) && it.entry != nil && !b.accounts[it.entry.Account]:
-		return tell(b, noteMsg{text: "orphaned: " + it.entry.Account + " is not configured, and no other account sends it", bad: true}), nil
+		return screen.Tell(b, screen.NoteMsg{Text: "orphaned: " + it.entry.Account + " is not configured, and no other account sends it", Bad: true}), nil
 	case key.Matches(msg, k.Send) && it.entry != nil && (it.entry.State == outbox.StateUnknown || it.entry.State == outbox.StateFailed):
-		return b, sendAgainCmd(room, it.entry.ID, e.opts.Now())
+		return b, sendAgainCmd(room, it.entry.ID, e.Opts.Now())
 	case key.Matches(msg, k.Discard) && it.entry != nil && it.entry.State == outbox.StateQueued:
 		return b, takeBackCmd(room, it.entry.ID) // not gone yet: back to its draft, as undo does
 	case key.Matches(msg, k.Discard) && it.entry != nil:
@@ -79,17 +80,17 @@ func (b draftsBox) key(msg tea.KeyMsg) (screen, tea.Cmd) {
 		b.confirm = false
 		if it.remote != nil {
 			if a := b.account(it.remote.ID.Account); a != nil {
-				return b, discardServerDraftCmd(e.ctx, a, *it.remote, e.opts.CallTimeout)
+				return b, discardServerDraftCmd(e.Ctx, a, *it.remote, e.Opts.CallTimeout)
 			}
 			return b, nil
 		}
-		return b, discardCmd(e.ctx, room, b.account(it.draft.Account), it.draft.Draft, e.opts.CallTimeout)
+		return b, discardCmd(e.Ctx, room, b.account(it.draft.Account), it.draft.Draft, e.Opts.CallTimeout)
 	}
 	return b, nil
 }
 
 // account is the configured account of that name, or nil.
-func (b draftsBox) account(name string) Account {
+func (b draftsBox) account(name string) screen.Account {
 	for _, a := range b.accts {
 		if a.Name() == name {
 			return a
@@ -103,7 +104,7 @@ func (b draftsBox) account(name string) Account {
 func (b draftsBox) readServer() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range b.accts {
-		cmds = append(cmds, serverDraftsCmd(b.e.ctx, b.e.opts.Mailroom, a, i, b.e.opts.CallTimeout))
+		cmds = append(cmds, serverDraftsCmd(b.e.Ctx, b.e.Opts.Mailroom, a, i, b.e.Opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
 }

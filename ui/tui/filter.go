@@ -12,18 +12,19 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // filterBox is the incremental filter over sender and subject ("/"), and
 // the query of a server-side search ("s").
 type filterBox struct {
-	keys   KeyMap // open ends the input, back clears it
+	keys   screen.KeyMap // open ends the input, back clears it
 	input  textinput.Model
 	active bool // the input has the keyboard
 	search bool // enter runs a server-side search
 }
 
-func newFilterBox(keys KeyMap) filterBox {
+func newFilterBox(keys screen.KeyMap) filterBox {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.CharLimit = 200
@@ -32,10 +33,10 @@ func newFilterBox(keys KeyMap) filterBox {
 	return filterBox{keys: keys, input: in}
 }
 
-// update takes a key while the input has the keyboard: back clears the
+// Update takes a key while the input has the keyboard: back clears the
 // filter, open ends the input (a search then runs, see the root), any
 // other key edits the text.
-func (f filterBox) update(msg tea.Msg) (filterBox, tea.Cmd) {
+func (f filterBox) Update(msg tea.Msg) (filterBox, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch {
 		case key.Matches(k, f.keys.Back):
@@ -49,8 +50,8 @@ func (f filterBox) update(msg tea.Msg) (filterBox, tea.Cmd) {
 	return f, cmd
 }
 
-// view is the input line, cut to the width.
-func (f filterBox) view(width, _ int) string { return textsafe.Fit(f.input.View(), width) }
+// View is the input line, cut to the width.
+func (f filterBox) View(width, _ int) string { return textsafe.Fit(f.input.View(), width) }
 
 func (f filterBox) text() string { return strings.TrimSpace(f.input.Value()) }
 
@@ -106,11 +107,11 @@ func (s searchBox) start(req uint64, query string, n int) searchBox {
 
 // startSearch asks the servers of accts (by pane index) for query; a new
 // search replaces the one in flight.
-func startSearch(e *env, query string, accts map[int]Account) (searchBox, tea.Cmd) {
-	req := e.next()
+func startSearch(e *screen.Env, query string, accts map[int]screen.Account) (searchBox, tea.Cmd) {
+	req := e.Next()
 	var cmds []tea.Cmd
 	for i, a := range accts {
-		cmds = append(cmds, searchCmd(e.ctx, a, i, req, query, e.opts.PageSize, e.opts.CallTimeout))
+		cmds = append(cmds, searchCmd(e.Ctx, a, i, req, query, e.Opts.PageSize, e.Opts.CallTimeout))
 	}
 	return searchBox{}.start(req, query, len(cmds)), tea.Batch(cmds...)
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"time"
+	"unibox/ui/tui/screen"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -25,8 +26,8 @@ type firstScreenMsg struct{}
 // resumeMsg takes the parked steps once the first screen is drawn.
 type resumeMsg struct{}
 
-func (firstScreenMsg) accountIndex() int { return noAccount }
-func (resumeMsg) accountIndex() int      { return noAccount }
+func (firstScreenMsg) accountIndex() int { return screen.NoAccount }
+func (resumeMsg) accountIndex() int      { return screen.NoAccount }
 
 // firstScreenTimer ends the wait after d; it ends with the UI (ctx),
 // where a tea.Tick would outlive it.
@@ -60,7 +61,7 @@ func (p *accountPanes) firstScreenPending() bool {
 // resumeIfDrawn ends the wait once every account has answered, after the
 // frame that shows the last answer is on the screen (as the listings wait
 // for the stored rows' frame: see restored).
-func (p *accountPanes) resumeIfDrawn(e *env) tea.Cmd {
+func (p *accountPanes) resumeIfDrawn(e *screen.Env) tea.Cmd {
 	if p.screenDone || p.firstScreenPending() {
 		return nil
 	}
@@ -69,7 +70,7 @@ func (p *accountPanes) resumeIfDrawn(e *env) tea.Cmd {
 }
 
 // resume ends the wait for the first screen and takes the parked steps.
-func (p *accountPanes) resume(e *env) tea.Cmd {
+func (p *accountPanes) resume(e *screen.Env) tea.Cmd {
 	p.screenDone = true
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
@@ -80,8 +81,8 @@ func (p *accountPanes) resume(e *env) tea.Cmd {
 		if a.loading {
 			continue // a newer request runs: its chain goes on
 		}
-		*a = a.load(e.next())
-		cmds = append(cmds, syncCmd(e.ctx, a.acct, a.acct.(Syncing), i, a.req, e.opts.PageSize, 0, e.opts.CallTimeout))
+		*a = a.load(e.Next())
+		cmds = append(cmds, syncCmd(e.Ctx, a.acct, a.acct.(screen.Syncing), i, a.req, e.Opts.PageSize, 0, e.Opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
 }

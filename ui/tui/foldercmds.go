@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
+	"unibox/ui/tui/screen"
 )
 
 // The folder view's commands: like cmds.go's, they capture what they need
@@ -31,8 +32,8 @@ func tagFolder(cmd tea.Cmd, visit int) tea.Cmd {
 // folderSyncCmd takes one step of the folder's sync (of at most step new
 // envelopes) and reads its newest page from the store, as syncCmd does
 // for the inbox; an account that cannot sync lists the folder instead.
-func folderSyncCmd(ctx context.Context, acct Account, visit int, req uint64, folder string, limit, step int, timeout time.Duration) tea.Cmd {
-	s, ok := acct.(Syncing)
+func folderSyncCmd(ctx context.Context, acct screen.Account, visit int, req uint64, folder string, limit, step int, timeout time.Duration) tea.Cmd {
+	s, ok := acct.(screen.Syncing)
 	if !ok {
 		return folderListCmd(ctx, acct, visit, req, accounts.ListOptions{Folder: folder, Limit: limit}, timeout)
 	}
@@ -56,7 +57,7 @@ func folderSyncCmd(ctx context.Context, acct Account, visit int, req uint64, fol
 	}
 }
 
-func folderListCmd(ctx context.Context, a Account, visit int, req uint64, opts accounts.ListOptions, timeout time.Duration) tea.Cmd {
+func folderListCmd(ctx context.Context, a screen.Account, visit int, req uint64, opts accounts.ListOptions, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -67,7 +68,7 @@ func folderListCmd(ctx context.Context, a Account, visit int, req uint64, opts a
 
 // folderStoredCmd reads the folder's newest stored page: what opens at
 // once, whatever the folder's size.
-func folderStoredCmd(ctx context.Context, r Remembering, visit int, folder string, limit int) tea.Cmd {
+func folderStoredCmd(ctx context.Context, r screen.Remembering, visit int, folder string, limit int) tea.Cmd {
 	return func() tea.Msg {
 		rctx, cancel := context.WithTimeout(ctx, restoreTimeout)
 		defer cancel()
@@ -77,7 +78,7 @@ func folderStoredCmd(ctx context.Context, r Remembering, visit int, folder strin
 }
 
 // followCmd makes the account follow folder ("": the inbox only).
-func followCmd(ctx context.Context, i int, a Account, folder string, timeout time.Duration) tea.Cmd {
+func followCmd(ctx context.Context, i int, a screen.Account, folder string, timeout time.Duration) tea.Cmd {
 	f, ok := a.(following)
 	if !ok {
 		return nil

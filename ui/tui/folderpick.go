@@ -16,6 +16,7 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // folderPicker is `o`: the focused account's folders with their unread
@@ -24,8 +25,8 @@ import (
 // list_folders when it answers. INBOX is always first: choosing it goes
 // back to the unified inbox.
 type folderPicker struct {
-	styles   Styles
-	keys     KeyMap
+	styles   screen.Styles
+	keys     screen.KeyMap
 	pickList // the filter typed and the cursor among its matches
 	account  int
 	name     string // the account's
@@ -52,20 +53,20 @@ type folderListMsg struct {
 	err     error
 }
 
-func (folderListMsg) accountIndex() int { return noAccount }
+func (folderListMsg) accountIndex() int { return screen.NoAccount }
 
-func newFolderPicker(e *env, i int, a Account) (folderPicker, tea.Cmd) {
+func newFolderPicker(e *screen.Env, i int, a screen.Account) (folderPicker, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "folder: "
 	in.Placeholder = "type to filter"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	p := folderPicker{styles: e.styles, keys: e.keys, pickList: pickList{input: in}, account: i, name: a.Name(), req: e.next(), loading: true,
+	p := folderPicker{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, account: i, name: a.Name(), req: e.Next(), loading: true,
 		folders: inboxFirst(nil)} // the way back is there before any list comes
 	var cmds []tea.Cmd
 	if s, ok := a.(storedFoldering); ok {
 		cmds = append(cmds, func() tea.Msg {
-			sctx, cancel := context.WithTimeout(e.ctx, foldersTimeout)
+			sctx, cancel := context.WithTimeout(e.Ctx, foldersTimeout)
 			defer cancel()
 			fs, err := s.StoredFolders(sctx)
 			return folderListMsg{req: p.req, stored: true, folders: fs, err: err}
@@ -73,7 +74,7 @@ func newFolderPicker(e *env, i int, a Account) (folderPicker, tea.Cmd) {
 	}
 	p.offline = a.Health().Degraded()
 	if !p.offline {
-		ctx, timeout := e.ctx, e.opts.CallTimeout
+		ctx, timeout := e.Ctx, e.Opts.CallTimeout
 		cmds = append(cmds, func() tea.Msg {
 			cctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
@@ -136,9 +137,9 @@ func (p folderPicker) matches() []model.Folder {
 	return out
 }
 
-// update takes the folder lists and the keys. It ends (nil) with a
+// Update takes the folder lists and the keys. It ends (nil) with a
 // folder chosen, told as a folderPickedMsg, or cancelled.
-func (p folderPicker) update(msg tea.Msg) (screen, tea.Cmd) {
+func (p folderPicker) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case folderListMsg:
 		return p.listed(msg), nil
@@ -151,12 +152,12 @@ func (p folderPicker) update(msg tea.Msg) (screen, tea.Cmd) {
 		case picked < 0:
 			return nil, nil
 		}
-		return tell(nil, folderPickedMsg{account: p.account, folder: m[picked].Name}), nil
+		return screen.Tell(nil, folderPickedMsg{account: p.account, folder: m[picked].Name}), nil
 	}
 	return p, nil
 }
 
-func (p folderPicker) view(width, height int) string {
+func (p folderPicker) View(width, height int) string {
 	var s strings.Builder
 	s.WriteString(p.input.View())
 	s.WriteByte('\n')
@@ -182,13 +183,13 @@ func (p folderPicker) view(width, height int) string {
 			s.WriteByte('\n')
 		}
 	}
-	return fitLines(strings.TrimRight(s.String(), "\n"), height)
+	return screen.FitLines(strings.TrimRight(s.String(), "\n"), height)
 }
 
-// header names the account and what the keys do; the store's list says
+// Header names the account and what the keys do; the store's list says
 // it is the store's until the server's comes.
-func (p folderPicker) header() string {
-	h := fmt.Sprintf("folders of %s · %s show · %s cancel", p.name, hint(p.keys.Open), hint(p.keys.Back))
+func (p folderPicker) Header() string {
+	h := fmt.Sprintf("folders of %s · %s show · %s cancel", p.name, screen.Hint(p.keys.Open), screen.Hint(p.keys.Back))
 	if !p.served && len(p.folders) > 1 {
 		h += " · from the local store"
 		if p.offline {
@@ -202,7 +203,7 @@ func (p folderPicker) header() string {
 }
 
 func (p folderPicker) ShortHelp() []key.Binding {
-	return []key.Binding{as(p.keys.Open, "show folder"), as(p.keys.Back, "cancel")}
+	return []key.Binding{screen.As(p.keys.Open, "show folder"), screen.As(p.keys.Back, "cancel")}
 }
 func (p folderPicker) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 

@@ -9,6 +9,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // folderView is another folder of one account shown in the list, in place
@@ -78,10 +79,10 @@ type (
 	}
 )
 
-func (folderPageMsg) accountIndex() int     { return noAccount }
+func (folderPageMsg) accountIndex() int     { return screen.NoAccount }
 func (m folderPushedMsg) accountIndex() int { return m.account }
 func (m followedMsg) accountIndex() int     { return m.account }
-func (folderMatchMsg) accountIndex() int    { return noAccount }
+func (folderMatchMsg) accountIndex() int    { return screen.NoAccount }
 
 // home is the unified inbox, wherever it is kept now.
 func (m *Model) home() *model.Inbox {
@@ -112,7 +113,7 @@ func (m *Model) setStale(name string, stale bool) {
 // inbox, as does a key that shows other accounts. ok is false for any
 // other key.
 func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	k := m.env.keys
+	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Folders):
 		i := m.panes.current(m.list.selected())
@@ -135,7 +136,7 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		return cmd, false // and the key does what it does in the inbox
 	case key.Matches(msg, k.Search):
-		m.frame.setStatus("search asks the server's INBOX: in a folder, "+hint(k.Filter)+" filters its stored rows", false)
+		m.frame.setStatus("search asks the server's INBOX: in a folder, "+screen.Hint(k.Filter)+" filters its stored rows", false)
 		return nil, true
 	case key.Matches(msg, k.Refresh):
 		m.frame.setStatus("refreshing "+m.folder.name+"…", false)
@@ -158,20 +159,20 @@ func (m *Model) enterFolder(i int, folder string) tea.Cmd {
 	*v = folderView{on: true, account: i, name: folder, visit: v.visit + 1, armed: v.armed,
 		home: m.inbox, homeTri: m.triage, homeFocus: m.panes.focus}
 	m.inbox = model.NewInbox([]string{a.Name()})
-	m.triage = triageBox{keys: m.env.keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
+	m.triage = triageBox{keys: m.env.Keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
 		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
 	m.panes.focus = i
 	m.filter = m.filter.clear()
 	m.list = m.list.setRows(nil)
 	m.rebuild()
-	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", folder, a.Name(), hint(m.env.keys.Back)), false)
-	cmds := []tea.Cmd{m.folder.load(&m.env, &m.panes), followCmd(m.env.ctx, i, a, folder, m.env.opts.CallTimeout)}
-	if r, ok := a.(Remembering); ok {
-		cmds = append(cmds, folderStoredCmd(m.env.ctx, r, v.visit, folder, m.env.opts.PageSize))
+	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", folder, a.Name(), screen.Hint(m.env.Keys.Back)), false)
+	cmds := []tea.Cmd{m.folder.load(&m.env, &m.panes), followCmd(m.env.Ctx, i, a, folder, m.env.Opts.CallTimeout)}
+	if r, ok := a.(screen.Remembering); ok {
+		cmds = append(cmds, folderStoredCmd(m.env.Ctx, r, v.visit, folder, m.env.Opts.PageSize))
 	}
 	if f, ok := a.(following); ok && !v.armed[i] {
 		v.armed[i] = true
-		cmds = append(cmds, waitFolderPush(m.env.ctx, i, f.FolderPushes()))
+		cmds = append(cmds, waitFolderPush(m.env.Ctx, i, f.FolderPushes()))
 	}
 	return tea.Batch(cmds...)
 }
@@ -186,7 +187,7 @@ func (m *Model) leaveFolder() tea.Cmd {
 	m.restoreHome()
 	m.frame.setStatus("", false)
 	m.rebuild()
-	return followCmd(m.env.ctx, i, m.panes.accts[i].acct, "", m.env.opts.CallTimeout)
+	return followCmd(m.env.Ctx, i, m.panes.accts[i].acct, "", m.env.Opts.CallTimeout)
 }
 
 func (m *Model) restoreHome() {
@@ -201,12 +202,12 @@ func (l listScreen) folderHeader() string {
 	m := l.m
 	v := m.folder
 	a := m.panes.accts[v.account]
-	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.name, l.counted(), hint(m.env.keys.Back))
+	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.name, l.counted(), screen.Hint(m.env.Keys.Back))
 	if v.syncing != "" {
 		s += " · " + v.syncing
 	}
 	if !a.health.Connected() {
-		s += " · " + a.health.Words(m.env.opts.Now())
+		s += " · " + a.health.Words(m.env.Opts.Now())
 	}
 	if q := m.filter.text(); q != "" {
 		s += fmt.Sprintf(" · filter %q: %d shown", q, len(m.list.rows))
@@ -234,7 +235,7 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 		return m.folderPage(msg), true
 	case folderPushedMsg:
 		f := m.panes.accts[msg.account].acct.(following)
-		cmd := waitFolderPush(m.env.ctx, msg.account, f.FolderPushes())
+		cmd := waitFolderPush(m.env.Ctx, msg.account, f.FolderPushes())
 		if m.folder.on && m.folder.account == msg.account {
 			cmd = tea.Batch(cmd, m.folder.load(&m.env, &m.panes))
 		}
@@ -265,7 +266,7 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 
 // load asks for the folder's newest page: a sync step where the
 // account syncs (the first of a screen's rows), else a listing.
-func (v *folderView) load(e *env, p *accountPanes) tea.Cmd {
+func (v *folderView) load(e *screen.Env, p *accountPanes) tea.Cmd {
 	if !v.on {
 		return nil
 	}
@@ -273,19 +274,19 @@ func (v *folderView) load(e *env, p *accountPanes) tea.Cmd {
 		v.again = true
 		return nil
 	}
-	v.req, v.loading = e.next(), true
+	v.req, v.loading = e.Next(), true
 	a := p.accts[v.account].acct
 	step := 0
 	if !v.listedOnce {
-		step = e.rows
+		step = e.Rows
 	}
-	return folderSyncCmd(e.ctx, a, v.visit, v.req, v.name, e.opts.PageSize, step, e.opts.CallTimeout)
+	return folderSyncCmd(e.Ctx, a, v.visit, v.req, v.name, e.Opts.PageSize, step, e.Opts.CallTimeout)
 }
 
 // refresh is the periodic refresh of the folder on screen, as of
 // the inbox: what tells of a change where no push does (a third-party
 // MCP account), and a check where one does.
-func (v *folderView) refresh(e *env, p *accountPanes) tea.Cmd {
+func (v *folderView) refresh(e *screen.Env, p *accountPanes) tea.Cmd {
 	if !v.on || v.loading || p.accts[v.account].health.Down() {
 		return nil
 	}
@@ -305,7 +306,7 @@ func (m *Model) folderPage(msg folderPageMsg) tea.Cmd {
 		if msg.err != nil {
 			return nil
 		}
-		_, synced := m.panes.accts[v.account].acct.(Syncing)
+		_, synced := m.panes.accts[v.account].acct.(screen.Syncing)
 		switch {
 		case msg.stored && synced:
 			// The sync keeps the store's copy of the folder: its page is
@@ -366,7 +367,7 @@ func (m *Model) folderStepped(msg folderPageMsg) tea.Cmd {
 // store, where the account keeps one (its sync brings the whole folder
 // there, newest first, and goes on a step at a time behind the screen),
 // else from the server.
-func (v *folderView) pageIfAtEnd(e *env, p *accountPanes, inbox *model.Inbox, atEnd bool) tea.Cmd {
+func (v *folderView) pageIfAtEnd(e *screen.Env, p *accountPanes, inbox *model.Inbox, atEnd bool) tea.Cmd {
 	if !atEnd || v.paging > 0 {
 		return nil
 	}
@@ -377,29 +378,29 @@ func (v *folderView) pageIfAtEnd(e *env, p *accountPanes, inbox *model.Inbox, at
 		return nil
 	}
 	var cmds []tea.Cmd
-	if r, ok := pane.acct.(Remembering); ok {
+	if r, ok := pane.acct.(screen.Remembering); ok {
 		v.paging++
-		visit, folder, limit, ctx := v.visit, v.name, e.opts.PageSize, e.ctx
+		visit, folder, limit, ctx := v.visit, v.name, e.Opts.PageSize, e.Ctx
 		cmds = append(cmds, func() tea.Msg {
 			page, err := r.CachedOlder(ctx, folder, floor, limit)
 			return folderPageMsg{visit: visit, older: true, stored: true, before: floor, page: page, err: err}
 		})
 	}
-	if _, ok := pane.acct.(Remembering); !ok && pane.health.Connected() {
+	if _, ok := pane.acct.(screen.Remembering); !ok && pane.health.Connected() {
 		v.paging++
-		cmds = append(cmds, folderListCmd(e.ctx, pane.acct, v.visit, 0, accounts.ListOptions{Folder: v.name, Limit: e.opts.PageSize, BeforeUID: floor}, e.opts.CallTimeout))
+		cmds = append(cmds, folderListCmd(e.Ctx, pane.acct, v.visit, 0, accounts.ListOptions{Folder: v.name, Limit: e.Opts.PageSize, BeforeUID: floor}, e.Opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
 }
 
 // matchStored asks the store for the folder's rows matching the
 // filter beyond the loaded pages.
-func (v folderView) matchStored(e *env, p *accountPanes, text string) tea.Cmd {
-	r, ok := p.accts[v.account].acct.(Remembering)
+func (v folderView) matchStored(e *screen.Env, p *accountPanes, text string) tea.Cmd {
+	r, ok := p.accts[v.account].acct.(screen.Remembering)
 	if !ok {
 		return nil
 	}
-	visit, folder, ctx := v.visit, v.name, e.ctx
+	visit, folder, ctx := v.visit, v.name, e.Ctx
 	return func() tea.Msg {
 		page, err := r.CachedMatch(ctx, folder, text, storedMatchLimit)
 		return folderMatchMsg{visit: visit, text: text, page: page, err: err}

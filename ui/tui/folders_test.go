@@ -6,6 +6,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // folderRows loads rows into the folder on screen as its first step would.
@@ -18,7 +19,7 @@ func folderRows(m *Model, msgs ...model.Message) {
 // not settle the second visit's intent of the same number (each triage
 // numbers its intents from one).
 func TestFolderLateAnswerOfAnEarlierVisit(t *testing.T) {
-	m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work"}}, NoTick: true})
+	m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work"}}, NoTick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestFolderViewLoadsAlone(t *testing.T) {
 		{"while one runs", folderView{on: true, account: 1, name: "Lists", loading: true, req: 7}, false, true, 7, "", "Lists"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := &env{opts: Options{PageSize: 50, CallTimeout: time.Second}}
+			e := &screen.Env{Opts: screen.Options{PageSize: 50, CallTimeout: time.Second}}
 			v := tc.v
 			cmd := v.load(e, panes)
 			if (cmd != nil) != tc.cmd || v.again != tc.again || v.req != tc.req {

@@ -14,6 +14,7 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // frameModel is a model over three accounts, one of them down, whose rows
@@ -23,7 +24,7 @@ func frameModel(t *testing.T) *Model {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 	subjects := []string{"Family 👨‍👩‍👧 trip 🇩🇪 and Z̷̢̛̛̮a̵͓̐l̴̢̛g̸͍̈o̶̧̍", "Ambiguous … ● ± ½ ① Ωμέγα Жизнь ─", "Fullwidth ＡＢＣ 漢字かな and RTL שלום",
 		"Zero\u200bwidth\u2060and\u202eRLO", "Hindi क्षत्रिय Tamil கொண்டு"}
-	var accts []Account
+	var accts []screen.Account
 	for a, name := range []string{"Work", "Prívate 🇯🇵", "Ωmega\u202e"} {
 		var msgs []model.Message
 		for i := range 30 {
@@ -33,7 +34,7 @@ func frameModel(t *testing.T) *Model {
 		}
 		accts = append(accts, &benchAccount{name: name, page: accounts.Page{Messages: msgs}})
 	}
-	m, err := New(Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true})
+	m, err := New(screen.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
 		t.Fatal(err)
 	}

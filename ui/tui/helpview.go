@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // helpPages is the help as the terminal can hold it: the short help is one
@@ -88,7 +89,7 @@ func (f *frame) flowHelp(groups [][]key.Binding, lines int, helpKey key.Binding)
 			if p == nPages-1 {
 				next = "close"
 			}
-			out = append(out, st.FullDesc.Render(textsafe.Fit(fmt.Sprintf("%s %s (%d/%d)", hint(helpKey), next, p+1, nPages), f.width)))
+			out = append(out, st.FullDesc.Render(textsafe.Fit(fmt.Sprintf("%s %s (%d/%d)", screen.Hint(helpKey), next, p+1, nPages), f.width)))
 		}
 		pages = append(pages, strings.Join(out, "\n"))
 	}

@@ -12,6 +12,7 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // rebound is a model whose every action is bound under [keys] to a key of
@@ -26,7 +27,7 @@ func newRebound(t *testing.T) rebound {
 	t.Helper()
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 	keys, label := map[string][]string{}, map[string]string{}
-	for i, a := range Actions() {
+	for i, a := range screen.Actions() {
 		r := rune('a' + i)
 		if i >= 26 {
 			r = rune('A' + i - 26) // more actions than letters
@@ -34,7 +35,7 @@ func newRebound(t *testing.T) rebound {
 		label[a] = "alt+" + string(r)
 		keys[a] = []string{label[a]}
 	}
-	var accts []Account
+	var accts []screen.Account
 	for _, name := range []string{"Work", "Home"} {
 		var msgs []model.Message
 		for i := range 3 {
@@ -43,7 +44,7 @@ func newRebound(t *testing.T) rebound {
 		}
 		accts = append(accts, &benchAccount{name: name, page: accounts.Page{Messages: msgs}})
 	}
-	m, err := New(Options{Accounts: accts, Keys: keys, Now: func() time.Time { return now }, NoTick: true})
+	m, err := New(screen.Options{Accounts: accts, Keys: keys, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,17 +84,17 @@ func (r rebound) checkHelp(t *testing.T, view string) {
 func TestHintsFollowRebinding(t *testing.T) {
 	r := newRebound(t)
 	l := r.label
-	now := r.env.opts.Now()
+	now := r.env.Opts.Now()
 	r.checkHelp(t, "list")
 
 	r.press("next_account")
 	r.press("next_account")
-	if got, want := r.header(now), "Home · 3 messages · "+l["all_accounts"]+": all accounts"; !strings.HasPrefix(got, want) {
+	if got, want := r.Header(now), "Home · 3 messages · "+l["all_accounts"]+": all accounts"; !strings.HasPrefix(got, want) {
 		t.Errorf("focused header %q, want it to begin %q", got, want)
 	}
 
 	r.press("details")
-	if got, want := r.header(now), "account details · "+l["refresh"]+" refresh · "+l["back"]+" back"; r.frame.mode != modeDetails || got != want {
+	if got, want := r.Header(now), "account details · "+l["refresh"]+" refresh · "+l["back"]+" back"; r.frame.mode != modeDetails || got != want {
 		t.Errorf("details (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	if v := ansi.Strip(r.View()); !strings.Contains(v, "(press "+l["refresh"]+" to try now)") {
@@ -109,7 +110,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 
 	r.press("open")
 	r.Update(openedMsg{req: r.viewer.req, id: r.viewer.id, body: model.Body{Text: strings.Repeat("line\n", 200)}})
-	if got, want := r.header(now), "message · "+l["up"]+"/"+l["down"]+" scroll · "+l["back"]+" back"; r.frame.mode != modeMessage || got != want {
+	if got, want := r.Header(now), "message · "+l["up"]+"/"+l["down"]+" scroll · "+l["back"]+" back"; r.frame.mode != modeMessage || got != want {
 		t.Errorf("message (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "message")
@@ -126,7 +127,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 	}
 
 	r.press("move")
-	if got, want := r.header(now), "move 1 message(s) · "+l["open"]+" pick · "+l["back"]+" cancel"; r.frame.mode != modePicker || got != want {
+	if got, want := r.Header(now), "move 1 message(s) · "+l["open"]+" pick · "+l["back"]+" cancel"; r.frame.mode != modePicker || got != want {
 		t.Errorf("picker (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "picker")
@@ -154,7 +155,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Error("enter closed the filter with open bound elsewhere")
 	}
 	r.press("open")
-	if got := r.header(now); !strings.Contains(got, `filter "hello": `) || !strings.HasSuffix(got, " shown ("+l["back"]+" clears)") {
+	if got := r.Header(now); !strings.Contains(got, `filter "hello": `) || !strings.HasSuffix(got, " shown ("+l["back"]+" clears)") {
 		t.Errorf("filter header %q does not name the rebound back key", got)
 	}
 	if r.press("back"); r.filter.text() != "" {
@@ -188,17 +189,17 @@ func TestHintsFollowRebinding(t *testing.T) {
 func TestWritingHintsFollowRebinding(t *testing.T) {
 	r := newRebound(t)
 	l := r.label
-	now := r.env.opts.Now()
+	now := r.env.Opts.Now()
 	r.compose.review = true
 	r.setMode(modeReview)
 	want := "review · " + l["send"] + " send · " + l["edit"] + " edit · " + l["postpone"] + " postpone · " + l["discard"] + " discard · " + l["back"] + " keep as draft"
-	if got := r.header(now); got != want {
+	if got := r.Header(now); got != want {
 		t.Errorf("review header %q, want %q", got, want)
 	}
 	r.checkHelp(t, "review")
-	r.show(modeDrafts, newDrafts(&r.env, []Account{r.panes.accts[0].acct}))
+	r.show(modeDrafts, newDrafts(&r.env, []screen.Account{r.panes.accts[0].acct}))
 	want = "drafts and outbox · " + l["open"] + " open · " + l["send"] + " send again · " + l["discard"] + " discard · " + l["back"] + " back"
-	if got := r.header(now); got != want {
+	if got := r.Header(now); got != want {
 		t.Errorf("drafts header %q, want %q", got, want)
 	}
 	r.checkHelp(t, "drafts")

@@ -13,12 +13,13 @@ import (
 	"go.uber.org/goleak"
 
 	"unibox/accounts/config"
+	"unibox/ui/tui/screen"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRebind(t *testing.T) {
-	k := DefaultKeyMap()
+	k := screen.DefaultKeyMap()
 	if err := k.Rebind(map[string][]string{"archive": {"A", "y"}, "select": {"space"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -46,9 +47,9 @@ func TestExampleConfigNamesEveryAction(t *testing.T) {
 		t.Fatal("config.example.toml has no [keys] table after its list of actions")
 	}
 	b := all[start:end]
-	km := DefaultKeyMap()
-	acts := km.actions()
-	for _, a := range Actions() {
+	km := screen.DefaultKeyMap()
+	acts := km.Actions()
+	for _, a := range screen.Actions() {
 		re := regexp.MustCompile(`(?m)^#\s+` + a + `\s+(\S+)\s`)
 		m := re.FindSubmatch(b)
 		if m == nil {
@@ -107,7 +108,7 @@ func TestKeyClashesPerScreen(t *testing.T) {
 			t.Errorf("[keys] %s: %v, want %q", tc.keys, err, tc.want)
 		}
 	}
-	if c := DefaultKeyMap(); len(clashes(c)) > 0 {
+	if c := screen.DefaultKeyMap(); len(clashes(c)) > 0 {
 		t.Errorf("the default keys clash: %v", clashes(c))
 	}
 }

@@ -11,14 +11,15 @@ import (
 
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // listModel is the unified message list. It renders only the rows that
 // are visible, and keeps the cursor on the selected message when rows
 // arrive or leave.
 type listModel struct {
-	styles Styles
-	keys   KeyMap
+	styles screen.Styles
+	keys   screen.KeyMap
 	now    func() time.Time
 	tags   map[string]string // account → its tag, all tagW wide
 	tagW   int
@@ -103,9 +104,9 @@ func (l listModel) owns(msg tea.KeyMsg) bool {
 	return key.Matches(msg, l.keys.Down, l.keys.Up, l.keys.Top, l.keys.Bottom, l.keys.PageDown, l.keys.PageUp)
 }
 
-// update moves the cursor by the KeyMap's keys; the root pages when it
+// Update moves the cursor by the KeyMap's keys; the root pages when it
 // reaches the last row (see atEnd).
-func (l listModel) update(msg tea.Msg) (listModel, tea.Cmd) {
+func (l listModel) Update(msg tea.Msg) (listModel, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return l, nil
@@ -145,8 +146,8 @@ func (l listModel) step(n int) listModel {
 func (l listModel) ShortHelp() []key.Binding  { return l.keys.ShortHelp() }
 func (l listModel) FullHelp() [][]key.Binding { return l.keys.FullHelp() }
 
-// view draws the rows in the size layout gave the list.
-func (l listModel) view(width, height int) string {
+// View draws the rows in the size layout gave the list.
+func (l listModel) View(width, height int) string {
 	l.width, l.height = width, height
 	now, tags, tagW := l.now(), l.tags, l.tagW
 	if len(l.rows) == 0 {

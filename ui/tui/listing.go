@@ -7,6 +7,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // Listing: an account's newest page, older pages as the cursor reaches the
@@ -17,25 +18,25 @@ import (
 // a sync's step brings no more than the screen shows (its rows), so a
 // first sync of a big folder draws as soon as a listing would; the steps
 // after it (synced) bring pages of 200 behind the drawn screen.
-func (p *accountPanes) load(e *env, i int) tea.Cmd {
+func (p *accountPanes) load(e *screen.Env, i int) tea.Cmd {
 	a := p.accts[i]
-	if _, ok := a.acct.(Syncing); ok && a.listedOnce && p.firstScreenPending() {
+	if _, ok := a.acct.(screen.Syncing); ok && a.listedOnce && p.firstScreenPending() {
 		a.parked = true // a push's step would be a first sync's next: it waits too
 		return nil
 	}
-	*a = a.load(e.next())
-	if s, ok := a.acct.(Syncing); ok {
+	*a = a.load(e.Next())
+	if s, ok := a.acct.(screen.Syncing); ok {
 		step := 0
 		if !a.listedOnce {
-			step = e.rows
+			step = e.Rows
 		}
-		return syncCmd(e.ctx, a.acct, s, i, a.req, e.opts.PageSize, step, e.opts.CallTimeout)
+		return syncCmd(e.Ctx, a.acct, s, i, a.req, e.Opts.PageSize, step, e.Opts.CallTimeout)
 	}
-	return listCmd(e.ctx, a.acct, i, a.req, accounts.ListOptions{Limit: e.opts.PageSize}, false, e.opts.CallTimeout)
+	return listCmd(e.Ctx, a.acct, i, a.req, accounts.ListOptions{Limit: e.Opts.PageSize}, false, e.Opts.CallTimeout)
 }
 
 // loadAll lists again every account for which keep says so.
-func (p *accountPanes) loadAll(e *env, keep func(*accountPane) bool) tea.Cmd {
+func (p *accountPanes) loadAll(e *screen.Env, keep func(*accountPane) bool) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
 		if keep(a) {
@@ -47,7 +48,7 @@ func (p *accountPanes) loadAll(e *env, keep func(*accountPane) bool) tea.Cmd {
 
 // page loads the accounts' older messages below what inbox holds (the
 // cursor reached the last row), without blocking the screen.
-func (p *accountPanes) page(e *env, inbox *model.Inbox) tea.Cmd {
+func (p *accountPanes) page(e *screen.Env, inbox *model.Inbox) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
 		name := a.acct.Name()
@@ -58,17 +59,17 @@ func (p *accountPanes) page(e *env, inbox *model.Inbox) tea.Cmd {
 		// The list is a window over the store: the page below comes from
 		// it at once (stale), and, online, from the server too, which
 		// confirms it in place.
-		r, remembers := a.acct.(Remembering)
+		r, remembers := a.acct.(screen.Remembering)
 		more := inbox.More(name)
 		online, offline := a.wantsPage(more), remembers && a.wantsStoredPage(more)
 		if remembers && (online || offline) {
 			a.paging++
-			cmds = append(cmds, storedOlderCmd(e.ctx, r, i, e.next(), floor, e.opts.PageSize))
+			cmds = append(cmds, storedOlderCmd(e.Ctx, r, i, e.Next(), floor, e.Opts.PageSize))
 		}
 		if online {
-			opts := accounts.ListOptions{Limit: e.opts.PageSize, BeforeUID: floor}
+			opts := accounts.ListOptions{Limit: e.Opts.PageSize, BeforeUID: floor}
 			a.paging++
-			cmds = append(cmds, listCmd(e.ctx, a.acct, i, e.next(), opts, true, e.opts.CallTimeout))
+			cmds = append(cmds, listCmd(e.Ctx, a.acct, i, e.Next(), opts, true, e.Opts.CallTimeout))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -119,7 +120,7 @@ type pageNote struct {
 // listed takes the answer to a list request: the pane follows it (and
 // lists once more after a push that came meanwhile), and its page joins
 // inbox; an answer a later request superseded changes nothing.
-func (p *accountPanes) listed(e *env, inbox *model.Inbox, msg listedMsg) (tea.Cmd, pageNote) {
+func (p *accountPanes) listed(e *screen.Env, inbox *model.Inbox, msg listedMsg) (tea.Cmd, pageNote) {
 	a := p.accts[msg.account]
 	var current bool
 	if *a, current = a.listed(msg); !current {
@@ -163,7 +164,7 @@ func (m *Model) synced(msg syncedMsg) tea.Cmd {
 
 // synced follows a sync step's progress in its account's badge, and takes
 // the next step while a first sync is still filling the store.
-func (p *accountPanes) synced(e *env, msg syncedMsg) tea.Cmd {
+func (p *accountPanes) synced(e *screen.Env, msg syncedMsg) tea.Cmd {
 	a := p.accts[msg.account]
 	if msg.err != nil || msg.done {
 		a.syncing = ""
@@ -178,7 +179,7 @@ func (p *accountPanes) synced(e *env, msg syncedMsg) tea.Cmd {
 		return nil
 	}
 	a.loading = true
-	return syncCmd(e.ctx, a.acct, a.acct.(Syncing), msg.account, a.req, e.opts.PageSize, 0, e.opts.CallTimeout)
+	return syncCmd(e.Ctx, a.acct, a.acct.(screen.Syncing), msg.account, a.req, e.Opts.PageSize, 0, e.Opts.CallTimeout)
 }
 
 // thousands is a count as a badge says it: 850, 12k, 100k.

@@ -13,6 +13,7 @@ import (
 	"unibox/model"
 	"unibox/model/compose"
 	"unibox/model/review"
+	"unibox/ui/tui/screen"
 )
 
 // marksMsg is what the review screen marks in a draft's text: new
@@ -23,17 +24,17 @@ type marksMsg struct {
 	marks   []review.Mark
 }
 
-func (m marksMsg) accountIndex() int { return noAccount }
+func (m marksMsg) accountIndex() int { return screen.NoAccount }
 
 // checkCmd works out the marks for d (and whether it was found in Drafts,
 // not written here, as its record on disk says): whom the account has written to
 // comes from its server (bounded: accounts.KnownTimeout), so it runs
 // beside the review screen, which shows "checking" until it answers.
-func checkCmd(ctx context.Context, room *Mailroom, acct Account, draftID string, d compose.Draft) tea.Cmd {
+func checkCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, draftID string, d compose.Draft) tea.Cmd {
 	return func() tea.Msg {
 		m := review.FromDraft(d)
 		known := review.Known{Addrs: map[string]bool{}, Unchecked: "this account cannot say whom it has written to"}
-		if c, ok := composerOf(acct); ok {
+		if c, ok := screen.ComposerOf(acct); ok {
 			known = c.Known(ctx, room.Box, m.Recipients())
 		}
 		marks := review.Check(m, known)
@@ -46,7 +47,7 @@ func checkCmd(ctx context.Context, room *Mailroom, acct Account, draftID string,
 
 // composeReadyMsg: the draft is on disk, and the editor can start.
 type composeReadyMsg struct {
-	acct    Account
+	acct    screen.Account
 	account string
 	draft   outbox.Draft
 	base    compose.Draft
@@ -100,13 +101,13 @@ type outboxMsg struct {
 	err     error
 }
 
-func (m composeReadyMsg) accountIndex() int { return noAccount }
-func (m editedMsg) accountIndex() int       { return noAccount }
-func (m reviewMsg) accountIndex() int       { return noAccount }
-func (m queuedMsg) accountIndex() int       { return noAccount }
-func (m cancelledMsg) accountIndex() int    { return noAccount }
-func (m shelvedMsg) accountIndex() int      { return noAccount }
-func (m outboxMsg) accountIndex() int       { return noAccount }
+func (m composeReadyMsg) accountIndex() int { return screen.NoAccount }
+func (m editedMsg) accountIndex() int       { return screen.NoAccount }
+func (m reviewMsg) accountIndex() int       { return screen.NoAccount }
+func (m queuedMsg) accountIndex() int       { return screen.NoAccount }
+func (m cancelledMsg) accountIndex() int    { return screen.NoAccount }
+func (m shelvedMsg) accountIndex() int      { return screen.NoAccount }
+func (m outboxMsg) accountIndex() int       { return screen.NoAccount }
 
 // errCannotSend: no mailroom, or an account that cannot answer mail.
 var errCannotSend = errors.New("this account cannot send mail")
@@ -114,9 +115,9 @@ var errCannotSend = errors.New("this account cannot send mail")
 // startComposeCmd builds the draft (a reply or forward from the message
 // on screen) and writes it to disk before any editor runs: from here on
 // the text survives a crash.
-func startComposeCmd(ctx context.Context, room *Mailroom, acct Account, kind compose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
+func startComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, kind compose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := composerOf(acct)
+		c, ok := screen.ComposerOf(acct)
 		if room == nil || !ok {
 			return composeReadyMsg{err: errCannotSend}
 		}
@@ -129,7 +130,7 @@ func startComposeCmd(ctx context.Context, room *Mailroom, acct Account, kind com
 }
 
 // editCmd suspends the TUI and runs the editor on the draft's file.
-func editCmd(room *Mailroom, d outbox.Draft) tea.Cmd {
+func editCmd(room *screen.Mailroom, d outbox.Draft) tea.Cmd {
 	return tea.ExecProcess(editorCommand(room.Editor, d.Path), func(err error) tea.Msg {
 		if err != nil {
 			err = editorError(room.Editor, err)
@@ -139,7 +140,7 @@ func editCmd(room *Mailroom, d outbox.Draft) tea.Cmd {
 }
 
 // readDraftCmd reads the edited text back onto base.
-func readDraftCmd(room *Mailroom, id string, base compose.Draft) tea.Cmd {
+func readDraftCmd(room *screen.Mailroom, id string, base compose.Draft) tea.Cmd {
 	return func() tea.Msg {
 		_, text, err := room.Box.Draft(id)
 		if err != nil {
@@ -155,7 +156,7 @@ func readDraftCmd(room *Mailroom, id string, base compose.Draft) tea.Cmd {
 
 // queueCmd writes the message into the outbox, to go after delay; the
 // runner is woken to keep the time.
-func queueCmd(room *Mailroom, account string, dr outbox.Draft, d compose.Draft, now time.Time) tea.Cmd {
+func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d compose.Draft, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		p, err := d.Prepare(now)
 		if err != nil {
@@ -183,7 +184,7 @@ func flagOf(k compose.Kind) string {
 }
 
 // cancelCmd takes a message back before it goes.
-func cancelCmd(room *Mailroom, id string) tea.Cmd {
+func cancelCmd(room *screen.Mailroom, id string) tea.Cmd {
 	return func() tea.Msg {
 		e, err := room.Box.Cancel(id)
 		if room.Runner != nil {
@@ -197,7 +198,7 @@ func cancelCmd(room *Mailroom, id string) tea.Cmd {
 // postpone (drafting.Writer.Postpone): never twice, recorded as written
 // here, the older copy gone; the local text goes only once the server
 // has it.
-func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Draft, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
+func postponeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, dr outbox.Draft, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		f, ok := acct.(drafting.Filing)
 		if !ok {
@@ -207,7 +208,7 @@ func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Dr
 		if err != nil {
 			return shelvedMsg{verb: "postponed", err: err}
 		}
-		return shelvedMsg{verb: "postponed", err: room.drafting().Postpone(ctx, f, dr, p, now, timeout)}
+		return shelvedMsg{verb: "postponed", err: room.Writer().Postpone(ctx, f, dr, p, now, timeout)}
 	}
 }
 
@@ -216,9 +217,9 @@ func postponeCmd(ctx context.Context, room *Mailroom, acct Account, dr outbox.Dr
 // copy in the server's Drafts first, when it has one (postponed, opened
 // from there, or written by an agent), then the text here. A copy that
 // cannot be deleted keeps the text.
-func discardCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
+func discardCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		_, text, err := room.drafting().Drop(ctx, deleter(acct), d.ID, timeout)
+		_, text, err := room.Writer().Drop(ctx, deleter(acct), d.ID, timeout)
 		if err != nil {
 			return shelvedMsg{verb: "discarded", err: err}
 		}
@@ -231,7 +232,7 @@ func discardCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draf
 // discarded) in its account's history, saying when an agent wrote it,
 // and ends the agent's claim on it (drafting.Writer.Record). nil text:
 // the draft's text as it is now on disk.
-func noteDraftCmd(room *Mailroom, acct Account, id, verb string, text []byte) tea.Cmd {
+func noteDraftCmd(room *screen.Mailroom, acct screen.Account, id, verb string, text []byte) tea.Cmd {
 	return func() tea.Msg {
 		if text == nil {
 			_, text, _ = room.Box.Draft(id)
@@ -241,15 +242,15 @@ func noteDraftCmd(room *Mailroom, acct Account, id, verb string, text []byte) te
 	}
 }
 
-func noteDraft(room *Mailroom, acct Account, id, verb string, text []byte) {
+func noteDraft(room *screen.Mailroom, acct screen.Account, id, verb string, text []byte) {
 	if ev, ok := acct.(drafting.Eventer); ok && text != nil {
-		room.drafting().Record(ev, id, text, verb)
+		room.Writer().Record(ev, id, text, verb)
 	}
 }
 
 // discardServerDraftCmd deletes a draft that lives only in a server's
 // Drafts folder (a person asked twice).
-func discardServerDraftCmd(ctx context.Context, acct Account, m model.Message, timeout time.Duration) tea.Cmd {
+func discardServerDraftCmd(ctx context.Context, acct screen.Account, m model.Message, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		ref := &outbox.Ref{Account: m.ID.Account, Folder: m.ID.Folder, UIDValidity: m.ID.UIDValidity, UID: m.ID.UID}
 		return shelvedMsg{verb: "discarded from Drafts", err: dropServerCopy(ctx, acct, ref, timeout)}
@@ -258,13 +259,13 @@ func discardServerDraftCmd(ctx context.Context, acct Account, m model.Message, t
 
 // dropServerCopy deletes ref from its server's Drafts, with the check
 // both faces use (drafting.DropServerCopy); nil ref: nothing to do.
-func dropServerCopy(ctx context.Context, acct Account, ref *outbox.Ref, timeout time.Duration) error {
+func dropServerCopy(ctx context.Context, acct screen.Account, ref *outbox.Ref, timeout time.Duration) error {
 	return drafting.DropServerCopy(ctx, deleter(acct), ref, timeout)
 }
 
 // deleter is acct as drafting deletes through it; nil: it cannot delete
 // (drafting says so, naming the copy's account).
-func deleter(acct Account) drafting.Deleter {
+func deleter(acct screen.Account) drafting.Deleter {
 	if d, ok := acct.(drafting.Deleter); ok {
 		return d
 	}
@@ -272,17 +273,17 @@ func deleter(acct Account) drafting.Deleter {
 }
 
 // readOutboxCmd reads what waits, now.
-func readOutboxCmd(room *Mailroom) tea.Cmd {
+func readOutboxCmd(room *screen.Mailroom) tea.Cmd {
 	return func() tea.Msg {
 		es, err := room.Box.Entries()
-		ds, derr := room.drafting().Listed()
+		ds, derr := room.Writer().Listed()
 		return outboxMsg{entries: es, drafts: ds, err: errors.Join(err, derr)}
 	}
 }
 
 // waitOutboxCmd reads the outbox again whenever the runner moves an
 // entry; the model re-arms it after every delivery.
-func waitOutboxCmd(ctx context.Context, room *Mailroom) tea.Cmd {
+func waitOutboxCmd(ctx context.Context, room *screen.Mailroom) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-room.Runner.Changed():
@@ -303,9 +304,9 @@ const draftsPoll = 2 * time.Second
 // watchDraftsCmd reads the drafts again once their stamp is no longer
 // last ("": read the stamp first). An agent's draft shows in the header,
 // on its row and in D without a key pressed.
-func watchDraftsCmd(ctx context.Context, room *Mailroom, last string) tea.Cmd {
+func watchDraftsCmd(ctx context.Context, room *screen.Mailroom, last string) tea.Cmd {
 	return func() tea.Msg {
-		w := room.drafting()
+		w := room.Writer()
 		if last == "" {
 			last = w.Stamp()
 		}
@@ -332,7 +333,7 @@ type reopenedMsg struct {
 	composeReadyMsg
 }
 
-func (m reopenedMsg) accountIndex() int { return noAccount }
+func (m reopenedMsg) accountIndex() int { return screen.NoAccount }
 
 // decidedMsg: a person's step on an outbox entry (send again, forget).
 type decidedMsg struct {
@@ -340,14 +341,14 @@ type decidedMsg struct {
 	err  error
 }
 
-func (m decidedMsg) accountIndex() int { return noAccount }
+func (m decidedMsg) accountIndex() int { return screen.NoAccount }
 
 // reopenCmd rebuilds what a draft cannot hold in its text: who it is
 // from, its thread (kept beside it), and for a forward the original's
 // attachments, fetched again.
-func reopenCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
+func reopenCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := composerOf(acct)
+		c, ok := screen.ComposerOf(acct)
 		if !ok {
 			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
 		}
@@ -385,7 +386,7 @@ func reopenCmd(ctx context.Context, room *Mailroom, acct Account, d outbox.Draft
 
 // reopenDraftCmd reopens the draft with id for review, as choosing it in
 // the drafts view does.
-func reopenDraftCmd(ctx context.Context, room *Mailroom, acct Account, id string, timeout time.Duration) tea.Cmd {
+func reopenDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, id string, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		d, _, err := room.Box.Draft(id)
 		if err != nil {
@@ -407,7 +408,7 @@ func kindOf(s string) compose.Kind {
 
 // sendAgainCmd is a person sending again a message that failed or may
 // have been sent: back in the outbox, due now.
-func sendAgainCmd(room *Mailroom, id string, now time.Time) tea.Cmd {
+func sendAgainCmd(room *screen.Mailroom, id string, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		c, err := room.Box.Claim(id)
 		if err != nil {
@@ -425,7 +426,7 @@ func sendAgainCmd(room *Mailroom, id string, now time.Time) tea.Cmd {
 // takeBackCmd takes a message that has not gone yet out of the outbox,
 // back to its draft: undo for one queued by an earlier unibox, or one
 // waiting out a retry.
-func takeBackCmd(room *Mailroom, id string) tea.Cmd {
+func takeBackCmd(room *screen.Mailroom, id string) tea.Cmd {
 	return func() tea.Msg {
 		_, err := room.Box.Cancel(id)
 		if room.Runner != nil {
@@ -437,7 +438,7 @@ func takeBackCmd(room *Mailroom, id string) tea.Cmd {
 
 // forgetCmd takes a failed, unknown or orphaned message out of the
 // outbox; the draft it came from stays, so no text is lost.
-func forgetCmd(room *Mailroom, id string) tea.Cmd {
+func forgetCmd(room *screen.Mailroom, id string) tea.Cmd {
 	return func() tea.Msg {
 		return decidedMsg{verb: "taken out of the outbox (its draft stays)", err: room.Box.Remove(id)}
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // Every result carries its account and request id; a result for a request
@@ -18,19 +19,19 @@ type accountMsg interface {
 }
 
 func (m statusMsg) accountIndex() int      { return m.account }
-func (m restoredMsg) accountIndex() int    { return noAccount }
+func (m restoredMsg) accountIndex() int    { return screen.NoAccount }
 func (m pushedMsg) accountIndex() int      { return m.account }
-func (m connectMsg) accountIndex() int     { return noAccount }
+func (m connectMsg) accountIndex() int     { return screen.NoAccount }
 func (m storedMatchMsg) accountIndex() int { return m.account }
 func (m listedMsg) accountIndex() int      { return m.account } // and syncedMsg's
-func (m openedMsg) accountIndex() int      { return noAccount }
+func (m openedMsg) accountIndex() int      { return screen.NoAccount }
 func (m refreshedMsg) accountIndex() int   { return m.account }
-func (m autoRefreshMsg) accountIndex() int { return noAccount }
-func (m appliedMsg) accountIndex() int     { return noAccount }
-func (m foldersMsg) accountIndex() int     { return noAccount }
+func (m autoRefreshMsg) accountIndex() int { return screen.NoAccount }
+func (m appliedMsg) accountIndex() int     { return screen.NoAccount }
+func (m foldersMsg) accountIndex() int     { return screen.NoAccount }
 func (m searchedMsg) accountIndex() int    { return m.account }
-func (m notifyFlushMsg) accountIndex() int { return noAccount }
-func (m notifiedMsg) accountIndex() int    { return noAccount }
+func (m notifyFlushMsg) accountIndex() int { return screen.NoAccount }
+func (m notifiedMsg) accountIndex() int    { return screen.NoAccount }
 
 // statusMsg is a connection snapshot from one account's adapter.
 type statusMsg struct {

@@ -11,6 +11,7 @@ import (
 	"unibox/model"
 	"unibox/model/notifyargs"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // notifier runs notify_cmd when new unread mail arrives: the program and
@@ -68,13 +69,13 @@ func (n notifier) arrived(rows []model.Row) (notifier, tea.Cmd) {
 		}
 	}
 	n.told = told
-	return n.next()
+	return n.Next()
 }
 
-// update takes the notifier's own messages: a window's end and a run's.
+// Update takes the notifier's own messages: a window's end and a run's.
 // A run's end is told to the root: its failure for the details (empty
 // after a success) and, when it failed, the status line's words.
-func (n notifier) update(msg tea.Msg) (notifier, tea.Cmd) {
+func (n notifier) Update(msg tea.Msg) (notifier, tea.Cmd) {
 	switch msg := msg.(type) {
 	case notifyFlushMsg:
 		n.shut = false
@@ -85,14 +86,14 @@ func (n notifier) update(msg tea.Msg) (notifier, tea.Cmd) {
 			break
 		}
 		failure, status := failureText(msg.err, msg.stderr, n.details)
-		n.tell(notifyFailureMsg{text: failure}, noteMsg{text: status, bad: true})
+		n.tell(notifyFailureMsg{text: failure}, screen.NoteMsg{Text: status, Bad: true})
 	}
-	return n.next()
+	return n.Next()
 }
 
-// next starts a run for what is pending if none is running and the last
+// Next starts a run for what is pending if none is running and the last
 // run's window has ended.
-func (n notifier) next() (notifier, tea.Cmd) {
+func (n notifier) Next() (notifier, tea.Cmd) {
 	if len(n.pending) == 0 || n.shut || n.running {
 		return n, nil
 	}

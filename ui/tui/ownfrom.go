@@ -7,13 +7,14 @@ import (
 
 	"unibox/model"
 	"unibox/model/compose"
+	"unibox/ui/tui/screen"
 )
 
 // identityOf is acct's own addresses (from, aliases); ok false when it
 // cannot send or has no from (it then sends nothing: the outbox and the
 // account refuse it too).
-func identityOf(acct Account) (compose.Identity, bool) {
-	c, ok := composerOf(acct)
+func identityOf(acct screen.Account) (compose.Identity, bool) {
+	c, ok := screen.ComposerOf(acct)
 	if !ok {
 		return compose.Identity{}, false
 	}
@@ -33,13 +34,13 @@ func (c composer) foreignFrom(d compose.Draft) string {
 		return ""
 	}
 	return fmt.Sprintf("From %s is not one of this account's addresses (from, aliases) · %s puts %s",
-		orNone(d.From.Address), hint(c.keys.OwnFrom), self.From.Address)
+		orNone(d.From.Address), screen.Hint(c.keys.OwnFrom), self.From.Address)
 }
 
 // ownFromCmd puts the account's from on the draft's From line (the rest
 // of its text as it is) and reviews it again: what the person asked for
 // with the OwnFrom key, on a draft whose From is not the account's.
-func ownFromCmd(room *Mailroom, acct Account, id string, base, shown compose.Draft) tea.Cmd {
+func ownFromCmd(room *screen.Mailroom, acct screen.Account, id string, base, shown compose.Draft) tea.Cmd {
 	return func() tea.Msg {
 		self, ok := identityOf(acct)
 		if !ok {

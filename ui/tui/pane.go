@@ -3,6 +3,7 @@ package tui
 import (
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // accountPanes are the accounts, one pane each, and how the list shows
@@ -33,8 +34,8 @@ func (p *accountPanes) index(name string) int {
 
 // inFocus are the accounts the focus shows (all when there is none), by
 // index.
-func (p *accountPanes) inFocus() map[int]Account {
-	accts := map[int]Account{}
+func (p *accountPanes) inFocus() map[int]screen.Account {
+	accts := map[int]screen.Account{}
 	for i, a := range p.accts {
 		if p.focus < 0 || p.focus == i {
 			accts[i] = a.acct
@@ -77,8 +78,8 @@ func (p *accountPanes) current(selected model.Row, onRow bool) int {
 
 // accountsOf are the accounts rows are in, each once, in the order of the
 // rows.
-func (p *accountPanes) accountsOf(rows []model.Row) []Account {
-	var accts []Account
+func (p *accountPanes) accountsOf(rows []model.Row) []screen.Account {
+	var accts []screen.Account
 	seen := map[string]bool{}
 	for _, r := range rows {
 		if i := p.index(r.ID.Account); i >= 0 && !seen[r.ID.Account] {
@@ -93,7 +94,7 @@ func (p *accountPanes) accountsOf(rows []model.Row) []Account {
 // requests and the last failure it reported. Its updates return the pane;
 // what they mean for the unified inbox the root applies.
 type accountPane struct {
-	acct    Account
+	acct    screen.Account
 	health  accounts.Health
 	req     uint64 // latest list request; older results are dropped
 	loading bool

@@ -12,14 +12,15 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // pickerBox is the move flow: it asks the accounts of the rows for their
 // folders, lets the user narrow them by typing, j/k or arrows, and ends
 // with a folder picked (the KeyMap's open) or the move cancelled (back).
 type pickerBox struct {
-	styles   Styles
-	keys     KeyMap
+	styles   screen.Styles
+	keys     screen.KeyMap
 	pickList             // the filter typed and the cursor among its matches
 	rows     []model.Row // what the move applies to
 	req      uint64      // the folders request this picker waits for
@@ -45,7 +46,7 @@ type pickList struct {
 // key handles msg: back cancels (done, picked -1), open picks the match
 // under the cursor (done, its index), the arrows move the cursor, and
 // anything else is typed into the filter (the cursor back on the first).
-func (l *pickList) key(msg tea.KeyMsg, keys KeyMap, n int) (done bool, picked int, cmd tea.Cmd) {
+func (l *pickList) key(msg tea.KeyMsg, keys screen.KeyMap, n int) (done bool, picked int, cmd tea.Cmd) {
 	switch {
 	case key.Matches(msg, keys.Back):
 		return true, -1, nil
@@ -68,14 +69,14 @@ func (l *pickList) key(msg tea.KeyMsg, keys KeyMap, n int) (done bool, picked in
 
 // startMove opens a picker for moving rows and asks accts (the accounts
 // the rows are in) for their folders, as request req.
-func startMove(e *env, rows []model.Row, accts []Account) (pickerBox, tea.Cmd) {
+func startMove(e *screen.Env, rows []model.Row, accts []screen.Account) (pickerBox, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "move to: "
 	in.Placeholder = "type to filter"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	b := pickerBox{styles: e.styles, keys: e.keys, pickList: pickList{input: in}, rows: rows, req: e.next(), loading: true}
-	return b, foldersCmd(e.ctx, accts, b.req, e.opts.CallTimeout)
+	b := pickerBox{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, rows: rows, req: e.Next(), loading: true}
+	return b, foldersCmd(e.Ctx, accts, b.req, e.Opts.CallTimeout)
 }
 
 func (b pickerBox) matches() []string {
@@ -89,10 +90,10 @@ func (b pickerBox) matches() []string {
 	return out
 }
 
-// update takes the folders its request asked for (an answer to an
+// Update takes the folders its request asked for (an answer to an
 // earlier move is dropped) and the keys. It ends (nil) with the folder
 // picked, told as a movePickedMsg, or the move cancelled, told as a note.
-func (b pickerBox) update(msg tea.Msg) (screen, tea.Cmd) {
+func (b pickerBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case foldersMsg:
 		if msg.req == b.req {
@@ -109,14 +110,14 @@ func (b pickerBox) update(msg tea.Msg) (screen, tea.Cmd) {
 		case !done:
 			return b, cmd
 		case picked < 0:
-			return tell(nil, noteMsg{text: "move cancelled"}), cmd
+			return screen.Tell(nil, screen.NoteMsg{Text: "move cancelled"}), cmd
 		}
-		return tell(nil, movePickedMsg{folder: m[picked], rows: b.rows}), nil
+		return screen.Tell(nil, movePickedMsg{folder: m[picked], rows: b.rows}), nil
 	}
 	return b, nil
 }
 
-func (b pickerBox) view(width, height int) string {
+func (b pickerBox) View(width, height int) string {
 	var s strings.Builder
 	s.WriteString(b.input.View())
 	s.WriteByte('\n')
@@ -140,16 +141,16 @@ func (b pickerBox) view(width, height int) string {
 			s.WriteByte('\n')
 		}
 	}
-	return fitLines(strings.TrimRight(s.String(), "\n"), height)
+	return screen.FitLines(strings.TrimRight(s.String(), "\n"), height)
 }
 
-// header names the move and its keys.
-func (b pickerBox) header() string {
-	return fmt.Sprintf("move %d message(s) · %s pick · %s cancel", len(b.rows), hint(b.keys.Open), hint(b.keys.Back))
+// Header names the move and its keys.
+func (b pickerBox) Header() string {
+	return fmt.Sprintf("move %d message(s) · %s pick · %s cancel", len(b.rows), screen.Hint(b.keys.Open), screen.Hint(b.keys.Back))
 }
 
 // ShortHelp and FullHelp are the picker's keys, for the help.
 func (b pickerBox) ShortHelp() []key.Binding {
-	return []key.Binding{as(b.keys.Open, "move here"), as(b.keys.Back, "cancel")}
+	return []key.Binding{screen.As(b.keys.Open, "move here"), screen.As(b.keys.Back, "cancel")}
 }
 func (b pickerBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }

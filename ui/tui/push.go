@@ -1,14 +1,18 @@
 package tui
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	"unibox/ui/tui/screen"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // pushed lists an account again at once: its provider says its inbox
 // changed (IMAP IDLE), so the change shows without a key press and without
 // waiting for the periodic refresh. If a listing is under way it may have
 // read the server before the change: one more follows it.
-func (p *accountPanes) pushed(e *env, msg pushedMsg) tea.Cmd {
+func (p *accountPanes) pushed(e *screen.Env, msg pushedMsg) tea.Cmd {
 	a := p.accts[msg.account]
-	cmds := []tea.Cmd{waitPush(e.ctx, msg.account, a.acct.(Pushing).Pushes())}
+	cmds := []tea.Cmd{waitPush(e.Ctx, msg.account, a.acct.(screen.Pushing).Pushes())}
 	if a.loading {
 		a.again = true
 	} else {

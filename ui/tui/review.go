@@ -10,6 +10,7 @@ import (
 	"unibox/model"
 	"unibox/model/compose"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // reviewKey is a key on the review screen: what it asks for.
@@ -55,10 +56,10 @@ func (c composer) action(k tea.KeyMsg) (composer, reviewAction) {
 	return c, reviewNone
 }
 
-// view is the review screen: what stops the send stays at the top; the
+// View is the review screen: what stops the send stays at the top; the
 // marks, the headers, the text and the message it answers scroll under
 // it, and while any of them is below the screen the bottom line says so.
-func (c composer) view(width, height int) string {
+func (c composer) View(width, height int) string {
 	fixed, text := c.page(width)
 	shown, last := window(len(fixed), len(text), height)
 	off := min(c.scroll, last)
@@ -69,7 +70,7 @@ func (c composer) view(width, height int) string {
 		}
 		more := ""
 		if off < last {
-			more = c.styles.Label.Render(textsafe.Fit(fmt.Sprintf("↓ more (%s, %s)", hint(c.keys.Down), hint(c.keys.PageDown)), width))
+			more = c.styles.Label.Render(textsafe.Fit(fmt.Sprintf("↓ more (%s, %s)", screen.Hint(c.keys.Down), screen.Hint(c.keys.PageDown)), width))
 		}
 		lines = append(lines, more)
 	}
@@ -119,17 +120,17 @@ func addressList(l []model.Address) string {
 	var out []string
 	for _, a := range l {
 		if a.Address != "" || a.Name != "" {
-			out = append(out, formatAddr(a))
+			out = append(out, screen.FormatAddr(a))
 		}
 	}
 	return strings.Join(out, ", ")
 }
 
-// header names the review screen's keys.
-func (c composer) header() string {
+// Header names the review screen's keys.
+func (c composer) Header() string {
 	k := c.keys
 	return fmt.Sprintf("review · %s send · %s edit · %s postpone · %s discard · %s keep as draft",
-		hint(k.Send), hint(k.Edit), hint(k.Postpone), hint(k.Discard), hint(k.Back))
+		screen.Hint(k.Send), screen.Hint(k.Edit), screen.Hint(k.Postpone), screen.Hint(k.Discard), screen.Hint(k.Back))
 }
 
 // ShortHelp and FullHelp are the review screen's keys.

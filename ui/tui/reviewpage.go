@@ -10,6 +10,7 @@ import (
 	"unibox/model/compose"
 	"unibox/model/review"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // The review's page. What a person must see before sending is never cut
@@ -35,14 +36,14 @@ const minNameWidth = 12
 func (c composer) page(width int) (fixed, text []string) {
 	d := c.shown
 	if c.problem != "" {
-		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("cannot send: "+c.problem+" · "+hint(c.keys.Edit)+" edits"), width)))
+		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("cannot send: "+c.problem+" · "+screen.Hint(c.keys.Edit)+" edits"), width)))
 	}
 	if c.confirm {
-		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(hint(c.keys.Discard)+" again discards this draft: its text is lost", width)))
+		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(screen.Hint(c.keys.Discard)+" again discards this draft: its text is lost", width)))
 	}
 	text = append(c.markLines(width), c.headerLines(width)...)
-	text = append(text, rule(width))
-	text = append(text, c.bodies.lines(d.Body, width, func() []string { return strings.Split(wrap(faithful(d.Body), width), "\n") })...)
+	text = append(text, screen.Rule(width))
+	text = append(text, c.bodies.lines(d.Body, width, func() []string { return strings.Split(screen.Wrap(faithful(d.Body), width), "\n") })...)
 	if c.answers == nil && c.answersNote == "" {
 		return fixed, text
 	}
@@ -55,9 +56,9 @@ func (c composer) page(width int) (fixed, text []string) {
 		return fixed, append(text, c.styles.Dim.Render(textsafe.Fit(textsafe.Line(c.answersNote), width)))
 	}
 	o := c.answers
-	text = append(text, textsafe.Fit(c.styles.Label.Render("From:   ")+" "+textsafe.Line(formatAddr(o.From)+" · "+o.Date.Format("Mon, 2 Jan 2006 15:04")), width))
+	text = append(text, textsafe.Fit(c.styles.Label.Render("From:   ")+" "+textsafe.Line(screen.FormatAddr(o.From)+" · "+o.Date.Format("Mon, 2 Jan 2006 15:04")), width))
 	text = append(text, textsafe.Fit(c.styles.Label.Render("Subject:")+" "+textsafe.Line(o.Subject), width), "")
-	return fixed, append(text, c.quoted.lines(o.Text, width, func() []string { return strings.Split(wrap(textsafe.Block(o.Text), width), "\n") })...)
+	return fixed, append(text, c.quoted.lines(o.Text, width, func() []string { return strings.Split(screen.Wrap(textsafe.Block(o.Text), width), "\n") })...)
 }
 
 // headerLines is the headers as they will go: each address on lines of
@@ -97,7 +98,7 @@ func (c composer) headerLines(width int) []string {
 	}
 	words("Subject:", d.Subject)
 	for _, p := range d.Attachments {
-		words("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, humanSize(int64(len(p.Data)))))
+		words("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, screen.HumanSize(int64(len(p.Data)))))
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"unibox/model/compose"
 	"unibox/model/review"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // breakCells loses nothing and keeps every line within its width:
@@ -56,7 +57,7 @@ func TestBreakCells(t *testing.T) {
 // One recipient: the address first and whole, however long its display
 // name; the name after it, cut, or on a line of its own.
 func TestAddressLines(t *testing.T) {
-	c := composer{styles: DefaultStyles()}
+	c := composer{styles: screen.DefaultStyles()}
 	name := "bob@uharness.test (Bob, Finance) - Example Corp"
 	for _, tc := range []struct {
 		name string

@@ -12,12 +12,13 @@ import (
 	"unibox/accounts/attach"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // Model is the root model: it holds the components and routes keys and
 // messages to them; each component owns its state.
 type Model struct {
-	env     env          // what every component runs with
+	env     screen.Env   // what every component runs with
 	frame   frame        // size, mode, status line, help
 	panes   accountPanes // one pane per account: health, requests, unread
 	inbox   *model.Inbox // every account's rows, merged
@@ -33,7 +34,7 @@ type Model struct {
 	folder  folderView // another folder on screen (folders.go)
 	// top is the mode's screen when it is one of its own (the details,
 	// the pickers, the drafts view); nil under an adapted one (screens.go).
-	top screen
+	top screen.Screen
 }
 
 // frame is the screen around the components: its size, which view has
@@ -58,7 +59,7 @@ type frame struct {
 
 // New builds the model and subscribes to every account's status. Call
 // Close after the program ends.
-func New(opts Options) (*Model, error) {
+func New(opts screen.Options) (*Model, error) {
 	if opts.PageSize <= 0 {
 		opts.PageSize = 50
 	}
@@ -71,7 +72,7 @@ func New(opts Options) (*Model, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	keys := DefaultKeyMap()
+	keys := screen.DefaultKeyMap()
 	if err := keys.Rebind(opts.Keys); err != nil {
 		return nil, fmt.Errorf("[keys]: %w", err)
 	}
@@ -79,7 +80,7 @@ func New(opts Options) (*Model, error) {
 		return nil, fmt.Errorf("[keys]: %w", c[0])
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Model{env: env{ctx: ctx, cancel: cancel, opts: opts, keys: keys, styles: DefaultStyles()},
+	m := &Model{env: screen.Env{Ctx: ctx, Cancel: cancel, Opts: opts, Keys: keys, Styles: screen.DefaultStyles()},
 		frame: frame{width: 80, height: 24, help: help.New()}}
 	m.frame.help.FullSeparator = "  "
 	var names []string
@@ -93,12 +94,12 @@ func New(opts Options) (*Model, error) {
 	m.triage = triageBox{keys: keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
 		groups: map[int]*groupState{}, intentGroup: map[int]int{}}
 	m.filter = newFilterBox(keys)
-	m.list = listModel{styles: m.env.styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
+	m.list = listModel{styles: m.env.Styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
 		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
 		snoozeNote: m.panes.snoozeNote}
-	m.viewer = newViewer(m.env.styles, keys, opts.Now().Location())
-	m.viewer.att.e, m.viewer.att.account = &m.env, func(name string) (Account, bool) {
+	m.viewer = newViewer(m.env.Styles, keys, opts.Now().Location())
+	m.viewer.att.e, m.viewer.att.account = &m.env, func(name string) (screen.Account, bool) {
 		if i := m.panes.index(name); i >= 0 {
 			return m.panes.accts[i].acct, true
 		}
@@ -110,8 +111,8 @@ func New(opts Options) (*Model, error) {
 	}
 	m.unsub = unsubBox{e: &m.env, panes: &m.panes}
 	m.threads = threadView{e: &m.env, panes: &m.panes, inbox: m.inbox}
-	m.compose = composer{e: &m.env, styles: m.env.styles, keys: keys, bodies: &wrapMemo{}, quoted: &wrapMemo{}}
-	m.notify = notifier{ctx: ctx, tell: m.env.tell, argv: opts.NotifyCmd, details: hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
+	m.compose = composer{e: &m.env, styles: m.env.Styles, keys: keys, bodies: &wrapMemo{}, quoted: &wrapMemo{}}
+	m.notify = notifier{ctx: ctx, tell: m.env.Tell, argv: opts.NotifyCmd, details: screen.Hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
 	}
@@ -124,7 +125,7 @@ func New(opts Options) (*Model, error) {
 
 // Close ends every command and subscription of the UI.
 func (m *Model) Close() {
-	m.env.cancel()
+	m.env.Cancel()
 	for _, u := range m.panes.unsubs {
 		u()
 	}
@@ -139,34 +140,34 @@ func (m *Model) Close() {
 // children takes both cores of a small machine for a while.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
-	remembering := map[int]Remembering{}
+	remembering := map[int]screen.Remembering{}
 	for i, a := range m.panes.accts {
 		ch, unsub := a.acct.Watch()
 		m.panes.subs = append(m.panes.subs, ch)
 		m.panes.unsubs = append(m.panes.unsubs, unsub)
-		cmds = append(cmds, waitStatus(m.env.ctx, i, ch))
-		if p, ok := a.acct.(Pushing); ok {
-			cmds = append(cmds, waitPush(m.env.ctx, i, p.Pushes()))
+		cmds = append(cmds, waitStatus(m.env.Ctx, i, ch))
+		if p, ok := a.acct.(screen.Pushing); ok {
+			cmds = append(cmds, waitPush(m.env.Ctx, i, p.Pushes()))
 		}
-		if r, ok := a.acct.(Remembering); ok {
+		if r, ok := a.acct.(screen.Remembering); ok {
 			remembering[i] = r
 		} else {
 			cmds = append(cmds, m.panes.load(&m.env, i))
 		}
 	}
 	if len(remembering) > 0 {
-		cmds = append(cmds, restoreCmd(m.env.ctx, remembering, m.env.opts.PageSize))
+		cmds = append(cmds, restoreCmd(m.env.Ctx, remembering, m.env.Opts.PageSize))
 	}
-	if !m.env.opts.NoTick {
+	if !m.env.Opts.NoTick {
 		cmds = append(cmds, tick())
 	}
-	cmds = append(cmds, autoRefresh(m.env.opts.RefreshInterval), firstScreenTimer(m.env.ctx, m.env.opts.FirstScreenWait))
-	if room := m.env.opts.Mailroom; room != nil {
+	cmds = append(cmds, autoRefresh(m.env.Opts.RefreshInterval), firstScreenTimer(m.env.Ctx, m.env.Opts.FirstScreenWait))
+	if room := m.env.Opts.Mailroom; room != nil {
 		cmds = append(cmds, readOutboxCmd(room))
 		if room.Runner != nil {
-			cmds = append(cmds, waitOutboxCmd(m.env.ctx, room))
+			cmds = append(cmds, waitOutboxCmd(m.env.Ctx, room))
 		}
-		cmds = append(cmds, watchDraftsCmd(m.env.ctx, room, ""))
+		cmds = append(cmds, watchDraftsCmd(m.env.Ctx, room, ""))
 	}
 	return tea.Batch(cmds...)
 }
@@ -178,7 +179,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateBurst(keys)
 	}
 	_, cmd := m.route(msg)
-	if t := m.panes.title(); m.env.opts.Title && t != m.frame.title {
+	if t := m.panes.title(); m.env.Opts.Title && t != m.frame.title {
 		m.frame.title = t
 		cmd = tea.Batch(cmd, tea.SetWindowTitle(t))
 	}
@@ -208,7 +209,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case accountMsg:
-		if i := msg.accountIndex(); i < noAccount || i >= len(m.panes.accts) {
+		if i := msg.accountIndex(); i < screen.NoAccount || i >= len(m.panes.accts) {
 			return m, nil // not an account of this UI
 		}
 		return m, m.handleAccountMsg(msg)
@@ -216,7 +217,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.attachMsg(msg), m.heard())
-	case noteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, reviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
+	case screen.NoteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, reviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it
@@ -224,9 +225,9 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // layout sizes the components from the window.
 func (m *Model) layout() {
-	bodyH := max(m.frame.height-3-lipgloss.Height(m.frame.helpPageOf(m.helpKeys(), m.env.keys.Help)), 1) // bar, header, status line, help
+	bodyH := max(m.frame.height-3-lipgloss.Height(m.frame.helpPageOf(m.helpKeys(), m.env.Keys.Help)), 1) // bar, header, status line, help
 	m.list.width, m.list.height = m.frame.width, bodyH
-	m.env.rows = bodyH
+	m.env.Rows = bodyH
 	m.list = m.list.clamp()
 	m.viewer = m.viewer.setSize(m.frame.width, bodyH)
 	m.frame.help.Width = m.frame.width

@@ -17,6 +17,7 @@ import (
 	"unibox/accounts/send/dispatch"
 	"unibox/model/textsafe"
 	"unibox/ui/launch"
+	"unibox/ui/tui/screen"
 	"unibox/ui/tui/termprobe"
 )
 
@@ -56,13 +57,13 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unibox:", err)
 		return 2
 	}
-	var uiAccts []Account
+	var uiAccts []screen.Account
 	for _, a := range env.Set.Accounts {
 		uiAccts = append(uiAccts, a)
 	}
 	room, stopRoom := openMailroom(env, stderr)
 	defer stopRoom()
-	m, err := New(Options{
+	m, err := New(screen.Options{
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
@@ -87,7 +88,7 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 // (launch.OpenMailroom) and starts carrying the outbox out, in the
 // account layer, until stop. An outbox that cannot be opened costs only
 // sending: the TUI reads mail without it, and says why.
-func openMailroom(env *launch.Env, stderr io.Writer) (*Mailroom, func()) {
+func openMailroom(env *launch.Env, stderr io.Writer) (*screen.Mailroom, func()) {
 	room, err := env.OpenMailroom(env.Set.Accounts, dispatch.Options{})
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox: warning: no sending this time:", err)
@@ -104,7 +105,7 @@ func openMailroom(env *launch.Env, stderr io.Writer) (*Mailroom, func()) {
 			fmt.Fprintln(stderr, "unibox: the outbox:", err)
 		}
 	}()
-	return &Mailroom{Box: room.Box, Runner: room.Runner, Drafting: room.Drafting,
+	return &screen.Mailroom{Box: room.Box, Runner: room.Runner, Drafting: room.Drafting,
 			Editor: env.Config.Compose.Editor, SendDelay: env.Config.Compose.SendDelay.Duration},
 		func() { cancel(); <-done }
 }
@@ -137,15 +138,15 @@ func ambiguousWidthMode(path string, useDemo bool) string {
 // and line as every config error does.
 func checkKeys(cfg *config.Config) error {
 	known := map[string]bool{}
-	for _, a := range Actions() {
+	for _, a := range screen.Actions() {
 		known[a] = true
 	}
 	for action := range cfg.Keys {
 		if !known[action] {
-			return fmt.Errorf("%s:%d: keys.%s: unknown action (actions: %s)", cfg.Path, cfg.KeyLine(action), action, strings.Join(Actions(), ", "))
+			return fmt.Errorf("%s:%d: keys.%s: unknown action (actions: %s)", cfg.Path, cfg.KeyLine(action), action, strings.Join(screen.Actions(), ", "))
 		}
 	}
-	k := DefaultKeyMap()
+	k := screen.DefaultKeyMap()
 	if err := k.Rebind(cfg.Keys); err != nil {
 		return fmt.Errorf("%s: [keys]: %w", cfg.Path, err)
 	}

@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // What a screen tells the root (see tell) besides a note: the outcome of
@@ -52,8 +53,8 @@ type (
 // screen's outcome starts.
 func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case noteMsg:
-		m.frame.setStatus(msg.text, msg.bad)
+	case screen.NoteMsg:
+		m.frame.setStatus(msg.Text, msg.Bad)
 	case movePickedMsg:
 		return m.act(model.Op{Action: model.ActMove, To: msg.folder}, msg.rows)
 	case snoozePickedMsg:
@@ -70,7 +71,7 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 	case archiveSenderMsg:
 		cmd := m.act(model.Op{Action: model.ActArchive}, msg.rows)
 		if cmd != nil {
-			m.updateScreen(goneMsg{}) // the message view closes onto the list
+			m.updateScreen(screen.GoneMsg{}) // the message view closes onto the list
 		}
 		return cmd
 	case rowsMsg:

@@ -3,6 +3,7 @@ package tui
 import (
 	"slices"
 	"time"
+	"unibox/ui/tui/screen"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -28,7 +29,7 @@ type screenRow struct {
 	place string // how a key clash names it ("in the message view")
 	// adapter builds the screen of a mode whose state and flows are still
 	// the root's; nil: the screen is its own (Model.top), opened by show.
-	adapter func(m *Model, now time.Time) screen
+	adapter func(m *Model, now time.Time) screen.Screen
 	// typesHelp: the help key is text typed into the screen (a picker's
 	// filter), not the frame's help.
 	typesHelp bool
@@ -81,7 +82,7 @@ func (m *Model) row() screenRow { return screens[m.frame.mode] }
 
 // screenAt is the mode's screen; now is the frame's clock (the list's
 // header counts down with the bar).
-func (m *Model) screenAt(now time.Time) screen {
+func (m *Model) screenAt(now time.Time) screen.Screen {
 	if a := screens[m.frame.mode].adapter; a != nil {
 		return a(m, now)
 	}
@@ -89,7 +90,7 @@ func (m *Model) screenAt(now time.Time) screen {
 }
 
 // show opens a screen of its own in mode md.
-func (m *Model) show(md mode, s screen) {
+func (m *Model) show(md mode, s screen.Screen) {
 	m.frame.mode, m.top = md, s
 }
 
@@ -106,10 +107,10 @@ func (m *Model) setMode(md mode) {
 // follows; the messages it tells are routed at once, in order.
 func (m *Model) updateScreen(msg tea.Msg) tea.Cmd {
 	own := screens[m.frame.mode].adapter == nil // an adapted screen changes the mode itself
-	next, cmd := m.screenAt(m.env.opts.Now()).update(msg)
+	next, cmd := m.screenAt(m.env.Opts.Now()).Update(msg)
 	var said []tea.Msg
-	if t, ok := next.(told); ok {
-		next, said = t.screen, t.msgs
+	if t, ok := next.(screen.Told); ok {
+		next, said = t.Screen, t.Msgs
 	}
 	if own {
 		if next == nil {
@@ -118,15 +119,15 @@ func (m *Model) updateScreen(msg tea.Msg) tea.Cmd {
 			m.top = next
 		}
 	}
-	m.env.tell(said...)
+	m.env.Tell(said...)
 	return tea.Batch(cmd, m.heard())
 }
 
 // heard routes what was told during an update (a screen's tell, a
 // component's env.tell), in order, as any message is routed.
 func (m *Model) heard() tea.Cmd {
-	said := m.env.said
-	m.env.said = nil
+	said := m.env.Said
+	m.env.Said = nil
 	var cmds []tea.Cmd
 	for _, msg := range said {
 		_, c := m.route(msg)
@@ -148,15 +149,15 @@ func (m *Model) toTop(msg tea.Msg) tea.Cmd {
 // `archive = ["e", "A"]` would be in the message view), screen by screen
 // in the table's order: each screen's row names the actions its keys
 // mean, so a key is checked where it applies and nowhere else.
-func clashes(k KeyMap) []Clash {
-	acts := k.actions()
-	var out []Clash
+func clashes(k screen.KeyMap) []screen.Clash {
+	acts := k.Actions()
+	var out []screen.Clash
 	for _, row := range screens {
 		for i, a := range row.actions {
 			for _, kk := range acts[a].Keys() {
 				for _, o := range row.actions[:i] {
 					if slices.Contains(acts[o].Keys(), kk) {
-						out = append(out, Clash{Action: a, Other: o, Key: kk, Screen: row.place})
+						out = append(out, screen.Clash{Action: a, Other: o, Key: kk, Screen: row.place})
 					}
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // openers put each mode's screen up on a model, as its key would: a new
@@ -27,12 +28,12 @@ var openers = map[mode]func(m *Model){
 		m.show(modePicker, p)
 	},
 	modeReview: func(m *Model) { m.compose.review = true; m.setMode(modeReview) },
-	modeDrafts: func(m *Model) { m.show(modeDrafts, newDrafts(&m.env, []Account{m.panes.accts[0].acct})) },
+	modeDrafts: func(m *Model) { m.show(modeDrafts, newDrafts(&m.env, []screen.Account{m.panes.accts[0].acct})) },
 	modeFolders: func(m *Model) {
 		p, _ := newFolderPicker(&m.env, 0, m.panes.accts[0].acct)
 		m.show(modeFolders, p)
 	},
-	modeSnooze: func(m *Model) { m.show(modeSnooze, startSnooze(&m.env, []model.Row{{}}, m.env.opts.Now())) },
+	modeSnooze: func(m *Model) { m.show(modeSnooze, startSnooze(&m.env, []model.Row{{}}, m.env.Opts.Now())) },
 }
 
 // noMsg is a message no screen owns.
@@ -51,7 +52,7 @@ func TestEveryModeIsAScreen(t *testing.T) {
 			if row.name == "" || row.place == "" || len(row.actions) == 0 || !ok {
 				t.Fatalf("row %d: name %q, place %q, %d actions, opener %v", md, row.name, row.place, len(row.actions), ok)
 			}
-			m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
+			m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,15 +65,15 @@ func TestEveryModeIsAScreen(t *testing.T) {
 			if s == nil {
 				t.Fatal("no screen")
 			}
-			if v := s.view(60, 7); strings.Count(v, "\n") != 6 {
+			if v := s.View(60, 7); strings.Count(v, "\n") != 6 {
 				t.Errorf("view is %d lines, want 7:\n%s", strings.Count(v, "\n")+1, v)
 			}
-			h := s.header()
+			h := s.Header()
 			if h == "" || !strings.Contains(m.View(), h[:min(len(h), 30)]) {
 				t.Errorf("header %q is not on the frame:\n%s", h, m.View())
 			}
 			keys := map[string]bool{}
-			acts := m.env.keys.actions()
+			acts := m.env.Keys.Actions()
 			for _, a := range row.actions {
 				b, ok := acts[a]
 				if !ok {
@@ -95,7 +96,7 @@ func TestEveryModeIsAScreen(t *testing.T) {
 					}
 				}
 			}
-			if next, _ := s.update(noMsg{}); next == nil {
+			if next, _ := s.Update(noMsg{}); next == nil {
 				t.Error("a message it does not own ended the screen")
 			}
 			if m.updateScreen(noMsg{}); m.frame.mode != md || m.screenAt(now) == nil {

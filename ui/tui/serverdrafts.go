@@ -12,6 +12,7 @@ import (
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
+	"unibox/ui/tui/screen"
 )
 
 // serverDraftsMsg is one account's Drafts folder, for the drafts view:
@@ -28,9 +29,9 @@ func (m serverDraftsMsg) accountIndex() int { return m.account }
 // serverDraftsCmd lists an account's Drafts folder (special-use \Drafts,
 // else the usual names, as the server answers in list_folders), each
 // draft there not postponed from here marked found.
-func serverDraftsCmd(ctx context.Context, room *Mailroom, acct Account, i int, timeout time.Duration) tea.Cmd {
+func serverDraftsCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, i int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		if _, ok := composerOf(acct); !ok {
+		if _, ok := screen.ComposerOf(acct); !ok {
 			return serverDraftsMsg{account: i}
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
@@ -44,7 +45,7 @@ func serverDraftsCmd(ctx context.Context, room *Mailroom, acct Account, i int, t
 			return serverDraftsMsg{account: i}
 		}
 		p, err := acct.List(cctx, accounts.ListOptions{Folder: name, Limit: 50})
-		return serverDraftsMsg{account: i, msgs: p.Messages, found: room.drafting().FoundIn(p.Messages), err: err}
+		return serverDraftsMsg{account: i, msgs: p.Messages, found: room.Writer().FoundIn(p.Messages), err: err}
 	}
 }
 
@@ -53,9 +54,9 @@ func serverDraftsCmd(ctx context.Context, room *Mailroom, acct Account, i int, t
 // the server's copy is deleted only once its replacement is stored or
 // the message is sent. A draft not postponed from here stays found on
 // the local copy (outbox.Draft.Found), across edits and restarts.
-func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m model.Message, timeout time.Duration) tea.Cmd {
+func openServerDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, m model.Message, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := composerOf(acct)
+		c, ok := screen.ComposerOf(acct)
 		if !ok {
 			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
 		}
@@ -84,7 +85,7 @@ func openServerDraftCmd(ctx context.Context, room *Mailroom, acct Account, m mod
 		}
 		dr.InReplyTo, dr.References = d.InReplyTo, d.References
 		dr.ServerDraft = &outbox.Ref{Account: m.ID.Account, Folder: m.ID.Folder, UIDValidity: m.ID.UIDValidity, UID: m.ID.UID, MessageID: m.MessageID}
-		dr.Found = !room.drafting().WrittenHere(m)
+		dr.Found = !room.Writer().WrittenHere(m)
 		if err := room.Box.SaveDraft(dr, nil); err != nil {
 			return reopenedMsg{composeReadyMsg{err: err}}
 		}

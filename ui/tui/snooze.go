@@ -9,6 +9,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // wokenFor is how long a woken message keeps its "woken" mark.
@@ -76,20 +77,20 @@ func snoozeMarksCmd(ctx context.Context, a *accounts.Snoozing, i int, now time.T
 
 // reloadSnoozeMarks reads account i's schedule again (after a listing,
 // a snooze or an undo).
-func (p *accountPanes) reloadSnoozeMarks(e *env, i int) tea.Cmd {
+func (p *accountPanes) reloadSnoozeMarks(e *screen.Env, i int) tea.Cmd {
 	if i < 0 || i >= len(p.accts) {
 		return nil
 	}
-	s := snoozerOf(p.accts[i].acct)
+	s := screen.SnoozerOf(p.accts[i].acct)
 	if s == nil {
 		return nil
 	}
-	return snoozeMarksCmd(e.ctx, s, i, e.opts.Now())
+	return snoozeMarksCmd(e.Ctx, s, i, e.Opts.Now())
 }
 
 // snoozeMarksArrived keeps an account's marks, and sets a timer for its
 // soonest wake (one per wake time: a listing reads the marks again).
-func (p *accountPanes) snoozeMarksArrived(e *env, msg snoozeMarksMsg) tea.Cmd {
+func (p *accountPanes) snoozeMarksArrived(e *screen.Env, msg snoozeMarksMsg) tea.Cmd {
 	if msg.err != nil {
 		return nil // snooze off, or the schedule unreadable: no marks
 	}
@@ -110,7 +111,7 @@ func (p *accountPanes) snoozeMarksArrived(e *env, msg snoozeMarksMsg) tea.Cmd {
 		at = marks.fired.Add(retryWake) // due still: tried a moment ago
 	}
 	marks.timer = at
-	return wakeTimerCmd(e.ctx, msg.account, at)
+	return wakeTimerCmd(e.Ctx, msg.account, at)
 }
 
 // snoozeNote is a row's snooze mark, shown before its subject: when a
@@ -136,9 +137,9 @@ func (p *accountPanes) snoozeNote(r model.Row) string {
 
 // snoozeDue syncs an account whose soonest wake has come: the sync
 // wakes it, and its steps read the marks again.
-func (p *accountPanes) snoozeDue(e *env, msg snoozeDueMsg) tea.Cmd {
+func (p *accountPanes) snoozeDue(e *screen.Env, msg snoozeDueMsg) tea.Cmd {
 	if s := p.snoozes[p.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
-		s.timer, s.fired = time.Time{}, e.opts.Now() // the next reading sets the next timer
+		s.timer, s.fired = time.Time{}, e.Opts.Now() // the next reading sets the next timer
 	}
 	return p.load(e, msg.account)
 }
@@ -150,24 +151,24 @@ func (m *Model) startSnooze(rows []model.Row) tea.Cmd {
 		return nil
 	}
 	for _, a := range m.panes.accountsOf(rows) {
-		if snoozerOf(a) == nil {
+		if screen.SnoozerOf(a) == nil {
 			m.frame.setStatus(fmt.Sprintf("snooze: %s cannot snooze (no schedule)", a.Name()), true)
 			return nil
 		}
 	}
-	m.show(modeSnooze, startSnooze(&m.env, rows, m.env.opts.Now()))
+	m.show(modeSnooze, startSnooze(&m.env, rows, m.env.Opts.Now()))
 	return nil
 }
 
 // snoozeApplier sends a batch to its account's Snooze.
-func (p *accountPanes) snoozeApplier(e *env) snoozeApplier {
+func (p *accountPanes) snoozeApplier(e *screen.Env) snoozeApplier {
 	return snoozeApplier{
 		folder: func(account string) (string, bool) {
 			i := p.index(account)
 			if i < 0 {
 				return "", false
 			}
-			s := snoozerOf(p.accts[i].acct)
+			s := screen.SnoozerOf(p.accts[i].acct)
 			if s == nil {
 				return "", false
 			}
@@ -175,8 +176,8 @@ func (p *accountPanes) snoozeApplier(e *env) snoozeApplier {
 		},
 		send: func(account string, intent int, folder string, uv uint32, msgs []model.Message, until time.Time) tea.Cmd {
 			i := p.index(account)
-			s := snoozerOf(p.accts[i].acct)
-			ctx, timeout := e.ctx, e.opts.CallTimeout
+			s := screen.SnoozerOf(p.accts[i].acct)
+			ctx, timeout := e.Ctx, e.Opts.CallTimeout
 			return func() tea.Msg {
 				cctx, cancel := context.WithTimeout(ctx, timeout)
 				defer cancel()

@@ -3,11 +3,13 @@ package tui
 import (
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 func TestSnoozeChoices(t *testing.T) {
@@ -90,8 +92,8 @@ func TestSnoozeNote(t *testing.T) {
 // the cursor was; the arrows move between the presets and the field.
 func TestSnoozePickerTyping(t *testing.T) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
-	e := &env{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: Options{Now: func() time.Time { return now }}}
-	var s screen = startSnooze(e, []model.Row{{}}, now)
+	e := &screen.Env{Keys: screen.DefaultKeyMap(), Styles: screen.DefaultStyles(), Opts: screen.Options{Now: func() time.Time { return now }}}
+	var s screen.Screen = startSnooze(e, []model.Row{{}}, now)
 	for _, r := range "2026-12-24 09:15" {
 		s, _ = step(s, runeKey(r))
 	}
@@ -115,7 +117,7 @@ func runeKey(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: [
 // down) is tried again retryWake after the last try, never in a loop.
 func TestSnoozeWakeTimer(t *testing.T) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
-	m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
+	m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
 		t.Fatal(err)
 	}

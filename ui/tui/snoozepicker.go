@@ -12,6 +12,7 @@ import (
 
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // snoozeChoice is one preset of the snooze picker.
@@ -75,8 +76,8 @@ func parseSnoozeTime(s string, now time.Time) (time.Time, error) {
 // moved through by the arrows (letters and digits are the field's); it
 // ends with a time picked or the snooze cancelled.
 type snoozeBox struct {
-	styles  Styles
-	keys    KeyMap
+	styles  screen.Styles
+	keys    screen.KeyMap
 	rows    []model.Row
 	choices []snoozeChoice
 	input   textinput.Model
@@ -85,35 +86,35 @@ type snoozeBox struct {
 	now     func() time.Time
 }
 
-func startSnooze(e *env, rows []model.Row, now time.Time) snoozeBox {
+func startSnooze(e *screen.Env, rows []model.Row, now time.Time) snoozeBox {
 	in := textinput.New()
 	in.Prompt = "at: "
 	in.Placeholder = "17:30, 2026-12-24 09:00"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.CharLimit = 64
-	return snoozeBox{styles: e.styles, keys: e.keys, rows: rows, choices: snoozeChoices(now), input: in, now: e.opts.Now}
+	return snoozeBox{styles: e.Styles, keys: e.Keys, rows: rows, choices: snoozeChoices(now), input: in, now: e.Opts.Now}
 }
 
-// update takes a key at now. It ends (nil) with a time picked, told as
+// Update takes a key at now. It ends (nil) with a time picked, told as
 // a snoozePickedMsg, or the snooze cancelled, told as a note.
-func (b snoozeBox) update(msg tea.Msg) (screen, tea.Cmd) {
+func (b snoozeBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return b, nil
 	}
 	switch {
 	case key.Matches(k, b.keys.Back):
-		return tell(nil, noteMsg{text: "snooze cancelled"}), nil
+		return screen.Tell(nil, screen.NoteMsg{Text: "snooze cancelled"}), nil
 	case key.Matches(k, b.keys.Open):
 		if b.cursor < len(b.choices) {
-			return tell(nil, snoozePickedMsg{until: b.choices[b.cursor].at, rows: b.rows}), nil
+			return screen.Tell(nil, snoozePickedMsg{until: b.choices[b.cursor].at, rows: b.rows}), nil
 		}
 		t, err := parseSnoozeTime(b.input.Value(), b.now())
 		if err != nil {
 			b.err = err.Error()
 			return b, nil
 		}
-		return tell(nil, snoozePickedMsg{until: t, rows: b.rows}), nil
+		return screen.Tell(nil, snoozePickedMsg{until: t, rows: b.rows}), nil
 	case key.Matches(k, pickerDown):
 		b.cursor = min(b.cursor+1, len(b.choices))
 	case key.Matches(k, pickerUp):
@@ -138,7 +139,7 @@ func (b *snoozeBox) focus() {
 	}
 }
 
-func (b snoozeBox) view(width, height int) string {
+func (b snoozeBox) View(width, height int) string {
 	var s strings.Builder
 	for i, c := range b.choices {
 		line := fmt.Sprintf("  %-12s %s", c.label, c.at.Format("Mon 2 Jan 15:04"))
@@ -155,15 +156,15 @@ func (b snoozeBox) view(width, height int) string {
 	if b.err != "" {
 		s.WriteString(b.styles.StatusError.Render(textsafe.Fit(b.err, width)))
 	}
-	return fitLines(strings.TrimRight(s.String(), "\n"), height)
+	return screen.FitLines(strings.TrimRight(s.String(), "\n"), height)
 }
 
-func (b snoozeBox) header() string {
-	return fmt.Sprintf("snooze %d message(s) until… · %s pick · %s cancel", len(b.rows), hint(b.keys.Open), hint(b.keys.Back))
+func (b snoozeBox) Header() string {
+	return fmt.Sprintf("snooze %d message(s) until… · %s pick · %s cancel", len(b.rows), screen.Hint(b.keys.Open), screen.Hint(b.keys.Back))
 }
 
 // ShortHelp and FullHelp are the picker's keys, for the help.
 func (b snoozeBox) ShortHelp() []key.Binding {
-	return []key.Binding{as(b.keys.Open, "snooze until"), as(b.keys.Back, "cancel")}
+	return []key.Binding{screen.As(b.keys.Open, "snooze until"), screen.As(b.keys.Back, "cancel")}
 }
 func (b snoozeBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }

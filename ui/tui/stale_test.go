@@ -7,6 +7,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // A degraded account's rows are marked stale whichever of its status event
@@ -19,7 +20,7 @@ func TestStaleMarkDoesNotDependOnOrder(t *testing.T) {
 		accounts.StateReconnecting, accounts.StateCoolingDown, accounts.StateAuthFailed} {
 		for _, statusFirst := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/statusFirst=%v", state, statusFirst), func(t *testing.T) {
-				m, err := New(Options{Accounts: []Account{&benchAccount{name: "Work", page: page}}, Now: func() time.Time { return now }, NoTick: true})
+				m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work", page: page}}, Now: func() time.Time { return now }, NoTick: true})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // The local store's part in the TUI: what it remembers is drawn before
@@ -45,9 +46,9 @@ func (p *accountPanes) restore(inbox *model.Inbox, msg restoredMsg) bool {
 
 // connect starts the listings of the accounts that remember (the others
 // started in Init).
-func (p *accountPanes) connect(e *env) tea.Cmd {
+func (p *accountPanes) connect(e *screen.Env) tea.Cmd {
 	return p.loadAll(e, func(a *accountPane) bool {
-		_, ok := a.acct.(Remembering)
+		_, ok := a.acct.(screen.Remembering)
 		return ok
 	})
 }
@@ -64,11 +65,11 @@ func (m *Model) storedMatched(msg storedMatchMsg) {
 
 // matchStored asks every account's store for rows matching the filter
 // beyond the loaded pages.
-func (p *accountPanes) matchStored(e *env, text string) tea.Cmd {
+func (p *accountPanes) matchStored(e *screen.Env, text string) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
-		if r, ok := a.acct.(Remembering); ok {
-			cmds = append(cmds, storedMatchCmd(e.ctx, r, i, text, storedMatchLimit))
+		if r, ok := a.acct.(screen.Remembering); ok {
+			cmds = append(cmds, storedMatchCmd(e.Ctx, r, i, text, storedMatchLimit))
 		}
 	}
 	return tea.Batch(cmds...)

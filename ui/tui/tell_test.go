@@ -42,8 +42,8 @@ func TestComposerTellsTheRoot(t *testing.T) {
 					entry: outbox.Entry{ID: "e1", SendAt: now.Add(-time.Second), Original: &o, Flag: "answered"}}
 			}
 			r.composed(tc.msg)
-			if r.frame.status != tc.status || r.frame.statusErr != tc.bad || len(r.env.said) != 0 {
-				t.Errorf("status %q (bad %v, %d unheard), want %q (bad %v)", r.frame.status, r.frame.statusErr, len(r.env.said), tc.status, tc.bad)
+			if r.frame.status != tc.status || r.frame.statusErr != tc.bad || len(r.env.Said) != 0 {
+				t.Errorf("status %q (bad %v, %d unheard), want %q (bad %v)", r.frame.status, r.frame.statusErr, len(r.env.Said), tc.status, tc.bad)
 			}
 			if got, _ := r.inbox.Find(row.ID); got.Answered != tc.marked {
 				t.Errorf("the answered row is marked %v, want %v", got.Answered, tc.marked)
@@ -107,8 +107,8 @@ func TestNotifierTellsTheRoot(t *testing.T) {
 			}
 			r.frame.setStatus("before", false)
 			r.Update(notifiedMsg{err: tc.err})
-			if !strings.HasPrefix(r.frame.status, tc.status) || r.frame.statusErr != tc.bad || len(r.env.said) != 0 {
-				t.Errorf("status %q (bad %v, %d unheard), want %q… (bad %v)", r.frame.status, r.frame.statusErr, len(r.env.said), tc.status, tc.bad)
+			if !strings.HasPrefix(r.frame.status, tc.status) || r.frame.statusErr != tc.bad || len(r.env.Said) != 0 {
+				t.Errorf("status %q (bad %v, %d unheard), want %q… (bad %v)", r.frame.status, r.frame.statusErr, len(r.env.Said), tc.status, tc.bad)
 			}
 			if !tc.openBefore {
 				r.press("details")
@@ -147,8 +147,8 @@ func TestComposerTellsTheReview(t *testing.T) {
 				r.composed(reviewMsg{draftID: "d1"})
 			}
 			r.composed(tc.msg)
-			if r.frame.mode != tc.want || len(r.env.said) != 0 {
-				t.Errorf("mode %s (%d unheard), want %s", r.frame.mode, len(r.env.said), tc.want)
+			if r.frame.mode != tc.want || len(r.env.Said) != 0 {
+				t.Errorf("mode %s (%d unheard), want %s", r.frame.mode, len(r.env.Said), tc.want)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // threadView is the list's conversation mode (t): one row per thread,
@@ -21,7 +22,7 @@ import (
 // Its flow is its own: it tells the root to redraw the list (rowsMsg), to
 // open a row (openRowMsg) and what the status line says (noteMsg).
 type threadView struct {
-	e        *env          // the UI's lifetime, keys and tell
+	e        *screen.Env   // the UI's lifetime, keys and tell
 	panes    *accountPanes // the account that reads a conversation's stored messages
 	inbox    *model.Inbox  // the rows n and p step through
 	on       bool
@@ -39,12 +40,12 @@ type storedThreadMsg struct {
 	msgs []model.Message
 }
 
-func (m storedThreadMsg) accountIndex() int { return noAccount }
+func (m storedThreadMsg) accountIndex() int { return screen.NoAccount }
 
 // storedThreadCmd reads conversation tid from the store through acct (it
 // never dials); nothing when the account cannot or the store has none.
-func storedThreadCmd(ctx context.Context, acct Account, tid string) tea.Cmd {
-	tr := threadsOf(acct)
+func storedThreadCmd(ctx context.Context, acct screen.Account, tid string) tea.Cmd {
+	tr := screen.ThreadsOf(acct)
 	if tr == nil || strings.HasPrefix(tid, "msg ") {
 		return nil
 	}
@@ -68,14 +69,14 @@ func (v *threadView) stored(msg storedThreadMsg) {
 	}
 	v.more[msg.tid] = rows
 	if v.on && v.expanded[msg.tid] {
-		v.e.tell(rowsMsg{})
+		v.e.Tell(rowsMsg{})
 	}
 }
 
 // confirmed reports whether an action on conversation c may go now: at
 // once in one account, on the second press in several (the first says
 // how many messages in which accounts).
-func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation, f *frame, keys KeyMap) bool {
+func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation, f *frame, keys screen.KeyMap) bool {
 	if !c.Multi() {
 		return true
 	}
@@ -100,17 +101,17 @@ func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation, f *frame, ke
 // key runs the thread view's keys in the list, on the row r under the
 // cursor (onRow: there is one); ok is false for any other key.
 func (v *threadView) key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
-	k := v.e.keys
+	k := v.e.Keys
 	if key.Matches(msg, k.Threads) {
 		v.on = !v.on
 		if v.expanded == nil {
 			v.expanded = map[string]bool{}
 		}
-		note := noteMsg{}
+		note := screen.NoteMsg{}
 		if v.on {
-			note.text = "thread view: one row per conversation (" + hint(k.Expand) + " opens one, " + hint(k.Threads) + " ends it)"
+			note.Text = "thread view: one row per conversation (" + screen.Hint(k.Expand) + " opens one, " + screen.Hint(k.Threads) + " ends it)"
 		}
-		v.e.tell(rowsMsg{}, note)
+		v.e.Tell(rowsMsg{}, note)
 		return nil, true
 	}
 	if !v.on || !onRow || r.Thread == nil {
@@ -122,14 +123,14 @@ func (v *threadView) key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool
 		v.expanded[c.ID] = true
 		var cmd tea.Cmd
 		if i := v.panes.index(r.ID.Account); i >= 0 {
-			cmd = storedThreadCmd(v.e.ctx, v.panes.accts[i].acct, c.ID)
+			cmd = storedThreadCmd(v.e.Ctx, v.panes.accts[i].acct, c.ID)
 		}
-		v.e.tell(rowsMsg{})
+		v.e.Tell(rowsMsg{})
 		return cmd, true
 	case key.Matches(msg, k.Collapse) && c.Expanded:
 		delete(v.expanded, c.ID)
 		newest := c.Members[len(c.Members)-1] // back to the conversation's row: its newest
-		v.e.tell(rowsMsg{follow: &newest})
+		v.e.Tell(rowsMsg{follow: &newest})
 		return nil, true
 	}
 	return nil, false
@@ -148,7 +149,7 @@ func (v *threadView) step(showing model.MessageID, dir int) {
 		}
 	}
 	if !ok || cur.ThreadID == "" {
-		v.e.tell(noteMsg{text: "this message is a conversation of its own"})
+		v.e.Tell(screen.NoteMsg{Text: "this message is a conversation of its own"})
 		return
 	}
 	var thread []model.Row
@@ -165,8 +166,8 @@ func (v *threadView) step(showing model.MessageID, dir int) {
 	slices.SortStableFunc(thread, func(a, b model.Row) int { return a.Date.Compare(b.Date) })
 	i := slices.IndexFunc(thread, func(r model.Row) bool { return r.ID == cur.ID })
 	if j := i + dir; i >= 0 && j >= 0 && j < len(thread) {
-		v.e.tell(noteMsg{text: fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread))}, openRowMsg{row: thread[j]})
+		v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread))}, openRowMsg{row: thread[j]})
 		return
 	}
-	v.e.tell(noteMsg{text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
+	v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // The thread view's flow is its own: run on the view alone, it tells the
@@ -21,7 +22,7 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 	}
 	older, newer, alone := msg(1, "t1", time.Hour), msg(2, "t1", 0), msg(3, "", 0)
 	conv := &model.Conversation{ID: "t1", Members: []model.MessageID{older.ID, newer.ID}, Count: 2, Expanded: true}
-	keys := DefaultKeyMap()
+	keys := screen.DefaultKeyMap()
 	press := func(b interface{ Keys() []string }) tea.KeyMsg { return typed(b.Keys()[0]) }
 	for _, tc := range []struct {
 		name string
@@ -31,9 +32,9 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 		isOn bool
 	}{
 		{"t turns it on", false, func(v *threadView) { v.key(press(keys.Threads), model.Row{}, false) },
-			[]tea.Msg{rowsMsg{}, noteMsg{text: "thread view: one row per conversation (" + hint(keys.Expand) + " opens one, t ends it)"}}, true},
+			[]tea.Msg{rowsMsg{}, screen.NoteMsg{Text: "thread view: one row per conversation (" + screen.Hint(keys.Expand) + " opens one, t ends it)"}}, true},
 		{"t turns it off", true, func(v *threadView) { v.key(press(keys.Threads), model.Row{}, false) },
-			[]tea.Msg{rowsMsg{}, noteMsg{}}, false},
+			[]tea.Msg{rowsMsg{}, screen.NoteMsg{}}, false},
 		{"a collapse follows the newest", true, func(v *threadView) {
 			v.expanded["t1"] = true
 			v.key(press(keys.Collapse), model.Row{Message: older, Thread: conv}, true)
@@ -43,20 +44,20 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 			v.stored(storedThreadMsg{tid: "t1"})
 		}, []tea.Msg{rowsMsg{}}, true},
 		{"n to the next", false, func(v *threadView) { v.step(older.ID, 1) },
-			[]tea.Msg{noteMsg{text: "message 2 of 2 in this conversation"}, openRowMsg{row: model.Row{Message: newer}}}, false},
+			[]tea.Msg{screen.NoteMsg{Text: "message 2 of 2 in this conversation"}, openRowMsg{row: model.Row{Message: newer}}}, false},
 		{"p at the first", false, func(v *threadView) { v.step(older.ID, -1) },
-			[]tea.Msg{noteMsg{text: "no more in this conversation (2 messages)"}}, false},
+			[]tea.Msg{screen.NoteMsg{Text: "no more in this conversation (2 messages)"}}, false},
 		{"n on a message alone", false, func(v *threadView) { v.step(alone.ID, 1) },
-			[]tea.Msg{noteMsg{text: "this message is a conversation of its own"}}, false},
+			[]tea.Msg{screen.NoteMsg{Text: "this message is a conversation of its own"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := &env{keys: keys}
+			e := &screen.Env{Keys: keys}
 			inbox := model.NewInbox([]string{"Work"})
 			inbox.Replace("Work", []model.Message{newer, older, alone}, false)
 			v := &threadView{e: e, panes: &accountPanes{}, inbox: inbox, on: tc.on, expanded: map[string]bool{}}
 			tc.do(v)
-			if !reflect.DeepEqual(e.said, tc.said) {
-				t.Errorf("told %+v, want %+v", e.said, tc.said)
+			if !reflect.DeepEqual(e.Said, tc.said) {
+				t.Errorf("told %+v, want %+v", e.Said, tc.said)
 			}
 			if v.on != tc.isOn {
 				t.Errorf("on %v, want %v", v.on, tc.isOn)

@@ -10,13 +10,14 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/screen"
 )
 
 // triageBox is the selection and the actions in flight. Its maps are its
 // state, changed in place: its methods take a pointer, so no copy of it
 // looks like a snapshot that it is not.
 type triageBox struct {
-	keys        KeyMap // the refresh key an outcome line names
+	keys        screen.KeyMap // the refresh key an outcome line names
 	t           *model.Triage
 	selected    map[model.MessageID]bool
 	groups      map[int]*groupState // user actions still waiting for answers
@@ -201,7 +202,7 @@ func (t *triageBox) applied(msg appliedMsg, inbox *model.Inbox) note {
 			delete(t.intentGroup, id)
 		}
 	}
-	n.status, n.bad = outcomeLine(gs, hint(t.keys.Refresh))
+	n.status, n.bad = outcomeLine(gs, screen.Hint(t.keys.Refresh))
 	if gs.undo {
 		for _, name := range gs.order {
 			if gs.done[name] > 0 {
@@ -257,9 +258,9 @@ func (m *Model) applier() applier {
 		has: func(account string) bool { return m.panes.index(account) >= 0 },
 		send: func(account string, intent int, op model.Op, folder string, uv uint32, msgs []model.Message) tea.Cmd {
 			if m.folder.on {
-				return tagFolder(applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout), m.folder.visit)
+				return tagFolder(applyCmd(m.env.Ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.Opts.CallTimeout), m.folder.visit)
 			}
-			return applyCmd(m.env.ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.opts.CallTimeout)
+			return applyCmd(m.env.Ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.Opts.CallTimeout)
 		},
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"unibox/accounts/send/outbox"
 	"unibox/model/review"
+	"unibox/ui/tui/screen"
 )
 
 // unsubMailto is a mailto: unsubscribe waiting in the outbox. Being in
@@ -44,12 +45,12 @@ type unsubFollowMsg struct {
 }
 
 func (m unsubQueuedMsg) accountIndex() int { return m.acct }
-func (m unsubFollowMsg) accountIndex() int { return noAccount }
+func (m unsubFollowMsg) accountIndex() int { return screen.NoAccount }
 
 // mailtoFollowCmd reads the entry now. It is made only once the entry is known
 // to be in the outbox, so "not there" means done, never "not yet there"
 // (an outboxMsg read before the enqueue could say that).
-func mailtoFollowCmd(room *Mailroom, w unsubMailto) tea.Cmd {
+func mailtoFollowCmd(room *screen.Mailroom, w unsubMailto) tea.Cmd {
 	return func() tea.Msg {
 		es, err := room.Box.Entries()
 		if err != nil {
@@ -68,12 +69,12 @@ func mailtoFollowCmd(room *Mailroom, w unsubMailto) tea.Cmd {
 // outboxChanged is the hook for every outboxMsg: the runner moved
 // something, so each waiting entry is read again.
 func (u *unsubBox) outboxChanged() tea.Cmd {
-	if u.e.opts.Mailroom == nil {
+	if u.e.Opts.Mailroom == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
 	for _, w := range u.mailto {
-		cmds = append(cmds, mailtoFollowCmd(u.e.opts.Mailroom, *w))
+		cmds = append(cmds, mailtoFollowCmd(u.e.Opts.Mailroom, *w))
 	}
 	return tea.Batch(cmds...)
 }
@@ -90,7 +91,7 @@ func (u *unsubBox) mailtoQueued(msg unsubQueuedMsg) tea.Cmd {
 	}
 	u.mailto[w.id] = w
 	u.say("unsubscribe: the message to "+msg.to+" is in the outbox, waiting for the server…", false)
-	return mailtoFollowCmd(u.e.opts.Mailroom, *w)
+	return mailtoFollowCmd(u.e.Opts.Mailroom, *w)
 }
 
 // mailtoFollowed says the outcome once the runner knows it.

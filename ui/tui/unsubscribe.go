@@ -15,6 +15,7 @@ import (
 	"unibox/accounts/unsubscribe"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // unsubBox is `U`: the plan shown before anything is done, and after a
@@ -25,7 +26,7 @@ import (
 // root to archive by archiveSenderMsg; the root hands it U, the answers
 // to its commands and whether the screen up can hold its box.
 type unsubBox struct {
-	e       *env          // the UI's lifetime, options, request ids and tell
+	e       *screen.Env   // the UI's lifetime, options, request ids and tell
 	panes   *accountPanes // the accounts it reads headers of and notes in
 	req     uint64
 	plan    *unsubPlan              // shown, waiting for y
@@ -72,7 +73,7 @@ type unsubStoredMsg struct {
 }
 
 func (m unsubInfoMsg) accountIndex() int   { return m.acct }
-func (m unsubStoredMsg) accountIndex() int { return noAccount }
+func (m unsubStoredMsg) accountIndex() int { return screen.NoAccount }
 func (m unsubDoneMsg) accountIndex() int   { return m.acct }
 
 // key runs the `y` that answers U's questions (any other key says
@@ -95,7 +96,7 @@ func (u *unsubBox) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 			u.say("the mail from "+a.sender+" stays where it is", false)
 			return nil, true
 		}
-		u.e.tell(archiveSenderMsg{rows: a.rows})
+		u.e.Tell(archiveSenderMsg{rows: a.rows})
 		return nil, true
 	}
 	return nil, false
@@ -105,18 +106,18 @@ func (u *unsubBox) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 // view's): it reads the message's unsubscribe headers.
 func (u *unsubBox) start(id model.MessageID) tea.Cmd {
 	i := u.panes.index(id.Account)
-	acct := unsubscriberOf(u.accountOf(i))
+	acct := screen.UnsubscriberOf(u.accountOf(i))
 	if acct == nil {
 		u.say("unsubscribe: this account cannot read a message's unsubscribe headers", true)
 		return nil
 	}
-	u.req = u.e.next()
+	u.req = u.e.Next()
 	u.say("unsubscribe: reading the message's List-Unsubscribe…", false)
-	return infoCmd(u.e.ctx, acct, u.req, i, id, u.e.opts.CallTimeout)
+	return infoCmd(u.e.Ctx, acct, u.req, i, id, u.e.Opts.CallTimeout)
 }
 
 // accountOf is account i, or nil.
-func (u *unsubBox) accountOf(i int) Account {
+func (u *unsubBox) accountOf(i int) screen.Account {
 	if i < 0 || i >= len(u.panes.accts) {
 		return nil
 	}
@@ -134,7 +135,7 @@ func infoCmd(ctx context.Context, u *accounts.Unsubscribing, req uint64, i int, 
 
 // note writes one line of the account's history.
 func (u *unsubBox) note(i int, class, text string) {
-	if acct := unsubscriberOf(u.accountOf(i)); acct != nil {
+	if acct := screen.UnsubscriberOf(u.accountOf(i)); acct != nil {
 		acct.NoteUnsubscribe(class, text)
 	}
 }
@@ -183,7 +184,7 @@ func (u *unsubBox) done(msg unsubDoneMsg) tea.Cmd {
 	}
 	u.note(msg.acct, "", "done: "+msg.what)
 	u.say("unsubscribed: "+msg.what+"; looking for the mail from "+msg.sender+"…", false)
-	return senderStoredCmd(u.e.ctx, u.panes.accts, msg, u.e.opts.CallTimeout)
+	return senderStoredCmd(u.e.Ctx, u.panes.accts, msg, u.e.Opts.CallTimeout)
 }
 
 // offer is the archive offer once the sender's stored mail is in the
@@ -196,12 +197,14 @@ func (u *unsubBox) offer(msg unsubStoredMsg, inbox []model.Row, here bool) {
 	}
 	u.archive = &archiveOffer{sender: msg.sender, rows: rows}
 	u.shown = textsafe.Line(fmt.Sprintf("unsubscribed (%s). y archives the %d message(s) from %s in every account (%s undoes), any other key leaves them",
-		msg.what, len(rows), msg.sender, hint(u.e.keys.Undo))) // as the status line has it
+		msg.what, len(rows), msg.sender, screen.Hint(u.e.Keys.Undo))) // as the status line has it
 	u.say(u.shown, false)
 }
 
 // say tells the status line.
-func (u *unsubBox) say(text string, bad bool) { u.e.tell(noteMsg{text: text, bad: bad}) }
+func (u *unsubBox) say(text string, bad bool) {
+	u.e.Tell(screen.NoteMsg{Text: text, Bad: bad})
+}
 
 // senderStoredLimit bounds what the archive offer brings in from each
 // account's store.
@@ -212,11 +215,11 @@ const senderStoredLimit = 500
 func senderStoredCmd(ctx context.Context, panes []*accountPane, done unsubDoneMsg, timeout time.Duration) tea.Cmd {
 	type store struct {
 		i int
-		r Remembering
+		r screen.Remembering
 	}
 	var stores []store
 	for i, p := range panes {
-		if r, ok := p.acct.(Remembering); ok {
+		if r, ok := p.acct.(screen.Remembering); ok {
 			stores = append(stores, store{i, r})
 		}
 	}
@@ -256,7 +259,7 @@ func fromSender(rows []model.Row, address string) []model.Row {
 
 // fromOf is the address account i sends as ("" when it has none).
 func (u *unsubBox) fromOf(i int) string {
-	if c, ok := composerOf(u.accountOf(i)); ok {
+	if c, ok := screen.ComposerOf(u.accountOf(i)); ok {
 		if from, _ := c.Identity(); from != nil {
 			return from.Address
 		}
@@ -269,7 +272,7 @@ func (u *unsubBox) fromOf(i int) string {
 func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 	switch p.plan.Kind {
 	case unsubscribe.KindOneClick:
-		poster, ctx := u.e.opts.Poster, u.e.ctx
+		poster, ctx := u.e.Opts.Poster, u.e.Ctx
 		u.note(p.acct, "", "one-click POST to "+p.plan.URI)
 		u.say("unsubscribe: posting to "+p.plan.URI+"…", false)
 		return func() tea.Msg {
@@ -285,8 +288,8 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 			return unsubDoneMsg{acct: p.acct, sender: p.sender, what: what, err: err}
 		}
 	case unsubscribe.KindMailto:
-		room := u.e.opts.Mailroom
-		c, ok := composerOf(u.accountOf(p.acct))
+		room := u.e.Opts.Mailroom
+		c, ok := screen.ComposerOf(u.accountOf(p.acct))
 		from, err := sendingFrom(c, ok, room)
 		if err != nil {
 			u.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
@@ -294,7 +297,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 			return nil
 		}
 		d := p.plan.Mailto.Draft(model.Address{Name: from.Name, Address: from.Address})
-		name, now := u.panes.accts[p.acct].acct.Name(), u.e.opts.Now()
+		name, now := u.panes.accts[p.acct].acct.Name(), u.e.Opts.Now()
 		return func() tea.Msg {
 			prep, err := d.Prepare(now)
 			var e outbox.Entry
@@ -312,7 +315,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 
 // sendingFrom is the address a mailto: unsubscribe goes from, or why there
 // is none.
-func sendingFrom(c Composing, ok bool, room *Mailroom) (*mail.Address, error) {
+func sendingFrom(c screen.Composing, ok bool, room *screen.Mailroom) (*mail.Address, error) {
 	if !ok || room == nil {
 		return nil, errCannotSend
 	}

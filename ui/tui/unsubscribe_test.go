@@ -10,6 +10,7 @@ import (
 	"unibox/accounts/unsubscribe"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // The plan is drawn whole, wrapped over the bottom of the body, however
@@ -70,25 +71,25 @@ func TestUnsubBoxTellsTheRoot(t *testing.T) {
 		planned, offer bool // a plan, an archive offer waits for y after
 	}{
 		{"an account that cannot", func(u *unsubBox) { u.start(id) },
-			[]tea.Msg{noteMsg{"unsubscribe: this account cannot read a message's unsubscribe headers", true}}, false, false},
+			[]tea.Msg{screen.NoteMsg{Text: "unsubscribe: this account cannot read a message's unsubscribe headers", Bad: true}}, false, false},
 		{"no header", func(u *unsubBox) { u.info(unsubInfoMsg{req: u.req}, true) },
-			[]tea.Msg{noteMsg{"unsubscribe: the message has no List-Unsubscribe header", true}}, false, false},
+			[]tea.Msg{screen.NoteMsg{Text: "unsubscribe: the message has no List-Unsubscribe header", Bad: true}}, false, false},
 		{"an answer where no box can wait", func(u *unsubBox) { u.info(unsubInfoMsg{req: u.req}, false) }, nil, false, false},
 		{"n cancels the plan", func(u *unsubBox) { u.plan = plan; u.key(n) },
-			[]tea.Msg{noteMsg{"unsubscribe cancelled: nothing was sent", false}}, false, false},
+			[]tea.Msg{screen.NoteMsg{Text: "unsubscribe cancelled: nothing was sent", Bad: false}}, false, false},
 		{"y takes the archive offer", func(u *unsubBox) { u.archive = &archiveOffer{rows: rows}; u.key(y) },
 			[]tea.Msg{archiveSenderMsg{rows: rows}}, false, false},
 		{"the offer where no box can wait", func(u *unsubBox) { u.offer(unsubStoredMsg{sender: "news@shop.example", what: "done"}, rows, false) },
-			[]tea.Msg{noteMsg{"unsubscribed: done", false}}, false, false},
+			[]tea.Msg{screen.NoteMsg{Text: "unsubscribed: done", Bad: false}}, false, false},
 		{"the offer", func(u *unsubBox) { u.offer(unsubStoredMsg{sender: "news@shop.example", what: "done"}, rows, true) },
-			[]tea.Msg{noteMsg{"unsubscribed (done). y archives the 1 message(s) from news@shop.example in every account (z undoes), any other key leaves them", false}}, false, true},
+			[]tea.Msg{screen.NoteMsg{Text: "unsubscribed (done). y archives the 1 message(s) from news@shop.example in every account (z undoes), any other key leaves them", Bad: false}}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := &env{keys: DefaultKeyMap()}
+			e := &screen.Env{Keys: screen.DefaultKeyMap()}
 			u := &unsubBox{e: e, panes: &accountPanes{accts: []*accountPane{{acct: &benchAccount{name: "Work"}}}}}
 			tc.do(u)
-			if fmt.Sprint(e.said) != fmt.Sprint(tc.said) {
-				t.Errorf("told %v, want %v", e.said, tc.said)
+			if fmt.Sprint(e.Said) != fmt.Sprint(tc.said) {
+				t.Errorf("told %v, want %v", e.Said, tc.said)
 			}
 			if (u.plan != nil) != tc.planned || (u.archive != nil) != tc.offer {
 				t.Errorf("plan %v, offer %v; want %v, %v", u.plan != nil, u.archive != nil, tc.planned, tc.offer)

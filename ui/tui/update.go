@@ -16,7 +16,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.handleFilterKey(msg)
 	}
 	row := m.row()
-	helpKey := !row.typesHelp && key.Matches(msg, m.env.keys.Help)
+	helpKey := !row.typesHelp && key.Matches(msg, m.env.Keys.Help)
 	if row.frameKeys || helpKey {
 		if cmd, ok := m.unsub.key(msg); ok {
 			return tea.Batch(cmd, m.heard())
@@ -28,7 +28,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if helpKey {
 		// ? opens the help, steps through its pages when the terminal
 		// cannot hold it at once, and closes it after the last.
-		if m.frame.help.ShowAll && m.frame.helpPage+1 < len(m.frame.helpPages(m.helpKeys(), m.env.keys.Help)) {
+		if m.frame.help.ShowAll && m.frame.helpPage+1 < len(m.frame.helpPages(m.helpKeys(), m.env.Keys.Help)) {
 			m.frame.helpPage++
 		} else {
 			m.frame.help.ShowAll, m.frame.helpPage = !m.frame.help.ShowAll, 0
@@ -48,60 +48,60 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	if m.list.owns(msg) {
-		m.list, _ = m.list.update(msg)
+		m.list, _ = m.list.Update(msg)
 		return m.pageIfAtEnd()
 	}
 	if cmd := m.handleActionKey(msg, false); cmd != nil {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, m.env.keys.Back):
+	case key.Matches(msg, m.env.Keys.Back):
 		if m.filter.text() != "" {
 			m.filter = m.filter.clear()
 			m.rebuild()
 		} else if len(m.triage.selected) > 0 {
 			m.triage.clear()
 		}
-	case key.Matches(msg, m.env.keys.Quit):
+	case key.Matches(msg, m.env.Keys.Quit):
 		return tea.Quit
-	case key.Matches(msg, m.env.keys.Open):
+	case key.Matches(msg, m.env.Keys.Open):
 		return m.open()
-	case key.Matches(msg, m.env.keys.NextAccount):
+	case key.Matches(msg, m.env.Keys.NextAccount):
 		if m.panes.setFocus(m.panes.focus + 1) {
 			m.rebuild()
 		}
-	case key.Matches(msg, m.env.keys.PrevAccount):
+	case key.Matches(msg, m.env.Keys.PrevAccount):
 		if m.panes.setFocus(m.panes.focus - 1) {
 			m.rebuild()
 		}
-	case key.Matches(msg, m.env.keys.AllAccounts):
+	case key.Matches(msg, m.env.Keys.AllAccounts):
 		m.panes.focus = -1
 		m.rebuild()
-	case key.Matches(msg, m.env.keys.Refresh):
+	case key.Matches(msg, m.env.Keys.Refresh):
 		return m.refresh(m.panes.current(m.list.selected()))
-	case key.Matches(msg, m.env.keys.RefreshAll):
+	case key.Matches(msg, m.env.Keys.RefreshAll):
 		var cmds []tea.Cmd
 		for i := range m.panes.accts {
 			cmds = append(cmds, m.refresh(i))
 		}
 		m.frame.setStatus("refreshing all accounts", false)
 		return tea.Batch(cmds...)
-	case key.Matches(msg, m.env.keys.Details):
+	case key.Matches(msg, m.env.Keys.Details):
 		if i := m.panes.current(m.list.selected()); i >= 0 {
 			m.show(modeDetails, newDetails(&m.env, i, m.panes.accts[i], m.frame.notifyFailure))
 		}
-	case key.Matches(msg, m.env.keys.Select):
+	case key.Matches(msg, m.env.Keys.Select):
 		if r, ok := m.list.selected(); ok {
 			m.triage.toggle(r.ID)
 			m.list = m.list.step(1)
 		}
-	case key.Matches(msg, m.env.keys.ClearSelection):
+	case key.Matches(msg, m.env.Keys.ClearSelection):
 		m.triage.clear()
-	case key.Matches(msg, m.env.keys.Filter):
+	case key.Matches(msg, m.env.Keys.Filter):
 		var cmd tea.Cmd
 		m.filter, cmd = m.filter.open(false)
 		return cmd
-	case key.Matches(msg, m.env.keys.Search):
+	case key.Matches(msg, m.env.Keys.Search):
 		var cmd tea.Cmd
 		m.filter, cmd = m.filter.open(true)
 		return cmd
@@ -112,16 +112,16 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 // handleActionKey runs the triage keys, in the list and in a message
 // (inMessage: on the message shown, and archive and trash leave it).
 func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
-	if !key.Matches(msg, m.env.keys.ToggleRead, m.env.keys.ToggleFlag, m.env.keys.Archive, m.env.keys.Trash, m.env.keys.Move, m.env.keys.Undo, m.env.keys.Snooze) {
+	if !key.Matches(msg, m.env.Keys.ToggleRead, m.env.Keys.ToggleFlag, m.env.Keys.Archive, m.env.Keys.Trash, m.env.Keys.Move, m.env.Keys.Undo, m.env.Keys.Snooze) {
 		return nil // not an action: no need to look at the rows
 	}
 	cursor, onRow := m.list.selected()
 	rows := m.triage.targets(m.inbox, cursor, onRow)
 	conversation := !inMessage && len(m.triage.selected) == 0 && onRow && cursor.Thread != nil && !cursor.Member
 	if conversation {
-		if key.Matches(msg, m.env.keys.ToggleFlag) {
+		if key.Matches(msg, m.env.Keys.ToggleFlag) {
 			rows = []model.Row{cursor} // f flags the newest message, the row's own
-		} else if !key.Matches(msg, m.env.keys.Undo) && !m.threads.confirmed(msg, cursor.Thread, &m.frame, m.env.keys) {
+		} else if !key.Matches(msg, m.env.Keys.Undo) && !m.threads.confirmed(msg, cursor.Thread, &m.frame, m.env.Keys) {
 			return func() tea.Msg { return nil } // asked first: a conversation in several accounts
 		}
 	}
@@ -133,20 +133,20 @@ func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 		}
 	}
 	switch {
-	case key.Matches(msg, m.env.keys.ToggleRead):
+	case key.Matches(msg, m.env.Keys.ToggleRead):
 		// Absolute on the server: read if any is unread, else unread.
 		return m.act(model.Op{Action: model.ActSetSeen, Value: anyUnread(rows)}, rows)
-	case key.Matches(msg, m.env.keys.ToggleFlag):
+	case key.Matches(msg, m.env.Keys.ToggleFlag):
 		return m.act(model.Op{Action: model.ActSetFlagged, Value: !allFlagged(rows)}, rows)
-	case key.Matches(msg, m.env.keys.Archive):
+	case key.Matches(msg, m.env.Keys.Archive):
 		return m.leaveIf(inMessage, m.act(model.Op{Action: model.ActArchive}, rows))
-	case key.Matches(msg, m.env.keys.Trash):
+	case key.Matches(msg, m.env.Keys.Trash):
 		return m.leaveIf(inMessage, m.act(model.Op{Action: model.ActTrash}, rows))
-	case key.Matches(msg, m.env.keys.Move):
+	case key.Matches(msg, m.env.Keys.Move):
 		return m.startMove(rows)
-	case key.Matches(msg, m.env.keys.Snooze):
+	case key.Matches(msg, m.env.Keys.Snooze):
 		return m.startSnooze(rows)
-	case key.Matches(msg, m.env.keys.Undo):
+	case key.Matches(msg, m.env.Keys.Undo):
 		return m.undo()
 	}
 	return nil
@@ -195,7 +195,7 @@ func (m *Model) startMove(rows []model.Row) tea.Cmd {
 func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	before, search := m.filter.text(), m.filter.search
 	var cmd tea.Cmd
-	m.filter, cmd = m.filter.update(msg)
+	m.filter, cmd = m.filter.Update(msg)
 	m.rebuild()
 	text := m.filter.text()
 	switch {
@@ -252,7 +252,7 @@ func (m *Model) openRow(r model.Row) tea.Cmd {
 	var cmd tea.Cmd
 	m.viewer, cmd = m.viewer.open(&m.env, m.panes.accts[i].acct, r.ID)
 	m.setMode(modeMessage)
-	if !r.Seen && m.env.opts.MarkReadOnOpen {
+	if !r.Seen && m.env.Opts.MarkReadOnOpen {
 		// get_message never sets \Seen: marking read is its own intent.
 		return tea.Batch(cmd, m.act(model.Op{Action: model.ActSetSeen, Value: true}, []model.Row{r}))
 	}
@@ -264,7 +264,7 @@ func (m *Model) refresh(i int) tea.Cmd {
 		return nil
 	}
 	m.frame.setStatus("refreshing "+m.panes.accts[i].acct.Name()+"…", false)
-	return refreshCmd(m.env.ctx, m.panes.accts[i].acct, i, m.env.opts.CallTimeout)
+	return refreshCmd(m.env.Ctx, m.panes.accts[i].acct, i, m.env.Opts.CallTimeout)
 }
 
 // handleConnEvent applies a status snapshot: badge, stale rows, and a
@@ -287,13 +287,13 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 		if m.folder.on && m.folder.account == msg.account {
 			cmds = append(cmds, m.folder.load(&m.env, &m.panes)) // and in the folder on screen
 		}
-		if room := m.env.opts.Mailroom; room != nil && room.Runner != nil {
+		if room := m.env.Opts.Mailroom; room != nil && room.Runner != nil {
 			room.Runner.Connected(a.acct.Name()) // and send what waited for it
 		}
 	}
 	m.toTop(msg) // the details read their account again
 	m.rebuild()
-	return tea.Batch(append(cmds, waitStatus(m.env.ctx, msg.account, m.panes.subs[msg.account]))...)
+	return tea.Batch(append(cmds, waitStatus(m.env.Ctx, msg.account, m.panes.subs[msg.account]))...)
 }
 
 // handleAccountMsg applies a result of an account operation: the one
@@ -331,19 +331,19 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		} else {
 			m.frame.setStatus(msg.verb, false)
 		}
-		return readOutboxCmd(m.env.opts.Mailroom)
+		return readOutboxCmd(m.env.Opts.Mailroom)
 	case outboxMsg:
 		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsub.outboxChanged())
 		if msg.watch {
-			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.ctx, m.env.opts.Mailroom))
+			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.Ctx, m.env.Opts.Mailroom))
 		}
 		if msg.stamp != "" {
-			cmd = tea.Batch(cmd, watchDraftsCmd(m.env.ctx, m.env.opts.Mailroom, msg.stamp))
+			cmd = tea.Batch(cmd, watchDraftsCmd(m.env.Ctx, m.env.Opts.Mailroom, msg.stamp))
 		}
 		return cmd
 	case notifyFlushMsg, notifiedMsg:
 		var cmd tea.Cmd
-		m.notify, cmd = m.notify.update(msg)
+		m.notify, cmd = m.notify.Update(msg)
 		return tea.Batch(cmd, m.heard())
 	case pushedMsg:
 		return m.panes.pushed(&m.env, msg)
@@ -358,7 +358,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case snoozeDueMsg:
 		return m.panes.snoozeDue(&m.env, msg)
 	case openedMsg:
-		m.viewer, _ = m.viewer.update(msg)
+		m.viewer, _ = m.viewer.Update(msg)
 	case refreshedMsg:
 		a := m.panes.accts[msg.account]
 		var line string
@@ -395,7 +395,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		m.searched(msg)
 	case autoRefreshMsg:
 		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
-		return tea.Batch(cmd, m.folder.refresh(&m.env, &m.panes), autoRefresh(m.env.opts.RefreshInterval))
+		return tea.Batch(cmd, m.folder.refresh(&m.env, &m.panes), autoRefresh(m.env.Opts.RefreshInterval))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // View draws bar, header, body, status line and help; every region has a
@@ -17,32 +18,32 @@ func (m *Model) View() string {
 	if m.frame.width < MinWidth || m.frame.height < MinHeight {
 		return m.frame.tooSmall()
 	}
-	now := m.env.opts.Now()
+	now := m.env.Opts.Now()
 	var b strings.Builder
-	b.WriteString(m.panes.bar(m.env.styles, m.frame.width, now, m.folder.at))
+	b.WriteString(m.panes.bar(m.env.Styles, m.frame.width, now, m.folder.at))
 	b.WriteByte('\n')
 	if m.filter.active {
-		b.WriteString(m.filter.view(m.frame.width, 1))
+		b.WriteString(m.filter.View(m.frame.width, 1))
 	} else {
 		// Account names may hold bidi controls and clusters terminals
 		// disagree on (the config refuses only control characters).
-		b.WriteString(m.env.styles.Header.Render(textsafe.Fit(textsafe.Line(m.header(now)), m.frame.width)))
+		b.WriteString(m.env.Styles.Header.Render(textsafe.Fit(textsafe.Line(m.Header(now)), m.frame.width)))
 	}
 	b.WriteByte('\n')
-	b.WriteString(m.screenAt(now).view(m.frame.width, m.list.height))
+	b.WriteString(m.screenAt(now).View(m.frame.width, m.list.height))
 	b.WriteByte('\n')
-	st := m.env.styles.Status
+	st := m.env.Styles.Status
 	status := m.frame.status
 	if line, waiting := m.compose.countdown(now); waiting {
 		status = line // the message waiting out send_delay, and how to take it back
 	} else if m.frame.statusErr {
-		st = m.env.styles.StatusError
+		st = m.env.Styles.StatusError
 	}
 	b.WriteString(st.Render(textsafe.Fit(textsafe.Line(status), m.frame.width)))
 	b.WriteByte('\n')
 	// bubbles/help can overflow by one item when its ellipsis does not fit:
 	// cut every help line to the width, escape-sequence aware.
-	lines := strings.Split(m.frame.helpPageOf(m.helpKeys(), m.env.keys.Help), "\n")
+	lines := strings.Split(m.frame.helpPageOf(m.helpKeys(), m.env.Keys.Help), "\n")
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, m.frame.width, "…")
 	}
@@ -51,7 +52,7 @@ func (m *Model) View() string {
 }
 
 // bar is the account bar: one badge per pane.
-func (p *accountPanes) bar(styles Styles, width int, now time.Time, folderAt func(int) string) string {
+func (p *accountPanes) bar(styles screen.Styles, width int, now time.Time, folderAt func(int) string) string {
 	badges := make([]badgeData, len(p.accts))
 	for i, a := range p.accts {
 		name := a.acct.Name()
@@ -61,11 +62,11 @@ func (p *accountPanes) bar(styles Styles, width int, now time.Time, folderAt fun
 		badges[i] = badgeData{name: name, health: a.health, unread: p.unread[a.acct.Name()], focused: i == p.focus,
 			syncing: a.syncing}
 	}
-	return accountBar{styles: styles, badges: badges, now: now}.view(width, 1)
+	return accountBar{styles: styles, badges: badges, now: now}.View(width, 1)
 }
 
-// header is the mode's screen's: what the view is and its keys.
-func (m *Model) header(now time.Time) string { return m.screenAt(now).header() }
+// Header is the mode's screen's: what the view is and its keys.
+func (m *Model) Header(now time.Time) string { return m.screenAt(now).Header() }
 
 // emptyText is what an empty list says: whether mail may still come.
 func (p *accountPanes) emptyText() string {
@@ -79,7 +80,7 @@ func (p *accountPanes) emptyText() string {
 
 // helpKeys are the bindings that mean something in the current mode: its
 // screen's.
-func (m *Model) helpKeys() help.KeyMap { return m.screenAt(m.env.opts.Now()) }
+func (m *Model) helpKeys() help.KeyMap { return m.screenAt(m.env.Opts.Now()) }
 
 // The smallest terminal the frame is laid out for.
 const MinWidth, MinHeight = 40, 10

@@ -11,12 +11,13 @@ import (
 
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/screen"
 )
 
 // viewer shows one message: headers and body in a scrollable viewport.
 type viewer struct {
-	styles  Styles
-	keys    KeyMap         // its scroll keys, as the help names them
+	styles  screen.Styles
+	keys    screen.KeyMap  // its scroll keys, as the help names them
 	loc     *time.Location // dates are shown in the UI clock's zone
 	vp      viewport.Model // scrolling; drawn by window, not by vp.View
 	lines   []string       // what vp holds, as laid out, one per line
@@ -29,7 +30,7 @@ type viewer struct {
 	att     attachState // a save or an open under way, and the opener (attach.go)
 }
 
-func newViewer(styles Styles, keys KeyMap, loc *time.Location) viewer {
+func newViewer(styles screen.Styles, keys screen.KeyMap, loc *time.Location) viewer {
 	return viewer{styles: styles, keys: keys, loc: loc, vp: viewport.New(80, 20)}
 }
 
@@ -46,11 +47,11 @@ func (v viewer) showing() model.MessageID { return v.id }
 
 // open starts showing id while its body loads from acct; the viewer waits
 // for the answer to its own request.
-func (v viewer) open(e *env, acct Account, id model.MessageID) (viewer, tea.Cmd) {
-	v.id, v.req, v.loading, v.err, v.body, v.attach = id, e.next(), true, "", model.Body{}, attachList{}
+func (v viewer) open(e *screen.Env, acct screen.Account, id model.MessageID) (viewer, tea.Cmd) {
+	v.id, v.req, v.loading, v.err, v.body, v.attach = id, e.Next(), true, "", model.Body{}, attachList{}
 	v = v.setText("")
 	v.vp.GotoTop()
-	return v, openCmd(e.ctx, acct, v.req, id, e.opts.CallTimeout)
+	return v, openCmd(e.Ctx, acct, v.req, id, e.Opts.CallTimeout)
 }
 
 // opened shows the body the open request brought; an answer to an earlier
@@ -82,10 +83,10 @@ func (v viewer) setText(text string) viewer {
 	return v
 }
 
-// update scrolls by the KeyMap's bindings, which the help and the header
+// Update scrolls by the KeyMap's bindings, which the help and the header
 // name (rebound under [keys] with the list's); the viewport's own keys
 // (space, b, the mouse wheel) still work beside them.
-func (v viewer) update(msg tea.Msg) (viewer, tea.Cmd) {
+func (v viewer) Update(msg tea.Msg) (viewer, tea.Cmd) {
 	if o, ok := msg.(openedMsg); ok {
 		return v.opened(o), nil
 	}
@@ -127,10 +128,10 @@ func (v viewer) content() string {
 		out.WriteString(textsafe.Fit(textsafe.Line(value), w-9))
 		out.WriteByte('\n')
 	}
-	field("From:", formatAddr(b.From))
+	field("From:", screen.FormatAddr(b.From))
 	var to []string
 	for _, a := range b.To {
-		to = append(to, formatAddr(a))
+		to = append(to, screen.FormatAddr(a))
 	}
 	field("To:", strings.Join(to, ", "))
 	if !b.Date.IsZero() {
@@ -139,7 +140,7 @@ func (v viewer) content() string {
 	field("Subject:", b.Subject)
 	field("Account:", b.ID.Account+" / "+b.ID.Folder)
 	for _, at := range b.Attachments {
-		field("Attach:", fmt.Sprintf("%s (%s, %s)", at.Name, at.Type, humanSize(at.Size)))
+		field("Attach:", fmt.Sprintf("%s (%s, %s)", at.Name, at.Type, screen.HumanSize(at.Size)))
 	}
 	if b.FromHTML {
 		field("Note:", "converted from HTML")
@@ -147,16 +148,16 @@ func (v viewer) content() string {
 	for _, p := range b.Problems {
 		field("Problem:", p)
 	}
-	out.WriteString(rule(w))
+	out.WriteString(screen.Rule(w))
 	out.WriteByte('\n')
-	out.WriteString(wrap(textsafe.Block(b.Text), w))
+	out.WriteString(screen.Wrap(textsafe.Block(b.Text), w))
 	return out.String()
 }
 
-// view draws the message in the size it is given. The text is wrapped
+// View draws the message in the size it is given. The text is wrapped
 // once, in setSize, for the size the layout gives the body; a view at
 // another size lays out a copy for that frame.
-func (v viewer) view(width, height int) string {
+func (v viewer) View(width, height int) string {
 	if width != v.vp.Width || height != v.vp.Height {
 		v = v.setSize(width, height)
 	}
@@ -169,15 +170,15 @@ func (v viewer) view(width, height int) string {
 	return v.window()
 }
 
-// header names the view and its keys.
-func (v viewer) header() string {
-	h := fmt.Sprintf("message · %s/%s scroll · %s back", lastHint(v.keys.Up), lastHint(v.keys.Down), hint(v.keys.Back))
+// Header names the view and its keys.
+func (v viewer) Header() string {
+	h := fmt.Sprintf("message · %s/%s scroll · %s back", screen.LastHint(v.keys.Up), screen.LastHint(v.keys.Down), screen.Hint(v.keys.Back))
 	switch n := len(v.body.Attachments); {
 	case v.loading || n == 0:
 	case n == 1:
-		h += fmt.Sprintf(" · %s 1 attachment · %s save", hint(v.keys.Attachments), hint(v.keys.SaveAttachment))
+		h += fmt.Sprintf(" · %s 1 attachment · %s save", screen.Hint(v.keys.Attachments), screen.Hint(v.keys.SaveAttachment))
 	default:
-		h += fmt.Sprintf(" · %s %d attachments", hint(v.keys.Attachments), n)
+		h += fmt.Sprintf(" · %s %d attachments", screen.Hint(v.keys.Attachments), n)
 	}
 	return h
 }

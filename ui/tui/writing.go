@@ -6,17 +6,18 @@ import (
 
 	"unibox/model"
 	"unibox/model/compose"
+	"unibox/ui/tui/screen"
 )
 
 // undoSendKey is undo while a sent message still waits out send_delay,
 // on any screen of the frame's keys; ok is false otherwise (the triage's
 // undo, or any other key).
 func (m *Model) undoSendKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	room := m.env.opts.Mailroom
-	if !key.Matches(msg, m.env.keys.Undo) || room == nil {
+	room := m.env.Opts.Mailroom
+	if !key.Matches(msg, m.env.Keys.Undo) || room == nil {
 		return nil, false
 	}
-	if _, waiting := m.compose.countdown(m.env.opts.Now()); waiting {
+	if _, waiting := m.compose.countdown(m.env.Opts.Now()); waiting {
 		return cancelCmd(room, m.compose.waiting.entry.ID), true
 	}
 	return nil, false // the triage's undo
@@ -27,8 +28,8 @@ func (m *Model) undoSendKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // and forward in a message (r and R refresh in the list). ok is false for
 // any other key.
 func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
-	k := m.env.keys
-	room := m.env.opts.Mailroom
+	k := m.env.Keys
+	room := m.env.Opts.Mailroom
 	if key.Matches(msg, k.Undo) && room != nil {
 		return nil, false // undoSendKey's, else the triage's
 	}
@@ -65,7 +66,7 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 	}
 	if i < 0 {
 		if len(m.panes.accts) != 1 {
-			m.frame.setStatus("which account? "+hint(k.NextAccount)+" picks one, then "+hint(k.Compose), true)
+			m.frame.setStatus("which account? "+screen.Hint(k.NextAccount)+" picks one, then "+screen.Hint(k.Compose), true)
 			return nil, true
 		}
 		i = 0
@@ -75,7 +76,7 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 		return nil, true
 	}
 	m.frame.setStatus("writing…", false)
-	return startComposeCmd(m.env.ctx, room, m.panes.accts[i].acct, kind, body, m.env.opts.CallTimeout), true
+	return startComposeCmd(m.env.Ctx, room, m.panes.accts[i].acct, kind, body, m.env.Opts.CallTimeout), true
 }
 
 // composed hands a message to the composer; what it tells (the review
@@ -83,18 +84,18 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.compose.width, m.compose.height = m.frame.width, m.list.height
-	m.compose, cmd = m.compose.update(msg)
+	m.compose, cmd = m.compose.Update(msg)
 	return tea.Batch(cmd, m.heard())
 }
 
 // openDrafts shows the drafts view over what the outbox holds now.
 func (m *Model) openDrafts() tea.Cmd {
-	room := m.env.opts.Mailroom
+	room := m.env.Opts.Mailroom
 	if room == nil {
 		m.frame.setStatus(errCannotSend.Error(), true)
 		return nil
 	}
-	var accts []Account
+	var accts []screen.Account
 	for _, a := range m.panes.accts {
 		accts = append(accts, a.acct)
 	}

@@ -1,4 +1,4 @@
-package tui
+package screen
 
 import (
 	"fmt"
@@ -93,8 +93,8 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// actions names every binding for [keys] rebinding.
-func (k *KeyMap) actions() map[string]*key.Binding {
+// Actions names every binding for [keys] rebinding.
+func (k *KeyMap) Actions() map[string]*key.Binding {
 	return map[string]*key.Binding{
 		"up": &k.Up, "down": &k.Down, "top": &k.Top, "bottom": &k.Bottom,
 		"page_up": &k.PageUp, "page_down": &k.PageDown,
@@ -118,7 +118,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 func Actions() []string {
 	k := DefaultKeyMap()
 	var names []string
-	for n := range k.actions() {
+	for n := range k.Actions() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -128,7 +128,7 @@ func Actions() []string {
 // Rebind applies [keys] rebindings: action name → keys. An unknown action
 // is an error naming the valid ones.
 func (k *KeyMap) Rebind(bindings map[string][]string) error {
-	acts := k.actions()
+	acts := k.Actions()
 	for name, keys := range bindings {
 		b, ok := acts[name]
 		if !ok {

@@ -1,4 +1,4 @@
-package tui
+package screen
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 )
 
-// fitLines pads or cuts s to exactly n lines.
-func fitLines(s string, n int) string {
+// FitLines pads or cuts s to exactly n lines.
+func FitLines(s string, n int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > n {
 		lines = lines[:n]
@@ -21,18 +21,18 @@ func fitLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// as is a binding under another description: what its key does here.
-func as(b key.Binding, desc string) key.Binding {
+// As is a binding under another description: what its key does here.
+func As(b key.Binding, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 }
 
-// hint is how a header or a status line names a binding's key: as the
+// Hint is how a header or a status line names a binding's key: as the
 // help does, so both follow a [keys] rebinding.
-func hint(b key.Binding) string { return b.Help().Key }
+func Hint(b key.Binding) string { return b.Help().Key }
 
-// lastHint is a binding's last key as the help names it: the arrow of
+// LastHint is a binding's last key as the help names it: the arrow of
 // "k/↑", for a hint that names two bindings in one ("↑/↓ scroll").
-func lastHint(b key.Binding) string {
+func LastHint(b key.Binding) string {
 	h := b.Help().Key
 	if last := h[strings.LastIndex(h, "/")+1:]; last != "" {
 		return last
@@ -40,7 +40,7 @@ func lastHint(b key.Binding) string {
 	return h // "/" itself, or a key list ending in it
 }
 
-func formatAddr(a model.Address) string {
+func FormatAddr(a model.Address) string {
 	switch {
 	case a.Name != "" && a.Address != "":
 		return a.Name + " <" + a.Address + ">"
@@ -50,7 +50,7 @@ func formatAddr(a model.Address) string {
 	return a.Address
 }
 
-func humanSize(n int64) string {
+func HumanSize(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
@@ -60,8 +60,8 @@ func humanSize(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// wrap breaks long lines at spaces to the width (by display width).
-func wrap(text string, w int) string {
+// Wrap breaks long lines at spaces to the width (by display width).
+func Wrap(text string, w int) string {
 	var out strings.Builder
 	for i, line := range strings.Split(text, "\n") {
 		if i > 0 {
@@ -101,8 +101,8 @@ func cutAt(line string, w int) int {
 	return last
 }
 
-// rule is a horizontal line w columns wide: "─" is ambiguous-width, two
+// Rule is a horizontal line w columns wide: "─" is ambiguous-width, two
 // columns on an East Asian terminal.
-func rule(w int) string {
+func Rule(w int) string {
 	return textsafe.Fit(strings.Repeat("─", w/textsafe.Width("─")), w)
 }

@@ -1,4 +1,4 @@
-package tui
+package screen
 
 import (
 	"context"
@@ -85,7 +85,7 @@ type Mailroom struct {
 
 // drafting is the room's drafting.Writer, or one over its Box (the cap
 // on agents' drafts is no concern of the TUI's).
-func (r *Mailroom) drafting() *drafting.Writer {
+func (r *Mailroom) Writer() *drafting.Writer {
 	if r.Drafting != nil {
 		return r.Drafting
 	}

@@ -1,4 +1,4 @@
-package tui
+package screen
 
 import (
 	"context"
@@ -43,31 +43,31 @@ type Options struct {
 	DownloadDir string
 }
 
-// env is what the components run with: the UI's lifetime, its options,
+// Env is what the components run with: the UI's lifetime, its options,
 // keys and styles, and the request counter that tells a late answer from
 // a current one.
-type env struct {
-	ctx     context.Context
-	cancel  context.CancelFunc
-	opts    Options
-	keys    KeyMap
-	styles  Styles
-	nextReq uint64
-	// rows is how many rows the list shows: the size of the first step of
+type Env struct {
+	Ctx     context.Context
+	Cancel  context.CancelFunc
+	Opts    Options
+	Keys    KeyMap
+	Styles  Styles
+	NextReq uint64
+	// Rows is how many rows the list shows: the size of the first step of
 	// a sync, so a first sync draws a screen before it brings the rest.
-	rows int
-	// said is what a component told the root during an update (tell): the
+	Rows int
+	// Said is what a component told the root during an update (tell): the
 	// root routes it right after that update (heard), in order.
-	said []tea.Msg
+	Said []tea.Msg
 }
 
-// tell is how a component that is not a screen (the composer) reports to
+// Tell is how a component that is not a screen (the composer) reports to
 // the root: a noteMsg for the status line, a sentMarkMsg for a row.
-func (e *env) tell(msgs ...tea.Msg) { e.said = append(e.said, msgs...) }
+func (e *Env) Tell(msgs ...tea.Msg) { e.Said = append(e.Said, msgs...) }
 
-// next is a new request id: an answer carries it, and one that is not
+// Next is a new request id: an answer carries it, and one that is not
 // the latest of its kind is dropped.
-func (e *env) next() uint64 {
-	e.nextReq++
-	return e.nextReq
+func (e *Env) Next() uint64 {
+	e.NextReq++
+	return e.NextReq
 }

@@ -1,4 +1,4 @@
-package tui
+package screen
 
 import (
 	"context"
@@ -30,16 +30,16 @@ func featuresOf(acct Account) (featured, bool) {
 	return f, ok
 }
 
-// snoozerOf is acct's snooze handle, nil when it has none.
-func snoozerOf(acct Account) *accounts.Snoozing {
+// SnoozerOf is acct's snooze handle, nil when it has none.
+func SnoozerOf(acct Account) *accounts.Snoozing {
 	if f, ok := featuresOf(acct); ok {
 		return f.Snoozing()
 	}
 	return nil
 }
 
-// unsubscriberOf is acct's unsubscribe handle, nil when it has none.
-func unsubscriberOf(acct Account) *accounts.Unsubscribing {
+// UnsubscriberOf is acct's unsubscribe handle, nil when it has none.
+func UnsubscriberOf(acct Account) *accounts.Unsubscribing {
 	if f, ok := featuresOf(acct); ok {
 		return f.Unsubscribing()
 	}
@@ -52,8 +52,8 @@ type threadReader interface {
 	Thread(ctx context.Context, tid string) ([]model.Message, error)
 }
 
-// threadsOf is acct's conversation reader, nil when it has none.
-func threadsOf(acct Account) threadReader {
+// ThreadsOf is acct's conversation reader, nil when it has none.
+func ThreadsOf(acct Account) threadReader {
 	if f, ok := featuresOf(acct); ok {
 		if t := f.Threads(); t != nil {
 			return t
@@ -66,9 +66,9 @@ func threadsOf(acct Account) threadReader {
 	return nil
 }
 
-// composerOf is acct as Composing: an accounts.Account's sending handle
+// ComposerOf is acct as Composing: an accounts.Account's sending handle
 // with its Known, or a test's account that composes itself.
-func composerOf(acct Account) (Composing, bool) {
+func ComposerOf(acct Account) (Composing, bool) {
 	if f, ok := featuresOf(acct); ok {
 		if s := f.Sending(); s != nil {
 			return sendingComposer{Sending: s, known: f}, true
