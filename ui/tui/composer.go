@@ -12,7 +12,7 @@ import (
 	"unibox/accounts/send/drafting"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
-	"unibox/model/compose"
+	mailcompose "unibox/model/compose"
 	"unibox/model/review"
 	"unibox/ui/tui/screen"
 )
@@ -28,8 +28,8 @@ type composer struct {
 	acct    screen.Account // whose draft it is
 	account string
 	draft   outbox.Draft  // the file the editor edits
-	base    compose.Draft // threading and attachments: the editor cannot change them
-	shown   compose.Draft // the text as read back
+	base    mailcompose.Draft // threading and attachments: the editor cannot change them
+	shown   mailcompose.Draft // the text as read back
 	problem string        // why it cannot go as it stands ("": it can)
 	fromFix bool          // the problem is only a From none of the account's: OwnFrom mends it
 	// marks is what the review screen points out in shown (model/review);
@@ -59,7 +59,7 @@ type composer struct {
 type waitingSend struct {
 	entry   outbox.Entry
 	account string
-	base    compose.Draft
+	base    mailcompose.Draft
 	subject string
 	// adopted is set on a message an earlier unibox queued, found in
 	// its send_delay at start: there is no base to go back to, so undo
@@ -84,7 +84,7 @@ func (c composer) started(msg composeReadyMsg) composer {
 func (c composer) reviewed(msg reviewMsg) composer {
 	c.shown, c.problem, c.confirm, c.review, c.fromFix = msg.draft, "", false, true, false
 	if msg.err == nil {
-		msg.err = compose.CheckDraftShowable(msg.draft) // what is reviewed is what is sent
+		msg.err = mailcompose.CheckDraftShowable(msg.draft) // what is reviewed is what is sent
 	}
 	if msg.err != nil {
 		c.problem = msg.err.Error()
@@ -416,3 +416,12 @@ func (s outboxSummary) words() string {
 	add(s.drafts, "1 unsent draft", "%d unsent drafts")
 	return strings.Join(parts, " · ")
 }
+
+// What the composer tells the root (env.Tell).
+type (
+	// reviewingMsg: the composer's review screen is up (on), or ended.
+	reviewingMsg struct{ on bool }
+	// sentMarkMsg: a reply or forward just went; its original's row is
+	// marked at once.
+	sentMarkMsg struct{ mark sentMark }
+)

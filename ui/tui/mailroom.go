@@ -11,7 +11,7 @@ import (
 	"unibox/accounts/send/drafting"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
-	"unibox/model/compose"
+	mailcompose "unibox/model/compose"
 	"unibox/model/review"
 	"unibox/ui/tui/screen"
 )
@@ -30,7 +30,7 @@ func (m marksMsg) accountIndex() int { return screen.NoAccount }
 // not written here, as its record on disk says): whom the account has written to
 // comes from its server (bounded: accounts.KnownTimeout), so it runs
 // beside the review screen, which shows "checking" until it answers.
-func checkCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, draftID string, d compose.Draft) tea.Cmd {
+func checkCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, draftID string, d mailcompose.Draft) tea.Cmd {
 	return func() tea.Msg {
 		m := review.FromDraft(d)
 		known := review.Known{Addrs: map[string]bool{}, Unchecked: "this account cannot say whom it has written to"}
@@ -50,7 +50,7 @@ type composeReadyMsg struct {
 	acct    screen.Account
 	account string
 	draft   outbox.Draft
-	base    compose.Draft
+	base    mailcompose.Draft
 	err     error
 	// answers is the message a reopened draft answers or forwards, shown
 	// under it on the review screen; answersNote says why it is missing.
@@ -68,7 +68,7 @@ type editedMsg struct {
 // with it; the text is kept either way).
 type reviewMsg struct {
 	draftID string
-	draft   compose.Draft
+	draft   mailcompose.Draft
 	err     error
 }
 
@@ -115,7 +115,7 @@ var errCannotSend = errors.New("this account cannot send mail")
 // startComposeCmd builds the draft (a reply or forward from the message
 // on screen) and writes it to disk before any editor runs: from here on
 // the text survives a crash.
-func startComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, kind compose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
+func startComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, kind mailcompose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		c, ok := screen.ComposerOf(acct)
 		if room == nil || !ok {
@@ -140,13 +140,13 @@ func editCmd(room *screen.Mailroom, d outbox.Draft) tea.Cmd {
 }
 
 // readDraftCmd reads the edited text back onto base.
-func readDraftCmd(room *screen.Mailroom, id string, base compose.Draft) tea.Cmd {
+func readDraftCmd(room *screen.Mailroom, id string, base mailcompose.Draft) tea.Cmd {
 	return func() tea.Msg {
 		_, text, err := room.Box.Draft(id)
 		if err != nil {
 			return reviewMsg{draftID: id, draft: base, err: err}
 		}
-		d, err := compose.Parse(string(text), base)
+		d, err := mailcompose.Parse(string(text), base)
 		if err != nil {
 			d = base
 		}
@@ -156,7 +156,7 @@ func readDraftCmd(room *screen.Mailroom, id string, base compose.Draft) tea.Cmd 
 
 // queueCmd writes the message into the outbox, to go after delay; the
 // runner is woken to keep the time.
-func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d compose.Draft, now time.Time) tea.Cmd {
+func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d mailcompose.Draft, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		p, err := d.Prepare(now)
 		if err != nil {
@@ -173,11 +173,11 @@ func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d compose.
 }
 
 // flagOf is what a sent message sets on the one it answers.
-func flagOf(k compose.Kind) string {
+func flagOf(k mailcompose.Kind) string {
 	switch k {
-	case compose.KindReply, compose.KindReplyAll:
+	case mailcompose.KindReply, mailcompose.KindReplyAll:
 		return "answered"
-	case compose.KindForward:
+	case mailcompose.KindForward:
 		return "forwarded"
 	}
 	return ""
@@ -198,7 +198,7 @@ func cancelCmd(room *screen.Mailroom, id string) tea.Cmd {
 // postpone (drafting.Writer.Postpone): never twice, recorded as written
 // here, the older copy gone; the local text goes only once the server
 // has it.
-func postponeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, dr outbox.Draft, d compose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
+func postponeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, dr outbox.Draft, d mailcompose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		f, ok := acct.(drafting.Filing)
 		if !ok {
@@ -353,7 +353,7 @@ func reopenCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, 
 			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
 		}
 		kind := kindOf(d.Kind)
-		base := compose.Draft{Kind: kind, InReplyTo: d.InReplyTo, References: d.References}
+		base := mailcompose.Draft{Kind: kind, InReplyTo: d.InReplyTo, References: d.References}
 		if from, _ := c.Identity(); from != nil {
 			base.From = model.Address{Name: from.Name, Address: from.Address}
 		}
@@ -365,14 +365,14 @@ func reopenCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, 
 			id := model.MessageID{Account: d.Original.Account, Folder: d.Original.Folder, UIDValidity: d.Original.UIDValidity, UID: d.Original.UID}
 			b, err := acct.Get(cctx, id)
 			switch {
-			case err != nil && kind == compose.KindForward:
+			case err != nil && kind == mailcompose.KindForward:
 				return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the forwarded message cannot be read again for its attachments: %w", err)}}
 			case err != nil:
 				note = "the message it answers cannot be read now: " + err.Error()
 			default:
 				answers = &b
 			}
-			if kind == compose.KindForward {
+			if kind == mailcompose.KindForward {
 				parts, err := drafting.Parts(ctx, c, id, len(answers.Attachments), timeout)
 				if err != nil {
 					return reopenedMsg{composeReadyMsg{err: fmt.Errorf("forward: %w", err)}}
@@ -397,13 +397,13 @@ func reopenDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.Acco
 }
 
 // kindOf reads a draft's kind as the outbox keeps it.
-func kindOf(s string) compose.Kind {
-	for _, k := range []compose.Kind{compose.KindReply, compose.KindReplyAll, compose.KindForward} {
+func kindOf(s string) mailcompose.Kind {
+	for _, k := range []mailcompose.Kind{mailcompose.KindReply, mailcompose.KindReplyAll, mailcompose.KindForward} {
 		if k.String() == s {
 			return k
 		}
 	}
-	return compose.KindNew
+	return mailcompose.KindNew
 }
 
 // sendAgainCmd is a person sending again a message that failed or may

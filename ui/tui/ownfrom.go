@@ -6,29 +6,29 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
-	"unibox/model/compose"
+	mailcompose "unibox/model/compose"
 	"unibox/ui/tui/screen"
 )
 
 // identityOf is acct's own addresses (from, aliases); ok false when it
 // cannot send or has no from (it then sends nothing: the outbox and the
 // account refuse it too).
-func identityOf(acct screen.Account) (compose.Identity, bool) {
+func identityOf(acct screen.Account) (mailcompose.Identity, bool) {
 	c, ok := screen.ComposerOf(acct)
 	if !ok {
-		return compose.Identity{}, false
+		return mailcompose.Identity{}, false
 	}
 	from, aliases := c.Identity()
 	if from == nil || from.Address == "" {
-		return compose.Identity{}, false
+		return mailcompose.Identity{}, false
 	}
-	return compose.Identity{From: model.Address{Name: from.Name, Address: from.Address}, Aliases: aliases}, true
+	return mailcompose.Identity{From: model.Address{Name: from.Name, Address: from.Address}, Aliases: aliases}, true
 }
 
 // foreignFrom is why d cannot go from acct: its From is none of the
 // account's addresses (a draft found in Drafts says what its writer
 // wanted; an editor can write anything there). "" when it can.
-func (c composer) foreignFrom(d compose.Draft) string {
+func (c composer) foreignFrom(d mailcompose.Draft) string {
 	self, ok := identityOf(c.acct)
 	if !ok || self.Owns(d.From.Address) {
 		return ""
@@ -40,7 +40,7 @@ func (c composer) foreignFrom(d compose.Draft) string {
 // ownFromCmd puts the account's from on the draft's From line (the rest
 // of its text as it is) and reviews it again: what the person asked for
 // with the OwnFrom key, on a draft whose From is not the account's.
-func ownFromCmd(room *screen.Mailroom, acct screen.Account, id string, base, shown compose.Draft) tea.Cmd {
+func ownFromCmd(room *screen.Mailroom, acct screen.Account, id string, base, shown mailcompose.Draft) tea.Cmd {
 	return func() tea.Msg {
 		self, ok := identityOf(acct)
 		if !ok {

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
-	"unibox/model/compose"
+	mailcompose "unibox/model/compose"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/screen"
 )
@@ -146,14 +146,14 @@ func (c composer) FullHelp() [][]key.Binding {
 	return [][]key.Binding{c.ShortHelp(), {k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
 }
 
-// faithful is a text that passed compose.CheckDraftShowable as it will
+// faithful is a text that passed mailcompose.CheckDraftShowable as it will
 // be read: every line and blank line kept, CR LF as a line end, tabs to
 // the next multiple of 4 columns. textsafe.Block would trim and fold
 // blank lines, and the review must not show a text that differs from
 // the one sent. A text that did not pass is cleaned (its problem line
 // says why it cannot go).
 func faithful(body string) string {
-	if compose.CheckShowable("body", body, true) != nil {
+	if mailcompose.CheckShowable("body", body, true) != nil {
 		return textsafe.Block(body)
 	}
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")

@@ -7,7 +7,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"unibox/model"
-	"unibox/model/compose"
+	mailcompose "unibox/model/compose"
 	"unibox/model/review"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/screen"
@@ -48,7 +48,7 @@ func (c composer) page(width int) (fixed, text []string) {
 		return fixed, text
 	}
 	verb := "answers"
-	if d.Kind == compose.KindForward {
+	if d.Kind == mailcompose.KindForward {
 		verb = "forwards"
 	}
 	text = append(text, textsafe.Fit("── "+verb+" "+strings.Repeat("─", max(width-4-len(verb), 0)), width))

@@ -42,11 +42,6 @@ type (
 	rowsMsg struct{ follow *model.MessageID }
 	// openRowMsg: the message view shows row (n and p in a conversation).
 	openRowMsg struct{ row model.Row }
-	// reviewingMsg: the composer's review screen is up (on), or ended.
-	reviewingMsg struct{ on bool }
-	// sentMarkMsg: a reply or forward just went; its original's row is
-	// marked at once.
-	sentMarkMsg struct{ mark sentMark }
 )
 
 // handleScreenMsg acts on what a screen told: the root's flows that a

@@ -11,7 +11,7 @@ import (
 	"unibox/accounts/send/drafting"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
-	"unibox/model/compose"
+	mailcompose "unibox/model/compose"
 	"unibox/ui/tui/screen"
 )
 
@@ -66,10 +66,10 @@ func openServerDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.
 		if err != nil {
 			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft cannot be read from the server: %w", err)}}
 		}
-		d := compose.Draft{Kind: compose.KindNew, From: b.From, To: b.To, Cc: b.Cc, Bcc: b.Bcc, Subject: b.Subject, Body: b.Text,
+		d := mailcompose.Draft{Kind: mailcompose.KindNew, From: b.From, To: b.To, Cc: b.Cc, Bcc: b.Bcc, Subject: b.Subject, Body: b.Text,
 			InReplyTo: b.InReplyTo, References: b.References}
 		if d.InReplyTo != "" {
-			d.Kind = compose.KindReply
+			d.Kind = mailcompose.KindReply
 		}
 		if from, _ := c.Identity(); from != nil && d.From.Address == "" {
 			d.From = model.Address{Name: from.Name, Address: from.Address}

@@ -5,7 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
-	"unibox/model/compose"
+	mailcompose "unibox/model/compose"
 	"unibox/ui/tui/screen"
 )
 
@@ -36,16 +36,16 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 	if key.Matches(msg, k.Drafts) && !inMessage {
 		return m.openDrafts(), true
 	}
-	var kind compose.Kind
+	var kind mailcompose.Kind
 	switch {
 	case key.Matches(msg, k.Compose):
-		kind = compose.KindNew
+		kind = mailcompose.KindNew
 	case inMessage && key.Matches(msg, k.Reply):
-		kind = compose.KindReply
+		kind = mailcompose.KindReply
 	case inMessage && key.Matches(msg, k.ReplyAll):
-		kind = compose.KindReplyAll
+		kind = mailcompose.KindReplyAll
 	case inMessage && key.Matches(msg, k.Forward):
-		kind = compose.KindForward
+		kind = mailcompose.KindForward
 	default:
 		return nil, false
 	}
@@ -58,7 +58,7 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 			return nil, true
 		}
 		i = m.panes.index(b.ID.Account)
-		if kind != compose.KindNew {
+		if kind != mailcompose.KindNew {
 			body = &b
 		}
 	} else {
