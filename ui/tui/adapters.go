@@ -82,7 +82,7 @@ func (s listScreen) Header() string {
 		if !a.health.Connected() {
 			h += " · " + a.health.Words(now)
 		}
-		if w := m.compose.summary.words(); w != "" {
+		if w := m.compose.Summary.Words(); w != "" {
 			h += " · " + w
 		}
 		return h
@@ -97,7 +97,7 @@ func (s listScreen) Header() string {
 	if n := len(m.triage.selected); n > 0 {
 		h += fmt.Sprintf(" · %d selected", n)
 	}
-	if w := m.compose.summary.words(); w != "" {
+	if w := m.compose.Summary.Words(); w != "" {
 		h += " · " + w
 	}
 	return h

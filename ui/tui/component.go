@@ -1,17 +1,20 @@
 package tui
 
-import "unibox/ui/tui/screen"
+import (
+	"unibox/ui/tui/compose"
+	"unibox/ui/tui/screen"
+)
 
 // Each component keeps the contract, or the package does not build.
 var (
-	_ screen.Component[listModel] = listModel{}
-	_ screen.Component[viewer]    = viewer{}
-	_ screen.Component[composer]  = composer{}
-	_ screen.Input[filterBox]     = filterBox{}
+	_ screen.Component[listModel]        = listModel{}
+	_ screen.Component[viewer]           = viewer{}
+	_ screen.Component[compose.Composer] = compose.Composer{}
+	_ screen.Input[filterBox]            = filterBox{}
 	// The screens of their own (screens.go).
 	_ screen.Screen = detailsBox{}
 	_ screen.Screen = pickerBox{}
 	_ screen.Screen = snoozeBox{}
 	_ screen.Screen = folderPicker{}
-	_ screen.Screen = draftsBox{}
+	_ screen.Screen = compose.DraftsBox{}
 )

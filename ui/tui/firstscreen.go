@@ -26,8 +26,8 @@ type firstScreenMsg struct{}
 // resumeMsg takes the parked steps once the first screen is drawn.
 type resumeMsg struct{}
 
-func (firstScreenMsg) accountIndex() int { return screen.NoAccount }
-func (resumeMsg) accountIndex() int      { return screen.NoAccount }
+func (firstScreenMsg) AccountIndex() int { return screen.NoAccount }
+func (resumeMsg) AccountIndex() int      { return screen.NoAccount }
 
 // firstScreenTimer ends the wait after d; it ends with the UI (ctx),
 // where a tea.Tick would outlive it.

@@ -53,7 +53,7 @@ type folderListMsg struct {
 	err     error
 }
 
-func (folderListMsg) accountIndex() int { return screen.NoAccount }
+func (folderListMsg) AccountIndex() int { return screen.NoAccount }
 
 func newFolderPicker(e *screen.Env, i int, a screen.Account) (folderPicker, tea.Cmd) {
 	in := textinput.New()

@@ -79,10 +79,10 @@ type (
 	}
 )
 
-func (folderPageMsg) accountIndex() int     { return screen.NoAccount }
-func (m folderPushedMsg) accountIndex() int { return m.account }
-func (m followedMsg) accountIndex() int     { return m.account }
-func (folderMatchMsg) accountIndex() int    { return screen.NoAccount }
+func (folderPageMsg) AccountIndex() int     { return screen.NoAccount }
+func (m folderPushedMsg) AccountIndex() int { return m.account }
+func (m followedMsg) AccountIndex() int     { return m.account }
+func (folderMatchMsg) AccountIndex() int    { return screen.NoAccount }
 
 // home is the unified inbox, wherever it is kept now.
 func (m *Model) home() *model.Inbox {

@@ -12,6 +12,7 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
+	"unibox/ui/tui/compose"
 	"unibox/ui/tui/screen"
 )
 
@@ -190,21 +191,21 @@ func TestWritingHintsFollowRebinding(t *testing.T) {
 	r := newRebound(t)
 	l := r.label
 	now := r.env.Opts.Now()
-	r.compose.review = true
+	r.compose.Review = true
 	r.setMode(modeReview)
 	want := "review · " + l["send"] + " send · " + l["edit"] + " edit · " + l["postpone"] + " postpone · " + l["discard"] + " discard · " + l["back"] + " keep as draft"
 	if got := r.Header(now); got != want {
 		t.Errorf("review header %q, want %q", got, want)
 	}
 	r.checkHelp(t, "review")
-	r.show(modeDrafts, newDrafts(&r.env, []screen.Account{r.panes.accts[0].acct}))
+	r.show(modeDrafts, compose.NewDrafts(&r.env, []screen.Account{r.panes.accts[0].acct}))
 	want = "drafts and outbox · " + l["open"] + " open · " + l["send"] + " send again · " + l["discard"] + " discard · " + l["back"] + " back"
 	if got := r.Header(now); got != want {
 		t.Errorf("drafts header %q, want %q", got, want)
 	}
 	r.checkHelp(t, "drafts")
-	r.compose.waiting = &waitingSend{entry: outbox.Entry{SendAt: now.Add(9 * time.Second)}}
-	if line, ok := r.compose.countdown(now); !ok || line != "sending in 9s · "+l["undo"]+" undo" {
+	r.compose.Waiting = &compose.WaitingSend{Entry: outbox.Entry{SendAt: now.Add(9 * time.Second)}}
+	if line, ok := r.compose.Countdown(now); !ok || line != "sending in 9s · "+l["undo"]+" undo" {
 		t.Errorf("countdown %q", line)
 	}
 }

@@ -46,9 +46,9 @@ func (p *accountPanes) loadAll(e *screen.Env, keep func(*accountPane) bool) tea.
 	return tea.Batch(cmds...)
 }
 
-// page loads the accounts' older messages below what inbox holds (the
+// Page loads the accounts' older messages below what inbox holds (the
 // cursor reached the last row), without blocking the screen.
-func (p *accountPanes) page(e *screen.Env, inbox *model.Inbox) tea.Cmd {
+func (p *accountPanes) Page(e *screen.Env, inbox *model.Inbox) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
 		name := a.acct.Name()
@@ -83,7 +83,7 @@ func (m *Model) pageIfAtEnd() tea.Cmd {
 	if !m.list.atEnd() {
 		return nil
 	}
-	return m.panes.page(&m.env, m.inbox)
+	return m.panes.Page(&m.env, m.inbox)
 }
 
 // listed applies a listing: its page joins the inbox, and what that means

@@ -14,24 +14,24 @@ import (
 // handleAccountMsg, after dropping one for an account it does not have. A
 // new message type is that one case, and this method.
 type accountMsg interface {
-	// accountIndex is the account the message concerns, or noAccount.
-	accountIndex() int
+	// AccountIndex is the account the message concerns, or noAccount.
+	AccountIndex() int
 }
 
-func (m statusMsg) accountIndex() int      { return m.account }
-func (m restoredMsg) accountIndex() int    { return screen.NoAccount }
-func (m pushedMsg) accountIndex() int      { return m.account }
-func (m connectMsg) accountIndex() int     { return screen.NoAccount }
-func (m storedMatchMsg) accountIndex() int { return m.account }
-func (m listedMsg) accountIndex() int      { return m.account } // and syncedMsg's
-func (m openedMsg) accountIndex() int      { return screen.NoAccount }
-func (m refreshedMsg) accountIndex() int   { return m.account }
-func (m autoRefreshMsg) accountIndex() int { return screen.NoAccount }
-func (m appliedMsg) accountIndex() int     { return screen.NoAccount }
-func (m foldersMsg) accountIndex() int     { return screen.NoAccount }
-func (m searchedMsg) accountIndex() int    { return m.account }
-func (m notifyFlushMsg) accountIndex() int { return screen.NoAccount }
-func (m notifiedMsg) accountIndex() int    { return screen.NoAccount }
+func (m statusMsg) AccountIndex() int      { return m.account }
+func (m restoredMsg) AccountIndex() int    { return screen.NoAccount }
+func (m pushedMsg) AccountIndex() int      { return m.account }
+func (m connectMsg) AccountIndex() int     { return screen.NoAccount }
+func (m storedMatchMsg) AccountIndex() int { return m.account }
+func (m listedMsg) AccountIndex() int      { return m.account } // and syncedMsg's
+func (m openedMsg) AccountIndex() int      { return screen.NoAccount }
+func (m refreshedMsg) AccountIndex() int   { return m.account }
+func (m autoRefreshMsg) AccountIndex() int { return screen.NoAccount }
+func (m appliedMsg) AccountIndex() int     { return screen.NoAccount }
+func (m foldersMsg) AccountIndex() int     { return screen.NoAccount }
+func (m searchedMsg) AccountIndex() int    { return m.account }
+func (m notifyFlushMsg) AccountIndex() int { return screen.NoAccount }
+func (m notifiedMsg) AccountIndex() int    { return screen.NoAccount }
 
 // statusMsg is a connection snapshot from one account's adapter.
 type statusMsg struct {

@@ -43,12 +43,12 @@ func checkReviewEverySize(t *testing.T) {
 		for _, h := range []int{10, 11, 13, 17, 24, 40} {
 			m := frameModel(t)
 			m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-			m.compose.shown, m.compose.review = d, true
-			m.compose.marks = review.Check(review.FromDraft(d), review.Known{})
-			m.compose.width, m.compose.height = m.frame.width, m.list.height
+			m.compose.Shown, m.compose.Review = d, true
+			m.compose.Marks = review.Check(review.FromDraft(d), review.Known{})
+			m.compose.Width, m.compose.Height = m.frame.width, m.list.height
 			m.setMode(modeReview)
 			checkFrameAt(t, m, w, h, "review")
-			fixed, text := m.compose.page(w)
+			fixed, text := m.compose.Page(w)
 			if below := len(fixed)+len(text) > m.list.height; strings.Contains(m.View(), "↓ more") != below {
 				t.Fatalf("%dx%d: ↓ more at the top of the review is not %v:\n%s", w, h, below, ansi.Strip(m.View()))
 			}

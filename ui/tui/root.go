@@ -12,6 +12,7 @@ import (
 	"unibox/accounts/attach"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/compose"
 	"unibox/ui/tui/screen"
 )
 
@@ -28,7 +29,7 @@ type Model struct {
 	search  searchBox
 	triage  triageBox
 	notify  notifier
-	compose composer
+	compose compose.Composer
 	threads threadView
 	unsub   unsubBox
 	folder  folderView // another folder on screen (folders.go)
@@ -96,7 +97,7 @@ func New(opts screen.Options) (*Model, error) {
 	m.filter = newFilterBox(keys)
 	m.list = listModel{styles: m.env.Styles, keys: keys, now: opts.Now, tags: m.panes.tags, tagW: m.panes.tagW,
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
-		drafted: func(id model.MessageID) bool { return m.compose.drafted[id] }, dateFormat: opts.DateFormat,
+		drafted: func(id model.MessageID) bool { return m.compose.Drafted[id] }, dateFormat: opts.DateFormat,
 		snoozeNote: m.panes.snoozeNote}
 	m.viewer = newViewer(m.env.Styles, keys, opts.Now().Location())
 	m.viewer.att.e, m.viewer.att.account = &m.env, func(name string) (screen.Account, bool) {
@@ -111,7 +112,7 @@ func New(opts screen.Options) (*Model, error) {
 	}
 	m.unsub = unsubBox{e: &m.env, panes: &m.panes}
 	m.threads = threadView{e: &m.env, panes: &m.panes, inbox: m.inbox}
-	m.compose = composer{e: &m.env, styles: m.env.Styles, keys: keys, bodies: &wrapMemo{}, quoted: &wrapMemo{}}
+	m.compose = compose.Composer{E: &m.env, Styles: m.env.Styles, Keys: keys, Bodies: &compose.WrapMemo{}, Quoted: &compose.WrapMemo{}}
 	m.notify = notifier{ctx: ctx, tell: m.env.Tell, argv: opts.NotifyCmd, details: screen.Hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
 	if m.notify.window <= 0 {
 		m.notify.window = defaultNotifyWindow
@@ -163,11 +164,11 @@ func (m *Model) Init() tea.Cmd {
 	}
 	cmds = append(cmds, autoRefresh(m.env.Opts.RefreshInterval), firstScreenTimer(m.env.Ctx, m.env.Opts.FirstScreenWait))
 	if room := m.env.Opts.Mailroom; room != nil {
-		cmds = append(cmds, readOutboxCmd(room))
+		cmds = append(cmds, compose.ReadOutboxCmd(room))
 		if room.Runner != nil {
-			cmds = append(cmds, waitOutboxCmd(m.env.Ctx, room))
+			cmds = append(cmds, compose.WaitOutboxCmd(m.env.Ctx, room))
 		}
-		cmds = append(cmds, watchDraftsCmd(m.env.Ctx, room, ""))
+		cmds = append(cmds, compose.WatchDraftsCmd(m.env.Ctx, room, ""))
 	}
 	return tea.Batch(cmds...)
 }
@@ -209,7 +210,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case accountMsg:
-		if i := msg.accountIndex(); i < screen.NoAccount || i >= len(m.panes.accts) {
+		if i := msg.AccountIndex(); i < screen.NoAccount || i >= len(m.panes.accts) {
 			return m, nil // not an account of this UI
 		}
 		return m, m.handleAccountMsg(msg)
@@ -217,7 +218,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.attachMsg(msg), m.heard())
-	case screen.NoteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, reviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, sentMarkMsg:
+	case screen.NoteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, compose.SentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

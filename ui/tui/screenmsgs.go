@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/ui/tui/compose"
 	"unibox/ui/tui/screen"
 )
 
@@ -76,18 +77,18 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 		m.rebuild()
 	case openRowMsg:
 		return m.openRow(msg.row)
-	case reviewingMsg:
-		if msg.on {
+	case compose.ReviewingMsg:
+		if msg.On {
 			m.setMode(modeReview)
 		} else {
 			m.setMode(modeList)
 		}
 	case refreshMsg:
 		return m.refresh(msg.account)
-	case sentMarkMsg:
-		o := msg.mark.orig
+	case compose.SentMarkMsg:
+		o := msg.Mark.Orig
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
-		if m.inbox.Update(id, msg.mark.set) {
+		if m.inbox.Update(id, msg.Mark.Set) {
 			m.rebuild()
 		}
 	}

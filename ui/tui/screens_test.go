@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"unibox/model"
+	"unibox/ui/tui/compose"
 	"unibox/ui/tui/screen"
 )
 
@@ -27,8 +28,8 @@ var openers = map[mode]func(m *Model){
 		p, _ := startMove(&m.env, []model.Row{{}}, nil)
 		m.show(modePicker, p)
 	},
-	modeReview: func(m *Model) { m.compose.review = true; m.setMode(modeReview) },
-	modeDrafts: func(m *Model) { m.show(modeDrafts, newDrafts(&m.env, []screen.Account{m.panes.accts[0].acct})) },
+	modeReview: func(m *Model) { m.compose.Review = true; m.setMode(modeReview) },
+	modeDrafts: func(m *Model) { m.show(modeDrafts, compose.NewDrafts(&m.env, []screen.Account{m.panes.accts[0].acct})) },
 	modeFolders: func(m *Model) {
 		p, _ := newFolderPicker(&m.env, 0, m.panes.accts[0].acct)
 		m.show(modeFolders, p)

@@ -36,7 +36,7 @@ type snoozeDueMsg struct {
 	at      time.Time
 }
 
-func (m snoozeDueMsg) accountIndex() int { return m.account }
+func (m snoozeDueMsg) AccountIndex() int { return m.account }
 
 // wakeTimerCmd waits for at (or the UI's end) and says the wake is due.
 func wakeTimerCmd(ctx context.Context, i int, at time.Time) tea.Cmd {
@@ -59,7 +59,7 @@ type snoozeMarksMsg struct {
 	err     error
 }
 
-func (m snoozeMarksMsg) accountIndex() int { return m.account }
+func (m snoozeMarksMsg) AccountIndex() int { return m.account }
 
 // snoozeMarksCmd reads account i's schedule for its rows' marks.
 func snoozeMarksCmd(ctx context.Context, a *accounts.Snoozing, i int, now time.Time) tea.Cmd {

@@ -10,6 +10,7 @@ import (
 
 	"unibox/accounts/send/outbox"
 	"unibox/model"
+	"unibox/ui/tui/compose"
 )
 
 // The composer tells the root what the status line should say and which
@@ -26,11 +27,11 @@ func TestComposerTellsTheRoot(t *testing.T) {
 		bad     bool
 		marked  bool // the row it answers is marked answered
 	}{
-		{"compose failed", false, composeReadyMsg{err: errors.New("no drafts dir")}, "no drafts dir", true, false},
-		{"undo too late", false, cancelledMsg{err: errors.New("gone")}, "too late to take it back: gone", true, false},
-		{"postponed", false, shelvedMsg{verb: "postponed"}, "draft postponed", false, false},
-		{"a reply went", true, outboxMsg{}, "sent: Re: hello", false, true},
-		{"nothing to say", false, outboxMsg{}, "before", false, false},
+		{"compose failed", false, compose.ComposeReadyMsg{Err: errors.New("no drafts dir")}, "no drafts dir", true, false},
+		{"undo too late", false, compose.CancelledMsg{Err: errors.New("gone")}, "too late to take it back: gone", true, false},
+		{"postponed", false, compose.ShelvedMsg{Verb: "postponed"}, "draft postponed", false, false},
+		{"a reply went", true, compose.OutboxMsg{}, "sent: Re: hello", false, true},
+		{"nothing to say", false, compose.OutboxMsg{}, "before", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRebound(t)
@@ -38,8 +39,8 @@ func TestComposerTellsTheRoot(t *testing.T) {
 			r.frame.setStatus("before", false)
 			if tc.waiting {
 				o := outbox.Ref{Account: row.ID.Account, Folder: row.ID.Folder, UIDValidity: row.ID.UIDValidity, UID: row.ID.UID}
-				r.compose.waiting = &waitingSend{subject: "Re: hello",
-					entry: outbox.Entry{ID: "e1", SendAt: now.Add(-time.Second), Original: &o, Flag: "answered"}}
+				r.compose.Waiting = &compose.WaitingSend{Subject: "Re: hello",
+					Entry: outbox.Entry{ID: "e1", SendAt: now.Add(-time.Second), Original: &o, Flag: "answered"}}
 			}
 			r.composed(tc.msg)
 			if r.frame.status != tc.status || r.frame.statusErr != tc.bad || len(r.env.Said) != 0 {
@@ -133,18 +134,18 @@ func TestComposerTellsTheReview(t *testing.T) {
 		msg       tea.Msg
 		want      mode
 	}{
-		{"the editor's text comes back", false, reviewMsg{draftID: "d1"}, modeReview},
-		{"an answer for another draft", false, reviewMsg{draftID: "d0"}, modeList},
-		{"the marks while it is up", true, marksMsg{draftID: "d1"}, modeReview},
-		{"queued", true, queuedMsg{}, modeList},
-		{"postponed", true, shelvedMsg{verb: "postponed"}, modeList},
-		{"postponing failed", true, shelvedMsg{err: errors.New("disk full")}, modeReview},
+		{"the editor's text comes back", false, compose.ReviewMsg{DraftID: "d1"}, modeReview},
+		{"an answer for another draft", false, compose.ReviewMsg{DraftID: "d0"}, modeList},
+		{"the marks while it is up", true, compose.MarksMsg{DraftID: "d1"}, modeReview},
+		{"queued", true, compose.QueuedMsg{}, modeList},
+		{"postponed", true, compose.ShelvedMsg{Verb: "postponed"}, modeList},
+		{"postponing failed", true, compose.ShelvedMsg{Err: errors.New("disk full")}, modeReview},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRebound(t)
-			r.compose.draft.ID = "d1"
+			r.compose.Draft.ID = "d1"
 			if tc.reviewing {
-				r.composed(reviewMsg{draftID: "d1"})
+				r.composed(compose.ReviewMsg{DraftID: "d1"})
 			}
 			r.composed(tc.msg)
 			if r.frame.mode != tc.want || len(r.env.Said) != 0 {

@@ -40,7 +40,7 @@ type storedThreadMsg struct {
 	msgs []model.Message
 }
 
-func (m storedThreadMsg) accountIndex() int { return screen.NoAccount }
+func (m storedThreadMsg) AccountIndex() int { return screen.NoAccount }
 
 // storedThreadCmd reads conversation tid from the store through acct (it
 // never dials); nothing when the account cannot or the store has none.

@@ -44,8 +44,8 @@ type unsubFollowMsg struct {
 	err   error
 }
 
-func (m unsubQueuedMsg) accountIndex() int { return m.acct }
-func (m unsubFollowMsg) accountIndex() int { return screen.NoAccount }
+func (m unsubQueuedMsg) AccountIndex() int { return m.acct }
+func (m unsubFollowMsg) AccountIndex() int { return screen.NoAccount }
 
 // mailtoFollowCmd reads the entry now. It is made only once the entry is known
 // to be in the outbox, so "not there" means done, never "not yet there"

@@ -15,6 +15,7 @@ import (
 	"unibox/accounts/unsubscribe"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/compose"
 	"unibox/ui/tui/screen"
 )
 
@@ -72,9 +73,9 @@ type unsubStoredMsg struct {
 	found        map[int][]model.Message // by account index
 }
 
-func (m unsubInfoMsg) accountIndex() int   { return m.acct }
-func (m unsubStoredMsg) accountIndex() int { return screen.NoAccount }
-func (m unsubDoneMsg) accountIndex() int   { return m.acct }
+func (m unsubInfoMsg) AccountIndex() int   { return m.acct }
+func (m unsubStoredMsg) AccountIndex() int { return screen.NoAccount }
+func (m unsubDoneMsg) AccountIndex() int   { return m.acct }
 
 // key runs the `y` that answers U's questions (any other key says
 // no), on the screens of the frame's keys; U itself is the list's and the
@@ -317,7 +318,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 // is none.
 func sendingFrom(c screen.Composing, ok bool, room *screen.Mailroom) (*mail.Address, error) {
 	if !ok || room == nil {
-		return nil, errCannotSend
+		return nil, compose.ErrCannotSend
 	}
 	if err := c.CanSend(); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/compose"
 )
 
 // handleKey routes a key: the filter's while it is open, else the frame's
@@ -316,29 +317,29 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.resume(&m.env)
 	case resumeMsg:
 		return m.panes.resume(&m.env)
-	case composeReadyMsg, reopenedMsg, editedMsg, reviewMsg, marksMsg, queuedMsg, cancelledMsg:
+	case compose.ComposeReadyMsg, compose.ReopenedMsg, compose.EditedMsg, compose.ReviewMsg, compose.MarksMsg, compose.QueuedMsg, compose.CancelledMsg:
 		return m.composed(msg)
-	case shelvedMsg:
+	case compose.ShelvedMsg:
 		return tea.Batch(m.composed(msg), m.toTop(msg)) // the drafts view reads Drafts again
 	case storedThreadMsg:
 		m.threads.stored(msg)
 		return m.heard()
-	case serverDraftsMsg:
+	case compose.ServerDraftsMsg:
 		return m.toTop(msg)
-	case decidedMsg:
-		if msg.err != nil {
-			m.frame.setStatus(msg.verb+": "+msg.err.Error(), true)
+	case compose.DecidedMsg:
+		if msg.Err != nil {
+			m.frame.setStatus(msg.Verb+": "+msg.Err.Error(), true)
 		} else {
-			m.frame.setStatus(msg.verb, false)
+			m.frame.setStatus(msg.Verb, false)
 		}
-		return readOutboxCmd(m.env.Opts.Mailroom)
-	case outboxMsg:
+		return compose.ReadOutboxCmd(m.env.Opts.Mailroom)
+	case compose.OutboxMsg:
 		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsub.outboxChanged())
-		if msg.watch {
-			cmd = tea.Batch(cmd, waitOutboxCmd(m.env.Ctx, m.env.Opts.Mailroom))
+		if msg.Watch {
+			cmd = tea.Batch(cmd, compose.WaitOutboxCmd(m.env.Ctx, m.env.Opts.Mailroom))
 		}
-		if msg.stamp != "" {
-			cmd = tea.Batch(cmd, watchDraftsCmd(m.env.Ctx, m.env.Opts.Mailroom, msg.stamp))
+		if msg.Stamp != "" {
+			cmd = tea.Batch(cmd, compose.WatchDraftsCmd(m.env.Ctx, m.env.Opts.Mailroom, msg.Stamp))
 		}
 		return cmd
 	case notifyFlushMsg, notifiedMsg:

@@ -34,7 +34,7 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	st := m.env.Styles.Status
 	status := m.frame.status
-	if line, waiting := m.compose.countdown(now); waiting {
+	if line, waiting := m.compose.Countdown(now); waiting {
 		status = line // the message waiting out send_delay, and how to take it back
 	} else if m.frame.statusErr {
 		st = m.env.Styles.StatusError

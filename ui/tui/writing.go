@@ -6,6 +6,7 @@ import (
 
 	"unibox/model"
 	mailcompose "unibox/model/compose"
+	"unibox/ui/tui/compose"
 	"unibox/ui/tui/screen"
 )
 
@@ -17,8 +18,8 @@ func (m *Model) undoSendKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	if !key.Matches(msg, m.env.Keys.Undo) || room == nil {
 		return nil, false
 	}
-	if _, waiting := m.compose.countdown(m.env.Opts.Now()); waiting {
-		return cancelCmd(room, m.compose.waiting.entry.ID), true
+	if _, waiting := m.compose.Countdown(m.env.Opts.Now()); waiting {
+		return compose.CancelCmd(room, m.compose.Waiting.Entry.ID), true
 	}
 	return nil, false // the triage's undo
 }
@@ -72,18 +73,18 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 		i = 0
 	}
 	if room == nil {
-		m.frame.setStatus(errCannotSend.Error(), true)
+		m.frame.setStatus(compose.ErrCannotSend.Error(), true)
 		return nil, true
 	}
 	m.frame.setStatus("writing…", false)
-	return startComposeCmd(m.env.Ctx, room, m.panes.accts[i].acct, kind, body, m.env.Opts.CallTimeout), true
+	return compose.StartComposeCmd(m.env.Ctx, room, m.panes.accts[i].acct, kind, body, m.env.Opts.CallTimeout), true
 }
 
 // composed hands a message to the composer; what it tells (the review
 // screen up or ended, the status line, a row to mark) is routed after.
 func (m *Model) composed(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	m.compose.width, m.compose.height = m.frame.width, m.list.height
+	m.compose.Width, m.compose.Height = m.frame.width, m.list.height
 	m.compose, cmd = m.compose.Update(msg)
 	return tea.Batch(cmd, m.heard())
 }
@@ -92,14 +93,14 @@ func (m *Model) composed(msg tea.Msg) tea.Cmd {
 func (m *Model) openDrafts() tea.Cmd {
 	room := m.env.Opts.Mailroom
 	if room == nil {
-		m.frame.setStatus(errCannotSend.Error(), true)
+		m.frame.setStatus(compose.ErrCannotSend.Error(), true)
 		return nil
 	}
 	var accts []screen.Account
 	for _, a := range m.panes.accts {
 		accts = append(accts, a.acct)
 	}
-	d := newDrafts(&m.env, accts)
+	d := compose.NewDrafts(&m.env, accts)
 	m.show(modeDrafts, d)
-	return tea.Batch(readOutboxCmd(room), d.readServer())
+	return tea.Batch(compose.ReadOutboxCmd(room), d.ReadServer())
 }

@@ -1,4 +1,4 @@
-package tui
+package compose
 
 import (
 	"fmt"
@@ -28,13 +28,13 @@ func identityOf(acct screen.Account) (mailcompose.Identity, bool) {
 // foreignFrom is why d cannot go from acct: its From is none of the
 // account's addresses (a draft found in Drafts says what its writer
 // wanted; an editor can write anything there). "" when it can.
-func (c composer) foreignFrom(d mailcompose.Draft) string {
+func (c Composer) foreignFrom(d mailcompose.Draft) string {
 	self, ok := identityOf(c.acct)
 	if !ok || self.Owns(d.From.Address) {
 		return ""
 	}
 	return fmt.Sprintf("From %s is not one of this account's addresses (from, aliases) · %s puts %s",
-		orNone(d.From.Address), screen.Hint(c.keys.OwnFrom), self.From.Address)
+		orNone(d.From.Address), screen.Hint(c.Keys.OwnFrom), self.From.Address)
 }
 
 // ownFromCmd puts the account's from on the draft's From line (the rest
@@ -44,15 +44,15 @@ func ownFromCmd(room *screen.Mailroom, acct screen.Account, id string, base, sho
 	return func() tea.Msg {
 		self, ok := identityOf(acct)
 		if !ok {
-			return reviewMsg{draftID: id, draft: shown, err: errCannotSend}
+			return ReviewMsg{DraftID: id, draft: shown, err: ErrCannotSend}
 		}
 		dr, _, err := room.Box.Draft(id)
 		if err != nil {
-			return reviewMsg{draftID: id, draft: shown, err: fmt.Errorf("the draft cannot be read: %w", err)}
+			return ReviewMsg{DraftID: id, draft: shown, err: fmt.Errorf("the draft cannot be read: %w", err)}
 		}
 		shown.From = self.From
 		if err := room.Box.SaveDraft(dr, []byte(shown.Editable())); err != nil {
-			return reviewMsg{draftID: id, draft: shown, err: fmt.Errorf("From was not changed: %w", err)}
+			return ReviewMsg{DraftID: id, draft: shown, err: fmt.Errorf("From was not changed: %w", err)}
 		}
 		return readDraftCmd(room, id, base)()
 	}

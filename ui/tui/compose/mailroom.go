@@ -1,4 +1,4 @@
-package tui
+package compose
 
 import (
 	"context"
@@ -16,15 +16,15 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// marksMsg is what the review screen marks in a draft's text: new
+// MarksMsg is what the review screen marks in a draft's text: new
 // recipients, look-alike domains, a long body, misleading links.
-type marksMsg struct {
-	draftID string
+type MarksMsg struct {
+	DraftID string
 	text    string // the body the marks are for: a later edit drops them
 	marks   []review.Mark
 }
 
-func (m marksMsg) accountIndex() int { return screen.NoAccount }
+func (m MarksMsg) AccountIndex() int { return screen.NoAccount }
 
 // checkCmd works out the marks for d (and whether it was found in Drafts,
 // not written here, as its record on disk says): whom the account has written to
@@ -41,91 +41,91 @@ func checkCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, d
 		if dr, _, err := room.Box.Draft(draftID); err == nil && dr.Found {
 			marks = append([]review.Mark{review.FoundMark(d.From)}, marks...) // first: it is about every line
 		}
-		return marksMsg{draftID: draftID, text: d.Body, marks: marks}
+		return MarksMsg{DraftID: draftID, text: d.Body, marks: marks}
 	}
 }
 
-// composeReadyMsg: the draft is on disk, and the editor can start.
-type composeReadyMsg struct {
+// ComposeReadyMsg: the draft is on disk, and the editor can start.
+type ComposeReadyMsg struct {
 	acct    screen.Account
 	account string
 	draft   outbox.Draft
 	base    mailcompose.Draft
-	err     error
+	Err     error
 	// answers is the message a reopened draft answers or forwards, shown
 	// under it on the review screen; answersNote says why it is missing.
 	answers     *model.Body
 	answersNote string
 }
 
-// editedMsg: the editor exited (err: it could not run, or failed).
-type editedMsg struct {
+// EditedMsg: the editor exited (err: it could not run, or failed).
+type EditedMsg struct {
 	draftID string
 	err     error
 }
 
-// reviewMsg is the draft's text read back and parsed (err: what is wrong
+// ReviewMsg is the draft's text read back and parsed (err: what is wrong
 // with it; the text is kept either way).
-type reviewMsg struct {
-	draftID string
+type ReviewMsg struct {
+	DraftID string
 	draft   mailcompose.Draft
 	err     error
 }
 
-// queuedMsg: the message is in the outbox, to go at entry.SendAt.
-type queuedMsg struct {
+// QueuedMsg: the message is in the outbox, to go at entry.SendAt.
+type QueuedMsg struct {
 	entry outbox.Entry
 	err   error
 }
 
-// cancelledMsg: undo took the message back out of the outbox.
-type cancelledMsg struct {
+// CancelledMsg: undo took the message back out of the outbox.
+type CancelledMsg struct {
 	entry outbox.Entry
-	err   error
+	Err   error
 }
 
-// shelvedMsg: the draft was postponed to the server's Drafts, or
+// ShelvedMsg: the draft was postponed to the server's Drafts, or
 // discarded; err: it was not, and the text stays.
-type shelvedMsg struct {
-	verb string // "postponed", "discarded"
-	err  error
+type ShelvedMsg struct {
+	Verb string // "postponed", "discarded"
+	Err  error
 }
 
-// outboxMsg is what waits in the outbox and the drafts, read after the
+// OutboxMsg is what waits in the outbox and the drafts, read after the
 // runner says something moved.
-type outboxMsg struct {
-	watch   bool   // from waitOutboxCmd: re-arm it
-	stamp   string // from watchDraftsCmd: re-arm it from this stamp
+type OutboxMsg struct {
+	Watch   bool   // from waitOutboxCmd: re-arm it
+	Stamp   string // from watchDraftsCmd: re-arm it from this stamp
 	entries []outbox.Entry
 	drafts  []drafting.Listed // with their authors, subjects and recipients
 	err     error
 }
 
-func (m composeReadyMsg) accountIndex() int { return screen.NoAccount }
-func (m editedMsg) accountIndex() int       { return screen.NoAccount }
-func (m reviewMsg) accountIndex() int       { return screen.NoAccount }
-func (m queuedMsg) accountIndex() int       { return screen.NoAccount }
-func (m cancelledMsg) accountIndex() int    { return screen.NoAccount }
-func (m shelvedMsg) accountIndex() int      { return screen.NoAccount }
-func (m outboxMsg) accountIndex() int       { return screen.NoAccount }
+func (m ComposeReadyMsg) AccountIndex() int { return screen.NoAccount }
+func (m EditedMsg) AccountIndex() int       { return screen.NoAccount }
+func (m ReviewMsg) AccountIndex() int       { return screen.NoAccount }
+func (m QueuedMsg) AccountIndex() int       { return screen.NoAccount }
+func (m CancelledMsg) AccountIndex() int    { return screen.NoAccount }
+func (m ShelvedMsg) AccountIndex() int      { return screen.NoAccount }
+func (m OutboxMsg) AccountIndex() int       { return screen.NoAccount }
 
-// errCannotSend: no mailroom, or an account that cannot answer mail.
-var errCannotSend = errors.New("this account cannot send mail")
+// ErrCannotSend: no mailroom, or an account that cannot answer mail.
+var ErrCannotSend = errors.New("this account cannot send mail")
 
-// startComposeCmd builds the draft (a reply or forward from the message
+// StartComposeCmd builds the draft (a reply or forward from the message
 // on screen) and writes it to disk before any editor runs: from here on
 // the text survives a crash.
-func startComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, kind mailcompose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
+func StartComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, kind mailcompose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		c, ok := screen.ComposerOf(acct)
 		if room == nil || !ok {
-			return composeReadyMsg{err: errCannotSend}
+			return ComposeReadyMsg{Err: ErrCannotSend}
 		}
 		dr, d, err := drafting.Start(ctx, room.Box, acct.Name(), c, kind, body, timeout)
 		if err != nil {
-			return composeReadyMsg{err: err}
+			return ComposeReadyMsg{Err: err}
 		}
-		return composeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d, err: err}
+		return ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d, Err: err}
 	}
 }
 
@@ -135,7 +135,7 @@ func editCmd(room *screen.Mailroom, d outbox.Draft) tea.Cmd {
 		if err != nil {
 			err = editorError(room.Editor, err)
 		}
-		return editedMsg{draftID: d.ID, err: err}
+		return EditedMsg{draftID: d.ID, err: err}
 	})
 }
 
@@ -144,13 +144,13 @@ func readDraftCmd(room *screen.Mailroom, id string, base mailcompose.Draft) tea.
 	return func() tea.Msg {
 		_, text, err := room.Box.Draft(id)
 		if err != nil {
-			return reviewMsg{draftID: id, draft: base, err: err}
+			return ReviewMsg{DraftID: id, draft: base, err: err}
 		}
 		d, err := mailcompose.Parse(string(text), base)
 		if err != nil {
 			d = base
 		}
-		return reviewMsg{draftID: id, draft: d, err: err}
+		return ReviewMsg{DraftID: id, draft: d, err: err}
 	}
 }
 
@@ -160,7 +160,7 @@ func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d mailcomp
 	return func() tea.Msg {
 		p, err := d.Prepare(now)
 		if err != nil {
-			return queuedMsg{err: err}
+			return QueuedMsg{err: err}
 		}
 		e := outbox.Entry{Account: account, MessageID: p.MessageID, DraftID: dr.ID, Rcpt: p.Rcpt, From: p.From,
 			SendAt: now.Add(room.SendDelay), Original: dr.Original, Flag: flagOf(d.Kind), ServerDraft: dr.ServerDraft}
@@ -168,7 +168,7 @@ func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d mailcomp
 		if err == nil && room.Runner != nil {
 			room.Runner.Kick()
 		}
-		return queuedMsg{entry: e, err: err}
+		return QueuedMsg{entry: e, err: err}
 	}
 }
 
@@ -183,14 +183,14 @@ func flagOf(k mailcompose.Kind) string {
 	return ""
 }
 
-// cancelCmd takes a message back before it goes.
-func cancelCmd(room *screen.Mailroom, id string) tea.Cmd {
+// CancelCmd takes a message back before it goes.
+func CancelCmd(room *screen.Mailroom, id string) tea.Cmd {
 	return func() tea.Msg {
 		e, err := room.Box.Cancel(id)
 		if room.Runner != nil {
 			room.Runner.Kick()
 		}
-		return cancelledMsg{entry: e, err: err}
+		return CancelledMsg{entry: e, Err: err}
 	}
 }
 
@@ -202,13 +202,13 @@ func postponeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account
 	return func() tea.Msg {
 		f, ok := acct.(drafting.Filing)
 		if !ok {
-			return shelvedMsg{verb: "postponed", err: errCannotSend}
+			return ShelvedMsg{Verb: "postponed", Err: ErrCannotSend}
 		}
 		p, err := d.Prepare(now)
 		if err != nil {
-			return shelvedMsg{verb: "postponed", err: err}
+			return ShelvedMsg{Verb: "postponed", Err: err}
 		}
-		return shelvedMsg{verb: "postponed", err: room.Writer().Postpone(ctx, f, dr, p, now, timeout)}
+		return ShelvedMsg{Verb: "postponed", Err: room.Writer().Postpone(ctx, f, dr, p, now, timeout)}
 	}
 }
 
@@ -221,10 +221,10 @@ func discardCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account,
 	return func() tea.Msg {
 		_, text, err := room.Writer().Drop(ctx, deleter(acct), d.ID, timeout)
 		if err != nil {
-			return shelvedMsg{verb: "discarded", err: err}
+			return ShelvedMsg{Verb: "discarded", Err: err}
 		}
 		noteDraft(room, acct, d.ID, "discarded", text)
-		return shelvedMsg{verb: "discarded"}
+		return ShelvedMsg{Verb: "discarded"}
 	}
 }
 
@@ -253,7 +253,7 @@ func noteDraft(room *screen.Mailroom, acct screen.Account, id, verb string, text
 func discardServerDraftCmd(ctx context.Context, acct screen.Account, m model.Message, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		ref := &outbox.Ref{Account: m.ID.Account, Folder: m.ID.Folder, UIDValidity: m.ID.UIDValidity, UID: m.ID.UID}
-		return shelvedMsg{verb: "discarded from Drafts", err: dropServerCopy(ctx, acct, ref, timeout)}
+		return ShelvedMsg{Verb: "discarded from Drafts", Err: dropServerCopy(ctx, acct, ref, timeout)}
 	}
 }
 
@@ -272,23 +272,23 @@ func deleter(acct screen.Account) drafting.Deleter {
 	return nil
 }
 
-// readOutboxCmd reads what waits, now.
-func readOutboxCmd(room *screen.Mailroom) tea.Cmd {
+// ReadOutboxCmd reads what waits, now.
+func ReadOutboxCmd(room *screen.Mailroom) tea.Cmd {
 	return func() tea.Msg {
 		es, err := room.Box.Entries()
 		ds, derr := room.Writer().Listed()
-		return outboxMsg{entries: es, drafts: ds, err: errors.Join(err, derr)}
+		return OutboxMsg{entries: es, drafts: ds, err: errors.Join(err, derr)}
 	}
 }
 
-// waitOutboxCmd reads the outbox again whenever the runner moves an
+// WaitOutboxCmd reads the outbox again whenever the runner moves an
 // entry; the model re-arms it after every delivery.
-func waitOutboxCmd(ctx context.Context, room *screen.Mailroom) tea.Cmd {
+func WaitOutboxCmd(ctx context.Context, room *screen.Mailroom) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-room.Runner.Changed():
-			msg := readOutboxCmd(room)().(outboxMsg)
-			msg.watch = true
+			msg := ReadOutboxCmd(room)().(OutboxMsg)
+			msg.Watch = true
 			return msg
 		case <-ctx.Done():
 			return nil
@@ -301,10 +301,10 @@ func waitOutboxCmd(ctx context.Context, room *screen.Mailroom) tea.Cmd {
 // directory listing's stamp (drafting.Writer.Stamp), cheap enough.
 const draftsPoll = 2 * time.Second
 
-// watchDraftsCmd reads the drafts again once their stamp is no longer
+// WatchDraftsCmd reads the drafts again once their stamp is no longer
 // last ("": read the stamp first). An agent's draft shows in the header,
 // on its row and in D without a key pressed.
-func watchDraftsCmd(ctx context.Context, room *screen.Mailroom, last string) tea.Cmd {
+func WatchDraftsCmd(ctx context.Context, room *screen.Mailroom, last string) tea.Cmd {
 	return func() tea.Msg {
 		w := room.Writer()
 		if last == "" {
@@ -319,29 +319,29 @@ func watchDraftsCmd(ctx context.Context, room *screen.Mailroom, last string) tea
 			case <-t.C:
 			}
 			if s := w.Stamp(); s != "" && s != last {
-				msg := readOutboxCmd(room)().(outboxMsg)
-				msg.stamp = s
+				msg := ReadOutboxCmd(room)().(OutboxMsg)
+				msg.Stamp = s
 				return msg
 			}
 		}
 	}
 }
 
-// reopenedMsg: a draft chosen in the drafts view, with what it answers
+// ReopenedMsg: a draft chosen in the drafts view, with what it answers
 // rebuilt; the review screen comes next.
-type reopenedMsg struct {
-	composeReadyMsg
+type ReopenedMsg struct {
+	ComposeReadyMsg
 }
 
-func (m reopenedMsg) accountIndex() int { return screen.NoAccount }
+func (m ReopenedMsg) AccountIndex() int { return screen.NoAccount }
 
-// decidedMsg: a person's step on an outbox entry (send again, forget).
-type decidedMsg struct {
-	verb string
-	err  error
+// DecidedMsg: a person's step on an outbox entry (send again, forget).
+type DecidedMsg struct {
+	Verb string
+	Err  error
 }
 
-func (m decidedMsg) accountIndex() int { return screen.NoAccount }
+func (m DecidedMsg) AccountIndex() int { return screen.NoAccount }
 
 // reopenCmd rebuilds what a draft cannot hold in its text: who it is
 // from, its thread (kept beside it), and for a forward the original's
@@ -350,7 +350,7 @@ func reopenCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, 
 	return func() tea.Msg {
 		c, ok := screen.ComposerOf(acct)
 		if !ok {
-			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
+			return ReopenedMsg{ComposeReadyMsg{Err: ErrCannotSend}}
 		}
 		kind := kindOf(d.Kind)
 		base := mailcompose.Draft{Kind: kind, InReplyTo: d.InReplyTo, References: d.References}
@@ -366,7 +366,7 @@ func reopenCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, 
 			b, err := acct.Get(cctx, id)
 			switch {
 			case err != nil && kind == mailcompose.KindForward:
-				return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the forwarded message cannot be read again for its attachments: %w", err)}}
+				return ReopenedMsg{ComposeReadyMsg{Err: fmt.Errorf("the forwarded message cannot be read again for its attachments: %w", err)}}
 			case err != nil:
 				note = "the message it answers cannot be read now: " + err.Error()
 			default:
@@ -375,12 +375,12 @@ func reopenCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, 
 			if kind == mailcompose.KindForward {
 				parts, err := drafting.Parts(ctx, c, id, len(answers.Attachments), timeout)
 				if err != nil {
-					return reopenedMsg{composeReadyMsg{err: fmt.Errorf("forward: %w", err)}}
+					return ReopenedMsg{ComposeReadyMsg{Err: fmt.Errorf("forward: %w", err)}}
 				}
 				base.Attachments = parts
 			}
 		}
-		return reopenedMsg{composeReadyMsg{acct: acct, account: acct.Name(), draft: d, base: base, answers: answers, answersNote: note}}
+		return ReopenedMsg{ComposeReadyMsg{acct: acct, account: acct.Name(), draft: d, base: base, answers: answers, answersNote: note}}
 	}
 }
 
@@ -390,7 +390,7 @@ func reopenDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.Acco
 	return func() tea.Msg {
 		d, _, err := room.Box.Draft(id)
 		if err != nil {
-			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("taken back, but its draft cannot be read: %w", err)}}
+			return ReopenedMsg{ComposeReadyMsg{Err: fmt.Errorf("taken back, but its draft cannot be read: %w", err)}}
 		}
 		return reopenCmd(ctx, room, acct, d, timeout)()
 	}
@@ -412,14 +412,14 @@ func sendAgainCmd(room *screen.Mailroom, id string, now time.Time) tea.Cmd {
 	return func() tea.Msg {
 		c, err := room.Box.Claim(id)
 		if err != nil {
-			return decidedMsg{verb: "sent again", err: err}
+			return DecidedMsg{Verb: "sent again", Err: err}
 		}
 		err = c.Decide(outbox.StateQueued, func(e *outbox.Entry) { e.NextTry, e.SendAt = time.Time{}, now })
 		c.Release()
 		if err == nil && room.Runner != nil {
 			room.Runner.Kick()
 		}
-		return decidedMsg{verb: "queued to send again", err: err}
+		return DecidedMsg{Verb: "queued to send again", Err: err}
 	}
 }
 
@@ -432,7 +432,7 @@ func takeBackCmd(room *screen.Mailroom, id string) tea.Cmd {
 		if room.Runner != nil {
 			room.Runner.Kick()
 		}
-		return decidedMsg{verb: "taken back: not sent (its draft is in the list)", err: err}
+		return DecidedMsg{Verb: "taken back: not sent (its draft is in the list)", Err: err}
 	}
 }
 
@@ -440,6 +440,6 @@ func takeBackCmd(room *screen.Mailroom, id string) tea.Cmd {
 // outbox; the draft it came from stays, so no text is lost.
 func forgetCmd(room *screen.Mailroom, id string) tea.Cmd {
 	return func() tea.Msg {
-		return decidedMsg{verb: "taken out of the outbox (its draft stays)", err: room.Box.Remove(id)}
+		return DecidedMsg{Verb: "taken out of the outbox (its draft stays)", Err: room.Box.Remove(id)}
 	}
 }

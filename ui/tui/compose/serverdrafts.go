@@ -1,4 +1,4 @@
-package tui
+package compose
 
 import (
 	"context"
@@ -15,16 +15,16 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// serverDraftsMsg is one account's Drafts folder, for the drafts view:
+// ServerDraftsMsg is one account's Drafts folder, for the drafts view:
 // the drafts postponed there, from here or from another client.
-type serverDraftsMsg struct {
+type ServerDraftsMsg struct {
 	account int
 	msgs    []model.Message
 	found   map[model.MessageID]bool // not written here (drafting.Found)
 	err     error
 }
 
-func (m serverDraftsMsg) accountIndex() int { return m.account }
+func (m ServerDraftsMsg) AccountIndex() int { return m.account }
 
 // serverDraftsCmd lists an account's Drafts folder (special-use \Drafts,
 // else the usual names, as the server answers in list_folders), each
@@ -32,20 +32,20 @@ func (m serverDraftsMsg) accountIndex() int { return m.account }
 func serverDraftsCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, i int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		if _, ok := screen.ComposerOf(acct); !ok {
-			return serverDraftsMsg{account: i}
+			return ServerDraftsMsg{account: i}
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		folders, err := acct.Folders(cctx)
 		if err != nil {
-			return serverDraftsMsg{account: i, err: err}
+			return ServerDraftsMsg{account: i, err: err}
 		}
 		name := drafting.DraftsFolder(folders)
 		if name == "" {
-			return serverDraftsMsg{account: i}
+			return ServerDraftsMsg{account: i}
 		}
 		p, err := acct.List(cctx, accounts.ListOptions{Folder: name, Limit: 50})
-		return serverDraftsMsg{account: i, msgs: p.Messages, found: room.Writer().FoundIn(p.Messages), err: err}
+		return ServerDraftsMsg{account: i, msgs: p.Messages, found: room.Writer().FoundIn(p.Messages), err: err}
 	}
 }
 
@@ -58,13 +58,13 @@ func openServerDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.
 	return func() tea.Msg {
 		c, ok := screen.ComposerOf(acct)
 		if !ok {
-			return reopenedMsg{composeReadyMsg{err: errCannotSend}}
+			return ReopenedMsg{ComposeReadyMsg{Err: ErrCannotSend}}
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		b, err := acct.Get(cctx, m.ID)
 		if err != nil {
-			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft cannot be read from the server: %w", err)}}
+			return ReopenedMsg{ComposeReadyMsg{Err: fmt.Errorf("the draft cannot be read from the server: %w", err)}}
 		}
 		d := mailcompose.Draft{Kind: mailcompose.KindNew, From: b.From, To: b.To, Cc: b.Cc, Bcc: b.Bcc, Subject: b.Subject, Body: b.Text,
 			InReplyTo: b.InReplyTo, References: b.References}
@@ -76,19 +76,19 @@ func openServerDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.
 		}
 		parts, err := drafting.Parts(ctx, c, m.ID, len(b.Attachments), timeout)
 		if err != nil {
-			return reopenedMsg{composeReadyMsg{err: fmt.Errorf("the draft's %w", err)}}
+			return ReopenedMsg{ComposeReadyMsg{Err: fmt.Errorf("the draft's %w", err)}}
 		}
 		d.Attachments = parts
 		dr, err := room.Box.NewDraft(acct.Name(), d.Kind.String(), nil, []byte(d.Editable()))
 		if err != nil {
-			return reopenedMsg{composeReadyMsg{err: err}}
+			return ReopenedMsg{ComposeReadyMsg{Err: err}}
 		}
 		dr.InReplyTo, dr.References = d.InReplyTo, d.References
 		dr.ServerDraft = &outbox.Ref{Account: m.ID.Account, Folder: m.ID.Folder, UIDValidity: m.ID.UIDValidity, UID: m.ID.UID, MessageID: m.MessageID}
 		dr.Found = !room.Writer().WrittenHere(m)
 		if err := room.Box.SaveDraft(dr, nil); err != nil {
-			return reopenedMsg{composeReadyMsg{err: err}}
+			return ReopenedMsg{ComposeReadyMsg{Err: err}}
 		}
-		return reopenedMsg{composeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}}
+		return ReopenedMsg{ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}}
 	}
 }

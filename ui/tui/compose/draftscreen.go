@@ -1,4 +1,4 @@
-package tui
+package compose
 
 import (
 	"github.com/charmbracelet/bubbles/key"
@@ -13,18 +13,18 @@ import (
 // review screen, send a failed or unknown message again, forget one, or
 // discard a draft (asked twice). Back ends it; what the status line
 // should say it tells as a note.
-func (b draftsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+func (b DraftsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case outboxMsg:
+	case OutboxMsg:
 		b.local = msg
 		return b.filled(), nil
-	case serverDraftsMsg:
+	case ServerDraftsMsg:
 		if msg.account < 0 || msg.account >= len(b.accts) {
 			return b, nil
 		}
 		return b.serverDrafts(b.accts[msg.account].Name(), msg), nil
-	case shelvedMsg:
-		return b, b.readServer() // a discarded copy in Drafts is gone from the list
+	case ShelvedMsg:
+		return b, b.ReadServer() // a discarded copy in Drafts is gone from the list
 	case tea.KeyMsg:
 		return b.key(msg)
 	}
@@ -32,7 +32,7 @@ func (b draftsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 }
 
 // key is a key on the drafts view.
-func (b draftsBox) key(msg tea.KeyMsg) (screen.Screen, tea.Cmd) {
+func (b DraftsBox) key(msg tea.KeyMsg) (screen.Screen, tea.Cmd) {
 	k, e := b.keys, b.e
 	room := e.Opts.Mailroom
 	if key.Matches(msg, k.Back, k.Quit, k.Drafts) {
@@ -90,7 +90,7 @@ func (b draftsBox) key(msg tea.KeyMsg) (screen.Screen, tea.Cmd) {
 }
 
 // account is the configured account of that name, or nil.
-func (b draftsBox) account(name string) screen.Account {
+func (b DraftsBox) account(name string) screen.Account {
 	for _, a := range b.accts {
 		if a.Name() == name {
 			return a
@@ -99,9 +99,9 @@ func (b draftsBox) account(name string) screen.Account {
 	return nil
 }
 
-// readServer lists every account's Drafts folder for the view, again
+// ReadServer lists every account's Drafts folder for the view, again
 // after a draft there was discarded.
-func (b draftsBox) readServer() tea.Cmd {
+func (b DraftsBox) ReadServer() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range b.accts {
 		cmds = append(cmds, serverDraftsCmd(b.e.Ctx, b.e.Opts.Mailroom, a, i, b.e.Opts.CallTimeout))

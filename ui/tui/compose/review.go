@@ -1,4 +1,4 @@
-package tui
+package compose
 
 import (
 	"fmt"
@@ -27,29 +27,29 @@ const (
 
 // action reads a key on the review screen; a discard of a text worth
 // keeping is asked twice.
-func (c composer) action(k tea.KeyMsg) (composer, reviewAction) {
+func (c Composer) action(k tea.KeyMsg) (Composer, reviewAction) {
 	switch {
-	case key.Matches(k, c.keys.Send):
+	case key.Matches(k, c.Keys.Send):
 		if c.problem != "" {
 			return c, reviewNone
 		}
 		return c, reviewSend
-	case key.Matches(k, c.keys.Edit):
+	case key.Matches(k, c.Keys.Edit):
 		return c, reviewEdit
-	case key.Matches(k, c.keys.Postpone):
+	case key.Matches(k, c.Keys.Postpone):
 		if c.problem != "" {
 			return c, reviewNone
 		}
 		return c, reviewPostpone
-	case key.Matches(k, c.keys.Discard):
-		if strings.TrimSpace(c.shown.Body) != "" && !c.confirm {
+	case key.Matches(k, c.Keys.Discard):
+		if strings.TrimSpace(c.Shown.Body) != "" && !c.confirm {
 			c.confirm = true
 			return c, reviewNone
 		}
 		return c, reviewDiscard
-	case key.Matches(k, c.keys.Back):
+	case key.Matches(k, c.Keys.Back):
 		return c, reviewLeave
-	case key.Matches(k, c.keys.Down, c.keys.Up, c.keys.PageDown, c.keys.PageUp, c.keys.Top, c.keys.Bottom):
+	case key.Matches(k, c.Keys.Down, c.Keys.Up, c.Keys.PageDown, c.Keys.PageUp, c.Keys.Top, c.Keys.Bottom):
 		c.scroll = c.scrolled(k)
 	}
 	c.confirm = false
@@ -59,8 +59,8 @@ func (c composer) action(k tea.KeyMsg) (composer, reviewAction) {
 // View is the review screen: what stops the send stays at the top; the
 // marks, the headers, the text and the message it answers scroll under
 // it, and while any of them is below the screen the bottom line says so.
-func (c composer) View(width, height int) string {
-	fixed, text := c.page(width)
+func (c Composer) View(width, height int) string {
+	fixed, text := c.Page(width)
 	shown, last := window(len(fixed), len(text), height)
 	off := min(c.scroll, last)
 	lines := append(fixed, text[off:min(off+shown, len(text))]...)
@@ -70,7 +70,7 @@ func (c composer) View(width, height int) string {
 		}
 		more := ""
 		if off < last {
-			more = c.styles.Label.Render(textsafe.Fit(fmt.Sprintf("↓ more (%s, %s)", screen.Hint(c.keys.Down), screen.Hint(c.keys.PageDown)), width))
+			more = c.Styles.Label.Render(textsafe.Fit(fmt.Sprintf("↓ more (%s, %s)", screen.Hint(c.Keys.Down), screen.Hint(c.Keys.PageDown)), width))
 		}
 		lines = append(lines, more)
 	}
@@ -93,22 +93,22 @@ func window(fixed, n, height int) (shown, last int) {
 }
 
 // scrolled is where a scrolling key moves the text, within it.
-func (c composer) scrolled(k tea.KeyMsg) int {
-	fixed, text := c.page(c.width)
-	shown, last := window(len(fixed), len(text), c.height)
+func (c Composer) scrolled(k tea.KeyMsg) int {
+	fixed, text := c.Page(c.Width)
+	shown, last := window(len(fixed), len(text), c.Height)
 	at := min(c.scroll, last)
 	switch {
-	case key.Matches(k, c.keys.Down):
+	case key.Matches(k, c.Keys.Down):
 		at++
-	case key.Matches(k, c.keys.Up):
+	case key.Matches(k, c.Keys.Up):
 		at--
-	case key.Matches(k, c.keys.PageDown):
+	case key.Matches(k, c.Keys.PageDown):
 		at += shown
-	case key.Matches(k, c.keys.PageUp):
+	case key.Matches(k, c.Keys.PageUp):
 		at -= shown
-	case key.Matches(k, c.keys.Top):
+	case key.Matches(k, c.Keys.Top):
 		at = 0
-	case key.Matches(k, c.keys.Bottom):
+	case key.Matches(k, c.Keys.Bottom):
 		at = last
 	}
 	return max(min(at, last), 0)
@@ -127,22 +127,22 @@ func addressList(l []model.Address) string {
 }
 
 // Header names the review screen's keys.
-func (c composer) Header() string {
-	k := c.keys
+func (c Composer) Header() string {
+	k := c.Keys
 	return fmt.Sprintf("review · %s send · %s edit · %s postpone · %s discard · %s keep as draft",
 		screen.Hint(k.Send), screen.Hint(k.Edit), screen.Hint(k.Postpone), screen.Hint(k.Discard), screen.Hint(k.Back))
 }
 
 // ShortHelp and FullHelp are the review screen's keys.
-func (c composer) ShortHelp() []key.Binding {
-	k := c.keys
+func (c Composer) ShortHelp() []key.Binding {
+	k := c.Keys
 	if c.fromFix {
 		return []key.Binding{k.OwnFrom, k.Edit, k.Discard, k.Back, k.Help}
 	}
 	return []key.Binding{k.Send, k.Edit, k.Postpone, k.Discard, k.Back, k.Help}
 }
-func (c composer) FullHelp() [][]key.Binding {
-	k := c.keys
+func (c Composer) FullHelp() [][]key.Binding {
+	k := c.Keys
 	return [][]key.Binding{c.ShortHelp(), {k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
 }
 

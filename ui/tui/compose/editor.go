@@ -1,4 +1,4 @@
-package tui
+package compose
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package tui
+package compose
 
 import (
 	"fmt"
@@ -15,13 +15,13 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// draftsBox is the drafts view (D): every draft written here and not
+// DraftsBox is the drafts view (D): every draft written here and not
 // sent, and every message in the outbox, newest first. A message whose
 // sending was cut after its body went out waits here for a person ("may
 // have been sent: check Sent"): y sends it again, x forgets it (its
 // draft stays). One whose account is gone from the config is orphaned:
 // never sent through another.
-type draftsBox struct {
+type DraftsBox struct {
 	e        *screen.Env
 	styles   screen.Styles
 	keys     screen.KeyMap
@@ -31,7 +31,7 @@ type draftsBox struct {
 	items    []draftItem
 	cursor   int
 	confirm  bool                       // discard of a draft was asked once
-	local    outboxMsg                  // the outbox and the drafts on disk, as last read
+	local    OutboxMsg                  // the outbox and the drafts on disk, as last read
 	server   map[string][]model.Message // each account's Drafts folder
 	found    map[model.MessageID]bool   // of those, the ones not written here
 	trouble  map[string]string          // an account whose Drafts could not be read, and why
@@ -45,9 +45,9 @@ type draftItem struct {
 	entry  *outbox.Entry
 }
 
-// newDrafts opens the view over what the outbox holds.
-func newDrafts(e *screen.Env, accts []screen.Account) draftsBox {
-	b := draftsBox{e: e, styles: e.Styles, keys: e.Keys, now: e.Opts.Now, accts: accts, accounts: map[string]bool{},
+// NewDrafts opens the view over what the outbox holds.
+func NewDrafts(e *screen.Env, accts []screen.Account) DraftsBox {
+	b := DraftsBox{e: e, styles: e.Styles, keys: e.Keys, now: e.Opts.Now, accts: accts, accounts: map[string]bool{},
 		server: map[string][]model.Message{}, found: map[model.MessageID]bool{}, trouble: map[string]string{}}
 	for _, a := range accts {
 		b.accounts[a.Name()] = true
@@ -58,7 +58,7 @@ func newDrafts(e *screen.Env, accts []screen.Account) draftsBox {
 // filled lists the outbox's entries, the drafts no entry was queued
 // from, and the servers' drafts that no local draft was opened from,
 // newest first.
-func (b draftsBox) filled() draftsBox {
+func (b DraftsBox) filled() DraftsBox {
 	queued, opened := map[string]bool{}, map[uint32]string{}
 	var items []draftItem
 	for _, e := range b.local.entries {
@@ -111,7 +111,7 @@ func sortNewest(items []draftItem) {
 }
 
 // selected is the line under the cursor.
-func (b draftsBox) selected() (draftItem, bool) {
+func (b DraftsBox) selected() (draftItem, bool) {
 	if b.cursor < 0 || b.cursor >= len(b.items) {
 		return draftItem{}, false
 	}
@@ -119,7 +119,7 @@ func (b draftsBox) selected() (draftItem, bool) {
 }
 
 // View draws one line per item.
-func (b draftsBox) View(width, height int) string {
+func (b DraftsBox) View(width, height int) string {
 	lines := make([]string, 0, height)
 	if len(b.items) == 0 {
 		lines = append(lines, b.styles.Dim.Render("No drafts, nothing in the outbox."))
@@ -151,7 +151,7 @@ func (b draftsBox) View(width, height int) string {
 }
 
 // serverDrafts takes one account's Drafts folder.
-func (b draftsBox) serverDrafts(account string, msg serverDraftsMsg) draftsBox {
+func (b DraftsBox) serverDrafts(account string, msg ServerDraftsMsg) DraftsBox {
 	if msg.err != nil {
 		b.trouble[account] = msg.err.Error()
 		return b
@@ -165,7 +165,7 @@ func (b draftsBox) serverDrafts(account string, msg serverDraftsMsg) draftsBox {
 }
 
 // describe is an item's line: what it is, whose, and where it stands.
-func (b draftsBox) describe(it draftItem) string {
+func (b DraftsBox) describe(it draftItem) string {
 	if m := it.remote; m != nil {
 		if b.found[m.ID] {
 			return fmt.Sprintf("%s · %s · from %s · to %s · %s · dated %s by its sender", foundLabel, m.ID.Account,
@@ -246,14 +246,14 @@ func ago(now, t time.Time) string {
 }
 
 // Header names the view and its keys.
-func (b draftsBox) Header() string {
+func (b DraftsBox) Header() string {
 	k := b.keys
 	return fmt.Sprintf("drafts and outbox · %s open · %s send again · %s discard · %s back", screen.Hint(k.Open), screen.Hint(k.Send), screen.Hint(k.Discard), screen.Hint(k.Back))
 }
 
 // ShortHelp and FullHelp are the drafts view's keys.
-func (b draftsBox) ShortHelp() []key.Binding {
+func (b DraftsBox) ShortHelp() []key.Binding {
 	k := b.keys
 	return []key.Binding{k.Open, k.Send, k.Discard, k.Down, k.Up, k.Back, k.Help}
 }
-func (b draftsBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
+func (b DraftsBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }

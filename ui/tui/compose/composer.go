@@ -1,4 +1,4 @@
-package tui
+package compose
 
 import (
 	"fmt"
@@ -17,30 +17,30 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// composer is the message being written: its draft on disk, what the
+// Composer is the message being written: its draft on disk, what the
 // editor made of it, and the review screen, whose keys mean only what it
 // lists (send, edit, postpone, discard, back); and, after the send key,
 // the message waiting out send_delay, which undo takes back.
-type composer struct {
-	e       *screen.Env // the UI's context, clock and mailroom
-	styles  screen.Styles
-	keys    screen.KeyMap
+type Composer struct {
+	E       *screen.Env // the UI's context, clock and mailroom
+	Styles  screen.Styles
+	Keys    screen.KeyMap
 	acct    screen.Account // whose draft it is
 	account string
-	draft   outbox.Draft  // the file the editor edits
+	Draft   outbox.Draft      // the file the editor edits
 	base    mailcompose.Draft // threading and attachments: the editor cannot change them
-	shown   mailcompose.Draft // the text as read back
-	problem string        // why it cannot go as it stands ("": it can)
-	fromFix bool          // the problem is only a From none of the account's: OwnFrom mends it
-	// marks is what the review screen points out in shown (model/review);
+	Shown   mailcompose.Draft // the text as read back
+	problem string            // why it cannot go as it stands ("": it can)
+	fromFix bool              // the problem is only a From none of the account's: OwnFrom mends it
+	// Marks is what the review screen points out in shown (model/review);
 	// checking: they are being worked out.
-	marks    []review.Mark
+	Marks    []review.Mark
 	checking bool
 	confirm  bool         // discard was asked once
-	review   bool         // the review screen is up
-	waiting  *waitingSend // sent, not gone yet
-	summary  outboxSummary
-	drafted  map[model.MessageID]bool // messages a draft not yet sent answers: their rows show ✎
+	Review   bool         // the review screen is up
+	Waiting  *WaitingSend // sent, not gone yet
+	Summary  outboxSummary
+	Drafted  map[model.MessageID]bool // messages a draft not yet sent answers: their rows show ✎
 	busy     bool                     // a send, postpone or discard is under way: keys wait
 	// answers is the message a reopened draft answers, shown under it;
 	// answersNote says why it is not there.
@@ -48,19 +48,19 @@ type composer struct {
 	answersNote string
 	// scroll is how far the review's text is moved up; width and height
 	// are the review's size, which the root sets, so keys can bound it.
-	scroll, width, height int
-	// bodies and quoted keep the text and the answered message's text as
+	scroll, Width, Height int
+	// Bodies and quoted keep the text and the answered message's text as
 	// drawn, between frames (shared by the composer's copies).
-	bodies, quoted *wrapMemo
+	Bodies, Quoted *WrapMemo
 }
 
-// waitingSend is a message in its send_delay: undo brings it back to the
+// WaitingSend is a message in its send_delay: undo brings it back to the
 // review screen as it was.
-type waitingSend struct {
-	entry   outbox.Entry
+type WaitingSend struct {
+	Entry   outbox.Entry
 	account string
 	base    mailcompose.Draft
-	subject string
+	Subject string
 	// adopted is set on a message an earlier unibox queued, found in
 	// its send_delay at start: there is no base to go back to, so undo
 	// reopens its draft as the drafts view does, through acct.
@@ -73,16 +73,16 @@ type outboxSummary struct {
 }
 
 // started takes a draft written to disk: the editor comes next.
-func (c composer) started(msg composeReadyMsg) composer {
-	c.acct, c.account, c.draft, c.base, c.shown = msg.acct, msg.account, msg.draft, msg.base, msg.base
-	c.problem, c.confirm, c.review, c.busy, c.scroll = "", false, false, false, 0
+func (c Composer) started(msg ComposeReadyMsg) Composer {
+	c.acct, c.account, c.Draft, c.base, c.Shown = msg.acct, msg.account, msg.draft, msg.base, msg.base
+	c.problem, c.confirm, c.Review, c.busy, c.scroll = "", false, false, false, 0
 	c.answers, c.answersNote = msg.answers, msg.answersNote
 	return c
 }
 
 // reviewed shows the text the editor left, or what is wrong with it.
-func (c composer) reviewed(msg reviewMsg) composer {
-	c.shown, c.problem, c.confirm, c.review, c.fromFix = msg.draft, "", false, true, false
+func (c Composer) reviewed(msg ReviewMsg) Composer {
+	c.Shown, c.problem, c.confirm, c.Review, c.fromFix = msg.draft, "", false, true, false
 	if msg.err == nil {
 		msg.err = mailcompose.CheckDraftShowable(msg.draft) // what is reviewed is what is sent
 	}
@@ -99,14 +99,14 @@ func (c composer) reviewed(msg reviewMsg) composer {
 // Update runs the writing flow (step) and tells the root whether the
 // review screen is up after it (reviewingMsg), as it is after every
 // message while it is, and once when it ends.
-func (c composer) Update(msg tea.Msg) (composer, tea.Cmd) {
-	was := c.review
+func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
+	was := c.Review
 	c, cmd := c.step(msg)
 	switch {
-	case c.review:
-		c.e.Tell(reviewingMsg{on: true})
+	case c.Review:
+		c.E.Tell(ReviewingMsg{On: true})
 	case was:
-		c.e.Tell(reviewingMsg{})
+		c.E.Tell(ReviewingMsg{})
 	}
 	return c, cmd
 }
@@ -116,25 +116,25 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd) {
 // keys send (into the outbox), edit again, postpone or discard, and undo
 // within send_delay brings the message back. What the status line should
 // say it tells the root as a noteMsg (say).
-func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
-	room := c.e.Opts.Mailroom
+func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
+	room := c.E.Opts.Mailroom
 	switch msg := msg.(type) {
-	case composeReadyMsg:
-		if msg.err != nil {
-			c.say(msg.err.Error(), true)
+	case ComposeReadyMsg:
+		if msg.Err != nil {
+			c.say(msg.Err.Error(), true)
 			return c, nil
 		}
 		c = c.started(msg)
-		c.e.Tell(screen.NoteMsg{}) // the editor takes over: "writing…" is done
-		return c, editCmd(room, c.draft)
-	case reopenedMsg:
-		if msg.err != nil {
-			c.say(msg.err.Error(), true)
+		c.E.Tell(screen.NoteMsg{}) // the editor takes over: "writing…" is done
+		return c, editCmd(room, c.Draft)
+	case ReopenedMsg:
+		if msg.Err != nil {
+			c.say(msg.Err.Error(), true)
 			return c, nil
 		}
-		c = c.started(msg.composeReadyMsg)
-		return c, readDraftCmd(room, c.draft.ID, c.base)
-	case editedMsg:
+		c = c.started(msg.ComposeReadyMsg)
+		return c, readDraftCmd(room, c.Draft.ID, c.base)
+	case EditedMsg:
 		cmd := readDraftCmd(room, msg.draftID, c.base)
 		if msg.err == nil {
 			cmd = tea.Batch(cmd, noteDraftCmd(room, c.acct, msg.draftID, "edited", nil))
@@ -145,82 +145,82 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 			c.say("the editor failed: "+msg.err.Error()+" (the text is kept)", true)
 		}
 		return c, cmd
-	case reviewMsg:
-		if msg.draftID != c.draft.ID {
+	case ReviewMsg:
+		if msg.DraftID != c.Draft.ID {
 			return c, nil
 		}
 		c = c.reviewed(msg)
-		c.marks, c.checking = nil, true
-		return c, checkCmd(c.e.Ctx, room, c.acct, c.draft.ID, c.shown)
-	case marksMsg:
-		if msg.draftID == c.draft.ID && msg.text == c.shown.Body {
-			c.marks, c.checking = msg.marks, false
+		c.Marks, c.checking = nil, true
+		return c, checkCmd(c.E.Ctx, room, c.acct, c.Draft.ID, c.Shown)
+	case MarksMsg:
+		if msg.DraftID == c.Draft.ID && msg.text == c.Shown.Body {
+			c.Marks, c.checking = msg.marks, false
 		}
 		return c, nil
-	case queuedMsg:
+	case QueuedMsg:
 		c.busy = false
 		if msg.err != nil {
 			c.problem = msg.err.Error()
 			return c, nil
 		}
-		c.review = false
-		c.waiting = &waitingSend{entry: msg.entry, account: c.account, base: c.base, subject: c.shown.Subject}
-		return c, readOutboxCmd(room)
-	case cancelledMsg:
-		w := c.waiting
-		c.waiting = nil
-		if msg.err != nil || w == nil {
-			c.say("too late to take it back: "+errText(msg.err), true)
+		c.Review = false
+		c.Waiting = &WaitingSend{Entry: msg.entry, account: c.account, base: c.base, Subject: c.Shown.Subject}
+		return c, ReadOutboxCmd(room)
+	case CancelledMsg:
+		w := c.Waiting
+		c.Waiting = nil
+		if msg.Err != nil || w == nil {
+			c.say("too late to take it back: "+errText(msg.Err), true)
 			return c, nil
 		}
 		c.say("taken back: not sent", false)
 		if w.adopted != nil {
-			return c, tea.Batch(reopenDraftCmd(c.e.Ctx, room, w.adopted, msg.entry.DraftID, c.e.Opts.CallTimeout), readOutboxCmd(room))
+			return c, tea.Batch(reopenDraftCmd(c.E.Ctx, room, w.adopted, msg.entry.DraftID, c.E.Opts.CallTimeout), ReadOutboxCmd(room))
 		}
-		c.draft = outbox.Draft{ID: msg.entry.DraftID, Account: w.account, Original: msg.entry.Original}
+		c.Draft = outbox.Draft{ID: msg.entry.DraftID, Account: w.account, Original: msg.entry.Original}
 		c.account, c.base = w.account, w.base
-		return c, tea.Batch(readDraftCmd(room, msg.entry.DraftID, w.base), readOutboxCmd(room))
-	case shelvedMsg:
+		return c, tea.Batch(readDraftCmd(room, msg.entry.DraftID, w.base), ReadOutboxCmd(room))
+	case ShelvedMsg:
 		c.busy = false
-		if msg.err != nil {
-			c.problem = msg.err.Error()
+		if msg.Err != nil {
+			c.problem = msg.Err.Error()
 			return c, nil
 		}
-		c.review = false
-		c.say("draft "+msg.verb, false)
-		return c, readOutboxCmd(room)
-	case outboxMsg:
-		c, line, failed := c.outboxChanged(msg, c.e.Opts.Now())
+		c.Review = false
+		c.say("draft "+msg.Verb, false)
+		return c, ReadOutboxCmd(room)
+	case OutboxMsg:
+		c, line, failed := c.outboxChanged(msg, c.E.Opts.Now())
 		c.say(line, failed)
 		return c, nil
 	case tea.KeyMsg:
-		if !c.review || c.busy {
+		if !c.Review || c.busy {
 			return c, nil
 		}
-		if c.fromFix && key.Matches(msg, c.keys.OwnFrom) {
+		if c.fromFix && key.Matches(msg, c.Keys.OwnFrom) {
 			c.fromFix = false
-			return c, ownFromCmd(room, c.acct, c.draft.ID, c.base, c.shown)
+			return c, ownFromCmd(room, c.acct, c.Draft.ID, c.base, c.Shown)
 		}
 		var act reviewAction
 		c, act = c.action(msg)
-		now := c.e.Opts.Now()
+		now := c.E.Opts.Now()
 		switch act {
 		case reviewSend:
 			c.busy = true
-			head := []byte(c.shown.Editable()) // its text may be gone with the message before the note is written
-			return c, tea.Batch(queueCmd(room, c.account, c.draftFile(), c.shown, now), noteDraftCmd(room, c.acct, c.draft.ID, "sent", head))
+			head := []byte(c.Shown.Editable()) // its text may be gone with the message before the note is written
+			return c, tea.Batch(queueCmd(room, c.account, c.draftFile(), c.Shown, now), noteDraftCmd(room, c.acct, c.Draft.ID, "sent", head))
 		case reviewEdit:
 			return c, editCmd(room, c.draftFile())
 		case reviewPostpone:
 			c.busy = true
-			return c, postponeCmd(c.e.Ctx, room, c.acct, c.draftFile(), c.shown, now, c.e.Opts.CallTimeout)
+			return c, postponeCmd(c.E.Ctx, room, c.acct, c.draftFile(), c.Shown, now, c.E.Opts.CallTimeout)
 		case reviewDiscard:
 			c.busy = true
-			return c, discardCmd(c.e.Ctx, room, c.acct, c.draftFile(), c.e.Opts.CallTimeout)
+			return c, discardCmd(c.E.Ctx, room, c.acct, c.draftFile(), c.E.Opts.CallTimeout)
 		case reviewLeave:
-			c.review = false
+			c.Review = false
 			c.say("kept as a draft", false)
-			return c, readOutboxCmd(room)
+			return c, ReadOutboxCmd(room)
 		}
 	}
 	return c, nil
@@ -228,13 +228,13 @@ func (c composer) step(msg tea.Msg) (composer, tea.Cmd) {
 
 // draftFile is the draft with its path, read again: a draft brought back
 // by undo knows only its id.
-func (c composer) draftFile() outbox.Draft {
-	if c.draft.Path == "" {
-		if d, _, err := c.e.Opts.Mailroom.Box.Draft(c.draft.ID); err == nil {
+func (c Composer) draftFile() outbox.Draft {
+	if c.Draft.Path == "" {
+		if d, _, err := c.E.Opts.Mailroom.Box.Draft(c.Draft.ID); err == nil {
 			return d
 		}
 	}
-	return c.draft
+	return c.Draft
 }
 
 func errText(err error) string {
@@ -244,38 +244,38 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// countdown is the status line while a message waits out send_delay.
-func (c composer) countdown(now time.Time) (string, bool) {
-	if c.waiting == nil || !now.Before(c.waiting.entry.SendAt) {
+// Countdown is the status line while a message waits out send_delay.
+func (c Composer) Countdown(now time.Time) (string, bool) {
+	if c.Waiting == nil || !now.Before(c.Waiting.Entry.SendAt) {
 		return "", false
 	}
-	left := c.waiting.entry.SendAt.Sub(now)
+	left := c.Waiting.Entry.SendAt.Sub(now)
 	secs := int((left + time.Second - 1) / time.Second)
-	return fmt.Sprintf("sending in %ds · %s undo", secs, screen.Hint(c.keys.Undo)), true
+	return fmt.Sprintf("sending in %ds · %s undo", secs, screen.Hint(c.Keys.Undo)), true
 }
 
 // outboxChanged follows the waiting message to its end: gone (sent and
 // filed), or failed, or unknown; line is what the status line says then.
-func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string, bool) {
-	c.summary = summarize(msg.entries, msg.drafts)
-	c.drafted = drafted(msg.drafts)
-	if c.waiting == nil && !c.review {
-		c.waiting = c.adopt(msg.entries, now)
+func (c Composer) outboxChanged(msg OutboxMsg, now time.Time) (Composer, string, bool) {
+	c.Summary = summarize(msg.entries, msg.drafts)
+	c.Drafted = drafted(msg.drafts)
+	if c.Waiting == nil && !c.Review {
+		c.Waiting = c.adopt(msg.entries, now)
 	}
-	if c.waiting == nil || now.Before(c.waiting.entry.SendAt) {
+	if c.Waiting == nil || now.Before(c.Waiting.Entry.SendAt) {
 		return c, "", false
 	}
-	w := c.waiting
+	w := c.Waiting
 	for _, e := range msg.entries {
-		if e.ID != w.entry.ID {
+		if e.ID != w.Entry.ID {
 			continue
 		}
 		switch e.State {
 		case outbox.StateUnknown:
-			c.waiting = nil
+			c.Waiting = nil
 			return c, "may have been sent: check Sent (" + e.LastError + ")", true
 		case outbox.StateFailed:
-			c.waiting = nil
+			c.Waiting = nil
 			return c, "not sent: " + e.LastError, true
 		case outbox.StateQueued:
 			if e.LastError != "" {
@@ -283,19 +283,19 @@ func (c composer) outboxChanged(msg outboxMsg, now time.Time) (composer, string,
 			}
 			return c, "", false
 		}
-		c.waiting = nil // sent; the copy and the flag follow
-		c.tellMarked(w.entry)
-		return c, "sent: " + w.subject, false
+		c.Waiting = nil // sent; the copy and the flag follow
+		c.tellMarked(w.Entry)
+		return c, "sent: " + w.Subject, false
 	}
-	c.waiting = nil
-	c.tellMarked(w.entry)
-	return c, "sent: " + w.subject, false
+	c.Waiting = nil
+	c.tellMarked(w.Entry)
+	return c, "sent: " + w.Subject, false
 }
 
 // say tells the root what the status line should say; "" leaves it.
-func (c composer) say(line string, bad bool) {
+func (c Composer) say(line string, bad bool) {
 	if line != "" {
-		c.e.Tell(screen.NoteMsg{Text: line, Bad: bad})
+		c.E.Tell(screen.NoteMsg{Text: line, Bad: bad})
 	}
 }
 
@@ -303,9 +303,9 @@ func (c composer) say(line string, bad bool) {
 // answers or forwards: its row is marked at once, not at the next
 // listing (the server's flag and the stored row come from the outbox's
 // flag step).
-func (c composer) tellMarked(e outbox.Entry) {
+func (c Composer) tellMarked(e outbox.Entry) {
 	if s := markOf(e); s != nil {
-		c.e.Tell(sentMarkMsg{mark: *s})
+		c.E.Tell(SentMarkMsg{Mark: *s})
 	}
 }
 
@@ -315,16 +315,16 @@ func (c composer) tellMarked(e outbox.Entry) {
 // message of an account no longer configured is an orphan, never sent,
 // and one that failed before, or due beyond the longest send_delay (a
 // retry's time), is the drafts view's to show.
-func (c composer) adopt(entries []outbox.Entry, now time.Time) *waitingSend {
-	var w *waitingSend
+func (c Composer) adopt(entries []outbox.Entry, now time.Time) *WaitingSend {
+	var w *WaitingSend
 	for _, e := range entries {
 		if e.State != outbox.StateQueued || e.Attempts > 0 || !now.Before(e.SendAt) || e.SendAt.Sub(now) > config.MaxSendDelay ||
-			(w != nil && !e.SendAt.Before(w.entry.SendAt)) {
+			(w != nil && !e.SendAt.Before(w.Entry.SendAt)) {
 			continue
 		}
-		for _, a := range c.e.Opts.Accounts {
+		for _, a := range c.E.Opts.Accounts {
 			if a.Name() == e.Account {
-				w = &waitingSend{entry: e, account: e.Account, subject: "the message to " + strings.Join(e.Rcpt, ", "), adopted: a}
+				w = &WaitingSend{Entry: e, account: e.Account, Subject: "the message to " + strings.Join(e.Rcpt, ", "), adopted: a}
 			}
 		}
 	}
@@ -333,7 +333,7 @@ func (c composer) adopt(entries []outbox.Entry, now time.Time) *waitingSend {
 
 // sentMark is the mark a sent message sets on its original.
 type sentMark struct {
-	orig      outbox.Ref
+	Orig      outbox.Ref
 	forwarded bool // $Forwarded (a forward), else \Answered (a reply)
 }
 
@@ -343,11 +343,11 @@ func markOf(e outbox.Entry) *sentMark {
 	if e.Original == nil || e.Flag != "answered" && e.Flag != "forwarded" {
 		return nil
 	}
-	return &sentMark{orig: *e.Original, forwarded: e.Flag == "forwarded"}
+	return &sentMark{Orig: *e.Original, forwarded: e.Flag == "forwarded"}
 }
 
-// set puts the mark on a row.
-func (s sentMark) set(m *model.Message) {
+// Set puts the mark on a row.
+func (s sentMark) Set(m *model.Message) {
 	if s.forwarded {
 		m.Forwarded = true
 	} else {
@@ -398,8 +398,8 @@ func drafted(ds []drafting.Listed) map[model.MessageID]bool {
 	return out
 }
 
-// words is the summary for the header, "" when nothing waits.
-func (s outboxSummary) words() string {
+// Words is the summary for the header, "" when nothing waits.
+func (s outboxSummary) Words() string {
 	var parts []string
 	add := func(n int, one, many string) {
 		switch {
@@ -419,9 +419,9 @@ func (s outboxSummary) words() string {
 
 // What the composer tells the root (env.Tell).
 type (
-	// reviewingMsg: the composer's review screen is up (on), or ended.
-	reviewingMsg struct{ on bool }
-	// sentMarkMsg: a reply or forward just went; its original's row is
+	// ReviewingMsg: the composer's review screen is up (on), or ended.
+	ReviewingMsg struct{ On bool }
+	// SentMarkMsg: a reply or forward just went; its original's row is
 	// marked at once.
-	sentMarkMsg struct{ mark sentMark }
+	SentMarkMsg struct{ Mark sentMark }
 )
