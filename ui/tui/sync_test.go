@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"unibox/accounts"
+	"unibox/ui/tui/accountbar"
 )
 
 // While a first sync fills the store, a connected badge says how far it
@@ -21,12 +22,12 @@ func TestSyncingBadge(t *testing.T) {
 		}
 	}
 	now := time.Now()
-	bd := badgeData{name: "Work", health: accounts.Health{State: accounts.StateConnected, Push: accounts.PushLive}, syncing: "syncing 12k/100k"}
-	if l := newBadgeParts(bd, now).label; l != "● connected · syncing 12k/100k" {
+	bd := accountbar.Badge{Name: "Work", Health: accounts.Health{State: accounts.StateConnected, Push: accounts.PushLive}, Syncing: "syncing 12k/100k"}
+	if l := accountbar.NewBadgeParts(bd, now).Label; l != "● connected · syncing 12k/100k" {
 		t.Errorf("label %q", l)
 	}
-	bd.health.State = accounts.StateCoolingDown
-	if l := newBadgeParts(bd, now).label; strings.Contains(l, "syncing") {
+	bd.Health.State = accounts.StateCoolingDown
+	if l := accountbar.NewBadgeParts(bd, now).Label; strings.Contains(l, "syncing") {
 		t.Errorf("a degraded account says it syncs: %q", l)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"unibox/model/textsafe"
+	"unibox/ui/tui/accountbar"
 	"unibox/ui/tui/screen"
 )
 
@@ -53,16 +54,16 @@ func (m *Model) View() string {
 
 // bar is the account bar: one badge per pane.
 func (p *accountPanes) bar(styles screen.Styles, width int, now time.Time, folderAt func(int) string) string {
-	badges := make([]badgeData, len(p.accts))
+	badges := make([]accountbar.Badge, len(p.accts))
 	for i, a := range p.accts {
 		name := a.acct.Name()
 		if f := folderAt(i); f != "" {
 			name += "/" + f // the folder on screen, named where its account is
 		}
-		badges[i] = badgeData{name: name, health: a.health, unread: p.unread[a.acct.Name()], focused: i == p.focus,
-			syncing: a.syncing}
+		badges[i] = accountbar.Badge{Name: name, Health: a.health, Unread: p.unread[a.acct.Name()], Focused: i == p.focus,
+			Syncing: a.syncing}
 	}
-	return accountBar{styles: styles, badges: badges, now: now}.View(width, 1)
+	return accountbar.Bar{Styles: styles, Badges: badges, Now: now}.View(width, 1)
 }
 
 // Header is the mode's screen's: what the view is and its keys.

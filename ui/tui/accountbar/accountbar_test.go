@@ -1,4 +1,4 @@
-package tui
+package accountbar
 
 import (
 	"fmt"
@@ -25,13 +25,13 @@ var barStates = []accounts.Health{
 
 // barFixture is n accounts, the last bad of them degraded (where the old
 // bar lost them), focus the focused index or -1.
-func barFixture(n, bad, focus int) []badgeData {
-	badges := make([]badgeData, n)
+func barFixture(n, bad, focus int) []Badge {
+	badges := make([]Badge, n)
 	for i := range badges {
-		badges[i] = badgeData{name: barNames[i%len(barNames)], health: accounts.Health{State: accounts.StateConnected},
-			unread: (i * 7) % 13, focused: i == focus}
+		badges[i] = Badge{Name: barNames[i%len(barNames)], Health: accounts.Health{State: accounts.StateConnected},
+			Unread: (i * 7) % 13, Focused: i == focus}
 		if i >= n-bad {
-			badges[i].health = barStates[i%len(barStates)]
+			badges[i].Health = barStates[i%len(barStates)]
 		}
 	}
 	return badges
@@ -40,13 +40,13 @@ func barFixture(n, bad, focus int) []badgeData {
 // stepName names step k as drawn for badges: "full/16", "short/5+full/16"
 // (healthy short with 5-column names, degraded full), "glyph"; a class with
 // no badge is left out.
-func stepName(badges []badgeData, k int) string {
+func stepName(badges []Badge, k int) string {
 	s := barSteps[k]
 	var names []string
-	if slices.ContainsFunc(badges, func(bd badgeData) bool { return !bd.health.Degraded() }) {
+	if slices.ContainsFunc(badges, func(bd Badge) bool { return !bd.Health.Degraded() }) {
 		names = append(names, formName(s.healthy))
 	}
-	if slices.ContainsFunc(badges, func(bd badgeData) bool { return bd.health.Degraded() }) {
+	if slices.ContainsFunc(badges, func(bd Badge) bool { return bd.Health.Degraded() }) {
 		names = append(names, formName(s.degraded))
 	}
 	return strings.Join(slices.Compact(names), "+")

@@ -1,4 +1,4 @@
-package tui
+package accountbar
 
 import (
 	"fmt"
@@ -17,10 +17,10 @@ type barMeasure struct {
 	parts []*badgeParts
 }
 
-func newBarMeasure(badges []badgeData, now time.Time) *barMeasure {
+func newBarMeasure(badges []Badge, now time.Time) *barMeasure {
 	m := &barMeasure{parts: make([]*badgeParts, len(badges))}
 	for i, bd := range badges {
-		m.parts[i] = newBadgeParts(bd, now)
+		m.parts[i] = NewBadgeParts(bd, now)
 	}
 	return m
 }
@@ -83,7 +83,7 @@ func (m *barMeasure) hidden(idx []int) (down, more int) {
 
 // badgeParts are the pieces every form of one badge is made of.
 type badgeParts struct {
-	name, glyph, label, count string
+	name, glyph, Label, count string
 	nameW, glyphW, labelW     int
 	focused, degraded         bool
 	cuts                      [nameWide + 1]nameCut // by the width cut to
@@ -95,16 +95,16 @@ type nameCut struct {
 	ok bool
 }
 
-func newBadgeParts(bd badgeData, now time.Time) *badgeParts {
-	p := &badgeParts{name: textsafe.Cell(bd.name), glyph: bd.health.Glyph(), label: bd.health.Badge(now),
-		focused: bd.focused, degraded: bd.health.Degraded()}
-	if bd.syncing != "" && bd.health.Connected() {
-		p.label += " · " + bd.syncing
+func NewBadgeParts(bd Badge, now time.Time) *badgeParts {
+	p := &badgeParts{name: textsafe.Cell(bd.Name), glyph: bd.Health.Glyph(), Label: bd.Health.Badge(now),
+		focused: bd.Focused, degraded: bd.Health.Degraded()}
+	if bd.Syncing != "" && bd.Health.Connected() {
+		p.Label += " · " + bd.Syncing
 	}
-	if bd.unread > 0 {
-		p.count = fmt.Sprintf(" %d", bd.unread)
+	if bd.Unread > 0 {
+		p.count = fmt.Sprintf(" %d", bd.Unread)
 	}
-	p.nameW, p.glyphW, p.labelW = textsafe.Width(p.name), textsafe.Width(p.glyph), textsafe.Width(p.label)
+	p.nameW, p.glyphW, p.labelW = textsafe.Width(p.name), textsafe.Width(p.glyph), textsafe.Width(p.Label)
 	return p
 }
 
@@ -131,7 +131,7 @@ func (p *badgeParts) text(f form) string {
 	name, _ := p.cut(f.nameW)
 	switch f.kind {
 	case formFull:
-		s = name + " " + p.label + p.count
+		s = name + " " + p.Label + p.count
 	case formShort:
 		s = p.glyph + " " + name + p.count
 	default:

@@ -1,4 +1,4 @@
-package tui
+package accountbar
 
 import (
 	"fmt"
@@ -13,38 +13,40 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// accountBar renders one badge per account on exactly one line: name, state
+// Bar renders one badge per account on exactly one line: name, state
 // glyph and word, unread count. The focused account is bracketed (and
 // styled), so it stands out without colour too. When the badges do not fit
 // they are compacted (see barSteps), and accounts are only hidden behind a
 // count ("+2 down +9 more"), never silently.
-type accountBar struct {
-	styles screen.Styles
-	badges []badgeData
-	now    time.Time // countdowns are read at this time
+type Bar struct {
+	Styles screen.Styles
+	Badges []Badge
+	Now    time.Time // countdowns are read at this time
 }
 
-type badgeData struct {
-	name    string
-	health  accounts.Health
-	unread  int
-	focused bool
-	syncing string // "syncing 12k/100k" while a first sync fills the store
+// Badge is one account's part of the bar: what it is called, how it is,
+// what is unread and whether it has the focus.
+type Badge struct {
+	Name    string
+	Health  accounts.Health
+	Unread  int
+	Focused bool
+	Syncing string // "syncing 12k/100k" while a first sync fills the store
 }
 
 // View lays the bar out as plain text first (layoutBar) and styles it
 // afterwards, so styling can never change what fits.
-func (b accountBar) View(width, _ int) string {
-	badges := b.badges
-	l := layoutBar(badges, width, b.now)
+func (b Bar) View(width, _ int) string {
+	badges := b.Badges
+	l := layoutBar(badges, width, b.Now)
 	parts := make([]string, 0, len(l.items)+1)
 	for _, it := range l.items {
 		parts = append(parts, b.style(badges[it.index]).Render(it.text))
 	}
 	if l.tail != "" {
-		st := b.styles.Badge
+		st := b.Styles.Badge
 		if l.down > 0 {
-			st = b.styles.BadgeWarn
+			st = b.Styles.BadgeWarn
 		}
 		parts = append(parts, st.Render(l.tail))
 	}
@@ -52,18 +54,18 @@ func (b accountBar) View(width, _ int) string {
 }
 
 // style is a badge's colour: it only repeats what the glyph already says.
-func (b accountBar) style(bd badgeData) lipgloss.Style {
-	st := b.styles.Badge
+func (b Bar) style(bd Badge) lipgloss.Style {
+	st := b.Styles.Badge
 	switch {
-	case bd.health.Connected():
-		st = b.styles.BadgeOK
-	case bd.health.AuthFailed():
-		st = b.styles.BadgeBad
-	case bd.health.Down():
-		st = b.styles.BadgeWarn
+	case bd.Health.Connected():
+		st = b.Styles.BadgeOK
+	case bd.Health.AuthFailed():
+		st = b.Styles.BadgeBad
+	case bd.Health.Down():
+		st = b.Styles.BadgeWarn
 	}
-	if bd.focused {
-		st = st.Inherit(b.styles.BadgeFocused).Bold(true).Underline(true)
+	if bd.Focused {
+		st = st.Inherit(b.Styles.BadgeFocused).Bold(true).Underline(true)
 	}
 	return st
 }
@@ -164,7 +166,7 @@ func (l barLayout) plain() string {
 // layoutBar is the bar's layout, a pure function of badges, width and time:
 // the first of barSteps that fits, else the glyphs that fit beside a count
 // of the rest (hide).
-func layoutBar(badges []badgeData, width int, now time.Time) barLayout {
+func layoutBar(badges []Badge, width int, now time.Time) barLayout {
 	m := newBarMeasure(badges, now)
 	all := make([]int, len(badges))
 	for i := range all {

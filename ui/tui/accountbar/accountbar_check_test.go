@@ -1,4 +1,4 @@
-package tui
+package accountbar
 
 import (
 	"slices"
@@ -13,7 +13,7 @@ import (
 // the degraded ones in "down"; each step taken only when every earlier one
 // does not fit; when hiding, one more account would not fit, and the
 // focused, then the degraded ones, are the last to go.
-func checkLayout(t *testing.T, badges []badgeData, width int, l barLayout) {
+func checkLayout(t *testing.T, badges []Badge, width int, l barLayout) {
 	t.Helper()
 	p := l.plain()
 	if strings.ContainsAny(p, "\r\n") || textsafe.Width(p) > width {
@@ -24,13 +24,13 @@ func checkLayout(t *testing.T, badges []badgeData, width int, l barLayout) {
 	for _, it := range l.items {
 		bd := badges[it.index]
 		shown = append(shown, it.index)
-		if bd.health.Degraded() {
+		if bd.Health.Degraded() {
 			shownBad++
 		}
-		if want := newBadgeParts(bd, barNow).text(formFor(bd, barSteps[l.step])); it.text != want {
+		if want := NewBadgeParts(bd, barNow).text(formFor(bd, barSteps[l.step])); it.text != want {
 			t.Fatalf("badge %d is %q, step %s draws %q", it.index, it.text, stepName(badges, l.step), want)
 		}
-		if !strings.Contains(it.text, bd.health.Glyph()) {
+		if !strings.Contains(it.text, bd.Health.Glyph()) {
 			t.Fatalf("badge %q lacks its glyph", it.text)
 		}
 	}
@@ -39,7 +39,7 @@ func checkLayout(t *testing.T, badges []badgeData, width int, l barLayout) {
 	}
 	totalBad := 0
 	for _, bd := range badges {
-		totalBad += boolInt(bd.health.Degraded())
+		totalBad += boolInt(bd.Health.Degraded())
 	}
 	if shownBad+l.down != totalBad || len(shown)+l.down+l.more != len(badges) {
 		t.Fatalf("%d shown (%d degraded) +%d down +%d more, of %d (%d degraded): %q", len(shown), shownBad, l.down, l.more, len(badges), totalBad, p)
@@ -63,18 +63,18 @@ func checkLayout(t *testing.T, badges []badgeData, width int, l barLayout) {
 
 // checkHidden: the focused badge is kept whenever any is, no healthy one is
 // kept while a degraded one is hidden, and one more would not fit.
-func checkHidden(t *testing.T, badges []badgeData, width int, l barLayout) {
+func checkHidden(t *testing.T, badges []Badge, width int, l barLayout) {
 	t.Helper()
 	shown := map[int]bool{}
 	for _, it := range l.items {
 		shown[it.index] = true
 	}
 	for i, bd := range badges {
-		if bd.focused && !shown[i] && len(shown) > 0 {
-			t.Fatalf("hid the focused %q but kept others: %q", bd.name, l.plain())
+		if bd.Focused && !shown[i] && len(shown) > 0 {
+			t.Fatalf("hid the focused %q but kept others: %q", bd.Name, l.plain())
 		}
-		if shown[i] && !bd.focused && !bd.health.Degraded() && l.down > 0 {
-			t.Fatalf("kept the healthy %q while a degraded one is hidden: %q", bd.name, l.plain())
+		if shown[i] && !bd.Focused && !bd.Health.Degraded() && l.down > 0 {
+			t.Fatalf("kept the healthy %q while a degraded one is hidden: %q", bd.Name, l.plain())
 		}
 	}
 	next := -1 // the first hidden one by priority: focused, degraded, rest
@@ -82,7 +82,7 @@ func checkHidden(t *testing.T, badges []badgeData, width int, l barLayout) {
 		if shown[i] {
 			continue
 		}
-		if next < 0 || bd.focused || bd.health.Degraded() && !badges[next].focused && !badges[next].health.Degraded() {
+		if next < 0 || bd.Focused || bd.Health.Degraded() && !badges[next].Focused && !badges[next].Health.Degraded() {
 			next = i
 		}
 	}
@@ -90,11 +90,11 @@ func checkHidden(t *testing.T, badges []badgeData, width int, l barLayout) {
 	var parts []string
 	for i, bd := range badges {
 		if shown[i] {
-			parts = append(parts, newBadgeParts(bd, barNow).text(form{kind: formGlyph}))
+			parts = append(parts, NewBadgeParts(bd, barNow).text(form{kind: formGlyph}))
 		}
 	}
 	down, more := l.down, l.more
-	if badges[next].health.Degraded() {
+	if badges[next].Health.Degraded() {
 		down--
 	} else {
 		more--
@@ -103,21 +103,21 @@ func checkHidden(t *testing.T, badges []badgeData, width int, l barLayout) {
 		parts = append(parts, rest)
 	}
 	if w := textsafe.Width(strings.Join(parts, " ")); w <= width {
-		t.Fatalf("hid %q although it fits (%d of %d columns): %q", badges[next].name, w, width, l.plain())
+		t.Fatalf("hid %q although it fits (%d of %d columns): %q", badges[next].Name, w, width, l.plain())
 	}
 }
 
 // drawAll is every badge in step s, one space apart, built afresh.
-func drawAll(badges []badgeData, s barStep) string {
+func drawAll(badges []Badge, s barStep) string {
 	parts := make([]string, len(badges))
 	for i, bd := range badges {
-		parts[i] = newBadgeParts(bd, barNow).text(formFor(bd, s))
+		parts[i] = NewBadgeParts(bd, barNow).text(formFor(bd, s))
 	}
 	return strings.Join(parts, " ")
 }
 
-func formFor(bd badgeData, s barStep) form {
-	if bd.health.Degraded() {
+func formFor(bd Badge, s barStep) form {
+	if bd.Health.Degraded() {
 		return s.degraded
 	}
 	return s.healthy
@@ -131,8 +131,8 @@ func TestBadgeWidthIsSumOfParts(t *testing.T) {
 		"\u0600", "x\u0600", "\u0e33x", "\u1100", "x\u1100", "\u1161x", "\u0915\u094d", "👍\u200d", "\U0001F3FB",
 		"\u20e3x", "x\u0301\u0301\u0301", "👩‍👩‍👧 family", "🇯🇵 Tokyo", "\x1b[31mred\x1b[0m", ""}, barNames...)
 	for _, name := range names {
-		for _, bd := range []badgeData{{name: name, health: barStates[0], unread: 12, focused: true}, {name: name, health: barStates[1]}} {
-			p := newBadgeParts(bd, barNow)
+		for _, bd := range []Badge{{Name: name, Health: barStates[0], Unread: 12, Focused: true}, {Name: name, Health: barStates[1]}} {
+			p := NewBadgeParts(bd, barNow)
 			for _, f := range []form{{formFull, 16}, {formFull, 4}, {formShort, 16}, {formShort, 3}, {formShort, 1}, {kind: formGlyph}} {
 				text := p.text(f)
 				if got, want := p.width(f), textsafe.Width(text); got != want {
