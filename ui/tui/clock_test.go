@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/ui/tui/notify"
 )
 
 // The UI has one clock, Options.Now: no file of the package reads the
@@ -66,25 +67,25 @@ func TestNotifyWindowIsATimer(t *testing.T) {
 			Subject: "new"}, Fresh: true}
 	}
 	const window = 200 * time.Millisecond
-	n := notifier{ctx: ctx, tell: func(...tea.Msg) {}, argv: []string{"true"}, window: window, timeout: 10 * time.Second}
-	n, cmd := n.arrived([]model.Row{row(1)})
+	n := notify.Notifier{Ctx: ctx, Tell: func(...tea.Msg) {}, Argv: []string{"true"}, Window: window, Timeout: 10 * time.Second}
+	n, cmd := n.Arrived([]model.Row{row(1)})
 	batch, ok := cmd().(tea.BatchMsg)
-	if !ok || len(batch) != 2 || !n.running {
-		t.Fatalf("the first arrival did not start a run and its window: %T %v", cmd(), n.running)
+	if !ok || len(batch) != 2 || !n.Running {
+		t.Fatalf("the first arrival did not start a run and its window: %T %v", cmd(), n.Running)
 	}
 	run, windowCmd := batch[0], batch[1]
 	start := time.Now()
-	if n, cmd = n.Update(run()); cmd != nil || n.running {
+	if n, cmd = n.Update(run()); cmd != nil || n.Running {
 		t.Fatal("the run's end started another with nothing pending")
 	}
-	if n, cmd = n.arrived([]model.Row{row(1), row(2)}); cmd != nil || len(n.pending) != 1 {
-		t.Fatalf("a second burst inside the window ran at once (pending %d)", len(n.pending))
+	if n, cmd = n.Arrived([]model.Row{row(1), row(2)}); cmd != nil || len(n.Pending) != 1 {
+		t.Fatalf("a second burst inside the window ran at once (pending %d)", len(n.Pending))
 	}
 	msg := windowCmd()
-	if _, ok := msg.(notifyFlushMsg); !ok || time.Since(start) < window {
+	if _, ok := msg.(notify.FlushMsg); !ok || time.Since(start) < window {
 		t.Fatalf("the window ended with %T after %s", msg, time.Since(start))
 	}
-	if n, cmd = n.Update(msg); cmd == nil || !n.running || len(n.pending) != 0 {
+	if n, cmd = n.Update(msg); cmd == nil || !n.Running || len(n.Pending) != 0 {
 		t.Fatal("the window's end did not run what it held back")
 	}
 	cancel()

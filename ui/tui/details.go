@@ -11,6 +11,7 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/history"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/notify"
 	"unibox/ui/tui/screen"
 )
 
@@ -38,8 +39,8 @@ func newDetails(e *screen.Env, i int, p *accountPane, notifyFailure string) deta
 // tells the root to refresh the account.
 func (d detailsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case notifyFailureMsg:
-		d.failure = msg.text
+	case notify.FailureMsg:
+		d.failure = msg.Text
 	case statusMsg:
 		if msg.account == d.account {
 			return d.show(), nil // read once per event, not once per frame

@@ -13,6 +13,7 @@ import (
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/notify"
 	"unibox/ui/tui/screen"
 )
 
@@ -179,7 +180,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Errorf("status %q does not say %q", r.frame.status, want)
 	}
 	// A failed notify_cmd points to the details by their key.
-	r.Update(notifiedMsg{err: errors.New("exit status 1")})
+	r.Update(notify.RanMsg{Err: errors.New("exit status 1")})
 	if want := "(" + l["details"] + ": details)"; !strings.HasSuffix(r.frame.status, want) {
 		t.Errorf("status %q does not end in %q", r.frame.status, want)
 	}

@@ -104,7 +104,7 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 	m.homeTriage().reapply() // a page fetched before an action began must not undo it
 	m.rebuild()
 	var notify tea.Cmd
-	m.notify, notify = m.notify.arrived(m.home().Rows())
+	m.notify, notify = m.notify.Arrived(m.home().Rows())
 	return tea.Batch(cmd, notify)
 }
 

@@ -30,8 +30,6 @@ func (m autoRefreshMsg) AccountIndex() int { return screen.NoAccount }
 func (m appliedMsg) AccountIndex() int     { return screen.NoAccount }
 func (m foldersMsg) AccountIndex() int     { return screen.NoAccount }
 func (m searchedMsg) AccountIndex() int    { return m.account }
-func (m notifyFlushMsg) AccountIndex() int { return screen.NoAccount }
-func (m notifiedMsg) AccountIndex() int    { return screen.NoAccount }
 
 // statusMsg is a connection snapshot from one account's adapter.
 type statusMsg struct {

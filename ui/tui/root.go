@@ -13,6 +13,7 @@ import (
 	"unibox/model"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/notify"
 	"unibox/ui/tui/screen"
 )
 
@@ -28,7 +29,7 @@ type Model struct {
 	filter  filterBox
 	search  searchBox
 	triage  triageBox
-	notify  notifier
+	notify  notify.Notifier
 	compose compose.Composer
 	threads threadView
 	unsub   unsubBox
@@ -113,12 +114,12 @@ func New(opts screen.Options) (*Model, error) {
 	m.unsub = unsubBox{e: &m.env, panes: &m.panes}
 	m.threads = threadView{e: &m.env, panes: &m.panes, inbox: m.inbox}
 	m.compose = compose.Composer{E: &m.env, Styles: m.env.Styles, Keys: keys, Bodies: &compose.WrapMemo{}, Quoted: &compose.WrapMemo{}}
-	m.notify = notifier{ctx: ctx, tell: m.env.Tell, argv: opts.NotifyCmd, details: screen.Hint(keys.Details), window: opts.NotifyWindow, timeout: opts.NotifyTimeout}
-	if m.notify.window <= 0 {
-		m.notify.window = defaultNotifyWindow
+	m.notify = notify.Notifier{Ctx: ctx, Tell: m.env.Tell, Argv: opts.NotifyCmd, Details: screen.Hint(keys.Details), Window: opts.NotifyWindow, Timeout: opts.NotifyTimeout}
+	if m.notify.Window <= 0 {
+		m.notify.Window = notify.DefaultWindow
 	}
-	if m.notify.timeout <= 0 {
-		m.notify.timeout = defaultNotifyTimeout
+	if m.notify.Timeout <= 0 {
+		m.notify.Timeout = notify.DefaultTimeout
 	}
 	m.layout()
 	return m, nil
@@ -218,7 +219,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case progressMsg, savedMsg, attachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.attachMsg(msg), m.heard())
-	case screen.NoteMsg, notifyFailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, compose.SentMarkMsg:
+	case screen.NoteMsg, notify.FailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, compose.SentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

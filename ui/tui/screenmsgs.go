@@ -7,6 +7,7 @@ import (
 
 	"unibox/model"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/notify"
 	"unibox/ui/tui/screen"
 )
 
@@ -30,9 +31,6 @@ type (
 	}
 	// refreshMsg asks for an account's refresh (the details' r).
 	refreshMsg struct{ account int }
-	// notifyFailureMsg is notify_cmd's last run told by the notifier: why
-	// it failed, sanitised lines for the details; "" after a success.
-	notifyFailureMsg struct{ text string }
 	// archiveSenderMsg: the archive offer after an unsubscribe was taken:
 	// rows (the sender's mail) are archived, and the message view, whose
 	// message is among them, ends.
@@ -61,8 +59,8 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 			return m.leaveFolder()
 		}
 		return m.enterFolder(msg.account, msg.folder)
-	case notifyFailureMsg:
-		m.frame.notifyFailure = msg.text
+	case notify.FailureMsg:
+		m.frame.notifyFailure = msg.Text
 		return m.toTop(msg) // open details show it at once
 	case archiveSenderMsg:
 		cmd := m.act(model.Op{Action: model.ActArchive}, msg.rows)

@@ -11,6 +11,7 @@ import (
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/notify"
 )
 
 // The composer tells the root what the status line should say and which
@@ -102,12 +103,12 @@ func TestNotifierTellsTheRoot(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRebound(t)
-			r.Update(notifiedMsg{err: errors.New("exit status 9")}) // an earlier failure
+			r.Update(notify.RanMsg{Err: errors.New("exit status 9")}) // an earlier failure
 			if tc.openBefore {
 				r.press("details")
 			}
 			r.frame.setStatus("before", false)
-			r.Update(notifiedMsg{err: tc.err})
+			r.Update(notify.RanMsg{Err: tc.err})
 			if !strings.HasPrefix(r.frame.status, tc.status) || r.frame.statusErr != tc.bad || len(r.env.Said) != 0 {
 				t.Errorf("status %q (bad %v, %d unheard), want %q… (bad %v)", r.frame.status, r.frame.statusErr, len(r.env.Said), tc.status, tc.bad)
 			}

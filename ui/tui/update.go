@@ -8,6 +8,7 @@ import (
 	"unibox/model"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/notify"
 )
 
 // handleKey routes a key: the filter's while it is open, else the frame's
@@ -342,7 +343,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 			cmd = tea.Batch(cmd, compose.WatchDraftsCmd(m.env.Ctx, m.env.Opts.Mailroom, msg.Stamp))
 		}
 		return cmd
-	case notifyFlushMsg, notifiedMsg:
+	case notify.FlushMsg, notify.RanMsg:
 		var cmd tea.Cmd
 		m.notify, cmd = m.notify.Update(msg)
 		return tea.Batch(cmd, m.heard())

@@ -1,4 +1,4 @@
-package tui
+package notify
 
 import (
 	"context"
@@ -45,10 +45,10 @@ func runNotify(ctx context.Context, prog string, args []string, timeout time.Dur
 		err := cmd.Run()
 		switch {
 		case err == nil || errors.Is(err, exec.ErrWaitDelay):
-			return notifiedMsg{}
+			return RanMsg{}
 		case errors.Is(cctx.Err(), context.DeadlineExceeded):
 			err = fmt.Errorf("timed out after %s, its process group killed: %w", timeout, err)
 		}
-		return notifiedMsg{err: err, stderr: stderr.String()}
+		return RanMsg{Err: err, stderr: stderr.String()}
 	}
 }

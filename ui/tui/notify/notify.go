@@ -1,4 +1,4 @@
-package tui
+package notify
 
 import (
 	"context"
@@ -14,47 +14,47 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// notifier runs notify_cmd when new unread mail arrives: the program and
+// Notifier runs notify_cmd when new unread mail arrives: the program and
 // its arguments from the config (no shell). With placeholders ({account},
 // {from}, {subject}, {count}) each is filled in where it stands; without
 // any, the account, the sender and the subject are appended (the first
 // form, kept for existing configs). A burst is one run: at most one per
 // window and never two at once, for the newest message. What arrives
 // during a run waits for it, and becomes exactly one run after it.
-type notifier struct {
-	ctx     context.Context  // the UI's lifetime: a run and its window end with it
-	tell    func(...tea.Msg) // how it reports a run's end to the root (env.tell)
-	argv    []string
-	details string // the key of the details, which the status line points to
-	window  time.Duration
-	timeout time.Duration
+type Notifier struct {
+	Ctx     context.Context  // the UI's lifetime: a run and its window end with it
+	Tell    func(...tea.Msg) // how it reports a run's end to the root (env.tell)
+	Argv    []string
+	Details string // the key of the details, which the status line points to
+	Window  time.Duration
+	Timeout time.Duration
 	told    map[model.MessageID]bool // fresh rows already notified (only those still fresh)
-	pending []model.Message          // arrived since, waiting for the window or the run
+	Pending []model.Message          // arrived since, waiting for the window or the run
 	shut    bool                     // the window of the last run is still open: no run before it ends
-	running bool                     // a run has started and not ended
+	Running bool                     // a run has started and not ended
 }
 
-// defaultNotifyWindow spaces runs out; defaultNotifyTimeout kills a
+// DefaultWindow spaces runs out; DefaultTimeout kills a
 // command (its whole process group) that hangs.
 const (
-	defaultNotifyWindow  = 5 * time.Second
-	defaultNotifyTimeout = 10 * time.Second
+	DefaultWindow  = 5 * time.Second
+	DefaultTimeout = 10 * time.Second
 )
 
 // notifyFlushMsg ends a run's window: what it held back may run.
-type notifyFlushMsg struct{}
+type FlushMsg struct{}
 
 // notifiedMsg is a run's end: its error and the tail of its stderr.
-type notifiedMsg struct {
-	err    error
+type RanMsg struct {
+	Err    error
 	stderr string
 }
 
-// arrived takes the fresh rows of a rebuild and returns the command that
+// Arrived takes the fresh rows of a rebuild and returns the command that
 // notifies of the new ones: now, at the end of the window, or after the
 // run in progress.
-func (n notifier) arrived(rows []model.Row) (notifier, tea.Cmd) {
-	if len(n.argv) == 0 {
+func (n Notifier) Arrived(rows []model.Row) (Notifier, tea.Cmd) {
+	if len(n.Argv) == 0 {
 		return n, nil
 	}
 	// A row stops being fresh for good once read or gone, so only the
@@ -63,7 +63,7 @@ func (n notifier) arrived(rows []model.Row) (notifier, tea.Cmd) {
 	for _, r := range rows {
 		if r.Fresh && !r.Seen {
 			if !n.told[r.ID] {
-				n.pending = append(n.pending, r.Message)
+				n.Pending = append(n.Pending, r.Message)
 			}
 			told[r.ID] = true
 		}
@@ -75,26 +75,26 @@ func (n notifier) arrived(rows []model.Row) (notifier, tea.Cmd) {
 // Update takes the notifier's own messages: a window's end and a run's.
 // A run's end is told to the root: its failure for the details (empty
 // after a success) and, when it failed, the status line's words.
-func (n notifier) Update(msg tea.Msg) (notifier, tea.Cmd) {
+func (n Notifier) Update(msg tea.Msg) (Notifier, tea.Cmd) {
 	switch msg := msg.(type) {
-	case notifyFlushMsg:
+	case FlushMsg:
 		n.shut = false
-	case notifiedMsg:
-		n.running = false
-		if msg.err == nil {
-			n.tell(notifyFailureMsg{})
+	case RanMsg:
+		n.Running = false
+		if msg.Err == nil {
+			n.Tell(FailureMsg{})
 			break
 		}
-		failure, status := failureText(msg.err, msg.stderr, n.details)
-		n.tell(notifyFailureMsg{text: failure}, screen.NoteMsg{Text: status, Bad: true})
+		failure, status := failureText(msg.Err, msg.stderr, n.Details)
+		n.Tell(FailureMsg{Text: failure}, screen.NoteMsg{Text: status, Bad: true})
 	}
 	return n.Next()
 }
 
 // Next starts a run for what is pending if none is running and the last
 // run's window has ended.
-func (n notifier) Next() (notifier, tea.Cmd) {
-	if len(n.pending) == 0 || n.shut || n.running {
+func (n Notifier) Next() (Notifier, tea.Cmd) {
+	if len(n.Pending) == 0 || n.shut || n.Running {
 		return n, nil
 	}
 	return n.start()
@@ -104,17 +104,17 @@ func (n notifier) Next() (notifier, tea.Cmd) {
 // timer, not a clock, so the window passes in real time even under the
 // fixed clock of the golden tests (Options.Now is the one clock, for what
 // the screen shows).
-func (n notifier) start() (notifier, tea.Cmd) {
-	newest := n.pending[0]
-	for _, m := range n.pending[1:] {
+func (n Notifier) start() (Notifier, tea.Cmd) {
+	newest := n.Pending[0]
+	for _, m := range n.Pending[1:] {
 		if m.Date.After(newest.Date) {
 			newest = m
 		}
 	}
 	v := notifyargs.Values{Account: notifyValue(newest.ID.Account), From: notifyValue(newest.From.Display()),
-		Subject: notifyValue(newest.Subject), Count: len(n.pending)}
-	n.pending, n.running, n.shut = nil, true, true
-	return n, tea.Batch(runNotify(n.ctx, n.argv[0], notifyArgs(n.argv, v), n.timeout), windowEnd(n.ctx, n.window))
+		Subject: notifyValue(newest.Subject), Count: len(n.Pending)}
+	n.Pending, n.Running, n.shut = nil, true, true
+	return n, tea.Batch(runNotify(n.Ctx, n.Argv[0], notifyArgs(n.Argv, v), n.Timeout), windowEnd(n.Ctx, n.Window))
 }
 
 // windowEnd reports the end of a run's window, or nothing once the UI has
@@ -125,7 +125,7 @@ func windowEnd(ctx context.Context, d time.Duration) tea.Cmd {
 		defer t.Stop()
 		select {
 		case <-t.C:
-			return notifyFlushMsg{}
+			return FlushMsg{}
 		case <-ctx.Done():
 			return nil
 		}
@@ -184,3 +184,11 @@ func failureText(err error, stderr, detailsKey string) (details, status string) 
 	}
 	return strings.Join(lines, "\n"), status + " (" + detailsKey + ": details)"
 }
+
+// notifyFailureMsg is notify_cmd's last run told by the notifier: why
+// it failed, sanitised lines for the details; "" after a success.
+type FailureMsg struct{ Text string }
+
+func (m FlushMsg) AccountIndex() int { return screen.NoAccount }
+
+func (m RanMsg) AccountIndex() int { return screen.NoAccount }
