@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -32,10 +33,10 @@ func TestAttachmentsTellTheStatusLine(t *testing.T) {
 		stays  bool // the transfer under way is still busy after
 		listed bool // the attachment list is open after
 	}{
-		{"not loaded", model.Body{}, false, typed(keys.Attachments.Keys()[0]), []screen.NoteMsg{{Text: "the message has not loaded yet", Bad: true}}, false, false},
-		{"none", model.Body{Message: model.Message{ID: id}}, false, typed(keys.Attachments.Keys()[0]), []screen.NoteMsg{{Text: "this message has no attachments", Bad: false}}, false, false},
-		{"list", two, false, typed(keys.Attachments.Keys()[0]), nil, false, true},
-		{"one at a time", one, true, typed(keys.SaveAttachment.Keys()[0]), []screen.NoteMsg{{Text: `saving "a.pdf" is under way`, Bad: true}}, true, false},
+		{"not loaded", model.Body{}, false, screentest.Typed(keys.Attachments.Keys()[0]), []screen.NoteMsg{{Text: "the message has not loaded yet", Bad: true}}, false, false},
+		{"none", model.Body{Message: model.Message{ID: id}}, false, screentest.Typed(keys.Attachments.Keys()[0]), []screen.NoteMsg{{Text: "this message has no attachments", Bad: false}}, false, false},
+		{"list", two, false, screentest.Typed(keys.Attachments.Keys()[0]), nil, false, true},
+		{"one at a time", one, true, screentest.Typed(keys.SaveAttachment.Keys()[0]), []screen.NoteMsg{{Text: `saving "a.pdf" is under way`, Bad: true}}, true, false},
 		{"progress", two, true, progressMsg{req: 4, written: 2 << 20}, []screen.NoteMsg{{Text: `saving "a.pdf" [##########··········]  50% 2.0 MB of 4.0 MB`, Bad: false}}, true, false},
 		{"saved", two, true, savedMsg{req: 4, path: "/d/a.pdf"}, []screen.NoteMsg{{Text: "saved /d/a.pdf", Bad: false}}, false, false},
 		{"not saved", two, true, savedMsg{req: 4, err: errors.New("disk full")}, []screen.NoteMsg{{Text: "not saved: disk full", Bad: true}}, false, false},

@@ -115,15 +115,6 @@ func storedOlderCmd(ctx context.Context, a screen.Remembering, i int, req uint64
 	}
 }
 
-func openCmd(ctx context.Context, a screen.Account, req uint64, id model.MessageID, timeout time.Duration) tea.Cmd {
-	return func() tea.Msg {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		body, err := a.Get(cctx, id)
-		return openedMsg{req: req, id: id, body: body, err: err}
-	}
-}
-
 func refreshCmd(ctx context.Context, a screen.Account, i int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)

@@ -24,7 +24,6 @@ func (m pushedMsg) AccountIndex() int      { return m.account }
 func (m connectMsg) AccountIndex() int     { return screen.NoAccount }
 func (m storedMatchMsg) AccountIndex() int { return m.account }
 func (m listedMsg) AccountIndex() int      { return m.account } // and syncedMsg's
-func (m openedMsg) AccountIndex() int      { return screen.NoAccount }
 func (m refreshedMsg) AccountIndex() int   { return m.account }
 func (m autoRefreshMsg) AccountIndex() int { return screen.NoAccount }
 func (m appliedMsg) AccountIndex() int     { return screen.NoAccount }
@@ -76,14 +75,6 @@ type listedMsg struct {
 	before  uint32 // an older page: the uid it was asked below
 	page    accounts.Page
 	err     error
-}
-
-// openedMsg is a message opened for reading.
-type openedMsg struct {
-	req  uint64
-	id   model.MessageID
-	body model.Body
-	err  error
 }
 
 // refreshedMsg reports a user refresh (the adapter's probe) of an account.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"unibox/ui/tui/screen/screentest"
 
 	"testing"
 	"time"
@@ -95,16 +96,16 @@ func TestSnoozePickerTyping(t *testing.T) {
 	e := &screen.Env{Keys: screen.DefaultKeyMap(), Styles: screen.DefaultStyles(), Opts: screen.Options{Now: func() time.Time { return now }}}
 	var s screen.Screen = startSnooze(e, []model.Row{{}}, now)
 	for _, r := range "2026-12-24 09:15" {
-		s, _ = step(s, runeKey(r))
+		s, _ = screentest.Step(s, runeKey(r))
 	}
 	field := s.(snoozeBox).input.Value()
-	s, said := step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	s, said := screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter})
 	if p, ok := only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("2006-01-02 15:04") != "2026-12-24 09:15" {
 		t.Fatalf("typed: %+v (field %q)", said, field)
 	}
 	s = startSnooze(e, []model.Row{{}}, now)
-	s, _ = step(s, tea.KeyMsg{Type: tea.KeyDown})
-	s, said = step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	s, _ = screentest.Step(s, tea.KeyMsg{Type: tea.KeyDown})
+	s, said = screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter})
 	if p, ok := only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("Mon 15:04") != "Thu 08:00" {
 		t.Fatalf("down, enter: %+v; want tomorrow 08:00", said)
 	}

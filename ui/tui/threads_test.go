@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -23,7 +24,7 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 	older, newer, alone := msg(1, "t1", time.Hour), msg(2, "t1", 0), msg(3, "", 0)
 	conv := &model.Conversation{ID: "t1", Members: []model.MessageID{older.ID, newer.ID}, Count: 2, Expanded: true}
 	keys := screen.DefaultKeyMap()
-	press := func(b interface{ Keys() []string }) tea.KeyMsg { return typed(b.Keys()[0]) }
+	press := func(b interface{ Keys() []string }) tea.KeyMsg { return screentest.Typed(b.Keys()[0]) }
 	for _, tc := range []struct {
 		name string
 		on   bool

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -210,4 +211,23 @@ func (v viewer) window() string {
 	shown := make([]string, v.vp.Height)
 	copy(shown, v.lines[top:])
 	return strings.Join(shown, "\n")
+}
+
+func openCmd(ctx context.Context, a screen.Account, req uint64, id model.MessageID, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		body, err := a.Get(cctx, id)
+		return openedMsg{req: req, id: id, body: body, err: err}
+	}
+}
+
+func (m openedMsg) AccountIndex() int { return screen.NoAccount }
+
+// openedMsg is a message opened for reading.
+type openedMsg struct {
+	req  uint64
+	id   model.MessageID
+	body model.Body
+	err  error
 }
