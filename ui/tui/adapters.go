@@ -142,9 +142,9 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		return s, cmd
 	}
 	if key.Matches(k, m.env.Keys.Unsubscribe) {
-		return s, m.unsub.start(m.viewer.showing())
+		return s, m.unsub.start(m.viewer.Showing())
 	}
-	if cmd, ok := m.viewer.attachKey(k); ok {
+	if cmd, ok := m.viewer.AttachKey(k); ok {
 		return s, cmd
 	}
 	switch {
@@ -152,10 +152,10 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		m.setMode(modeList)
 		return s, nil
 	case key.Matches(k, m.env.Keys.NextInThread):
-		m.threads.step(m.viewer.showing(), 1)
+		m.threads.step(m.viewer.Showing(), 1)
 		return s, nil
 	case key.Matches(k, m.env.Keys.PrevInThread):
-		m.threads.step(m.viewer.showing(), -1)
+		m.threads.step(m.viewer.Showing(), -1)
 		return s, nil
 	}
 	if cmd := m.handleActionKey(k, true); cmd != nil {

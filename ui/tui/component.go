@@ -2,13 +2,14 @@ package tui
 
 import (
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/message"
 	"unibox/ui/tui/screen"
 )
 
 // Each component keeps the contract, or the package does not build.
 var (
 	_ screen.Component[listModel]        = listModel{}
-	_ screen.Component[viewer]           = viewer{}
+	_ screen.Component[message.Viewer]   = message.Viewer{}
 	_ screen.Component[compose.Composer] = compose.Composer{}
 	_ screen.Input[filterBox]            = filterBox{}
 	// The screens of their own (screens.go).

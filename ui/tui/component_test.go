@@ -67,7 +67,7 @@ func only[T any](said []tea.Msg) (T, bool) {
 // The filter is an input: back clears it, open ends it with its text,
 // anything else edits it.
 func TestFilterInput(t *testing.T) {
-	f, _ := newFilterBox(screen.DefaultKeyMap()).open(false)
+	f, _ := newFilterBox(screen.DefaultKeyMap()).Open(false)
 	f, _ = f.Update(screentest.Typed("inv"))
 	if f.text() != "inv" || !f.active || !strings.Contains(f.View(40, 1), "/inv") {
 		t.Fatalf("typing: %q, active %v, %q", f.text(), f.active, f.View(40, 1))

@@ -55,7 +55,7 @@ func (f filterBox) View(width, _ int) string { return textsafe.Fit(f.input.View(
 
 func (f filterBox) text() string { return strings.TrimSpace(f.input.Value()) }
 
-func (f filterBox) open(search bool) (filterBox, tea.Cmd) {
+func (f filterBox) Open(search bool) (filterBox, tea.Cmd) {
 	f.active, f.search = true, search
 	f.input.Prompt = "/"
 	if search {

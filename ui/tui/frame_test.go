@@ -14,6 +14,7 @@ import (
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/ui/tui/message"
 	"unibox/ui/tui/screen"
 )
 
@@ -130,7 +131,7 @@ func checkEverySize(t *testing.T) {
 			checkFrameAt(t, m, w, h, "details")
 			m.Update(press("esc"))
 			m.Update(press("enter"))
-			m.Update(openedMsg{req: m.viewer.req, id: m.viewer.id, body: model.Body{Text: strings.Repeat("Ωμέγα ① … 漢字 text\n", 60)}})
+			m.Update(message.OpenedMsg{Req: m.viewer.Req, ID: m.viewer.ID, Body: model.Body{Text: strings.Repeat("Ωμέγα ① … 漢字 text\n", 60)}})
 			checkFrameAt(t, m, w, h, "message")
 			m.Update(press("esc"))
 			checkFrameAt(t, m, w, h, "back")

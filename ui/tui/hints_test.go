@@ -13,6 +13,7 @@ import (
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/screen"
 )
@@ -111,7 +112,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 	}
 
 	r.press("open")
-	r.Update(openedMsg{req: r.viewer.req, id: r.viewer.id, body: model.Body{Text: strings.Repeat("line\n", 200)}})
+	r.Update(message.OpenedMsg{Req: r.viewer.Req, ID: r.viewer.ID, Body: model.Body{Text: strings.Repeat("line\n", 200)}})
 	if got, want := r.Header(now), "message · "+l["up"]+"/"+l["down"]+" scroll · "+l["back"]+" back"; r.frame.mode != modeMessage || got != want {
 		t.Errorf("message (%s): header %q, want %q", r.frame.mode, got, want)
 	}
@@ -119,9 +120,9 @@ func TestHintsFollowRebinding(t *testing.T) {
 	for _, step := range []struct {
 		action string
 		want   int
-	}{{"down", 1}, {"page_down", 1 + r.viewer.vp.Height}, {"up", r.viewer.vp.Height}, {"page_up", 0}} {
-		if r.press(step.action); r.viewer.vp.YOffset != step.want {
-			t.Errorf("message: %s scrolled to line %d, want %d", step.action, r.viewer.vp.YOffset, step.want)
+	}{{"down", 1}, {"page_down", 1 + r.viewer.Viewport.Height}, {"up", r.viewer.Viewport.Height}, {"page_up", 0}} {
+		if r.press(step.action); r.viewer.Viewport.YOffset != step.want {
+			t.Errorf("message: %s scrolled to line %d, want %d", step.action, r.viewer.Viewport.YOffset, step.want)
 		}
 	}
 	if r.press("back"); r.frame.mode != modeList {

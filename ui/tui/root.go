@@ -13,6 +13,7 @@ import (
 	"unibox/model"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/screen"
 )
@@ -25,7 +26,7 @@ type Model struct {
 	panes   accountPanes // one pane per account: health, requests, unread
 	inbox   *model.Inbox // every account's rows, merged
 	list    listModel
-	viewer  viewer
+	viewer  message.Viewer
 	filter  filterBox
 	search  searchBox
 	triage  triageBox
@@ -100,16 +101,16 @@ func New(opts screen.Options) (*Model, error) {
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
 		drafted: func(id model.MessageID) bool { return m.compose.Drafted[id] }, dateFormat: opts.DateFormat,
 		snoozeNote: m.panes.snoozeNote}
-	m.viewer = newViewer(m.env.Styles, keys, opts.Now().Location())
-	m.viewer.att.e, m.viewer.att.account = &m.env, func(name string) (screen.Account, bool) {
+	m.viewer = message.New(m.env.Styles, keys, opts.Now().Location())
+	m.viewer.Att.E, m.viewer.Att.Account = &m.env, func(name string) (screen.Account, bool) {
 		if i := m.panes.index(name); i >= 0 {
 			return m.panes.accts[i].acct, true
 		}
 		return nil, false
 	}
-	m.viewer.att.opener = &attach.Opener{Cmd: opts.OpenCmd}
+	m.viewer.Att.Opener = &attach.Opener{Cmd: opts.OpenCmd}
 	if len(opts.OpenCmd) == 0 {
-		m.viewer.att.opener.Cmd = attach.DefaultOpenCmd
+		m.viewer.Att.Opener.Cmd = attach.DefaultOpenCmd
 	}
 	m.unsub = unsubBox{e: &m.env, panes: &m.panes}
 	m.threads = threadView{e: &m.env, panes: &m.panes, inbox: m.inbox}
@@ -132,7 +133,7 @@ func (m *Model) Close() {
 		u()
 	}
 	m.panes.unsubs = nil
-	_ = m.viewer.att.opener.Close() // the opened attachments' private copies
+	_ = m.viewer.Att.Opener.Close() // the opened attachments' private copies
 }
 
 // Init subscribes to every account, draws what the local store remembers
@@ -217,8 +218,8 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()
-	case progressMsg, savedMsg, attachOpenedMsg: // the viewer's, wherever the view has gone
-		return m, tea.Batch(m.viewer.attachMsg(msg), m.heard())
+	case message.ProgressMsg, message.SavedMsg, message.AttachOpenedMsg: // the viewer's, wherever the view has gone
+		return m, tea.Batch(m.viewer.AttachMsg(msg), m.heard())
 	case screen.NoteMsg, notify.FailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, compose.SentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
@@ -231,7 +232,7 @@ func (m *Model) layout() {
 	m.list.width, m.list.height = m.frame.width, bodyH
 	m.env.Rows = bodyH
 	m.list = m.list.clamp()
-	m.viewer = m.viewer.setSize(m.frame.width, bodyH)
+	m.viewer = m.viewer.SetSize(m.frame.width, bodyH)
 	m.frame.help.Width = m.frame.width
 }
 

@@ -8,6 +8,7 @@ import (
 	"unibox/model"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 )
 
@@ -67,7 +68,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.Keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, m.env.Keys.Open):
-		return m.open()
+		return m.Open()
 	case key.Matches(msg, m.env.Keys.NextAccount):
 		if m.panes.setFocus(m.panes.focus + 1) {
 			m.rebuild()
@@ -101,11 +102,11 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		m.triage.clear()
 	case key.Matches(msg, m.env.Keys.Filter):
 		var cmd tea.Cmd
-		m.filter, cmd = m.filter.open(false)
+		m.filter, cmd = m.filter.Open(false)
 		return cmd
 	case key.Matches(msg, m.env.Keys.Search):
 		var cmd tea.Cmd
-		m.filter, cmd = m.filter.open(true)
+		m.filter, cmd = m.filter.Open(true)
 		return cmd
 	}
 	return nil
@@ -128,7 +129,7 @@ func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 		}
 	}
 	if inMessage {
-		if r, ok := m.inbox.Find(m.viewer.showing()); ok {
+		if r, ok := m.inbox.Find(m.viewer.Showing()); ok {
 			rows = []model.Row{r}
 		} else {
 			rows = nil
@@ -237,7 +238,7 @@ func (m *Model) searched(msg searchedMsg) {
 	}
 }
 
-func (m *Model) open() tea.Cmd {
+func (m *Model) Open() tea.Cmd {
 	r, ok := m.list.selected()
 	if !ok {
 		return nil
@@ -252,7 +253,7 @@ func (m *Model) openRow(r model.Row) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	m.viewer, cmd = m.viewer.open(&m.env, m.panes.accts[i].acct, r.ID)
+	m.viewer, cmd = m.viewer.Open(&m.env, m.panes.accts[i].acct, r.ID)
 	m.setMode(modeMessage)
 	if !r.Seen && m.env.Opts.MarkReadOnOpen {
 		// get_message never sets \Seen: marking read is its own intent.
@@ -359,7 +360,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.snoozeMarksArrived(&m.env, msg) // drawn with the next view
 	case snoozeDueMsg:
 		return m.panes.snoozeDue(&m.env, msg)
-	case openedMsg:
+	case message.OpenedMsg:
 		m.viewer, _ = m.viewer.Update(msg)
 	case refreshedMsg:
 		a := m.panes.accts[msg.account]

@@ -53,7 +53,7 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 	var body *model.Body
 	i := -1
 	if inMessage {
-		b, ok := m.viewer.answerable()
+		b, ok := m.viewer.Answerable()
 		if !ok {
 			m.frame.setStatus("the message has not loaded: nothing to answer yet", true)
 			return nil, true

@@ -1,4 +1,4 @@
-package tui
+package message
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func (a attachList) step(d, n int) attachList {
 // attachments draws the list in width x height: a title naming the keys,
 // then one row per attachment (name, type, size), the selected one
 // reversed.
-func (v viewer) attachments(width, height int) string {
+func (v Viewer) attachments(width, height int) string {
 	k := v.keys
 	lines := []string{v.styles.Label.Render(textsafe.Fit(fmt.Sprintf("Attachments · %s open · %s save · %s close",
 		screen.Hint(k.Open), screen.Hint(k.SaveAttachment), screen.Hint(k.Back)), width)), ""}

@@ -1,4 +1,4 @@
-package tui
+package message
 
 import (
 	"context"
@@ -30,10 +30,10 @@ const progressEvery = 100 * time.Millisecond
 // transfers' messages) is the viewer's; it tells the status line by
 // noteMsg.
 type attachState struct {
-	e       *screen.Env                              // the UI's lifetime, options, request ids and tell
-	account func(name string) (screen.Account, bool) // an account of the UI by name
+	E       *screen.Env                              // the UI's lifetime, options, request ids and tell
+	Account func(name string) (screen.Account, bool) // an account of the UI by name
 	busy    *transfer
-	opener  *attach.Opener
+	Opener  *attach.Opener
 }
 
 // transfer is a save or an open under way: the child writes the file,
@@ -48,32 +48,32 @@ type transfer struct {
 
 // Messages of the attachment commands.
 type (
-	savedMsg struct {
+	SavedMsg struct {
 		req  uint64
 		path string
 		err  error
 	}
-	progressMsg struct {
+	ProgressMsg struct {
 		req     uint64
 		written int64
 	}
-	attachOpenedMsg struct {
+	AttachOpenedMsg struct {
 		req        uint64
 		name, path string
 		err        error
 	}
 )
 
-// attachKey runs A and S in the message view, and the attachment list's
+// AttachKey runs A and S in the message view, and the attachment list's
 // keys while it is open. ok is false for any other key.
-func (v *viewer) attachKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (v *Viewer) AttachKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := v.keys
 	n := len(v.body.Attachments)
 	if !v.attach.open {
 		if !key.Matches(msg, k.Attachments, k.SaveAttachment) {
 			return nil, false
 		}
-		if _, ok := v.answerable(); !ok {
+		if _, ok := v.Answerable(); !ok {
 			v.note("the message has not loaded yet", true)
 			return nil, true
 		}
@@ -105,12 +105,12 @@ func (v *viewer) attachKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 }
 
 // source is the account of the message on screen, if it can save parts.
-func (v *viewer) source() (attach.Source, model.Body, bool) {
-	b, ok := v.answerable()
+func (v *Viewer) source() (attach.Source, model.Body, bool) {
+	b, ok := v.Answerable()
 	if !ok {
 		return nil, b, false
 	}
-	acct, ok := v.att.account(b.ID.Account)
+	acct, ok := v.Att.Account(b.ID.Account)
 	if !ok {
 		return nil, b, false
 	}
@@ -124,7 +124,7 @@ func (v *viewer) source() (attach.Source, model.Body, bool) {
 // saveAttachment saves attachment i of the message on screen into
 // download_dir: the child writes it into a private staging folder there,
 // watched for the progress bar, then it takes its safe name.
-func (v *viewer) saveAttachment(i int) tea.Cmd {
+func (v *Viewer) saveAttachment(i int) tea.Cmd {
 	if v.stillBusy() {
 		return nil
 	}
@@ -133,25 +133,25 @@ func (v *viewer) saveAttachment(i int) tea.Cmd {
 		return nil
 	}
 	at := b.Attachments[i]
-	job, err := attach.NewJob(v.att.e.Opts.DownloadDir, at.Name)
+	job, err := attach.NewJob(v.Att.E.Opts.DownloadDir, at.Name)
 	if err != nil {
 		v.note("not saved: "+err.Error(), true)
 		return nil
 	}
 	tr := v.start("saving", at.Name, at.Size, job.Written)
-	ctx, timeout := v.att.e.Ctx, v.att.e.Opts.CallTimeout+accounts.TransferTime(at.Size)
+	ctx, timeout := v.Att.E.Ctx, v.Att.E.Opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		defer job.Close()
 		path, err := job.Run(cctx, src, b.ID, i)
-		return savedMsg{req: tr.req, path: path, err: err}
+		return SavedMsg{req: tr.req, path: path, err: err}
 	})
 }
 
 // stillBusy says so when a save or open is under way.
-func (v *viewer) stillBusy() bool {
-	if t := v.att.busy; t != nil {
+func (v *Viewer) stillBusy() bool {
+	if t := v.Att.busy; t != nil {
 		v.note(t.verb+" "+t.name+" is under way", true)
 		return true
 	}
@@ -159,9 +159,9 @@ func (v *viewer) stillBusy() bool {
 }
 
 // start records a transfer and says it began.
-func (v *viewer) start(verb, name string, size int64, written func() int64) *transfer {
-	t := &transfer{req: v.att.e.Next(), verb: verb, name: displayName(name), size: size, written: written}
-	v.att.busy = t
+func (v *Viewer) start(verb, name string, size int64, written func() int64) *transfer {
+	t := &transfer{req: v.Att.E.Next(), verb: verb, name: displayName(name), size: size, written: written}
+	v.Att.busy = t
 	v.note(verb+" "+t.name+"…", false)
 	return t
 }
@@ -177,18 +177,18 @@ func (t *transfer) with(run tea.Cmd) tea.Cmd {
 
 // watch reads how much of the file is written, a little later.
 func (t *transfer) watch() tea.Cmd {
-	return tea.Tick(progressEvery, func(time.Time) tea.Msg { return progressMsg{req: t.req, written: t.written()} })
+	return tea.Tick(progressEvery, func(time.Time) tea.Msg { return ProgressMsg{req: t.req, written: t.written()} })
 }
 
 // done forgets the transfer req, if it is the one under way.
-func (v *viewer) done(req uint64) {
-	if t := v.att.busy; t != nil && t.req == req {
-		v.att.busy = nil
+func (v *Viewer) done(req uint64) {
+	if t := v.Att.busy; t != nil && t.req == req {
+		v.Att.busy = nil
 	}
 }
 
 // openAttachment opens attachment i with open_cmd, unless it would run.
-func (v *viewer) openAttachment(i int) tea.Cmd {
+func (v *Viewer) openAttachment(i int) tea.Cmd {
 	src, b, ok := v.source()
 	if !ok || i >= len(b.Attachments) {
 		return nil
@@ -197,39 +197,39 @@ func (v *viewer) openAttachment(i int) tea.Cmd {
 		return nil
 	}
 	at := b.Attachments[i]
-	p, err := v.att.opener.Prepare(at.Name)
+	p, err := v.Att.Opener.Prepare(at.Name)
 	if err != nil {
-		return v.showOpened(attachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
+		return v.showOpened(AttachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
 	}
 	tr := v.start("opening", at.Name, at.Size, p.Written)
-	ctx, timeout := v.att.e.Ctx, v.att.e.Opts.CallTimeout+accounts.TransferTime(at.Size)
+	ctx, timeout := v.Att.E.Ctx, v.Att.E.Opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		path, err := p.Run(cctx, src, b.ID, i)
-		return attachOpenedMsg{req: tr.req, name: tr.name, path: path, err: err}
+		return AttachOpenedMsg{req: tr.req, name: tr.name, path: path, err: err}
 	})
 }
 
-// attachMsg shows how a save or an open went, and the progress bar,
+// AttachMsg shows how a save or an open went, and the progress bar,
 // wherever the message view has gone since.
-func (v *viewer) attachMsg(msg tea.Msg) tea.Cmd {
+func (v *Viewer) AttachMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case progressMsg:
-		t := v.att.busy
+	case ProgressMsg:
+		t := v.Att.busy
 		if t == nil || t.req != msg.req {
 			return nil
 		}
 		v.note(fmt.Sprintf("%s %s %s", t.verb, t.name, progressBar(msg.written, t.size, 20)), false)
 		return t.watch()
-	case savedMsg:
+	case SavedMsg:
 		v.done(msg.req)
 		if msg.err != nil {
 			v.note("not saved: "+msg.err.Error(), true)
 		} else {
 			v.note("saved "+msg.path, false)
 		}
-	case attachOpenedMsg:
+	case AttachOpenedMsg:
 		v.done(msg.req)
 		return v.showOpened(msg)
 	}
@@ -237,7 +237,7 @@ func (v *viewer) attachMsg(msg tea.Msg) tea.Cmd {
 }
 
 // showOpened says how an open went: a refusal with its reason.
-func (v *viewer) showOpened(msg attachOpenedMsg) tea.Cmd {
+func (v *Viewer) showOpened(msg AttachOpenedMsg) tea.Cmd {
 	var refused *runnable.Refused
 	switch {
 	case errors.As(msg.err, &refused):
@@ -251,8 +251,8 @@ func (v *viewer) showOpened(msg attachOpenedMsg) tea.Cmd {
 }
 
 // note tells the status line what the attachments' flow says.
-func (v *viewer) note(text string, bad bool) {
-	v.att.e.Tell(screen.NoteMsg{Text: text, Bad: bad})
+func (v *Viewer) note(text string, bad bool) {
+	v.Att.E.Tell(screen.NoteMsg{Text: text, Bad: bad})
 }
 
 // progressBar is "[#####·····] 50% 2.5 of 5.0 MB", width cells of bar.

@@ -1,4 +1,4 @@
-package tui
+package message
 
 import (
 	"errors"
@@ -37,27 +37,27 @@ func TestAttachmentsTellTheStatusLine(t *testing.T) {
 		{"none", model.Body{Message: model.Message{ID: id}}, false, screentest.Typed(keys.Attachments.Keys()[0]), []screen.NoteMsg{{Text: "this message has no attachments", Bad: false}}, false, false},
 		{"list", two, false, screentest.Typed(keys.Attachments.Keys()[0]), nil, false, true},
 		{"one at a time", one, true, screentest.Typed(keys.SaveAttachment.Keys()[0]), []screen.NoteMsg{{Text: `saving "a.pdf" is under way`, Bad: true}}, true, false},
-		{"progress", two, true, progressMsg{req: 4, written: 2 << 20}, []screen.NoteMsg{{Text: `saving "a.pdf" [##########··········]  50% 2.0 MB of 4.0 MB`, Bad: false}}, true, false},
-		{"saved", two, true, savedMsg{req: 4, path: "/d/a.pdf"}, []screen.NoteMsg{{Text: "saved /d/a.pdf", Bad: false}}, false, false},
-		{"not saved", two, true, savedMsg{req: 4, err: errors.New("disk full")}, []screen.NoteMsg{{Text: "not saved: disk full", Bad: true}}, false, false},
-		{"a late answer", two, true, savedMsg{req: 3, path: "/d/old"}, []screen.NoteMsg{{Text: "saved /d/old", Bad: false}}, true, false},
-		{"refused", two, true, attachOpenedMsg{req: 4, name: `"a.exe"`, err: refused}, []screen.NoteMsg{{Text: refused.Error(), Bad: true}}, false, false},
+		{"progress", two, true, ProgressMsg{req: 4, written: 2 << 20}, []screen.NoteMsg{{Text: `saving "a.pdf" [##########··········]  50% 2.0 MB of 4.0 MB`, Bad: false}}, true, false},
+		{"saved", two, true, SavedMsg{req: 4, path: "/d/a.pdf"}, []screen.NoteMsg{{Text: "saved /d/a.pdf", Bad: false}}, false, false},
+		{"not saved", two, true, SavedMsg{req: 4, err: errors.New("disk full")}, []screen.NoteMsg{{Text: "not saved: disk full", Bad: true}}, false, false},
+		{"a late answer", two, true, SavedMsg{req: 3, path: "/d/old"}, []screen.NoteMsg{{Text: "saved /d/old", Bad: false}}, true, false},
+		{"refused", two, true, AttachOpenedMsg{req: 4, name: `"a.exe"`, err: refused}, []screen.NoteMsg{{Text: refused.Error(), Bad: true}}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &screen.Env{Keys: keys, Opts: screen.Options{CallTimeout: time.Second}}
-			v := newViewer(screen.DefaultStyles(), keys, time.UTC)
-			v.att.e = e
-			v.att.account = func(string) (screen.Account, bool) { return nil, false }
-			v.id, v.body = id, tc.body
+			v := New(screen.DefaultStyles(), keys, time.UTC)
+			v.Att.E = e
+			v.Att.Account = func(string) (screen.Account, bool) { return nil, false }
+			v.ID, v.body = id, tc.body
 			if tc.busy {
-				v.att.busy = busy
+				v.Att.busy = busy
 			}
 			if k, ok := tc.msg.(tea.KeyMsg); ok {
-				if _, took := v.attachKey(k); !took {
+				if _, took := v.AttachKey(k); !took {
 					t.Fatalf("%s was not the attachments' key", k)
 				}
 			} else {
-				v.attachMsg(tc.msg)
+				v.AttachMsg(tc.msg)
 			}
 			var said []screen.NoteMsg
 			for _, m := range e.Said {
@@ -66,8 +66,8 @@ func TestAttachmentsTellTheStatusLine(t *testing.T) {
 			if fmt.Sprint(said) != fmt.Sprint(tc.said) {
 				t.Errorf("told %v, want %v", said, tc.said)
 			}
-			if (v.att.busy != nil) != tc.stays || v.attach.open != tc.listed {
-				t.Errorf("busy %v, list open %v; want %v, %v", v.att.busy != nil, v.attach.open, tc.stays, tc.listed)
+			if (v.Att.busy != nil) != tc.stays || v.attach.open != tc.listed {
+				t.Errorf("busy %v, list open %v; want %v, %v", v.Att.busy != nil, v.attach.open, tc.stays, tc.listed)
 			}
 		})
 	}

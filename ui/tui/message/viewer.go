@@ -1,4 +1,4 @@
-package tui
+package message
 
 import (
 	"context"
@@ -15,56 +15,56 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// viewer shows one message: headers and body in a scrollable viewport.
-type viewer struct {
-	styles  screen.Styles
-	keys    screen.KeyMap  // its scroll keys, as the help names them
-	loc     *time.Location // dates are shown in the UI clock's zone
-	vp      viewport.Model // scrolling; drawn by window, not by vp.View
-	lines   []string       // what vp holds, as laid out, one per line
-	id      model.MessageID
-	req     uint64 // the open request this view waits for
-	loading bool
-	err     string
-	body    model.Body
-	attach  attachList  // A: the attachments, over the body
-	att     attachState // a save or an open under way, and the opener (attach.go)
+// Viewer shows one message: headers and body in a scrollable viewport.
+type Viewer struct {
+	styles   screen.Styles
+	keys     screen.KeyMap  // its scroll keys, as the help names them
+	loc      *time.Location // dates are shown in the UI clock's zone
+	Viewport viewport.Model // scrolling; drawn by window, not by vp.View
+	lines    []string       // what vp holds, as laid out, one per line
+	ID       model.MessageID
+	Req      uint64 // the open request this view waits for
+	loading  bool
+	err      string
+	body     model.Body
+	attach   attachList  // A: the attachments, over the body
+	Att      attachState // a save or an open under way, and the opener (attach.go)
 }
 
-func newViewer(styles screen.Styles, keys screen.KeyMap, loc *time.Location) viewer {
-	return viewer{styles: styles, keys: keys, loc: loc, vp: viewport.New(80, 20)}
+func New(styles screen.Styles, keys screen.KeyMap, loc *time.Location) Viewer {
+	return Viewer{styles: styles, keys: keys, loc: loc, Viewport: viewport.New(80, 20)}
 }
 
-func (v viewer) setSize(w, h int) viewer {
-	v.vp.Width, v.vp.Height = w, h
+func (v Viewer) SetSize(w, h int) Viewer {
+	v.Viewport.Width, v.Viewport.Height = w, h
 	if !v.loading {
 		v = v.setText(v.content())
 	}
 	return v
 }
 
-// showing is the message on screen (loaded or still loading).
-func (v viewer) showing() model.MessageID { return v.id }
+// Showing is the message on screen (loaded or still loading).
+func (v Viewer) Showing() model.MessageID { return v.ID }
 
-// open starts showing id while its body loads from acct; the viewer waits
+// Open starts showing id while its body loads from acct; the viewer waits
 // for the answer to its own request.
-func (v viewer) open(e *screen.Env, acct screen.Account, id model.MessageID) (viewer, tea.Cmd) {
-	v.id, v.req, v.loading, v.err, v.body, v.attach = id, e.Next(), true, "", model.Body{}, attachList{}
+func (v Viewer) Open(e *screen.Env, acct screen.Account, id model.MessageID) (Viewer, tea.Cmd) {
+	v.ID, v.Req, v.loading, v.err, v.body, v.attach = id, e.Next(), true, "", model.Body{}, attachList{}
 	v = v.setText("")
-	v.vp.GotoTop()
-	return v, openCmd(e.Ctx, acct, v.req, id, e.Opts.CallTimeout)
+	v.Viewport.GotoTop()
+	return v, openCmd(e.Ctx, acct, v.Req, id, e.Opts.CallTimeout)
 }
 
 // opened shows the body the open request brought; an answer to an earlier
 // request (a message left before it loaded) is dropped.
-func (v viewer) opened(msg openedMsg) viewer {
-	if msg.req != v.req {
+func (v Viewer) opened(msg OpenedMsg) Viewer {
+	if msg.Req != v.Req {
 		return v
 	}
-	return v.loaded(msg.body, msg.err)
+	return v.loaded(msg.Body, msg.err)
 }
 
-func (v viewer) loaded(b model.Body, err error) viewer {
+func (v Viewer) loaded(b model.Body, err error) Viewer {
 	v.loading = false
 	if err != nil {
 		v.err = err.Error()
@@ -72,54 +72,54 @@ func (v viewer) loaded(b model.Body, err error) viewer {
 		v.body = b
 	}
 	v = v.setText(v.content())
-	v.vp.GotoTop()
+	v.Viewport.GotoTop()
 	return v
 }
 
 // setText gives the viewport its content (for scrolling) and keeps it to
 // draw.
-func (v viewer) setText(text string) viewer {
+func (v Viewer) setText(text string) Viewer {
 	v.lines = strings.Split(text, "\n")
-	v.vp.SetContent(text)
+	v.Viewport.SetContent(text)
 	return v
 }
 
 // Update scrolls by the KeyMap's bindings, which the help and the header
 // name (rebound under [keys] with the list's); the viewport's own keys
 // (space, b, the mouse wheel) still work beside them.
-func (v viewer) Update(msg tea.Msg) (viewer, tea.Cmd) {
-	if o, ok := msg.(openedMsg); ok {
+func (v Viewer) Update(msg tea.Msg) (Viewer, tea.Cmd) {
+	if o, ok := msg.(OpenedMsg); ok {
 		return v.opened(o), nil
 	}
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch {
 		case key.Matches(k, v.keys.Down):
-			v.vp.ScrollDown(1)
+			v.Viewport.ScrollDown(1)
 			return v, nil
 		case key.Matches(k, v.keys.Up):
-			v.vp.ScrollUp(1)
+			v.Viewport.ScrollUp(1)
 			return v, nil
 		case key.Matches(k, v.keys.PageDown):
-			v.vp.PageDown()
+			v.Viewport.PageDown()
 			return v, nil
 		case key.Matches(k, v.keys.PageUp):
-			v.vp.PageUp()
+			v.Viewport.PageUp()
 			return v, nil
 		}
 	}
 	var cmd tea.Cmd
-	v.vp, cmd = v.vp.Update(msg)
+	v.Viewport, cmd = v.Viewport.Update(msg)
 	return v, cmd
 }
 
-func (v viewer) content() string {
+func (v Viewer) content() string {
 	if v.err != "" {
 		// Wrapped, not cut: the end says why there is nothing to show
 		// (offline, and the body is not stored).
-		return v.styles.StatusError.Width(max(v.vp.Width, 20)).Render("Could not open the message: " + textsafe.Line(v.err))
+		return v.styles.StatusError.Width(max(v.Viewport.Width, 20)).Render("Could not open the message: " + textsafe.Line(v.err))
 	}
 	b := v.body
-	w := max(v.vp.Width, 20)
+	w := max(v.Viewport.Width, 20)
 	var out strings.Builder
 	field := func(label, value string) {
 		if value == "" {
@@ -158,12 +158,12 @@ func (v viewer) content() string {
 // View draws the message in the size it is given. The text is wrapped
 // once, in setSize, for the size the layout gives the body; a view at
 // another size lays out a copy for that frame.
-func (v viewer) View(width, height int) string {
-	if width != v.vp.Width || height != v.vp.Height {
-		v = v.setSize(width, height)
+func (v Viewer) View(width, height int) string {
+	if width != v.Viewport.Width || height != v.Viewport.Height {
+		v = v.SetSize(width, height)
 	}
 	if v.loading {
-		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.vp.Height-1))
+		return v.styles.Dim.Render("Loading message…") + strings.Repeat("\n", max(0, v.Viewport.Height-1))
 	}
 	if v.attach.open {
 		return v.attachments(width, height)
@@ -172,7 +172,7 @@ func (v viewer) View(width, height int) string {
 }
 
 // Header names the view and its keys.
-func (v viewer) Header() string {
+func (v Viewer) Header() string {
 	h := fmt.Sprintf("message · %s/%s scroll · %s back", screen.LastHint(v.keys.Up), screen.LastHint(v.keys.Down), screen.Hint(v.keys.Back))
 	switch n := len(v.body.Attachments); {
 	case v.loading || n == 0:
@@ -185,18 +185,18 @@ func (v viewer) Header() string {
 }
 
 // ShortHelp and FullHelp are the viewer's keys, for the help.
-func (v viewer) ShortHelp() []key.Binding {
+func (v Viewer) ShortHelp() []key.Binding {
 	k := v.keys
 	return []key.Binding{k.Back, k.Down, k.Up, k.PageDown, k.PageUp, k.Help}
 }
-func (v viewer) FullHelp() [][]key.Binding {
+func (v Viewer) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{v.ShortHelp(), {k.Reply, k.ReplyAll, k.Forward, k.Compose, k.Attachments, k.SaveAttachment}}
 }
 
 // body is the message on screen, once it has loaded (for an answer).
-func (v viewer) answerable() (model.Body, bool) {
-	return v.body, !v.loading && v.err == "" && v.body.ID == v.id
+func (v Viewer) Answerable() (model.Body, bool) {
+	return v.body, !v.loading && v.err == "" && v.body.ID == v.ID
 }
 
 // window is the viewport's visible lines, exactly Height of them, drawn as
@@ -206,9 +206,9 @@ func (v viewer) answerable() (model.Body, bool) {
 // wrapped, and scrolled the account bar away. Lines here are already cut
 // to the width by textsafe; the renderer clears what is left of a shorter
 // line.
-func (v viewer) window() string {
-	top := min(max(v.vp.YOffset, 0), len(v.lines))
-	shown := make([]string, v.vp.Height)
+func (v Viewer) window() string {
+	top := min(max(v.Viewport.YOffset, 0), len(v.lines))
+	shown := make([]string, v.Viewport.Height)
 	copy(shown, v.lines[top:])
 	return strings.Join(shown, "\n")
 }
@@ -218,16 +218,16 @@ func openCmd(ctx context.Context, a screen.Account, req uint64, id model.Message
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		body, err := a.Get(cctx, id)
-		return openedMsg{req: req, id: id, body: body, err: err}
+		return OpenedMsg{Req: req, ID: id, Body: body, err: err}
 	}
 }
 
-func (m openedMsg) AccountIndex() int { return screen.NoAccount }
+func (m OpenedMsg) AccountIndex() int { return screen.NoAccount }
 
-// openedMsg is a message opened for reading.
-type openedMsg struct {
-	req  uint64
-	id   model.MessageID
-	body model.Body
+// OpenedMsg is a message opened for reading.
+type OpenedMsg struct {
+	Req  uint64
+	ID   model.MessageID
+	Body model.Body
 	err  error
 }
