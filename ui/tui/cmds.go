@@ -3,8 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
-	"sort"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -140,34 +138,6 @@ func applyCmd(ctx context.Context, a screen.Account, intent int, op model.Op, fo
 		defer cancel()
 		res, err := a.Apply(cctx, op, folder, uv, msgs)
 		return appliedMsg{intent: intent, results: res, err: err}
-	}
-}
-
-// foldersCmd fetches the folder lists of the given accounts and merges them.
-func foldersCmd(ctx context.Context, accts []screen.Account, req uint64, timeout time.Duration) tea.Cmd {
-	return func() tea.Msg {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		seen := map[string]bool{}
-		var names []string
-		var firstErr error
-		for _, a := range accts {
-			fs, err := a.Folders(cctx)
-			if err != nil {
-				if firstErr == nil {
-					firstErr = fmt.Errorf("%s: %w", a.Name(), err)
-				}
-				continue
-			}
-			for _, f := range fs {
-				if !seen[f.Name] {
-					seen[f.Name] = true
-					names = append(names, f.Name)
-				}
-			}
-		}
-		sort.Strings(names)
-		return foldersMsg{req: req, folders: names, err: firstErr}
 	}
 }
 

@@ -209,3 +209,9 @@ func (p folderPicker) FullHelp() [][]key.Binding { return [][]key.Binding{p.Shor
 
 // foldersTimeout bounds a folder list read from the store.
 const foldersTimeout = 2 * time.Second
+
+// folderPickedMsg: the folder picker ended with a folder of account.
+type folderPickedMsg struct {
+	account int
+	folder  string
+}

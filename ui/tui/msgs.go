@@ -27,7 +27,6 @@ func (m listedMsg) AccountIndex() int      { return m.account } // and syncedMsg
 func (m refreshedMsg) AccountIndex() int   { return m.account }
 func (m autoRefreshMsg) AccountIndex() int { return screen.NoAccount }
 func (m appliedMsg) AccountIndex() int     { return screen.NoAccount }
-func (m foldersMsg) AccountIndex() int     { return screen.NoAccount }
 func (m searchedMsg) AccountIndex() int    { return m.account }
 
 // statusMsg is a connection snapshot from one account's adapter.
@@ -93,13 +92,6 @@ type autoRefreshMsg struct{}
 type appliedMsg struct {
 	intent  int
 	results []model.ItemResult
-	err     error
-}
-
-// foldersMsg lists the folders of the accounts a move involves.
-type foldersMsg struct {
-	req     uint64
-	folders []string
 	err     error
 }
 

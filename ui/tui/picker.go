@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -154,3 +157,46 @@ func (b pickerBox) ShortHelp() []key.Binding {
 	return []key.Binding{screen.As(b.keys.Open, "move here"), screen.As(b.keys.Back, "cancel")}
 }
 func (b pickerBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
+
+// movePickedMsg: the move picker ended with a folder for rows.
+type movePickedMsg struct {
+	folder string
+	rows   []model.Row
+}
+
+// foldersCmd fetches the folder lists of the given accounts and merges them.
+func foldersCmd(ctx context.Context, accts []screen.Account, req uint64, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		seen := map[string]bool{}
+		var names []string
+		var firstErr error
+		for _, a := range accts {
+			fs, err := a.Folders(cctx)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("%s: %w", a.Name(), err)
+				}
+				continue
+			}
+			for _, f := range fs {
+				if !seen[f.Name] {
+					seen[f.Name] = true
+					names = append(names, f.Name)
+				}
+			}
+		}
+		sort.Strings(names)
+		return foldersMsg{req: req, folders: names, err: firstErr}
+	}
+}
+
+func (m foldersMsg) AccountIndex() int { return screen.NoAccount }
+
+// foldersMsg lists the folders of the accounts a move involves.
+type foldersMsg struct {
+	req     uint64
+	folders []string
+	err     error
+}

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
@@ -14,21 +12,6 @@ import (
 // What a screen tells the root (see tell) besides a note: the outcome of
 // a screen that ended, for the flow that acts on it.
 type (
-	// movePickedMsg: the move picker ended with a folder for rows.
-	movePickedMsg struct {
-		folder string
-		rows   []model.Row
-	}
-	// snoozePickedMsg: the snooze picker ended with a time for rows.
-	snoozePickedMsg struct {
-		until time.Time
-		rows  []model.Row
-	}
-	// folderPickedMsg: the folder picker ended with a folder of account.
-	folderPickedMsg struct {
-		account int
-		folder  string
-	}
 	// refreshMsg asks for an account's refresh (the details' r).
 	refreshMsg struct{ account int }
 	// archiveSenderMsg: the archive offer after an unsubscribe was taken:

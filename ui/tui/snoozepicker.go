@@ -168,3 +168,9 @@ func (b snoozeBox) ShortHelp() []key.Binding {
 	return []key.Binding{screen.As(b.keys.Open, "snooze until"), screen.As(b.keys.Back, "cancel")}
 }
 func (b snoozeBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
+
+// snoozePickedMsg: the snooze picker ended with a time for rows.
+type snoozePickedMsg struct {
+	until time.Time
+	rows  []model.Row
+}

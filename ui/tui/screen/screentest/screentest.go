@@ -32,3 +32,13 @@ func Env(t testing.TB) *screen.Env {
 	t.Cleanup(cancel)
 	return &screen.Env{Ctx: ctx, Cancel: cancel, Keys: screen.DefaultKeyMap(), Styles: screen.DefaultStyles()}
 }
+
+// Only is the one message told, if it is a T.
+func Only[T any](said []tea.Msg) (T, bool) {
+	var zero T
+	if len(said) != 1 {
+		return zero, false
+	}
+	v, ok := said[0].(T)
+	return v, ok
+}

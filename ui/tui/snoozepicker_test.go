@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"strings"
+	"unibox/ui/tui/screen/screentest"
+
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"unibox/model"
+	"unibox/ui/tui/screen"
+)
+
+func TestSnoozeChoices(t *testing.T) {
+	zone := time.FixedZone("CET", 3600)
+	at := func(d, h, m int) time.Time { return time.Date(2026, 12, d, h, m, 0, 0, zone) } // 2026-12-07 is a Monday
+	for _, tc := range []struct {
+		name string
+		now  time.Time
+		want []string // label@time
+	}{
+		{"a Wednesday afternoon", at(2, 14, 0), []string{"later today@Wed 2 Dec 18:00", "tomorrow@Thu 3 Dec 08:00", "next Monday@Mon 7 Dec 08:00"}},
+		{"after 18:00: no later today", at(2, 18, 0), []string{"tomorrow@Thu 3 Dec 08:00", "next Monday@Mon 7 Dec 08:00"}},
+		{"a Monday: a week on", at(7, 9, 0), []string{"later today@Mon 7 Dec 18:00", "tomorrow@Tue 8 Dec 08:00", "next Monday@Mon 14 Dec 08:00"}},
+		{"a Sunday night", at(6, 23, 0), []string{"tomorrow@Mon 7 Dec 08:00", "next Monday@Mon 7 Dec 08:00"}},
+		{"across a month", at(31, 12, 0), []string{"later today@Thu 31 Dec 18:00", "tomorrow@Fri 1 Jan 08:00", "next Monday@Mon 4 Jan 08:00"}},
+	} {
+		var got []string
+		for _, c := range snoozeChoices(tc.now) {
+			got = append(got, c.label+"@"+c.at.Format("Mon 2 Jan 15:04"))
+			if c.at.Location() != zone {
+				t.Errorf("%s: %s is in %s, not the user's zone", tc.name, c.label, c.at.Location())
+			}
+		}
+		if strings.Join(got, ", ") != strings.Join(tc.want, ", ") {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestParseSnoozeTime(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ in, want, err string }{
+		{"17:30", "2026-12-02 17:30", ""},
+		{" 2026-12-24 09:15 ", "2026-12-24 09:15", ""},
+		{"2026-12-24", "2026-12-24 08:00", ""},
+		{"2026-12-24T09:00:00+01:00", "2026-12-24 09:00", ""},
+		{"09:00", "", "Wed 2 Dec 09:00 is past"},
+		{"2026-12-01", "", "is past"},
+		{"soon", "", `"soon" is not a time; type one like 17:30 (today), 2026-12-24 09:00`},
+		{"25:00", "", "is not a time"},
+	} {
+		got, err := parseSnoozeTime(tc.in, now)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %v, %v; want error %q", tc.in, got, err, tc.err)
+			}
+		case err != nil || got.Format("2006-01-02 15:04") != tc.want:
+			t.Errorf("%q: %v, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// Typing in the picker goes to its field from the first key, wherever
+// the cursor was; the arrows move between the presets and the field.
+func TestSnoozePickerTyping(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	e := &screen.Env{Keys: screen.DefaultKeyMap(), Styles: screen.DefaultStyles(), Opts: screen.Options{Now: func() time.Time { return now }}}
+	var s screen.Screen = startSnooze(e, []model.Row{{}}, now)
+	for _, r := range "2026-12-24 09:15" {
+		s, _ = screentest.Step(s, runeKey(r))
+	}
+	field := s.(snoozeBox).input.Value()
+	s, said := screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	if p, ok := screentest.Only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("2006-01-02 15:04") != "2026-12-24 09:15" {
+		t.Fatalf("typed: %+v (field %q)", said, field)
+	}
+	s = startSnooze(e, []model.Row{{}}, now)
+	s, _ = screentest.Step(s, tea.KeyMsg{Type: tea.KeyDown})
+	s, said = screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	if p, ok := screentest.Only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("Mon 15:04") != "Thu 08:00" {
+		t.Fatalf("down, enter: %+v; want tomorrow 08:00", said)
+	}
+}
+
+func runeKey(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}} }
