@@ -3,6 +3,7 @@ package tui
 import (
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/message"
+	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
 )
 
@@ -14,8 +15,8 @@ var (
 	_ screen.Input[filterBox]            = filterBox{}
 	// The screens of their own (screens.go).
 	_ screen.Screen = detailsBox{}
-	_ screen.Screen = pickerBox{}
-	_ screen.Screen = snoozeBox{}
-	_ screen.Screen = folderPicker{}
+	_ screen.Screen = picker.Move{}
+	_ screen.Screen = picker.Snooze{}
+	_ screen.Screen = picker.Folders{}
 	_ screen.Screen = compose.DraftsBox{}
 )

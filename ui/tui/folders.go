@@ -9,6 +9,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
 )
 
@@ -123,7 +124,7 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if i < 0 {
 			return nil, true
 		}
-		p, cmd := newFolderPicker(&m.env, i, m.panes.accts[i].acct)
+		p, cmd := picker.NewFolders(&m.env, i, m.panes.accts[i].acct)
 		m.show(modeFolders, p)
 		return cmd, true
 	case !m.folder.on:
@@ -229,7 +230,7 @@ func (v folderView) at(i int) string {
 // folderMsg takes the folder view's messages; ok is false for any other.
 func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case folderListMsg:
+	case picker.FolderListMsg:
 		return m.toTop(msg), true
 	case folderPageMsg:
 		return m.folderPage(msg), true

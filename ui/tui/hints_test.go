@@ -15,6 +15,7 @@ import (
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
+	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
 )
 
@@ -134,7 +135,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Errorf("picker (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "picker")
-	r.Update(foldersMsg{req: r.top.(pickerBox).req, folders: []string{"Archive", "Later"}})
+	r.Update(picker.FoldersMsg{Req: r.top.(picker.Move).Req, Folders: []string{"Archive", "Later"}})
 	if r.Update(tea.KeyMsg{Type: tea.KeyEsc}); r.frame.mode != modePicker {
 		t.Error("esc cancelled a move with back bound elsewhere")
 	}
@@ -142,7 +143,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Errorf("the back key of the picker: %s, %q", r.frame.mode, r.frame.status)
 	}
 	r.press("move")
-	r.Update(foldersMsg{req: r.top.(pickerBox).req, folders: []string{"Archive", "Later"}})
+	r.Update(picker.FoldersMsg{Req: r.top.(picker.Move).Req, Folders: []string{"Archive", "Later"}})
 	if r.Update(tea.KeyMsg{Type: tea.KeyEnter}); r.frame.mode != modePicker {
 		t.Error("enter picked a folder with open bound elsewhere")
 	}

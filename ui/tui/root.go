@@ -15,6 +15,7 @@ import (
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
+	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
 )
 
@@ -220,7 +221,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case message.ProgressMsg, message.SavedMsg, message.AttachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.AttachMsg(msg), m.heard())
-	case screen.NoteMsg, notify.FailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, movePickedMsg, snoozePickedMsg, folderPickedMsg, refreshMsg, compose.SentMarkMsg:
+	case screen.NoteMsg, notify.FailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, refreshMsg, compose.SentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

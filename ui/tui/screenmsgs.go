@@ -6,6 +6,7 @@ import (
 	"unibox/model"
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/notify"
+	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
 )
 
@@ -32,16 +33,16 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case screen.NoteMsg:
 		m.frame.setStatus(msg.Text, msg.Bad)
-	case movePickedMsg:
-		return m.act(model.Op{Action: model.ActMove, To: msg.folder}, msg.rows)
-	case snoozePickedMsg:
-		c, n := m.triage.snooze(msg.rows, msg.until, m.panes.snoozeApplier(&m.env))
+	case picker.MovePickedMsg:
+		return m.act(model.Op{Action: model.ActMove, To: msg.Folder}, msg.Rows)
+	case picker.SnoozePickedMsg:
+		c, n := m.triage.snooze(msg.Rows, msg.Until, m.panes.snoozeApplier(&m.env))
 		return m.report(c, n) // the picker closed onto the list
-	case folderPickedMsg:
-		if model.CanonicalFolder(msg.folder) == "INBOX" {
+	case picker.FolderPickedMsg:
+		if model.CanonicalFolder(msg.Folder) == "INBOX" {
 			return m.leaveFolder()
 		}
-		return m.enterFolder(msg.account, msg.folder)
+		return m.enterFolder(msg.Account, msg.Folder)
 	case notify.FailureMsg:
 		m.frame.notifyFailure = msg.Text
 		return m.toTop(msg) // open details show it at once

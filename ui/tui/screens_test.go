@@ -13,6 +13,7 @@ import (
 
 	"unibox/model"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
 )
 
@@ -25,16 +26,16 @@ var openers = map[mode]func(m *Model){
 		m.show(modeDetails, newDetails(&m.env, 0, m.panes.accts[0], ""))
 	},
 	modePicker: func(m *Model) {
-		p, _ := startMove(&m.env, []model.Row{{}}, nil)
+		p, _ := picker.StartMove(&m.env, []model.Row{{}}, nil)
 		m.show(modePicker, p)
 	},
 	modeReview: func(m *Model) { m.compose.Review = true; m.setMode(modeReview) },
 	modeDrafts: func(m *Model) { m.show(modeDrafts, compose.NewDrafts(&m.env, []screen.Account{m.panes.accts[0].acct})) },
 	modeFolders: func(m *Model) {
-		p, _ := newFolderPicker(&m.env, 0, m.panes.accts[0].acct)
+		p, _ := picker.NewFolders(&m.env, 0, m.panes.accts[0].acct)
 		m.show(modeFolders, p)
 	},
-	modeSnooze: func(m *Model) { m.show(modeSnooze, startSnooze(&m.env, []model.Row{{}}, m.env.Opts.Now())) },
+	modeSnooze: func(m *Model) { m.show(modeSnooze, picker.StartSnooze(&m.env, []model.Row{{}}, m.env.Opts.Now())) },
 }
 
 // noMsg is a message no screen owns.

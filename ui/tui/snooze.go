@@ -9,6 +9,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
 )
 
@@ -156,7 +157,7 @@ func (m *Model) startSnooze(rows []model.Row) tea.Cmd {
 			return nil
 		}
 	}
-	m.show(modeSnooze, startSnooze(&m.env, rows, m.env.Opts.Now()))
+	m.show(modeSnooze, picker.StartSnooze(&m.env, rows, m.env.Opts.Now()))
 	return nil
 }
 

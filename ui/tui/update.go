@@ -10,6 +10,7 @@ import (
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
+	"unibox/ui/tui/picker"
 )
 
 // handleKey routes a key: the filter's while it is open, else the frame's
@@ -187,7 +188,7 @@ func (m *Model) startMove(rows []model.Row) tea.Cmd {
 	if len(rows) == 0 {
 		return nil
 	}
-	p, cmd := startMove(&m.env, rows, m.panes.accountsOf(rows))
+	p, cmd := picker.StartMove(&m.env, rows, m.panes.accountsOf(rows))
 	m.show(modePicker, p)
 	return cmd
 }
@@ -392,7 +393,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return tea.Batch(m.unsub.mailtoQueued(msg), m.heard())
 	case unsubFollowMsg:
 		return tea.Batch(m.unsub.mailtoFollowed(msg), m.heard())
-	case foldersMsg:
+	case picker.FoldersMsg:
 		return m.toTop(msg)
 	case searchedMsg:
 		m.searched(msg)

@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"cmp"
@@ -19,12 +19,12 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// folderPicker is `o`: the focused account's folders with their unread
+// Folders is `o`: the focused account's folders with their unread
 // counts, narrowed by typing. It shows the store's list at once (it never
 // waits on the server, and offline it is all there is), and the server's
 // list_folders when it answers. INBOX is always first: choosing it goes
 // back to the unified inbox.
-type folderPicker struct {
+type Folders struct {
 	styles   screen.Styles
 	keys     screen.KeyMap
 	pickList // the filter typed and the cursor among its matches
@@ -44,24 +44,24 @@ type storedFoldering interface {
 	StoredFolders(ctx context.Context) ([]model.Folder, error)
 }
 
-// folderListMsg is a list of one account's folders: the store's or the
+// FolderListMsg is a list of one account's folders: the store's or the
 // server's.
-type folderListMsg struct {
+type FolderListMsg struct {
 	req     uint64
 	stored  bool
 	folders []model.Folder
 	err     error
 }
 
-func (folderListMsg) AccountIndex() int { return screen.NoAccount }
+func (FolderListMsg) AccountIndex() int { return screen.NoAccount }
 
-func newFolderPicker(e *screen.Env, i int, a screen.Account) (folderPicker, tea.Cmd) {
+func NewFolders(e *screen.Env, i int, a screen.Account) (Folders, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "folder: "
 	in.Placeholder = "type to filter"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	p := folderPicker{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, account: i, name: a.Name(), req: e.Next(), loading: true,
+	p := Folders{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, account: i, name: a.Name(), req: e.Next(), loading: true,
 		folders: inboxFirst(nil)} // the way back is there before any list comes
 	var cmds []tea.Cmd
 	if s, ok := a.(storedFoldering); ok {
@@ -69,7 +69,7 @@ func newFolderPicker(e *screen.Env, i int, a screen.Account) (folderPicker, tea.
 			sctx, cancel := context.WithTimeout(e.Ctx, foldersTimeout)
 			defer cancel()
 			fs, err := s.StoredFolders(sctx)
-			return folderListMsg{req: p.req, stored: true, folders: fs, err: err}
+			return FolderListMsg{req: p.req, stored: true, folders: fs, err: err}
 		})
 	}
 	p.offline = a.Health().Degraded()
@@ -79,14 +79,14 @@ func newFolderPicker(e *screen.Env, i int, a screen.Account) (folderPicker, tea.
 			cctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
 			fs, err := a.Folders(cctx)
-			return folderListMsg{req: p.req, folders: fs, err: err}
+			return FolderListMsg{req: p.req, folders: fs, err: err}
 		})
 	}
 	return p, tea.Batch(cmds...)
 }
 
 // listed takes a folder list: the server's replaces the store's.
-func (p folderPicker) listed(msg folderListMsg) folderPicker {
+func (p Folders) listed(msg FolderListMsg) Folders {
 	if msg.req != p.req || msg.stored && p.served {
 		return p
 	}
@@ -126,7 +126,7 @@ func inboxFirst(fs []model.Folder) []model.Folder {
 	return out
 }
 
-func (p folderPicker) matches() []model.Folder {
+func (p Folders) matches() []model.Folder {
 	q := strings.ToLower(p.input.Value())
 	var out []model.Folder
 	for _, f := range p.folders {
@@ -139,9 +139,9 @@ func (p folderPicker) matches() []model.Folder {
 
 // Update takes the folder lists and the keys. It ends (nil) with a
 // folder chosen, told as a folderPickedMsg, or cancelled.
-func (p folderPicker) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+func (p Folders) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case folderListMsg:
+	case FolderListMsg:
 		return p.listed(msg), nil
 	case tea.KeyMsg:
 		m := p.matches()
@@ -152,12 +152,12 @@ func (p folderPicker) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		case picked < 0:
 			return nil, nil
 		}
-		return screen.Tell(nil, folderPickedMsg{account: p.account, folder: m[picked].Name}), nil
+		return screen.Tell(nil, FolderPickedMsg{Account: p.account, Folder: m[picked].Name}), nil
 	}
 	return p, nil
 }
 
-func (p folderPicker) View(width, height int) string {
+func (p Folders) View(width, height int) string {
 	var s strings.Builder
 	s.WriteString(p.input.View())
 	s.WriteByte('\n')
@@ -188,7 +188,7 @@ func (p folderPicker) View(width, height int) string {
 
 // Header names the account and what the keys do; the store's list says
 // it is the store's until the server's comes.
-func (p folderPicker) Header() string {
+func (p Folders) Header() string {
 	h := fmt.Sprintf("folders of %s · %s show · %s cancel", p.name, screen.Hint(p.keys.Open), screen.Hint(p.keys.Back))
 	if !p.served && len(p.folders) > 1 {
 		h += " · from the local store"
@@ -202,16 +202,16 @@ func (p folderPicker) Header() string {
 	return h
 }
 
-func (p folderPicker) ShortHelp() []key.Binding {
+func (p Folders) ShortHelp() []key.Binding {
 	return []key.Binding{screen.As(p.keys.Open, "show folder"), screen.As(p.keys.Back, "cancel")}
 }
-func (p folderPicker) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+func (p Folders) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
 // foldersTimeout bounds a folder list read from the store.
 const foldersTimeout = 2 * time.Second
 
-// folderPickedMsg: the folder picker ended with a folder of account.
-type folderPickedMsg struct {
-	account int
-	folder  string
+// FolderPickedMsg: the folder picker ended with a folder of account.
+type FolderPickedMsg struct {
+	Account int
+	Folder  string
 }

@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"strings"
@@ -69,19 +69,19 @@ func TestParseSnoozeTime(t *testing.T) {
 func TestSnoozePickerTyping(t *testing.T) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 	e := &screen.Env{Keys: screen.DefaultKeyMap(), Styles: screen.DefaultStyles(), Opts: screen.Options{Now: func() time.Time { return now }}}
-	var s screen.Screen = startSnooze(e, []model.Row{{}}, now)
+	var s screen.Screen = StartSnooze(e, []model.Row{{}}, now)
 	for _, r := range "2026-12-24 09:15" {
 		s, _ = screentest.Step(s, runeKey(r))
 	}
-	field := s.(snoozeBox).input.Value()
+	field := s.(Snooze).input.Value()
 	s, said := screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter})
-	if p, ok := screentest.Only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("2006-01-02 15:04") != "2026-12-24 09:15" {
+	if p, ok := screentest.Only[SnoozePickedMsg](said); s != nil || !ok || p.Until.Format("2006-01-02 15:04") != "2026-12-24 09:15" {
 		t.Fatalf("typed: %+v (field %q)", said, field)
 	}
-	s = startSnooze(e, []model.Row{{}}, now)
+	s = StartSnooze(e, []model.Row{{}}, now)
 	s, _ = screentest.Step(s, tea.KeyMsg{Type: tea.KeyDown})
 	s, said = screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter})
-	if p, ok := screentest.Only[snoozePickedMsg](said); s != nil || !ok || p.until.Format("Mon 15:04") != "Thu 08:00" {
+	if p, ok := screentest.Only[SnoozePickedMsg](said); s != nil || !ok || p.Until.Format("Mon 15:04") != "Thu 08:00" {
 		t.Fatalf("down, enter: %+v; want tomorrow 08:00", said)
 	}
 }

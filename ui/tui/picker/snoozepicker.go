@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"fmt"
@@ -72,10 +72,10 @@ func parseSnoozeTime(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%s is not a time; type one like %s", model.Quote(s), strings.Join(examples, ", "))
 }
 
-// snoozeBox is the Z flow: the presets and a field for a typed time,
+// Snooze is the Z flow: the presets and a field for a typed time,
 // moved through by the arrows (letters and digits are the field's); it
 // ends with a time picked or the snooze cancelled.
-type snoozeBox struct {
+type Snooze struct {
 	styles  screen.Styles
 	keys    screen.KeyMap
 	rows    []model.Row
@@ -86,18 +86,18 @@ type snoozeBox struct {
 	now     func() time.Time
 }
 
-func startSnooze(e *screen.Env, rows []model.Row, now time.Time) snoozeBox {
+func StartSnooze(e *screen.Env, rows []model.Row, now time.Time) Snooze {
 	in := textinput.New()
 	in.Prompt = "at: "
 	in.Placeholder = "17:30, 2026-12-24 09:00"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.CharLimit = 64
-	return snoozeBox{styles: e.Styles, keys: e.Keys, rows: rows, choices: snoozeChoices(now), input: in, now: e.Opts.Now}
+	return Snooze{styles: e.Styles, keys: e.Keys, rows: rows, choices: snoozeChoices(now), input: in, now: e.Opts.Now}
 }
 
 // Update takes a key at now. It ends (nil) with a time picked, told as
 // a snoozePickedMsg, or the snooze cancelled, told as a note.
-func (b snoozeBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+func (b Snooze) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return b, nil
@@ -107,14 +107,14 @@ func (b snoozeBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		return screen.Tell(nil, screen.NoteMsg{Text: "snooze cancelled"}), nil
 	case key.Matches(k, b.keys.Open):
 		if b.cursor < len(b.choices) {
-			return screen.Tell(nil, snoozePickedMsg{until: b.choices[b.cursor].at, rows: b.rows}), nil
+			return screen.Tell(nil, SnoozePickedMsg{Until: b.choices[b.cursor].at, Rows: b.rows}), nil
 		}
 		t, err := parseSnoozeTime(b.input.Value(), b.now())
 		if err != nil {
 			b.err = err.Error()
 			return b, nil
 		}
-		return screen.Tell(nil, snoozePickedMsg{until: t, rows: b.rows}), nil
+		return screen.Tell(nil, SnoozePickedMsg{Until: t, Rows: b.rows}), nil
 	case key.Matches(k, pickerDown):
 		b.cursor = min(b.cursor+1, len(b.choices))
 	case key.Matches(k, pickerUp):
@@ -131,7 +131,7 @@ func (b snoozeBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	return b, nil
 }
 
-func (b *snoozeBox) focus() {
+func (b *Snooze) focus() {
 	if b.cursor == len(b.choices) {
 		b.input.Focus()
 	} else {
@@ -139,7 +139,7 @@ func (b *snoozeBox) focus() {
 	}
 }
 
-func (b snoozeBox) View(width, height int) string {
+func (b Snooze) View(width, height int) string {
 	var s strings.Builder
 	for i, c := range b.choices {
 		line := fmt.Sprintf("  %-12s %s", c.label, c.at.Format("Mon 2 Jan 15:04"))
@@ -159,18 +159,18 @@ func (b snoozeBox) View(width, height int) string {
 	return screen.FitLines(strings.TrimRight(s.String(), "\n"), height)
 }
 
-func (b snoozeBox) Header() string {
+func (b Snooze) Header() string {
 	return fmt.Sprintf("snooze %d message(s) until… · %s pick · %s cancel", len(b.rows), screen.Hint(b.keys.Open), screen.Hint(b.keys.Back))
 }
 
 // ShortHelp and FullHelp are the picker's keys, for the help.
-func (b snoozeBox) ShortHelp() []key.Binding {
+func (b Snooze) ShortHelp() []key.Binding {
 	return []key.Binding{screen.As(b.keys.Open, "snooze until"), screen.As(b.keys.Back, "cancel")}
 }
-func (b snoozeBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
+func (b Snooze) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
 
-// snoozePickedMsg: the snooze picker ended with a time for rows.
-type snoozePickedMsg struct {
-	until time.Time
-	rows  []model.Row
+// SnoozePickedMsg: the snooze picker ended with a time for rows.
+type SnoozePickedMsg struct {
+	Until time.Time
+	Rows  []model.Row
 }

@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"context"
@@ -18,15 +18,15 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// pickerBox is the move flow: it asks the accounts of the rows for their
+// Move is the move flow: it asks the accounts of the rows for their
 // folders, lets the user narrow them by typing, j/k or arrows, and ends
 // with a folder picked (the KeyMap's open) or the move cancelled (back).
-type pickerBox struct {
+type Move struct {
 	styles   screen.Styles
 	keys     screen.KeyMap
 	pickList             // the filter typed and the cursor among its matches
 	rows     []model.Row // what the move applies to
-	req      uint64      // the folders request this picker waits for
+	Req      uint64      // the folders request this picker waits for
 	all      []string
 	loading  bool
 	err      string
@@ -70,19 +70,19 @@ func (l *pickList) key(msg tea.KeyMsg, keys screen.KeyMap, n int) (done bool, pi
 	return false, -1, cmd
 }
 
-// startMove opens a picker for moving rows and asks accts (the accounts
+// StartMove opens a picker for moving rows and asks accts (the accounts
 // the rows are in) for their folders, as request req.
-func startMove(e *screen.Env, rows []model.Row, accts []screen.Account) (pickerBox, tea.Cmd) {
+func StartMove(e *screen.Env, rows []model.Row, accts []screen.Account) (Move, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "move to: "
 	in.Placeholder = "type to filter"
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	b := pickerBox{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, rows: rows, req: e.Next(), loading: true}
-	return b, foldersCmd(e.Ctx, accts, b.req, e.Opts.CallTimeout)
+	b := Move{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, rows: rows, Req: e.Next(), loading: true}
+	return b, foldersCmd(e.Ctx, accts, b.Req, e.Opts.CallTimeout)
 }
 
-func (b pickerBox) matches() []string {
+func (b Move) matches() []string {
 	q := strings.ToLower(b.input.Value())
 	var out []string
 	for _, f := range b.all {
@@ -96,11 +96,11 @@ func (b pickerBox) matches() []string {
 // Update takes the folders its request asked for (an answer to an
 // earlier move is dropped) and the keys. It ends (nil) with the folder
 // picked, told as a movePickedMsg, or the move cancelled, told as a note.
-func (b pickerBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+func (b Move) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case foldersMsg:
-		if msg.req == b.req {
-			b.loading, b.all = false, msg.folders
+	case FoldersMsg:
+		if msg.Req == b.Req {
+			b.loading, b.all = false, msg.Folders
 			if msg.err != nil {
 				b.err = accounts.Reason(msg.err)
 			}
@@ -115,12 +115,12 @@ func (b pickerBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		case picked < 0:
 			return screen.Tell(nil, screen.NoteMsg{Text: "move cancelled"}), cmd
 		}
-		return screen.Tell(nil, movePickedMsg{folder: m[picked], rows: b.rows}), nil
+		return screen.Tell(nil, MovePickedMsg{Folder: m[picked], Rows: b.rows}), nil
 	}
 	return b, nil
 }
 
-func (b pickerBox) View(width, height int) string {
+func (b Move) View(width, height int) string {
 	var s strings.Builder
 	s.WriteString(b.input.View())
 	s.WriteByte('\n')
@@ -148,20 +148,20 @@ func (b pickerBox) View(width, height int) string {
 }
 
 // Header names the move and its keys.
-func (b pickerBox) Header() string {
+func (b Move) Header() string {
 	return fmt.Sprintf("move %d message(s) · %s pick · %s cancel", len(b.rows), screen.Hint(b.keys.Open), screen.Hint(b.keys.Back))
 }
 
 // ShortHelp and FullHelp are the picker's keys, for the help.
-func (b pickerBox) ShortHelp() []key.Binding {
+func (b Move) ShortHelp() []key.Binding {
 	return []key.Binding{screen.As(b.keys.Open, "move here"), screen.As(b.keys.Back, "cancel")}
 }
-func (b pickerBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
+func (b Move) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
 
-// movePickedMsg: the move picker ended with a folder for rows.
-type movePickedMsg struct {
-	folder string
-	rows   []model.Row
+// MovePickedMsg: the move picker ended with a folder for rows.
+type MovePickedMsg struct {
+	Folder string
+	Rows   []model.Row
 }
 
 // foldersCmd fetches the folder lists of the given accounts and merges them.
@@ -188,15 +188,15 @@ func foldersCmd(ctx context.Context, accts []screen.Account, req uint64, timeout
 			}
 		}
 		sort.Strings(names)
-		return foldersMsg{req: req, folders: names, err: firstErr}
+		return FoldersMsg{Req: req, Folders: names, err: firstErr}
 	}
 }
 
-func (m foldersMsg) AccountIndex() int { return screen.NoAccount }
+func (m FoldersMsg) AccountIndex() int { return screen.NoAccount }
 
-// foldersMsg lists the folders of the accounts a move involves.
-type foldersMsg struct {
-	req     uint64
-	folders []string
+// FoldersMsg lists the folders of the accounts a move involves.
+type FoldersMsg struct {
+	Req     uint64
+	Folders []string
 	err     error
 }

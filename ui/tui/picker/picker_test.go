@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"errors"
@@ -19,15 +19,15 @@ import (
 func TestPickerIsTheMoveFlow(t *testing.T) {
 	e := screentest.Env(t)
 	rows := []model.Row{{Message: model.Message{ID: model.MessageID{Account: "Work", UID: 1}}}}
-	b, cmd := startMove(e, rows, nil)
-	if cmd == nil || !b.loading || e.NextReq != b.req {
-		t.Fatalf("startMove: cmd %v, loading %v, req %d of %d", cmd != nil, b.loading, b.req, e.NextReq)
+	b, cmd := StartMove(e, rows, nil)
+	if cmd == nil || !b.loading || e.NextReq != b.Req {
+		t.Fatalf("startMove: cmd %v, loading %v, req %d of %d", cmd != nil, b.loading, b.Req, e.NextReq)
 	}
 	var s screen.Screen = b
-	if s, _ = screentest.Step(s, foldersMsg{req: b.req - 1, folders: []string{"Old"}}); !s.(pickerBox).loading {
+	if s, _ = screentest.Step(s, FoldersMsg{Req: b.Req - 1, Folders: []string{"Old"}}); !s.(Move).loading {
 		t.Fatal("an earlier move's folders were taken")
 	}
-	s, _ = screentest.Step(s, foldersMsg{req: b.req, folders: []string{"Archive", "Projects/Atlas", "Projects/Zeta"}})
+	s, _ = screentest.Step(s, FoldersMsg{Req: b.Req, Folders: []string{"Archive", "Projects/Atlas", "Projects/Zeta"}})
 	if v := s.View(40, 6); !strings.Contains(v, "> Archive") || strings.Count(v, "\n") != 5 {
 		t.Fatalf("view:\n%s", v)
 	}
@@ -37,12 +37,12 @@ func TestPickerIsTheMoveFlow(t *testing.T) {
 		t.Fatal("ended before a pick")
 	}
 	s, said = screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter})
-	if p, ok := screentest.Only[movePickedMsg](said); s != nil || !ok || p.folder != "Projects/Zeta" || len(p.rows) != 1 || p.rows[0].ID != rows[0].ID {
+	if p, ok := screentest.Only[MovePickedMsg](said); s != nil || !ok || p.Folder != "Projects/Zeta" || len(p.Rows) != 1 || p.Rows[0].ID != rows[0].ID {
 		t.Fatalf("picked %+v (screen %v)", said, s)
 	}
 
-	b, _ = startMove(e, rows, nil)
-	s, _ = screentest.Step(b, foldersMsg{req: b.req, err: errors.New("no route")})
+	b, _ = StartMove(e, rows, nil)
+	s, _ = screentest.Step(b, FoldersMsg{Req: b.Req, err: errors.New("no route")})
 	if s, said = screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter}); s == nil || len(said) > 0 {
 		t.Fatal("enter picked from no folders")
 	}
