@@ -113,8 +113,8 @@ func New(opts screen.Options) (*Model, error) {
 	if len(opts.OpenCmd) == 0 {
 		m.viewer.Att.Opener.Cmd = attach.DefaultOpenCmd
 	}
-	m.unsub = unsubBox{e: &m.env, panes: &m.panes}
-	m.threads = threadView{e: &m.env, panes: &m.panes, inbox: m.inbox}
+	m.unsub = unsubBox{e: &m.env}
+	m.threads = threadView{e: &m.env, inbox: m.inbox}
 	m.compose = compose.Composer{E: &m.env, Styles: m.env.Styles, Keys: keys, Bodies: &compose.WrapMemo{}, Quoted: &compose.WrapMemo{}}
 	m.notify = notify.Notifier{Ctx: ctx, Tell: m.env.Tell, Argv: opts.NotifyCmd, Details: screen.Hint(keys.Details), Window: opts.NotifyWindow, Timeout: opts.NotifyTimeout}
 	if m.notify.Window <= 0 {

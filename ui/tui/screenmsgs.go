@@ -15,16 +15,6 @@ import (
 type (
 	// refreshMsg asks for an account's refresh (the details' r).
 	refreshMsg struct{ account int }
-	// archiveSenderMsg: the archive offer after an unsubscribe was taken:
-	// rows (the sender's mail) are archived, and the message view, whose
-	// message is among them, ends.
-	archiveSenderMsg struct{ rows []model.Row }
-	// rowsMsg: the list's rows changed (the thread view turned, a
-	// conversation opened or closed): the list is built again, on follow's
-	// row when there is one.
-	rowsMsg struct{ follow *model.MessageID }
-	// openRowMsg: the message view shows row (n and p in a conversation).
-	openRowMsg struct{ row model.Row }
 )
 
 // handleScreenMsg acts on what a screen told: the root's flows that a

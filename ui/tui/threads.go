@@ -22,9 +22,8 @@ import (
 // Its flow is its own: it tells the root to redraw the list (rowsMsg), to
 // open a row (openRowMsg) and what the status line says (noteMsg).
 type threadView struct {
-	e        *screen.Env   // the UI's lifetime, keys and tell
-	panes    *accountPanes // the account that reads a conversation's stored messages
-	inbox    *model.Inbox  // the rows n and p step through
+	e        *screen.Env  // the UI's lifetime, keys and tell
+	inbox    *model.Inbox // the rows n and p step through
 	on       bool
 	expanded map[string]bool
 	// more is an opened conversation's messages in other folders and
@@ -76,7 +75,7 @@ func (v *threadView) stored(msg storedThreadMsg) {
 // confirmed reports whether an action on conversation c may go now: at
 // once in one account, on the second press in several (the first says
 // how many messages in which accounts).
-func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation, f *frame, keys screen.KeyMap) bool {
+func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation) bool {
 	if !c.Multi() {
 		return true
 	}
@@ -94,7 +93,7 @@ func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation, f *frame, ke
 	for _, a := range c.Accounts {
 		parts = append(parts, fmt.Sprintf("%s (%d)", a, count[a]))
 	}
-	f.setStatus(fmt.Sprintf("this conversation is in %s: %s again acts on all %d", strings.Join(parts, ", "), k.String(), len(c.Members)), true)
+	v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("this conversation is in %s: %s again acts on all %d", strings.Join(parts, ", "), k.String(), len(c.Members)), Bad: true})
 	return false
 }
 
@@ -122,8 +121,8 @@ func (v *threadView) key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool
 	case key.Matches(msg, k.Expand) || key.Matches(msg, k.Open) && !r.Member && !c.Expanded && c.Count > 1:
 		v.expanded[c.ID] = true
 		var cmd tea.Cmd
-		if i := v.panes.index(r.ID.Account); i >= 0 {
-			cmd = storedThreadCmd(v.e.Ctx, v.panes.accts[i].acct, c.ID)
+		if a := v.e.Account(v.e.AccountIndex(r.ID.Account)); a != nil {
+			cmd = storedThreadCmd(v.e.Ctx, a, c.ID)
 		}
 		v.e.Tell(rowsMsg{})
 		return cmd, true
@@ -171,3 +170,11 @@ func (v *threadView) step(showing model.MessageID, dir int) {
 	}
 	v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
 }
+
+// rowsMsg: the list's rows changed (the thread view turned, a
+// conversation opened or closed): the list is built again, on follow's
+// row when there is one.
+type rowsMsg struct{ follow *model.MessageID }
+
+// openRowMsg: the message view shows row (n and p in a conversation).
+type openRowMsg struct{ row model.Row }

@@ -55,7 +55,7 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 			e := &screen.Env{Keys: keys}
 			inbox := model.NewInbox([]string{"Work"})
 			inbox.Replace("Work", []model.Message{newer, older, alone}, false)
-			v := &threadView{e: e, panes: &accountPanes{}, inbox: inbox, on: tc.on, expanded: map[string]bool{}}
+			v := &threadView{e: e, inbox: inbox, on: tc.on, expanded: map[string]bool{}}
 			tc.do(v)
 			if !reflect.DeepEqual(e.Said, tc.said) {
 				t.Errorf("told %+v, want %+v", e.Said, tc.said)

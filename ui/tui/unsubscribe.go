@@ -27,8 +27,7 @@ import (
 // root to archive by archiveSenderMsg; the root hands it U, the answers
 // to its commands and whether the screen up can hold its box.
 type unsubBox struct {
-	e       *screen.Env   // the UI's lifetime, options, request ids and tell
-	panes   *accountPanes // the accounts it reads headers of and notes in
+	e       *screen.Env // the UI's lifetime, options, request ids and tell
 	req     uint64
 	plan    *unsubPlan              // shown, waiting for y
 	archive *archiveOffer           // after a success, waiting for y
@@ -106,8 +105,8 @@ func (u *unsubBox) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 // start is U on the message id (the list's row or the message
 // view's): it reads the message's unsubscribe headers.
 func (u *unsubBox) start(id model.MessageID) tea.Cmd {
-	i := u.panes.index(id.Account)
-	acct := screen.UnsubscriberOf(u.accountOf(i))
+	i := u.e.AccountIndex(id.Account)
+	acct := screen.UnsubscriberOf(u.e.Account(i))
 	if acct == nil {
 		u.say("unsubscribe: this account cannot read a message's unsubscribe headers", true)
 		return nil
@@ -115,14 +114,6 @@ func (u *unsubBox) start(id model.MessageID) tea.Cmd {
 	u.req = u.e.Next()
 	u.say("unsubscribe: reading the message's List-Unsubscribe…", false)
 	return infoCmd(u.e.Ctx, acct, u.req, i, id, u.e.Opts.CallTimeout)
-}
-
-// accountOf is account i, or nil.
-func (u *unsubBox) accountOf(i int) screen.Account {
-	if i < 0 || i >= len(u.panes.accts) {
-		return nil
-	}
-	return u.panes.accts[i].acct
 }
 
 func infoCmd(ctx context.Context, u *accounts.Unsubscribing, req uint64, i int, id model.MessageID, timeout time.Duration) tea.Cmd {
@@ -136,7 +127,7 @@ func infoCmd(ctx context.Context, u *accounts.Unsubscribing, req uint64, i int, 
 
 // note writes one line of the account's history.
 func (u *unsubBox) note(i int, class, text string) {
-	if acct := screen.UnsubscriberOf(u.accountOf(i)); acct != nil {
+	if acct := screen.UnsubscriberOf(u.e.Account(i)); acct != nil {
 		acct.NoteUnsubscribe(class, text)
 	}
 }
@@ -185,7 +176,7 @@ func (u *unsubBox) done(msg unsubDoneMsg) tea.Cmd {
 	}
 	u.note(msg.acct, "", "done: "+msg.what)
 	u.say("unsubscribed: "+msg.what+"; looking for the mail from "+msg.sender+"…", false)
-	return senderStoredCmd(u.e.Ctx, u.panes.accts, msg, u.e.Opts.CallTimeout)
+	return senderStoredCmd(u.e.Ctx, u.e.Opts.Accounts, msg, u.e.Opts.CallTimeout)
 }
 
 // offer is the archive offer once the sender's stored mail is in the
@@ -213,14 +204,14 @@ const senderStoredLimit = 500
 
 // senderStoredCmd finds the sender's mail in every account's store (rows
 // not loaded yet count too: "every message from that sender").
-func senderStoredCmd(ctx context.Context, panes []*accountPane, done unsubDoneMsg, timeout time.Duration) tea.Cmd {
+func senderStoredCmd(ctx context.Context, accts []screen.Account, done unsubDoneMsg, timeout time.Duration) tea.Cmd {
 	type store struct {
 		i int
 		r screen.Remembering
 	}
 	var stores []store
-	for i, p := range panes {
-		if r, ok := p.acct.(screen.Remembering); ok {
+	for i, a := range accts {
+		if r, ok := a.(screen.Remembering); ok {
 			stores = append(stores, store{i, r})
 		}
 	}
@@ -260,7 +251,7 @@ func fromSender(rows []model.Row, address string) []model.Row {
 
 // fromOf is the address account i sends as ("" when it has none).
 func (u *unsubBox) fromOf(i int) string {
-	if c, ok := screen.ComposerOf(u.accountOf(i)); ok {
+	if c, ok := screen.ComposerOf(u.e.Account(i)); ok {
 		if from, _ := c.Identity(); from != nil {
 			return from.Address
 		}
@@ -290,7 +281,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 		}
 	case unsubscribe.KindMailto:
 		room := u.e.Opts.Mailroom
-		c, ok := screen.ComposerOf(u.accountOf(p.acct))
+		c, ok := screen.ComposerOf(u.e.Account(p.acct))
 		from, err := sendingFrom(c, ok, room)
 		if err != nil {
 			u.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
@@ -298,7 +289,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 			return nil
 		}
 		d := p.plan.Mailto.Draft(model.Address{Name: from.Name, Address: from.Address})
-		name, now := u.panes.accts[p.acct].acct.Name(), u.e.Opts.Now()
+		name, now := u.e.Opts.Accounts[p.acct].Name(), u.e.Opts.Now()
 		return func() tea.Msg {
 			prep, err := d.Prepare(now)
 			var e outbox.Entry
@@ -329,3 +320,8 @@ func sendingFrom(c screen.Composing, ok bool, room *screen.Mailroom) (*mail.Addr
 	}
 	return from, nil
 }
+
+// archiveSenderMsg: the archive offer after an unsubscribe was taken:
+// rows (the sender's mail) are archived, and the message view, whose
+// message is among them, ends.
+type archiveSenderMsg struct{ rows []model.Row }

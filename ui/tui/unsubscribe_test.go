@@ -86,7 +86,8 @@ func TestUnsubBoxTellsTheRoot(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &screen.Env{Keys: screen.DefaultKeyMap()}
-			u := &unsubBox{e: e, panes: &accountPanes{accts: []*accountPane{{acct: &benchAccount{name: "Work"}}}}}
+			e.Opts.Accounts = []screen.Account{&benchAccount{name: "Work"}}
+			u := &unsubBox{e: e}
 			tc.do(u)
 			if fmt.Sprint(e.Said) != fmt.Sprint(tc.said) {
 				t.Errorf("told %v, want %v", e.Said, tc.said)

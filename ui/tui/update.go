@@ -125,7 +125,7 @@ func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 	if conversation {
 		if key.Matches(msg, m.env.Keys.ToggleFlag) {
 			rows = []model.Row{cursor} // f flags the newest message, the row's own
-		} else if !key.Matches(msg, m.env.Keys.Undo) && !m.threads.confirmed(msg, cursor.Thread, &m.frame, m.env.Keys) {
+		} else if !key.Matches(msg, m.env.Keys.Undo) && !m.threads.confirmed(msg, cursor.Thread) {
 			return func() tea.Msg { return nil } // asked first: a conversation in several accounts
 		}
 	}

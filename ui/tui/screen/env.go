@@ -71,3 +71,22 @@ func (e *Env) Next() uint64 {
 	e.NextReq++
 	return e.NextReq
 }
+
+// AccountIndex is the index of the account named name in Opts.Accounts
+// (the order of the bar and of every account message), or -1.
+func (e *Env) AccountIndex(name string) int {
+	for i, a := range e.Opts.Accounts {
+		if a.Name() == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Account is account i of Opts.Accounts, or nil when there is none.
+func (e *Env) Account(i int) Account {
+	if i < 0 || i >= len(e.Opts.Accounts) {
+		return nil
+	}
+	return e.Opts.Accounts[i]
+}
