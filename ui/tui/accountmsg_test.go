@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	"unibox/accounts"
 	"unibox/ui/tui/screen"
@@ -25,7 +26,7 @@ func TestAccountMsgForAnUnknownAccountIsDropped(t *testing.T) {
 			searchedMsg{account: i},
 		} {
 			t.Run(fmt.Sprintf("%T/%d", msg, i), func(t *testing.T) {
-				m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work"}, &benchAccount{name: "Home"}},
+				m, err := New(screen.Options{Accounts: []screen.Account{&screentest.Account{Label: "Work"}, &screentest.Account{Label: "Home"}},
 					Now: func() time.Time { return now }, NoTick: true})
 				if err != nil {
 					t.Fatal(err)

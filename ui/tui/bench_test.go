@@ -1,10 +1,10 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -12,36 +12,6 @@ import (
 	"unibox/model"
 	"unibox/ui/tui/screen"
 )
-
-type benchAccount struct {
-	name string
-	page accounts.Page
-}
-
-func (f *benchAccount) Name() string { return f.name }
-func (f *benchAccount) Health() accounts.Health {
-	return accounts.Health{Name: f.name, State: accounts.StateConnected}
-}
-func (f *benchAccount) Watch() (<-chan accounts.Health, func()) {
-	ch := make(chan accounts.Health, 1)
-	ch <- f.Health()
-	return ch, func() {}
-}
-func (f *benchAccount) List(context.Context, accounts.ListOptions) (accounts.Page, error) {
-	return f.page, nil
-}
-func (f *benchAccount) Get(context.Context, model.MessageID) (model.Body, error) {
-	return model.Body{}, nil
-}
-func (f *benchAccount) Refresh(context.Context) error { return nil }
-func (f *benchAccount) Apply(context.Context, model.Op, string, uint32, []model.Message) ([]model.ItemResult, error) {
-	return nil, nil
-}
-func (f *benchAccount) Folders(context.Context) ([]model.Folder, error) { return nil, nil }
-func (f *benchAccount) Search(context.Context, string, string, int) (accounts.Page, error) {
-	return accounts.Page{}, nil
-}
-func (f *benchAccount) Stderr() string { return "" }
 
 // BenchmarkView10k renders the screen over 10,000 messages in 3 accounts
 // (goal ≤ 2 ms): only visible rows are drawn.
@@ -55,7 +25,7 @@ func BenchmarkView10k(b *testing.B) {
 				From: model.Address{Name: "Zoë Müller", Address: "z@example.com"}, Subject: fmt.Sprintf("Re: rollout plan, part %d 🍕", i),
 				Date: now.Add(-time.Duration(i) * 11 * time.Minute), Seen: i%2 == 0})
 		}
-		accts = append(accts, &benchAccount{name: name, page: accounts.Page{Messages: msgs}})
+		accts = append(accts, &screentest.Account{Label: name, Page: accounts.Page{Messages: msgs}})
 	}
 	m, err := New(screen.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
@@ -63,7 +33,7 @@ func BenchmarkView10k(b *testing.B) {
 	}
 	defer m.Close()
 	for i, a := range accts {
-		m.Update(listedMsg{account: i, req: 0, page: a.(*benchAccount).page})
+		m.Update(listedMsg{account: i, req: 0, page: a.(*screentest.Account).Page})
 		m.panes.accts[i].req = 0
 	}
 	if m.inbox.Len() < 10000 {
@@ -85,12 +55,12 @@ func benchThreads(b *testing.B) *Model {
 			From: model.Address{Name: "Zoë Müller", Address: "z@example.com"}, Subject: fmt.Sprintf("Re: rollout plan, part %d 🍕", i/2),
 			Date: now.Add(-time.Duration(i) * 11 * time.Minute), Seen: i%3 == 0, ThreadID: fmt.Sprintf("t%05d", i/2)})
 	}
-	acct := &benchAccount{name: "Work", page: accounts.Page{Messages: msgs}}
+	acct := &screentest.Account{Label: "Work", Page: accounts.Page{Messages: msgs}}
 	m, err := New(screen.Options{Accounts: []screen.Account{acct}, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	m.Update(listedMsg{account: 0, req: 0, page: acct.page})
+	m.Update(listedMsg{account: 0, req: 0, page: acct.Page})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
 	if n := len(m.list.rows); n != 10000 {
 		b.Fatalf("conversations %d", n)

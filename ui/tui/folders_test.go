@@ -3,6 +3,7 @@ package tui
 import (
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	"unibox/accounts"
 	"unibox/model"
@@ -19,7 +20,7 @@ func folderRows(m *Model, msgs ...model.Message) {
 // not settle the second visit's intent of the same number (each triage
 // numbers its intents from one).
 func TestFolderLateAnswerOfAnEarlierVisit(t *testing.T) {
-	m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work"}}, NoTick: true})
+	m, err := New(screen.Options{Accounts: []screen.Account{&screentest.Account{Label: "Work"}}, NoTick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestFolderLateAnswerOfAnEarlierVisit(t *testing.T) {
 // request at a time (a second while one runs is one more after it), and
 // the badge names the folder beside its account only.
 func TestFolderViewLoadsAlone(t *testing.T) {
-	panes := &accountPanes{accts: []*accountPane{{acct: &benchAccount{name: "Work"}}, {acct: &benchAccount{name: "Home"}}}}
+	panes := &accountPanes{accts: []*accountPane{{acct: &screentest.Account{Label: "Work"}}, {acct: &screentest.Account{Label: "Home"}}}}
 	for _, tc := range []struct {
 		name           string
 		v              folderView

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -33,7 +34,7 @@ func frameModel(t *testing.T) *Model {
 				From: model.Address{Name: "Zoë 👩🏽‍💻 Müller ‖ Жанна", Address: "z@example.com"}, Subject: subjects[(i+a)%len(subjects)],
 				Date: now.Add(-time.Duration(i*a+i) * 7 * time.Hour), Seen: i%3 == 0, Flagged: i%5 == 0})
 		}
-		accts = append(accts, &benchAccount{name: name, page: accounts.Page{Messages: msgs}})
+		accts = append(accts, &screentest.Account{Label: name, Page: accounts.Page{Messages: msgs}})
 	}
 	m, err := New(screen.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
@@ -42,7 +43,7 @@ func frameModel(t *testing.T) *Model {
 	t.Cleanup(m.Close)
 	m.Init()
 	for i, a := range accts {
-		m.Update(listedMsg{account: i, req: m.panes.accts[i].req, page: a.(*benchAccount).page})
+		m.Update(listedMsg{account: i, req: m.panes.accts[i].req, page: a.(*screentest.Account).Page})
 	}
 	m.Update(statusMsg{account: 2, health: accounts.Health{Name: "Ωmega\u202e", State: accounts.StateCoolingDown, CooldownUntil: now.Add(42 * time.Second)}})
 	return m

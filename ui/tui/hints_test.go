@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -46,7 +47,7 @@ func newRebound(t *testing.T) rebound {
 			msgs = append(msgs, model.Message{ID: model.MessageID{Account: name, Folder: "INBOX", UIDValidity: 1, UID: uint32(10 - i)},
 				From: model.Address{Address: "a@example.com"}, Subject: "hello", Date: now.Add(-time.Duration(i) * time.Hour)})
 		}
-		accts = append(accts, &benchAccount{name: name, page: accounts.Page{Messages: msgs}})
+		accts = append(accts, &screentest.Account{Label: name, Page: accounts.Page{Messages: msgs}})
 	}
 	m, err := New(screen.Options{Accounts: accts, Keys: keys, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
@@ -56,7 +57,7 @@ func newRebound(t *testing.T) rebound {
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	for i, a := range accts {
-		m.Update(listedMsg{account: i, req: m.panes.accts[i].req, page: a.(*benchAccount).page})
+		m.Update(listedMsg{account: i, req: m.panes.accts[i].req, page: a.(*screentest.Account).Page})
 	}
 	m.Update(statusMsg{account: 1, health: accounts.Health{Name: "Home", State: accounts.StateCoolingDown, CooldownUntil: now.Add(42 * time.Second)}})
 	return rebound{Model: m, label: label}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	"unibox/model"
 	"unibox/ui/tui/compose"
@@ -54,7 +55,7 @@ func TestEveryModeIsAScreen(t *testing.T) {
 			if row.name == "" || row.place == "" || len(row.actions) == 0 || !ok {
 				t.Fatalf("row %d: name %q, place %q, %d actions, opener %v", md, row.name, row.place, len(row.actions), ok)
 			}
-			m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
+			m, err := New(screen.Options{Accounts: []screen.Account{&screentest.Account{Label: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package tui
 import (
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -40,7 +41,7 @@ func TestSnoozeNote(t *testing.T) {
 // down) is tried again retryWake after the last try, never in a loop.
 func TestSnoozeWakeTimer(t *testing.T) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
-	m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
+	m, err := New(screen.Options{Accounts: []screen.Account{&screentest.Account{Label: "Work"}}, Now: func() time.Time { return now }, NoTick: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 	"time"
+	"unibox/ui/tui/screen/screentest"
 
 	"unibox/accounts"
 	"unibox/model"
@@ -20,7 +21,7 @@ func TestStaleMarkDoesNotDependOnOrder(t *testing.T) {
 		accounts.StateReconnecting, accounts.StateCoolingDown, accounts.StateAuthFailed} {
 		for _, statusFirst := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/statusFirst=%v", state, statusFirst), func(t *testing.T) {
-				m, err := New(screen.Options{Accounts: []screen.Account{&benchAccount{name: "Work", page: page}}, Now: func() time.Time { return now }, NoTick: true})
+				m, err := New(screen.Options{Accounts: []screen.Account{&screentest.Account{Label: "Work", Page: page}}, Now: func() time.Time { return now }, NoTick: true})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unibox/ui/tui/screen/screentest"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -86,7 +87,7 @@ func TestUnsubBoxTellsTheRoot(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &screen.Env{Keys: screen.DefaultKeyMap()}
-			e.Opts.Accounts = []screen.Account{&benchAccount{name: "Work"}}
+			e.Opts.Accounts = []screen.Account{&screentest.Account{Label: "Work"}}
 			u := &unsubBox{e: e}
 			tc.do(u)
 			if fmt.Sprint(e.Said) != fmt.Sprint(tc.said) {

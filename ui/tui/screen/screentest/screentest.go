@@ -9,6 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts"
+	"unibox/model"
 	"unibox/ui/tui/screen"
 )
 
@@ -42,3 +44,54 @@ func Only[T any](said []tea.Msg) (T, bool) {
 	v, ok := said[0].(T)
 	return v, ok
 }
+
+// Account is an account that is always connected and holds Page: every
+// List answers it, every other call does nothing.
+type Account struct {
+	Label string
+	Page  accounts.Page
+}
+
+// Name is the account's label.
+func (f *Account) Name() string { return f.Label }
+
+// Health is connected.
+func (f *Account) Health() accounts.Health {
+	return accounts.Health{Name: f.Label, State: accounts.StateConnected}
+}
+
+// Watch tells the one health it has.
+func (f *Account) Watch() (<-chan accounts.Health, func()) {
+	ch := make(chan accounts.Health, 1)
+	ch <- f.Health()
+	return ch, func() {}
+}
+
+// List is Page.
+func (f *Account) List(context.Context, accounts.ListOptions) (accounts.Page, error) {
+	return f.Page, nil
+}
+
+// Get is an empty body.
+func (f *Account) Get(context.Context, model.MessageID) (model.Body, error) {
+	return model.Body{}, nil
+}
+
+// Refresh does nothing.
+func (f *Account) Refresh(context.Context) error { return nil }
+
+// Apply does nothing.
+func (f *Account) Apply(context.Context, model.Op, string, uint32, []model.Message) ([]model.ItemResult, error) {
+	return nil, nil
+}
+
+// Folders are none.
+func (f *Account) Folders(context.Context) ([]model.Folder, error) { return nil, nil }
+
+// Search finds nothing.
+func (f *Account) Search(context.Context, string, string, int) (accounts.Page, error) {
+	return accounts.Page{}, nil
+}
+
+// Stderr is empty.
+func (f *Account) Stderr() string { return "" }
