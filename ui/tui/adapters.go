@@ -40,13 +40,13 @@ func (s listScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 			s.m.frame.setStatus("unsubscribe: open the conversation and pick one message", true)
 			return s, nil
 		}
-		return s, s.m.unsub.start(r.ID)
+		return s, s.m.unsub.Start(r.ID)
 	}
 	return s, s.m.handleListKey(k)
 }
 
 func (s listScreen) View(width, height int) string {
-	return s.m.unsub.over(s.m.list.View(width, height), width)
+	return s.m.unsub.Over(s.m.list.View(width, height), width)
 }
 
 func (s listScreen) ShortHelp() []key.Binding  { return s.m.list.ShortHelp() }
@@ -142,7 +142,7 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		return s, cmd
 	}
 	if key.Matches(k, m.env.Keys.Unsubscribe) {
-		return s, m.unsub.start(m.viewer.Showing())
+		return s, m.unsub.Start(m.viewer.Showing())
 	}
 	if cmd, ok := m.viewer.AttachKey(k); ok {
 		return s, cmd
@@ -167,7 +167,7 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 }
 
 func (s messageScreen) View(width, height int) string {
-	return s.m.unsub.over(s.m.viewer.View(width, height), width)
+	return s.m.unsub.Over(s.m.viewer.View(width, height), width)
 }
 func (s messageScreen) Header() string            { return s.m.viewer.Header() }
 func (s messageScreen) ShortHelp() []key.Binding  { return s.m.viewer.ShortHelp() }

@@ -101,7 +101,7 @@ type searchBox struct {
 }
 
 // start begins the search req for query over n accounts.
-func (s searchBox) start(req uint64, query string, n int) searchBox {
+func (s searchBox) Start(req uint64, query string, n int) searchBox {
 	return searchBox{req: req, query: query, pending: n}
 }
 
@@ -113,7 +113,7 @@ func startSearch(e *screen.Env, query string, accts map[int]screen.Account) (sea
 	for i, a := range accts {
 		cmds = append(cmds, searchCmd(e.Ctx, a, i, req, query, e.Opts.PageSize, e.Opts.CallTimeout))
 	}
-	return searchBox{}.start(req, query, len(cmds)), tea.Batch(cmds...)
+	return searchBox{}.Start(req, query, len(cmds)), tea.Batch(cmds...)
 }
 
 // progress is the status line of a search in flight.

@@ -17,6 +17,7 @@ import (
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
+	"unibox/ui/tui/unsub"
 )
 
 // Model is the root model: it holds the components and routes keys and
@@ -34,7 +35,7 @@ type Model struct {
 	notify  notify.Notifier
 	compose compose.Composer
 	threads threadView
-	unsub   unsubBox
+	unsub   unsub.Box
 	folder  folderView // another folder on screen (folders.go)
 	// top is the mode's screen when it is one of its own (the details,
 	// the pickers, the drafts view); nil under an adapted one (screens.go).
@@ -113,7 +114,7 @@ func New(opts screen.Options) (*Model, error) {
 	if len(opts.OpenCmd) == 0 {
 		m.viewer.Att.Opener.Cmd = attach.DefaultOpenCmd
 	}
-	m.unsub = unsubBox{e: &m.env}
+	m.unsub = unsub.Box{E: &m.env}
 	m.threads = threadView{e: &m.env, inbox: m.inbox}
 	m.compose = compose.Composer{E: &m.env, Styles: m.env.Styles, Keys: keys, Bodies: &compose.WrapMemo{}, Quoted: &compose.WrapMemo{}}
 	m.notify = notify.Notifier{Ctx: ctx, Tell: m.env.Tell, Argv: opts.NotifyCmd, Details: screen.Hint(keys.Details), Window: opts.NotifyWindow, Timeout: opts.NotifyTimeout}
@@ -221,7 +222,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case message.ProgressMsg, message.SavedMsg, message.AttachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.AttachMsg(msg), m.heard())
-	case screen.NoteMsg, notify.FailureMsg, archiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, refreshMsg, compose.SentMarkMsg:
+	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, refreshMsg, compose.SentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

@@ -8,6 +8,7 @@ import (
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
+	"unibox/ui/tui/unsub"
 )
 
 // What a screen tells the root (see tell) besides a note: the outcome of
@@ -36,8 +37,8 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 	case notify.FailureMsg:
 		m.frame.notifyFailure = msg.Text
 		return m.toTop(msg) // open details show it at once
-	case archiveSenderMsg:
-		cmd := m.act(model.Op{Action: model.ActArchive}, msg.rows)
+	case unsub.ArchiveSenderMsg:
+		cmd := m.act(model.Op{Action: model.ActArchive}, msg.Rows)
 		if cmd != nil {
 			m.updateScreen(screen.GoneMsg{}) // the message view closes onto the list
 		}

@@ -12,7 +12,7 @@ import (
 // and says which accounts could not search.
 func TestSearchBox(t *testing.T) {
 	add := func(msgs []model.Message) int { return len(msgs) }
-	s := searchBox{}.start(9, "invoice", 2)
+	s := searchBox{}.Start(9, "invoice", 2)
 	s = s.searched(searchedMsg{req: 8, page: accounts.Page{Messages: make([]model.Message, 5)}}, "Old", add)
 	if s.found != 0 || s.finished() {
 		t.Fatalf("an earlier search's answer counted: %+v", s)

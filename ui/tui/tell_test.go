@@ -12,6 +12,7 @@ import (
 	"unibox/model"
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/notify"
+	"unibox/ui/tui/unsub"
 )
 
 // The composer tells the root what the status line should say and which
@@ -75,7 +76,7 @@ func TestArchiveOfferEndsTheMessageView(t *testing.T) {
 			if tc.inMessage {
 				r.press("open")
 			}
-			r.unsub.archive = &archiveOffer{sender: "a@example.com", rows: []model.Row{row}}
+			r.unsub.Archive = &unsub.ArchiveOffer{Sender: "a@example.com", Rows: []model.Row{row}}
 			cmd := r.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tc.answer)})
 			if r.frame.mode != tc.want || (cmd != nil) != (tc.answer == "y") {
 				t.Errorf("mode %s (cmd %v), want %s", r.frame.mode, cmd != nil, tc.want)

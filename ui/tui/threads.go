@@ -99,7 +99,7 @@ func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation) bool {
 
 // key runs the thread view's keys in the list, on the row r under the
 // cursor (onRow: there is one); ok is false for any other key.
-func (v *threadView) key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
+func (v *threadView) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
 	k := v.e.Keys
 	if key.Matches(msg, k.Threads) {
 		v.on = !v.on

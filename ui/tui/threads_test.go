@@ -32,13 +32,13 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 		said []tea.Msg
 		isOn bool
 	}{
-		{"t turns it on", false, func(v *threadView) { v.key(press(keys.Threads), model.Row{}, false) },
+		{"t turns it on", false, func(v *threadView) { v.Key(press(keys.Threads), model.Row{}, false) },
 			[]tea.Msg{rowsMsg{}, screen.NoteMsg{Text: "thread view: one row per conversation (" + screen.Hint(keys.Expand) + " opens one, t ends it)"}}, true},
-		{"t turns it off", true, func(v *threadView) { v.key(press(keys.Threads), model.Row{}, false) },
+		{"t turns it off", true, func(v *threadView) { v.Key(press(keys.Threads), model.Row{}, false) },
 			[]tea.Msg{rowsMsg{}, screen.NoteMsg{}}, false},
 		{"a collapse follows the newest", true, func(v *threadView) {
 			v.expanded["t1"] = true
-			v.key(press(keys.Collapse), model.Row{Message: older, Thread: conv}, true)
+			v.Key(press(keys.Collapse), model.Row{Message: older, Thread: conv}, true)
 		}, []tea.Msg{rowsMsg{follow: &newer.ID}}, true},
 		{"stored messages of an open conversation", true, func(v *threadView) {
 			v.expanded["t1"] = true

@@ -11,6 +11,7 @@ import (
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/unsub"
 )
 
 // handleKey routes a key: the filter's while it is open, else the frame's
@@ -22,7 +23,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	row := m.row()
 	helpKey := !row.typesHelp && key.Matches(msg, m.env.Keys.Help)
 	if row.frameKeys || helpKey {
-		if cmd, ok := m.unsub.key(msg); ok {
+		if cmd, ok := m.unsub.Key(msg); ok {
 			return tea.Batch(cmd, m.heard())
 		}
 		if cmd, ok := m.undoSendKey(msg); ok {
@@ -48,7 +49,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	r, onRow := m.list.selected()
-	if cmd, ok := m.threads.key(msg, r, onRow); ok {
+	if cmd, ok := m.threads.Key(msg, r, onRow); ok {
 		return cmd
 	}
 	if m.list.owns(msg) {
@@ -337,7 +338,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		}
 		return compose.ReadOutboxCmd(m.env.Opts.Mailroom)
 	case compose.OutboxMsg:
-		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsub.outboxChanged())
+		cmd := tea.Batch(m.toTop(msg), m.composed(msg), m.unsub.OutboxChanged())
 		if msg.Watch {
 			cmd = tea.Batch(cmd, compose.WaitOutboxCmd(m.env.Ctx, m.env.Opts.Mailroom))
 		}
@@ -376,23 +377,23 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.load(&m.env, msg.account)
 	case appliedMsg:
 		return m.applied(msg)
-	case unsubInfoMsg:
-		m.unsub.info(msg, m.row().unsubBox)
+	case unsub.InfoMsg:
+		m.unsub.Info(msg, m.row().unsubBox)
 		return m.heard()
-	case unsubDoneMsg:
-		return tea.Batch(m.unsub.done(msg), m.heard())
-	case unsubStoredMsg:
-		for i, msgs := range msg.found {
+	case unsub.DoneMsg:
+		return tea.Batch(m.unsub.Done(msg), m.heard())
+	case unsub.StoredMsg:
+		for i, msgs := range msg.Found {
 			m.inbox.AddStored(m.panes.accts[i].acct.Name(), msgs)
 		}
 		m.triage.reapply()
 		m.rebuild()
-		m.unsub.offer(msg, m.inbox.Rows(), m.row().unsubBox)
+		m.unsub.Offer(msg, m.inbox.Rows(), m.row().unsubBox)
 		return m.heard()
-	case unsubQueuedMsg:
-		return tea.Batch(m.unsub.mailtoQueued(msg), m.heard())
-	case unsubFollowMsg:
-		return tea.Batch(m.unsub.mailtoFollowed(msg), m.heard())
+	case unsub.QueuedMsg:
+		return tea.Batch(m.unsub.MailtoQueued(msg), m.heard())
+	case unsub.FollowMsg:
+		return tea.Batch(m.unsub.MailtoFollowed(msg), m.heard())
 	case picker.FoldersMsg:
 		return m.toTop(msg)
 	case searchedMsg:

@@ -1,4 +1,4 @@
-package tui
+package unsub
 
 import (
 	"strings"
@@ -54,9 +54,9 @@ func wrapCells(s string, w int) []string {
 	return out
 }
 
-// over draws the box on a body while it is shown (the list's and the
+// Over draws the box on a body while it is shown (the list's and the
 // message view's).
-func (u unsubBox) over(body string, width int) string {
+func (u Box) Over(body string, width int) string {
 	if u.shown == "" {
 		return body
 	}

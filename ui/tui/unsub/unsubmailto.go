@@ -1,4 +1,4 @@
-package tui
+package unsub
 
 import (
 	"errors"
@@ -24,19 +24,19 @@ type unsubMailto struct {
 	retry   string // the last "will retry" reason said, not said twice
 }
 
-// unsubQueuedMsg: the mailto: message is in the outbox as id (err: it is
+// QueuedMsg: the mailto: message is in the outbox as id (err: it is
 // not).
-type unsubQueuedMsg struct {
+type QueuedMsg struct {
 	acct                int
 	account, sender, to string
 	id                  string
 	err                 error
 }
 
-// unsubFollowMsg is the waiting entry as it stands, read after the
+// FollowMsg is the waiting entry as it stands, read after the
 // outbox changed. found false: it is gone, sent (done, and its recipient
 // in the account's sent-to record) or taken out in D unsent.
-type unsubFollowMsg struct {
+type FollowMsg struct {
 	id    string
 	entry outbox.Entry
 	found bool
@@ -44,8 +44,8 @@ type unsubFollowMsg struct {
 	err   error
 }
 
-func (m unsubQueuedMsg) AccountIndex() int { return m.acct }
-func (m unsubFollowMsg) AccountIndex() int { return screen.NoAccount }
+func (m QueuedMsg) AccountIndex() int { return m.acct }
+func (m FollowMsg) AccountIndex() int { return screen.NoAccount }
 
 // mailtoFollowCmd reads the entry now. It is made only once the entry is known
 // to be in the outbox, so "not there" means done, never "not yet there"
@@ -54,35 +54,35 @@ func mailtoFollowCmd(room *screen.Mailroom, w unsubMailto) tea.Cmd {
 	return func() tea.Msg {
 		es, err := room.Box.Entries()
 		if err != nil {
-			return unsubFollowMsg{id: w.id, err: err}
+			return FollowMsg{id: w.id, err: err}
 		}
 		for _, e := range es {
 			if e.ID == w.id {
-				return unsubFollowMsg{id: w.id, entry: e, found: true}
+				return FollowMsg{id: w.id, entry: e, found: true}
 			}
 		}
 		sent, err := room.Box.SentTo(w.account)
-		return unsubFollowMsg{id: w.id, sent: sent[review.AddressKey(w.to)], err: err}
+		return FollowMsg{id: w.id, sent: sent[review.AddressKey(w.to)], err: err}
 	}
 }
 
-// outboxChanged is the hook for every outboxMsg: the runner moved
+// OutboxChanged is the hook for every outboxMsg: the runner moved
 // something, so each waiting entry is read again.
-func (u *unsubBox) outboxChanged() tea.Cmd {
-	if u.e.Opts.Mailroom == nil {
+func (u *Box) OutboxChanged() tea.Cmd {
+	if u.E.Opts.Mailroom == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
 	for _, w := range u.mailto {
-		cmds = append(cmds, mailtoFollowCmd(u.e.Opts.Mailroom, *w))
+		cmds = append(cmds, mailtoFollowCmd(u.E.Opts.Mailroom, *w))
 	}
 	return tea.Batch(cmds...)
 }
 
-// mailtoQueued starts following the entry, or says why it is not queued.
-func (u *unsubBox) mailtoQueued(msg unsubQueuedMsg) tea.Cmd {
+// MailtoQueued starts following the entry, or says why it is not queued.
+func (u *Box) MailtoQueued(msg QueuedMsg) tea.Cmd {
 	if msg.err != nil {
-		return u.done(unsubDoneMsg{acct: msg.acct, sender: msg.sender, what: "a message to " + msg.to, err: msg.err})
+		return u.Done(DoneMsg{acct: msg.acct, sender: msg.sender, what: "a message to " + msg.to, err: msg.err})
 	}
 	u.note(msg.acct, "", "mailto: a message to "+msg.to+" is in the outbox")
 	w := &unsubMailto{acct: msg.acct, account: msg.account, sender: msg.sender, to: msg.to, id: msg.id}
@@ -91,11 +91,11 @@ func (u *unsubBox) mailtoQueued(msg unsubQueuedMsg) tea.Cmd {
 	}
 	u.mailto[w.id] = w
 	u.say("unsubscribe: the message to "+msg.to+" is in the outbox, waiting for the server…", false)
-	return mailtoFollowCmd(u.e.Opts.Mailroom, *w)
+	return mailtoFollowCmd(u.E.Opts.Mailroom, *w)
 }
 
-// mailtoFollowed says the outcome once the runner knows it.
-func (u *unsubBox) mailtoFollowed(msg unsubFollowMsg) tea.Cmd {
+// MailtoFollowed says the outcome once the runner knows it.
+func (u *Box) MailtoFollowed(msg FollowMsg) tea.Cmd {
 	w := u.mailto[msg.id]
 	if w == nil || msg.err != nil {
 		return nil // an answer already given, or the outbox unreadable for now: the next change reads again
@@ -104,14 +104,14 @@ func (u *unsubBox) mailtoFollowed(msg unsubFollowMsg) tea.Cmd {
 	switch {
 	case !msg.found && !msg.sent:
 		delete(u.mailto, w.id)
-		return u.done(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
+		return u.Done(DoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
 			err: errors.New("the message to " + w.to + " left the outbox unsent")})
 	case !msg.found, e.State == outbox.StateSent, e.State == outbox.StateSaved, e.State == outbox.StateDone:
 		delete(u.mailto, w.id)
-		return u.done(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "the message to " + w.to + " was sent"})
+		return u.Done(DoneMsg{acct: w.acct, sender: w.sender, what: "the message to " + w.to + " was sent"})
 	case e.State == outbox.StateFailed:
 		delete(u.mailto, w.id)
-		return u.done(unsubDoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
+		return u.Done(DoneMsg{acct: w.acct, sender: w.sender, what: "a message to " + w.to,
 			err: errors.New("the server refused the message to " + w.to + ": " + e.LastError + " (D shows it)")})
 	case e.State == outbox.StateUnknown:
 		delete(u.mailto, w.id)

@@ -1,4 +1,4 @@
-package tui
+package unsub
 
 import (
 	"fmt"
@@ -67,34 +67,34 @@ func TestUnsubBoxTellsTheRoot(t *testing.T) {
 	plan := &unsubPlan{plan: unsubscribe.Plan{Kind: unsubscribe.KindOneClick, URI: "https://shop.example/u"}}
 	for _, tc := range []struct {
 		name           string
-		do             func(u *unsubBox)
+		do             func(u *Box)
 		said           []tea.Msg
 		planned, offer bool // a plan, an archive offer waits for y after
 	}{
-		{"an account that cannot", func(u *unsubBox) { u.start(id) },
+		{"an account that cannot", func(u *Box) { u.Start(id) },
 			[]tea.Msg{screen.NoteMsg{Text: "unsubscribe: this account cannot read a message's unsubscribe headers", Bad: true}}, false, false},
-		{"no header", func(u *unsubBox) { u.info(unsubInfoMsg{req: u.req}, true) },
+		{"no header", func(u *Box) { u.Info(InfoMsg{req: u.req}, true) },
 			[]tea.Msg{screen.NoteMsg{Text: "unsubscribe: the message has no List-Unsubscribe header", Bad: true}}, false, false},
-		{"an answer where no box can wait", func(u *unsubBox) { u.info(unsubInfoMsg{req: u.req}, false) }, nil, false, false},
-		{"n cancels the plan", func(u *unsubBox) { u.plan = plan; u.key(n) },
+		{"an answer where no box can wait", func(u *Box) { u.Info(InfoMsg{req: u.req}, false) }, nil, false, false},
+		{"n cancels the plan", func(u *Box) { u.plan = plan; u.Key(n) },
 			[]tea.Msg{screen.NoteMsg{Text: "unsubscribe cancelled: nothing was sent", Bad: false}}, false, false},
-		{"y takes the archive offer", func(u *unsubBox) { u.archive = &archiveOffer{rows: rows}; u.key(y) },
-			[]tea.Msg{archiveSenderMsg{rows: rows}}, false, false},
-		{"the offer where no box can wait", func(u *unsubBox) { u.offer(unsubStoredMsg{sender: "news@shop.example", what: "done"}, rows, false) },
+		{"y takes the archive offer", func(u *Box) { u.Archive = &ArchiveOffer{Rows: rows}; u.Key(y) },
+			[]tea.Msg{ArchiveSenderMsg{Rows: rows}}, false, false},
+		{"the offer where no box can wait", func(u *Box) { u.Offer(StoredMsg{sender: "news@shop.example", what: "done"}, rows, false) },
 			[]tea.Msg{screen.NoteMsg{Text: "unsubscribed: done", Bad: false}}, false, false},
-		{"the offer", func(u *unsubBox) { u.offer(unsubStoredMsg{sender: "news@shop.example", what: "done"}, rows, true) },
+		{"the offer", func(u *Box) { u.Offer(StoredMsg{sender: "news@shop.example", what: "done"}, rows, true) },
 			[]tea.Msg{screen.NoteMsg{Text: "unsubscribed (done). y archives the 1 message(s) from news@shop.example in every account (z undoes), any other key leaves them", Bad: false}}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &screen.Env{Keys: screen.DefaultKeyMap()}
 			e.Opts.Accounts = []screen.Account{&screentest.Account{Label: "Work"}}
-			u := &unsubBox{e: e}
+			u := &Box{E: e}
 			tc.do(u)
 			if fmt.Sprint(e.Said) != fmt.Sprint(tc.said) {
 				t.Errorf("told %v, want %v", e.Said, tc.said)
 			}
-			if (u.plan != nil) != tc.planned || (u.archive != nil) != tc.offer {
-				t.Errorf("plan %v, offer %v; want %v, %v", u.plan != nil, u.archive != nil, tc.planned, tc.offer)
+			if (u.plan != nil) != tc.planned || (u.Archive != nil) != tc.offer {
+				t.Errorf("plan %v, offer %v; want %v, %v", u.plan != nil, u.Archive != nil, tc.planned, tc.offer)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package tui
+package unsub
 
 import (
 	"context"
@@ -19,18 +19,18 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// unsubBox is `U`: the plan shown before anything is done, and after a
+// Box is `U`: the plan shown before anything is done, and after a
 // success the offer to archive the sender's mail. Only `y` goes on; any
 // other key drops what was offered.
 //
 // Its flow is its own: it tells the status line by noteMsg and asks the
 // root to archive by archiveSenderMsg; the root hands it U, the answers
 // to its commands and whether the screen up can hold its box.
-type unsubBox struct {
-	e       *screen.Env // the UI's lifetime, options, request ids and tell
+type Box struct {
+	E       *screen.Env // the UI's lifetime, options, request ids and tell
 	req     uint64
 	plan    *unsubPlan              // shown, waiting for y
-	archive *archiveOffer           // after a success, waiting for y
+	Archive *ArchiveOffer           // after a success, waiting for y
 	mailto  map[string]*unsubMailto // mailto: messages in the outbox, not yet sent, by entry id
 	// shown is the plan, the refusal or the offer in full, drawn over the
 	// bottom of the body until the next key: a long URI cut to the width
@@ -45,12 +45,12 @@ type unsubPlan struct {
 	plan   unsubscribe.Plan
 }
 
-type archiveOffer struct {
-	sender string
-	rows   []model.Row
+type ArchiveOffer struct {
+	Sender string
+	Rows   []model.Row
 }
 
-type unsubInfoMsg struct {
+type InfoMsg struct {
 	req  uint64
 	acct int
 	id   model.MessageID
@@ -58,28 +58,28 @@ type unsubInfoMsg struct {
 	err  error
 }
 
-type unsubDoneMsg struct {
+type DoneMsg struct {
 	acct   int
 	sender string
 	what   string // what was done, for the status line and the history
 	err    error
 }
 
-// unsubStoredMsg is the sender's mail in every account's store, beyond
+// StoredMsg is the sender's mail in every account's store, beyond
 // the loaded pages, for the archive offer.
-type unsubStoredMsg struct {
+type StoredMsg struct {
 	sender, what string
-	found        map[int][]model.Message // by account index
+	Found        map[int][]model.Message // by account index
 }
 
-func (m unsubInfoMsg) AccountIndex() int   { return m.acct }
-func (m unsubStoredMsg) AccountIndex() int { return screen.NoAccount }
-func (m unsubDoneMsg) AccountIndex() int   { return m.acct }
+func (m InfoMsg) AccountIndex() int   { return m.acct }
+func (m StoredMsg) AccountIndex() int { return screen.NoAccount }
+func (m DoneMsg) AccountIndex() int   { return m.acct }
 
-// key runs the `y` that answers U's questions (any other key says
+// Key runs the `y` that answers U's questions (any other key says
 // no), on the screens of the frame's keys; U itself is the list's and the
 // message view's (start). ok is false for a key it leaves to others.
-func (u *unsubBox) key(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (u *Box) Key(msg tea.KeyMsg) (tea.Cmd, bool) {
 	u.shown = "" // any key takes the box away
 	if p := u.plan; p != nil {
 		u.plan = nil
@@ -90,30 +90,30 @@ func (u *unsubBox) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		return u.carryOut(*p), true
 	}
-	if a := u.archive; a != nil {
-		u.archive = nil
+	if a := u.Archive; a != nil {
+		u.Archive = nil
 		if msg.String() != "y" {
-			u.say("the mail from "+a.sender+" stays where it is", false)
+			u.say("the mail from "+a.Sender+" stays where it is", false)
 			return nil, true
 		}
-		u.e.Tell(archiveSenderMsg{rows: a.rows})
+		u.E.Tell(ArchiveSenderMsg{Rows: a.Rows})
 		return nil, true
 	}
 	return nil, false
 }
 
-// start is U on the message id (the list's row or the message
+// Start is U on the message id (the list's row or the message
 // view's): it reads the message's unsubscribe headers.
-func (u *unsubBox) start(id model.MessageID) tea.Cmd {
-	i := u.e.AccountIndex(id.Account)
-	acct := screen.UnsubscriberOf(u.e.Account(i))
+func (u *Box) Start(id model.MessageID) tea.Cmd {
+	i := u.E.AccountIndex(id.Account)
+	acct := screen.UnsubscriberOf(u.E.Account(i))
 	if acct == nil {
 		u.say("unsubscribe: this account cannot read a message's unsubscribe headers", true)
 		return nil
 	}
-	u.req = u.e.Next()
+	u.req = u.E.Next()
 	u.say("unsubscribe: reading the message's List-Unsubscribe…", false)
-	return infoCmd(u.e.Ctx, acct, u.req, i, id, u.e.Opts.CallTimeout)
+	return infoCmd(u.E.Ctx, acct, u.req, i, id, u.E.Opts.CallTimeout)
 }
 
 func infoCmd(ctx context.Context, u *accounts.Unsubscribing, req uint64, i int, id model.MessageID, timeout time.Duration) tea.Cmd {
@@ -121,20 +121,20 @@ func infoCmd(ctx context.Context, u *accounts.Unsubscribing, req uint64, i int, 
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		info, err := u.UnsubscribeInfo(cctx, id)
-		return unsubInfoMsg{req: req, acct: i, id: id, info: info, err: err}
+		return InfoMsg{req: req, acct: i, id: id, info: info, err: err}
 	}
 }
 
 // note writes one line of the account's history.
-func (u *unsubBox) note(i int, class, text string) {
-	if acct := screen.UnsubscriberOf(u.e.Account(i)); acct != nil {
+func (u *Box) note(i int, class, text string) {
+	if acct := screen.UnsubscriberOf(u.E.Account(i)); acct != nil {
 		acct.NoteUnsubscribe(class, text)
 	}
 }
 
-// info is the answer to start: the plan to show and wait on; here is
+// Info is the answer to start: the plan to show and wait on; here is
 // whether the screen up holds the box (the list, the message view).
-func (u *unsubBox) info(msg unsubInfoMsg, here bool) {
+func (u *Box) Info(msg InfoMsg, here bool) {
 	if msg.req != u.req {
 		return
 	}
@@ -164,9 +164,9 @@ func (u *unsubBox) info(msg unsubInfoMsg, here bool) {
 	u.say(u.shown, false)
 }
 
-// done says how the unsubscribe went, and after a success looks for the
+// Done says how the unsubscribe went, and after a success looks for the
 // sender's stored mail for the archive offer.
-func (u *unsubBox) done(msg unsubDoneMsg) tea.Cmd {
+func (u *Box) Done(msg DoneMsg) tea.Cmd {
 	class := ""
 	if msg.err != nil {
 		class = accounts.ClassOf(msg.err).String()
@@ -176,26 +176,26 @@ func (u *unsubBox) done(msg unsubDoneMsg) tea.Cmd {
 	}
 	u.note(msg.acct, "", "done: "+msg.what)
 	u.say("unsubscribed: "+msg.what+"; looking for the mail from "+msg.sender+"…", false)
-	return senderStoredCmd(u.e.Ctx, u.e.Opts.Accounts, msg, u.e.Opts.CallTimeout)
+	return senderStoredCmd(u.E.Ctx, u.E.Opts.Accounts, msg, u.E.Opts.CallTimeout)
 }
 
-// offer is the archive offer once the sender's stored mail is in the
+// Offer is the archive offer once the sender's stored mail is in the
 // inbox (rows, every loaded row): y archives it where the box can wait.
-func (u *unsubBox) offer(msg unsubStoredMsg, inbox []model.Row, here bool) {
+func (u *Box) Offer(msg StoredMsg, inbox []model.Row, here bool) {
 	rows := fromSender(inbox, msg.sender)
 	if len(rows) == 0 || !here {
 		u.say("unsubscribed: "+msg.what, false)
 		return
 	}
-	u.archive = &archiveOffer{sender: msg.sender, rows: rows}
+	u.Archive = &ArchiveOffer{Sender: msg.sender, Rows: rows}
 	u.shown = textsafe.Line(fmt.Sprintf("unsubscribed (%s). y archives the %d message(s) from %s in every account (%s undoes), any other key leaves them",
-		msg.what, len(rows), msg.sender, screen.Hint(u.e.Keys.Undo))) // as the status line has it
+		msg.what, len(rows), msg.sender, screen.Hint(u.E.Keys.Undo))) // as the status line has it
 	u.say(u.shown, false)
 }
 
 // say tells the status line.
-func (u *unsubBox) say(text string, bad bool) {
-	u.e.Tell(screen.NoteMsg{Text: text, Bad: bad})
+func (u *Box) say(text string, bad bool) {
+	u.E.Tell(screen.NoteMsg{Text: text, Bad: bad})
 }
 
 // senderStoredLimit bounds what the archive offer brings in from each
@@ -204,7 +204,7 @@ const senderStoredLimit = 500
 
 // senderStoredCmd finds the sender's mail in every account's store (rows
 // not loaded yet count too: "every message from that sender").
-func senderStoredCmd(ctx context.Context, accts []screen.Account, done unsubDoneMsg, timeout time.Duration) tea.Cmd {
+func senderStoredCmd(ctx context.Context, accts []screen.Account, done DoneMsg, timeout time.Duration) tea.Cmd {
 	type store struct {
 		i int
 		r screen.Remembering
@@ -216,7 +216,7 @@ func senderStoredCmd(ctx context.Context, accts []screen.Account, done unsubDone
 		}
 	}
 	return func() tea.Msg {
-		out := unsubStoredMsg{sender: done.sender, what: done.what, found: map[int][]model.Message{}}
+		out := StoredMsg{sender: done.sender, what: done.what, Found: map[int][]model.Message{}}
 		for _, s := range stores {
 			cctx, cancel := context.WithTimeout(ctx, timeout)
 			page, err := s.r.CachedMatch(cctx, "", done.sender, senderStoredLimit)
@@ -226,7 +226,7 @@ func senderStoredCmd(ctx context.Context, accts []screen.Account, done unsubDone
 			}
 			for _, msg := range page.Messages {
 				if strings.EqualFold(msg.From.Address, done.sender) {
-					out.found[s.i] = append(out.found[s.i], msg)
+					out.Found[s.i] = append(out.Found[s.i], msg)
 				}
 			}
 		}
@@ -250,8 +250,8 @@ func fromSender(rows []model.Row, address string) []model.Row {
 }
 
 // fromOf is the address account i sends as ("" when it has none).
-func (u *unsubBox) fromOf(i int) string {
-	if c, ok := screen.ComposerOf(u.e.Account(i)); ok {
+func (u *Box) fromOf(i int) string {
+	if c, ok := screen.ComposerOf(u.E.Account(i)); ok {
 		if from, _ := c.Identity(); from != nil {
 			return from.Address
 		}
@@ -261,10 +261,10 @@ func (u *unsubBox) fromOf(i int) string {
 
 // carryOut does what was shown, once: the POST, or the message queued
 // in the outbox for the runner to send (followed there: unsubmailto.go).
-func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
+func (u *Box) carryOut(p unsubPlan) tea.Cmd {
 	switch p.plan.Kind {
 	case unsubscribe.KindOneClick:
-		poster, ctx := u.e.Opts.Poster, u.e.Ctx
+		poster, ctx := u.E.Opts.Poster, u.E.Ctx
 		u.note(p.acct, "", "one-click POST to "+p.plan.URI)
 		u.say("unsubscribe: posting to "+p.plan.URI+"…", false)
 		return func() tea.Msg {
@@ -277,11 +277,11 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 			if res.Status == 0 {
 				what = "one-click POST to " + p.plan.URI
 			}
-			return unsubDoneMsg{acct: p.acct, sender: p.sender, what: what, err: err}
+			return DoneMsg{acct: p.acct, sender: p.sender, what: what, err: err}
 		}
 	case unsubscribe.KindMailto:
-		room := u.e.Opts.Mailroom
-		c, ok := screen.ComposerOf(u.e.Account(p.acct))
+		room := u.E.Opts.Mailroom
+		c, ok := screen.ComposerOf(u.E.Account(p.acct))
 		from, err := sendingFrom(c, ok, room)
 		if err != nil {
 			u.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
@@ -289,7 +289,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 			return nil
 		}
 		d := p.plan.Mailto.Draft(model.Address{Name: from.Name, Address: from.Address})
-		name, now := u.e.Opts.Accounts[p.acct].Name(), u.e.Opts.Now()
+		name, now := u.E.Opts.Accounts[p.acct].Name(), u.E.Opts.Now()
 		return func() tea.Msg {
 			prep, err := d.Prepare(now)
 			var e outbox.Entry
@@ -299,7 +299,7 @@ func (u *unsubBox) carryOut(p unsubPlan) tea.Cmd {
 			if err == nil && room.Runner != nil {
 				room.Runner.Kick()
 			}
-			return unsubQueuedMsg{acct: p.acct, account: name, sender: p.sender, to: p.plan.Mailto.To, id: e.ID, err: err}
+			return QueuedMsg{acct: p.acct, account: name, sender: p.sender, to: p.plan.Mailto.To, id: e.ID, err: err}
 		}
 	}
 	return nil
@@ -321,7 +321,7 @@ func sendingFrom(c screen.Composing, ok bool, room *screen.Mailroom) (*mail.Addr
 	return from, nil
 }
 
-// archiveSenderMsg: the archive offer after an unsubscribe was taken:
+// ArchiveSenderMsg: the archive offer after an unsubscribe was taken:
 // rows (the sender's mail) are archived, and the message view, whose
 // message is among them, ends.
-type archiveSenderMsg struct{ rows []model.Row }
+type ArchiveSenderMsg struct{ Rows []model.Row }
