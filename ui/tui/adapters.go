@@ -107,7 +107,7 @@ func (s listScreen) Header() string {
 // thread view "5 conversations · 12 messages".
 func (s listScreen) counted() string {
 	m := s.m
-	if !m.threads.on {
+	if !m.threads.On {
 		return fmt.Sprintf("%d messages", len(m.list.rows))
 	}
 	convs, msgs := 0, 0
@@ -152,10 +152,10 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		m.setMode(modeList)
 		return s, nil
 	case key.Matches(k, m.env.Keys.NextInThread):
-		m.threads.step(m.viewer.Showing(), 1)
+		m.threads.Step(m.viewer.Showing(), 1)
 		return s, nil
 	case key.Matches(k, m.env.Keys.PrevInThread):
-		m.threads.step(m.viewer.Showing(), -1)
+		m.threads.Step(m.viewer.Showing(), -1)
 		return s, nil
 	}
 	if cmd := m.handleActionKey(k, true); cmd != nil {

@@ -95,7 +95,7 @@ func BenchmarkRebuildThreads10k(b *testing.B) {
 func BenchmarkRebuildFlat20k(b *testing.B) {
 	m := benchThreads(b)
 	defer m.Close()
-	m.threads.on = false
+	m.threads.On = false
 	b.ReportAllocs()
 	for b.Loop() {
 		m.rebuild()

@@ -113,17 +113,17 @@ func (l listModel) Update(msg tea.Msg) (listModel, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, l.keys.Down):
-		return l.step(1), nil
+		return l.Step(1), nil
 	case key.Matches(k, l.keys.Up):
-		return l.step(-1), nil
+		return l.Step(-1), nil
 	case key.Matches(k, l.keys.Top):
-		return l.step(-len(l.rows)), nil
+		return l.Step(-len(l.rows)), nil
 	case key.Matches(k, l.keys.Bottom):
-		return l.step(len(l.rows)), nil
+		return l.Step(len(l.rows)), nil
 	case key.Matches(k, l.keys.PageDown):
-		return l.step(max(1, l.height-1)), nil
+		return l.Step(max(1, l.height-1)), nil
 	case key.Matches(k, l.keys.PageUp):
-		return l.step(-max(1, l.height-1)), nil
+		return l.Step(-max(1, l.height-1)), nil
 	}
 	return l, nil
 }
@@ -136,7 +136,7 @@ func (l listModel) follow(id model.MessageID) listModel {
 
 // step moves the cursor n rows (the user's move: the cursor no longer
 // stays on the newest row).
-func (l listModel) step(n int) listModel {
+func (l listModel) Step(n int) listModel {
 	l.cursor += n
 	l.touched = true
 	return l.clamp()

@@ -17,6 +17,7 @@ import (
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
+	"unibox/ui/tui/threads"
 	"unibox/ui/tui/unsub"
 )
 
@@ -34,7 +35,7 @@ type Model struct {
 	triage  triageBox
 	notify  notify.Notifier
 	compose compose.Composer
-	threads threadView
+	threads threads.View
 	unsub   unsub.Box
 	folder  folderView // another folder on screen (folders.go)
 	// top is the mode's screen when it is one of its own (the details,
@@ -115,7 +116,7 @@ func New(opts screen.Options) (*Model, error) {
 		m.viewer.Att.Opener.Cmd = attach.DefaultOpenCmd
 	}
 	m.unsub = unsub.Box{E: &m.env}
-	m.threads = threadView{e: &m.env, inbox: m.inbox}
+	m.threads = threads.View{E: &m.env, Inbox: m.inbox}
 	m.compose = compose.Composer{E: &m.env, Styles: m.env.Styles, Keys: keys, Bodies: &compose.WrapMemo{}, Quoted: &compose.WrapMemo{}}
 	m.notify = notify.Notifier{Ctx: ctx, Tell: m.env.Tell, Argv: opts.NotifyCmd, Details: screen.Hint(keys.Details), Window: opts.NotifyWindow, Timeout: opts.NotifyTimeout}
 	if m.notify.Window <= 0 {
@@ -222,7 +223,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case message.ProgressMsg, message.SavedMsg, message.AttachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.AttachMsg(msg), m.heard())
-	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, rowsMsg, openRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, refreshMsg, compose.SentMarkMsg:
+	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, threads.RowsMsg, threads.OpenRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, refreshMsg, compose.SentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

@@ -8,6 +8,7 @@ import (
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
+	"unibox/ui/tui/threads"
 	"unibox/ui/tui/unsub"
 )
 
@@ -43,13 +44,13 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 			m.updateScreen(screen.GoneMsg{}) // the message view closes onto the list
 		}
 		return cmd
-	case rowsMsg:
-		if msg.follow != nil {
-			m.list = m.list.follow(*msg.follow)
+	case threads.RowsMsg:
+		if msg.Follow != nil {
+			m.list = m.list.follow(*msg.Follow)
 		}
 		m.rebuild()
-	case openRowMsg:
-		return m.openRow(msg.row)
+	case threads.OpenRowMsg:
+		return m.openRow(msg.Row)
 	case compose.ReviewingMsg:
 		if msg.On {
 			m.setMode(modeReview)

@@ -11,6 +11,7 @@ import (
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/threads"
 	"unibox/ui/tui/unsub"
 )
 
@@ -98,7 +99,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.Keys.Select):
 		if r, ok := m.list.selected(); ok {
 			m.triage.toggle(r.ID)
-			m.list = m.list.step(1)
+			m.list = m.list.Step(1)
 		}
 	case key.Matches(msg, m.env.Keys.ClearSelection):
 		m.triage.clear()
@@ -126,7 +127,7 @@ func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 	if conversation {
 		if key.Matches(msg, m.env.Keys.ToggleFlag) {
 			rows = []model.Row{cursor} // f flags the newest message, the row's own
-		} else if !key.Matches(msg, m.env.Keys.Undo) && !m.threads.confirmed(msg, cursor.Thread) {
+		} else if !key.Matches(msg, m.env.Keys.Undo) && !m.threads.Confirmed(msg, cursor.Thread) {
 			return func() tea.Msg { return nil } // asked first: a conversation in several accounts
 		}
 	}
@@ -325,8 +326,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.composed(msg)
 	case compose.ShelvedMsg:
 		return tea.Batch(m.composed(msg), m.toTop(msg)) // the drafts view reads Drafts again
-	case storedThreadMsg:
-		m.threads.stored(msg)
+	case threads.StoredMsg:
+		m.threads.Stored(msg)
 		return m.heard()
 	case compose.ServerDraftsMsg:
 		return m.toTop(msg)
@@ -419,8 +420,8 @@ func (m *Model) rebuild() {
 		rows = filtered
 	}
 	rows = m.filter.apply(rows)
-	if m.threads.on {
-		rows = model.ThreadRows(rows, m.threads.expanded, m.threads.more)
+	if m.threads.On {
+		rows = model.ThreadRows(rows, m.threads.Expanded, m.threads.More)
 	}
 	m.list = m.list.setRows(rows)
 	for _, a := range m.panes.accts {

@@ -1,4 +1,4 @@
-package tui
+package threads
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// threadView is the list's conversation mode (t): one row per thread,
+// View is the list's conversation mode (t): one row per thread,
 // opened (l, →, enter) and closed (h, ←) in place. A triage key on a
 // conversation's row acts on every message in it, as one action with one
 // undo; a conversation spread over several accounts is asked about first,
@@ -21,25 +21,25 @@ import (
 //
 // Its flow is its own: it tells the root to redraw the list (rowsMsg), to
 // open a row (openRowMsg) and what the status line says (noteMsg).
-type threadView struct {
-	e        *screen.Env  // the UI's lifetime, keys and tell
-	inbox    *model.Inbox // the rows n and p step through
-	on       bool
-	expanded map[string]bool
-	// more is an opened conversation's messages in other folders and
+type View struct {
+	E        *screen.Env  // the UI's lifetime, keys and tell
+	Inbox    *model.Inbox // the rows n and p step through
+	On       bool
+	Expanded map[string]bool
+	// More is an opened conversation's messages in other folders and
 	// accounts, as the store has them (a reply in Sent): shown, never
 	// acted on by a key on the conversation's row.
-	more  map[string][]model.Row
+	More  map[string][]model.Row
 	asked string // the action and conversation asked about once
 }
 
-// storedThreadMsg is a conversation's stored messages, read on opening it.
-type storedThreadMsg struct {
+// StoredMsg is a conversation's stored messages, read on opening it.
+type StoredMsg struct {
 	tid  string
 	msgs []model.Message
 }
 
-func (m storedThreadMsg) AccountIndex() int { return screen.NoAccount }
+func (m StoredMsg) AccountIndex() int { return screen.NoAccount }
 
 // storedThreadCmd reads conversation tid from the store through acct (it
 // never dials); nothing when the account cannot or the store has none.
@@ -53,29 +53,29 @@ func storedThreadCmd(ctx context.Context, acct screen.Account, tid string) tea.C
 		if err != nil {
 			return nil
 		}
-		return storedThreadMsg{tid: tid, msgs: msgs}
+		return StoredMsg{tid: tid, msgs: msgs}
 	}
 }
 
-// stored shows a conversation's messages in other folders.
-func (v *threadView) stored(msg storedThreadMsg) {
-	if v.more == nil {
-		v.more = map[string][]model.Row{}
+// Stored shows a conversation's messages in other folders.
+func (v *View) Stored(msg StoredMsg) {
+	if v.More == nil {
+		v.More = map[string][]model.Row{}
 	}
 	var rows []model.Row
 	for _, mm := range msg.msgs {
 		rows = append(rows, model.Row{Message: mm})
 	}
-	v.more[msg.tid] = rows
-	if v.on && v.expanded[msg.tid] {
-		v.e.Tell(rowsMsg{})
+	v.More[msg.tid] = rows
+	if v.On && v.Expanded[msg.tid] {
+		v.E.Tell(RowsMsg{})
 	}
 }
 
-// confirmed reports whether an action on conversation c may go now: at
+// Confirmed reports whether an action on conversation c may go now: at
 // once in one account, on the second press in several (the first says
 // how many messages in which accounts).
-func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation) bool {
+func (v *View) Confirmed(k tea.KeyMsg, c *model.Conversation) bool {
 	if !c.Multi() {
 		return true
 	}
@@ -93,54 +93,54 @@ func (v *threadView) confirmed(k tea.KeyMsg, c *model.Conversation) bool {
 	for _, a := range c.Accounts {
 		parts = append(parts, fmt.Sprintf("%s (%d)", a, count[a]))
 	}
-	v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("this conversation is in %s: %s again acts on all %d", strings.Join(parts, ", "), k.String(), len(c.Members)), Bad: true})
+	v.E.Tell(screen.NoteMsg{Text: fmt.Sprintf("this conversation is in %s: %s again acts on all %d", strings.Join(parts, ", "), k.String(), len(c.Members)), Bad: true})
 	return false
 }
 
-// key runs the thread view's keys in the list, on the row r under the
+// Key runs the thread view's keys in the list, on the row r under the
 // cursor (onRow: there is one); ok is false for any other key.
-func (v *threadView) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
-	k := v.e.Keys
+func (v *View) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
+	k := v.E.Keys
 	if key.Matches(msg, k.Threads) {
-		v.on = !v.on
-		if v.expanded == nil {
-			v.expanded = map[string]bool{}
+		v.On = !v.On
+		if v.Expanded == nil {
+			v.Expanded = map[string]bool{}
 		}
 		note := screen.NoteMsg{}
-		if v.on {
+		if v.On {
 			note.Text = "thread view: one row per conversation (" + screen.Hint(k.Expand) + " opens one, " + screen.Hint(k.Threads) + " ends it)"
 		}
-		v.e.Tell(rowsMsg{}, note)
+		v.E.Tell(RowsMsg{}, note)
 		return nil, true
 	}
-	if !v.on || !onRow || r.Thread == nil {
+	if !v.On || !onRow || r.Thread == nil {
 		return nil, false
 	}
 	c := r.Thread
 	switch {
 	case key.Matches(msg, k.Expand) || key.Matches(msg, k.Open) && !r.Member && !c.Expanded && c.Count > 1:
-		v.expanded[c.ID] = true
+		v.Expanded[c.ID] = true
 		var cmd tea.Cmd
-		if a := v.e.Account(v.e.AccountIndex(r.ID.Account)); a != nil {
-			cmd = storedThreadCmd(v.e.Ctx, a, c.ID)
+		if a := v.E.Account(v.E.AccountIndex(r.ID.Account)); a != nil {
+			cmd = storedThreadCmd(v.E.Ctx, a, c.ID)
 		}
-		v.e.Tell(rowsMsg{})
+		v.E.Tell(RowsMsg{})
 		return cmd, true
 	case key.Matches(msg, k.Collapse) && c.Expanded:
-		delete(v.expanded, c.ID)
+		delete(v.Expanded, c.ID)
 		newest := c.Members[len(c.Members)-1] // back to the conversation's row: its newest
-		v.e.Tell(rowsMsg{follow: &newest})
+		v.E.Tell(RowsMsg{Follow: &newest})
 		return nil, true
 	}
 	return nil, false
 }
 
-// step opens the message after (dir 1) or before (-1) showing, the one
+// Step opens the message after (dir 1) or before (-1) showing, the one
 // on screen, in its conversation, oldest first: n and p in the message
 // view.
-func (v *threadView) step(showing model.MessageID, dir int) {
-	cur, ok := v.inbox.Find(showing)
-	for _, rows := range v.more {
+func (v *View) Step(showing model.MessageID, dir int) {
+	cur, ok := v.Inbox.Find(showing)
+	for _, rows := range v.More {
 		for _, r := range rows {
 			if !ok && r.ID == showing {
 				cur, ok = r, true // a message of another folder, opened from its conversation
@@ -148,16 +148,16 @@ func (v *threadView) step(showing model.MessageID, dir int) {
 		}
 	}
 	if !ok || cur.ThreadID == "" {
-		v.e.Tell(screen.NoteMsg{Text: "this message is a conversation of its own"})
+		v.E.Tell(screen.NoteMsg{Text: "this message is a conversation of its own"})
 		return
 	}
 	var thread []model.Row
-	for _, r := range v.inbox.Rows() {
+	for _, r := range v.Inbox.Rows() {
 		if r.ThreadID == cur.ThreadID {
 			thread = append(thread, r)
 		}
 	}
-	for _, r := range v.more[cur.ThreadID] { // its messages elsewhere (Sent), once opened
+	for _, r := range v.More[cur.ThreadID] { // its messages elsewhere (Sent), once opened
 		if !slices.ContainsFunc(thread, func(t model.Row) bool { return t.ID == r.ID }) {
 			thread = append(thread, r)
 		}
@@ -165,16 +165,16 @@ func (v *threadView) step(showing model.MessageID, dir int) {
 	slices.SortStableFunc(thread, func(a, b model.Row) int { return a.Date.Compare(b.Date) })
 	i := slices.IndexFunc(thread, func(r model.Row) bool { return r.ID == cur.ID })
 	if j := i + dir; i >= 0 && j >= 0 && j < len(thread) {
-		v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread))}, openRowMsg{row: thread[j]})
+		v.E.Tell(screen.NoteMsg{Text: fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread))}, OpenRowMsg{Row: thread[j]})
 		return
 	}
-	v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
+	v.E.Tell(screen.NoteMsg{Text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
 }
 
-// rowsMsg: the list's rows changed (the thread view turned, a
+// RowsMsg: the list's rows changed (the thread view turned, a
 // conversation opened or closed): the list is built again, on follow's
 // row when there is one.
-type rowsMsg struct{ follow *model.MessageID }
+type RowsMsg struct{ Follow *model.MessageID }
 
-// openRowMsg: the message view shows row (n and p in a conversation).
-type openRowMsg struct{ row model.Row }
+// OpenRowMsg: the message view shows row (n and p in a conversation).
+type OpenRowMsg struct{ Row model.Row }

@@ -1,4 +1,4 @@
-package tui
+package threads
 
 import (
 	"reflect"
@@ -28,40 +28,40 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		on   bool
-		do   func(v *threadView)
+		do   func(v *View)
 		said []tea.Msg
 		isOn bool
 	}{
-		{"t turns it on", false, func(v *threadView) { v.Key(press(keys.Threads), model.Row{}, false) },
-			[]tea.Msg{rowsMsg{}, screen.NoteMsg{Text: "thread view: one row per conversation (" + screen.Hint(keys.Expand) + " opens one, t ends it)"}}, true},
-		{"t turns it off", true, func(v *threadView) { v.Key(press(keys.Threads), model.Row{}, false) },
-			[]tea.Msg{rowsMsg{}, screen.NoteMsg{}}, false},
-		{"a collapse follows the newest", true, func(v *threadView) {
-			v.expanded["t1"] = true
+		{"t turns it on", false, func(v *View) { v.Key(press(keys.Threads), model.Row{}, false) },
+			[]tea.Msg{RowsMsg{}, screen.NoteMsg{Text: "thread view: one row per conversation (" + screen.Hint(keys.Expand) + " opens one, t ends it)"}}, true},
+		{"t turns it off", true, func(v *View) { v.Key(press(keys.Threads), model.Row{}, false) },
+			[]tea.Msg{RowsMsg{}, screen.NoteMsg{}}, false},
+		{"a collapse follows the newest", true, func(v *View) {
+			v.Expanded["t1"] = true
 			v.Key(press(keys.Collapse), model.Row{Message: older, Thread: conv}, true)
-		}, []tea.Msg{rowsMsg{follow: &newer.ID}}, true},
-		{"stored messages of an open conversation", true, func(v *threadView) {
-			v.expanded["t1"] = true
-			v.stored(storedThreadMsg{tid: "t1"})
-		}, []tea.Msg{rowsMsg{}}, true},
-		{"n to the next", false, func(v *threadView) { v.step(older.ID, 1) },
-			[]tea.Msg{screen.NoteMsg{Text: "message 2 of 2 in this conversation"}, openRowMsg{row: model.Row{Message: newer}}}, false},
-		{"p at the first", false, func(v *threadView) { v.step(older.ID, -1) },
+		}, []tea.Msg{RowsMsg{Follow: &newer.ID}}, true},
+		{"stored messages of an open conversation", true, func(v *View) {
+			v.Expanded["t1"] = true
+			v.Stored(StoredMsg{tid: "t1"})
+		}, []tea.Msg{RowsMsg{}}, true},
+		{"n to the next", false, func(v *View) { v.Step(older.ID, 1) },
+			[]tea.Msg{screen.NoteMsg{Text: "message 2 of 2 in this conversation"}, OpenRowMsg{Row: model.Row{Message: newer}}}, false},
+		{"p at the first", false, func(v *View) { v.Step(older.ID, -1) },
 			[]tea.Msg{screen.NoteMsg{Text: "no more in this conversation (2 messages)"}}, false},
-		{"n on a message alone", false, func(v *threadView) { v.step(alone.ID, 1) },
+		{"n on a message alone", false, func(v *View) { v.Step(alone.ID, 1) },
 			[]tea.Msg{screen.NoteMsg{Text: "this message is a conversation of its own"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &screen.Env{Keys: keys}
 			inbox := model.NewInbox([]string{"Work"})
 			inbox.Replace("Work", []model.Message{newer, older, alone}, false)
-			v := &threadView{e: e, inbox: inbox, on: tc.on, expanded: map[string]bool{}}
+			v := &View{E: e, Inbox: inbox, On: tc.on, Expanded: map[string]bool{}}
 			tc.do(v)
 			if !reflect.DeepEqual(e.Said, tc.said) {
 				t.Errorf("told %+v, want %+v", e.Said, tc.said)
 			}
-			if v.on != tc.isOn {
-				t.Errorf("on %v, want %v", v.on, tc.isOn)
+			if v.On != tc.isOn {
+				t.Errorf("on %v, want %v", v.On, tc.isOn)
 			}
 		})
 	}
