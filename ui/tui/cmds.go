@@ -84,7 +84,7 @@ func listCmd(ctx context.Context, a screen.Account, i int, req uint64, opts acco
 // store in trouble never holds up the connections that follow.
 func restoreCmd(ctx context.Context, accts map[int]screen.Remembering, limit int) tea.Cmd {
 	return func() tea.Msg {
-		rctx, cancel := context.WithTimeout(ctx, restoreTimeout)
+		rctx, cancel := context.WithTimeout(ctx, screen.RestoreTimeout)
 		defer cancel()
 		msg := restoredMsg{pages: map[int]accounts.Page{}}
 		for i, a := range accts {

@@ -14,21 +14,6 @@ import (
 // The folder view's commands: like cmds.go's, they capture what they need
 // by value and end when the UI's context does.
 
-// tagFolder marks an action's answer as the folder's: the inbox's
-// triage and the folder's number their intents each from one.
-func tagFolder(cmd tea.Cmd, visit int) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		msg := cmd()
-		if a, ok := msg.(appliedMsg); ok {
-			return folderAppliedMsg{appliedMsg: a, visit: visit}
-		}
-		return msg
-	}
-}
-
 // folderSyncCmd takes one step of the folder's sync (of at most step new
 // envelopes) and reads its newest page from the store, as syncCmd does
 // for the inbox; an account that cannot sync lists the folder instead.
@@ -70,7 +55,7 @@ func folderListCmd(ctx context.Context, a screen.Account, visit int, req uint64,
 // once, whatever the folder's size.
 func folderStoredCmd(ctx context.Context, r screen.Remembering, visit int, folder string, limit int) tea.Cmd {
 	return func() tea.Msg {
-		rctx, cancel := context.WithTimeout(ctx, restoreTimeout)
+		rctx, cancel := context.WithTimeout(ctx, screen.RestoreTimeout)
 		defer cancel()
 		page, _, err := r.Cached(rctx, folder, limit)
 		return folderPageMsg{visit: visit, stored: true, page: page, err: err}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -25,65 +24,19 @@ import (
 // for push (accounts.Account.Follow: one more IMAP connection at most,
 // whichever folders are visited), while the inbox stays watched.
 type folderView struct {
-	on        bool
-	account   int
-	name      string
-	visit     int // counts the visits: an answer for an earlier one is dropped
+	folderVisit
 	home      *model.Inbox
 	homeTri   triageBox
 	homeFocus int
-
-	req        uint64 // the newest-page request (a sync step or a listing)
-	loading    bool
-	again      bool // a push came during the step: one more after it
-	listedOnce bool
-	paging     int
-	syncing    string       // the sync's progress for the header
-	armed      map[int]bool // accounts whose folder pushes are waited on
-}
-
-// following is an account that can follow a folder besides the inbox
-// (accounts.Account).
-type following interface {
-	Follow(ctx context.Context, folder string) error
-	FolderPushes() <-chan struct{}
 }
 
 // The folder view's messages; each carries the visit it belongs to.
 type (
-	folderPageMsg struct {
-		visit    int
-		req      uint64
-		older    bool // a page below the loaded rows
-		stored   bool // read from the store (drawn stale until confirmed)
-		before   uint32
-		synced   bool // a sync step's: progress and done say how far
-		progress accounts.SyncProgress
-		done     bool
-		page     accounts.Page
-		err      error
-	}
-	folderPushedMsg struct{ account int }
-	followedMsg     struct {
-		account int
-		err     error
-	}
 	folderAppliedMsg struct {
 		appliedMsg
 		visit int
 	}
-	folderMatchMsg struct {
-		visit int
-		text  string
-		page  accounts.Page
-		err   error
-	}
 )
-
-func (folderPageMsg) AccountIndex() int     { return screen.NoAccount }
-func (m folderPushedMsg) AccountIndex() int { return m.account }
-func (m followedMsg) AccountIndex() int     { return m.account }
-func (folderMatchMsg) AccountIndex() int    { return screen.NoAccount }
 
 // home is the unified inbox, wherever it is kept now.
 func (m *Model) home() *model.Inbox {
@@ -141,7 +94,7 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Refresh):
 		m.frame.setStatus("refreshing "+m.folder.name+"…", false)
-		return m.folder.load(&m.env, &m.panes), true
+		return m.folder.load(&m.env), true
 	}
 	return nil, false
 }
@@ -157,7 +110,7 @@ func (m *Model) enterFolder(i int, folder string) tea.Cmd {
 	if v.armed == nil {
 		v.armed = map[int]bool{}
 	}
-	*v = folderView{on: true, account: i, name: folder, visit: v.visit + 1, armed: v.armed,
+	*v = folderView{folderVisit: folderVisit{on: true, account: i, name: folder, visit: v.visit + 1, armed: v.armed},
 		home: m.inbox, homeTri: m.triage, homeFocus: m.panes.focus}
 	m.inbox = model.NewInbox([]string{a.Name()})
 	m.triage = triageBox{keys: m.env.Keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
@@ -167,7 +120,7 @@ func (m *Model) enterFolder(i int, folder string) tea.Cmd {
 	m.list = m.list.setRows(nil)
 	m.rebuild()
 	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", folder, a.Name(), screen.Hint(m.env.Keys.Back)), false)
-	cmds := []tea.Cmd{m.folder.load(&m.env, &m.panes), followCmd(m.env.Ctx, i, a, folder, m.env.Opts.CallTimeout)}
+	cmds := []tea.Cmd{m.folder.load(&m.env), followCmd(m.env.Ctx, i, a, folder, m.env.Opts.CallTimeout)}
 	if r, ok := a.(screen.Remembering); ok {
 		cmds = append(cmds, folderStoredCmd(m.env.Ctx, r, v.visit, folder, m.env.Opts.PageSize))
 	}
@@ -195,7 +148,7 @@ func (m *Model) restoreHome() {
 	v := &m.folder
 	m.inbox, m.triage, m.panes.focus = v.home, v.homeTri, v.homeFocus
 	m.filter = m.filter.clear()
-	*v = folderView{visit: v.visit, armed: v.armed}
+	*v = folderView{folderVisit: folderVisit{visit: v.visit, armed: v.armed}}
 }
 
 // folderHeader is the list's header for the folder on screen.
@@ -219,14 +172,6 @@ func (l listScreen) folderHeader() string {
 	return s
 }
 
-// at is the folder a badge names beside account i ("" for none).
-func (v folderView) at(i int) string {
-	if v.on && v.account == i {
-		return v.name
-	}
-	return ""
-}
-
 // folderMsg takes the folder view's messages; ok is false for any other.
 func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
@@ -238,7 +183,7 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 		f := m.panes.accts[msg.account].acct.(following)
 		cmd := waitFolderPush(m.env.Ctx, msg.account, f.FolderPushes())
 		if m.folder.on && m.folder.account == msg.account {
-			cmd = tea.Batch(cmd, m.folder.load(&m.env, &m.panes))
+			cmd = tea.Batch(cmd, m.folder.load(&m.env))
 		}
 		return cmd, true
 	case followedMsg:
@@ -263,35 +208,6 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
-}
-
-// load asks for the folder's newest page: a sync step where the
-// account syncs (the first of a screen's rows), else a listing.
-func (v *folderView) load(e *screen.Env, p *accountPanes) tea.Cmd {
-	if !v.on {
-		return nil
-	}
-	if v.loading {
-		v.again = true
-		return nil
-	}
-	v.req, v.loading = e.Next(), true
-	a := p.accts[v.account].acct
-	step := 0
-	if !v.listedOnce {
-		step = e.Rows
-	}
-	return folderSyncCmd(e.Ctx, a, v.visit, v.req, v.name, e.Opts.PageSize, step, e.Opts.CallTimeout)
-}
-
-// refresh is the periodic refresh of the folder on screen, as of
-// the inbox: what tells of a change where no push does (a third-party
-// MCP account), and a check where one does.
-func (v *folderView) refresh(e *screen.Env, p *accountPanes) tea.Cmd {
-	if !v.on || v.loading || p.accts[v.account].health.Down() {
-		return nil
-	}
-	return v.load(e, p)
 }
 
 // folderPage applies a page of the folder.
@@ -358,52 +274,22 @@ func (m *Model) folderStepped(msg folderPageMsg) tea.Cmd {
 	}
 	if v.again {
 		v.again = false
-		return m.folder.load(&m.env, &m.panes)
+		return m.folder.load(&m.env)
 	}
 	return nil
 }
 
-// pageIfAtEnd pages the folder below its loaded rows (of inbox, the
-// folder's, when the list's cursor is at its end): from the
-// store, where the account keeps one (its sync brings the whole folder
-// there, newest first, and goes on a step at a time behind the screen),
-// else from the server.
-func (v *folderView) pageIfAtEnd(e *screen.Env, p *accountPanes, inbox *model.Inbox, atEnd bool) tea.Cmd {
-	if !atEnd || v.paging > 0 {
+// tagFolder marks an action's answer as the folder's: the inbox's
+// triage and the folder's number their intents each from one.
+func tagFolder(cmd tea.Cmd, visit int) tea.Cmd {
+	if cmd == nil {
 		return nil
 	}
-	pane := p.accts[v.account]
-	name := pane.acct.Name()
-	floor := inbox.PageFloor(name)
-	if floor <= 1 || !inbox.More(name) {
-		return nil
-	}
-	var cmds []tea.Cmd
-	if r, ok := pane.acct.(screen.Remembering); ok {
-		v.paging++
-		visit, folder, limit, ctx := v.visit, v.name, e.Opts.PageSize, e.Ctx
-		cmds = append(cmds, func() tea.Msg {
-			page, err := r.CachedOlder(ctx, folder, floor, limit)
-			return folderPageMsg{visit: visit, older: true, stored: true, before: floor, page: page, err: err}
-		})
-	}
-	if _, ok := pane.acct.(screen.Remembering); !ok && pane.health.Connected() {
-		v.paging++
-		cmds = append(cmds, folderListCmd(e.Ctx, pane.acct, v.visit, 0, accounts.ListOptions{Folder: v.name, Limit: e.Opts.PageSize, BeforeUID: floor}, e.Opts.CallTimeout))
-	}
-	return tea.Batch(cmds...)
-}
-
-// matchStored asks the store for the folder's rows matching the
-// filter beyond the loaded pages.
-func (v folderView) matchStored(e *screen.Env, p *accountPanes, text string) tea.Cmd {
-	r, ok := p.accts[v.account].acct.(screen.Remembering)
-	if !ok {
-		return nil
-	}
-	visit, folder, ctx := v.visit, v.name, e.Ctx
 	return func() tea.Msg {
-		page, err := r.CachedMatch(ctx, folder, text, storedMatchLimit)
-		return folderMatchMsg{visit: visit, text: text, page: page, err: err}
+		msg := cmd()
+		if a, ok := msg.(appliedMsg); ok {
+			return folderAppliedMsg{appliedMsg: a, visit: visit}
+		}
+		return msg
 	}
 }

@@ -46,26 +46,26 @@ func TestFolderLateAnswerOfAnEarlierVisit(t *testing.T) {
 }
 
 // The folder's loading is the folder view's own, run on the view alone
-// with the panes it reads: nothing when no folder is on screen, one
+// with the accounts it reads: nothing when no folder is on screen, one
 // request at a time (a second while one runs is one more after it), and
 // the badge names the folder beside its account only.
 func TestFolderViewLoadsAlone(t *testing.T) {
-	panes := &accountPanes{accts: []*accountPane{{acct: &screentest.Account{Label: "Work"}}, {acct: &screentest.Account{Label: "Home"}}}}
+	accts := []screen.Account{&screentest.Account{Label: "Work"}, &screentest.Account{Label: "Home"}}
 	for _, tc := range []struct {
 		name           string
-		v              folderView
+		v              folderVisit
 		cmd, again     bool
 		req            uint64
 		badge0, badge1 string
 	}{
-		{"no folder", folderView{}, false, false, 0, "", ""},
-		{"a folder", folderView{on: true, account: 1, name: "Lists"}, true, false, 1, "", "Lists"},
-		{"while one runs", folderView{on: true, account: 1, name: "Lists", loading: true, req: 7}, false, true, 7, "", "Lists"},
+		{"no folder", folderVisit{}, false, false, 0, "", ""},
+		{"a folder", folderVisit{on: true, account: 1, name: "Lists"}, true, false, 1, "", "Lists"},
+		{"while one runs", folderVisit{on: true, account: 1, name: "Lists", loading: true, req: 7}, false, true, 7, "", "Lists"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := &screen.Env{Opts: screen.Options{PageSize: 50, CallTimeout: time.Second}}
+			e := &screen.Env{Opts: screen.Options{Accounts: accts, PageSize: 50, CallTimeout: time.Second}}
 			v := tc.v
-			cmd := v.load(e, panes)
+			cmd := v.load(e)
 			if (cmd != nil) != tc.cmd || v.again != tc.again || v.req != tc.req {
 				t.Errorf("cmd %v, again %v, req %d; want %v, %v, %d", cmd != nil, v.again, v.req, tc.cmd, tc.again, tc.req)
 			}

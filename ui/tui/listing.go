@@ -78,7 +78,7 @@ func (p *accountPanes) Page(e *screen.Env, inbox *model.Inbox) tea.Cmd {
 // pageIfAtEnd pages when the list's cursor is on its last row.
 func (m *Model) pageIfAtEnd() tea.Cmd {
 	if m.folder.on {
-		return m.folder.pageIfAtEnd(&m.env, &m.panes, m.inbox, m.list.atEnd())
+		return m.folder.pageIfAtEnd(&m.env, m.folder.on && m.panes.accts[m.folder.account].health.Connected(), m.inbox, m.list.atEnd())
 	}
 	if !m.list.atEnd() {
 		return nil

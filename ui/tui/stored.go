@@ -13,9 +13,6 @@ import (
 // any server answers, and the filter reaches into it beyond the loaded
 // pages. Its rows show stale until a listing confirms them.
 
-// restoreTimeout bounds the read of the store at launch.
-const restoreTimeout = time.Second
-
 // restored draws the accounts' stored newest pages, then starts the
 // listings of the accounts that remember (the others started in Init).
 func (m *Model) restored(msg restoredMsg) tea.Cmd {
@@ -69,12 +66,8 @@ func (p *accountPanes) matchStored(e *screen.Env, text string) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
 		if r, ok := a.acct.(screen.Remembering); ok {
-			cmds = append(cmds, storedMatchCmd(e.Ctx, r, i, text, storedMatchLimit))
+			cmds = append(cmds, storedMatchCmd(e.Ctx, r, i, text, screen.StoredMatchLimit))
 		}
 	}
 	return tea.Batch(cmds...)
 }
-
-// storedMatchLimit bounds what one filter brings in from the store per
-// account: the newest matches, as a page would.
-const storedMatchLimit = 500

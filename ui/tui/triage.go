@@ -245,7 +245,7 @@ func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 			cmds = append(cmds, m.panes.load(&m.env, i))
 		}
 		if m.folder.on && m.folder.account == m.panes.index(name) {
-			cmds = append(cmds, m.folder.load(&m.env, &m.panes))
+			cmds = append(cmds, m.folder.load(&m.env))
 		}
 	}
 	return tea.Batch(cmds...)

@@ -208,7 +208,7 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	case !m.filter.active && search:
 		return m.startSearch(text)
 	case m.filter.active && text != before && text != "" && !search && m.folder.on:
-		return tea.Batch(cmd, m.folder.matchStored(&m.env, &m.panes, text))
+		return tea.Batch(cmd, m.folder.matchStored(&m.env, text))
 	case m.filter.active && text != before && text != "" && !search:
 		return tea.Batch(cmd, m.panes.matchStored(&m.env, text))
 	}
@@ -291,7 +291,7 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	if back {
 		cmds = append(cmds, m.panes.load(&m.env, msg.account)) // fetch what was missed
 		if m.folder.on && m.folder.account == msg.account {
-			cmds = append(cmds, m.folder.load(&m.env, &m.panes)) // and in the folder on screen
+			cmds = append(cmds, m.folder.load(&m.env)) // and in the folder on screen
 		}
 		if room := m.env.Opts.Mailroom; room != nil && room.Runner != nil {
 			room.Runner.Connected(a.acct.Name()) // and send what waited for it
@@ -401,7 +401,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		m.searched(msg)
 	case autoRefreshMsg:
 		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
-		return tea.Batch(cmd, m.folder.refresh(&m.env, &m.panes), autoRefresh(m.env.Opts.RefreshInterval))
+		return tea.Batch(cmd, m.folder.refresh(&m.env, m.folder.on && m.panes.accts[m.folder.account].health.Down()), autoRefresh(m.env.Opts.RefreshInterval))
 	}
 	return nil
 }
