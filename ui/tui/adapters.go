@@ -59,7 +59,7 @@ func (s listScreen) FullHelp() [][]key.Binding { return s.m.list.FullHelp() }
 func (s listScreen) Header() string {
 	m, now := s.m, s.now
 	k := m.env.Keys
-	if m.folder.on {
+	if m.folder.On {
 		return s.folderHeader()
 	}
 	ok := 0

@@ -81,7 +81,7 @@ func (p *accountPanes) resume(e *screen.Env) tea.Cmd {
 		if a.loading {
 			continue // a newer request runs: its chain goes on
 		}
-		*a = a.load(e.Next())
+		*a = a.Load(e.Next())
 		cmds = append(cmds, syncCmd(e.Ctx, a.acct, a.acct.(screen.Syncing), i, a.req, e.Opts.PageSize, 0, e.Opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)

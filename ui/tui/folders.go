@@ -8,6 +8,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/folder"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
 )
@@ -24,7 +25,7 @@ import (
 // for push (accounts.Account.Follow: one more IMAP connection at most,
 // whichever folders are visited), while the inbox stays watched.
 type folderView struct {
-	folderVisit
+	folder.View
 	home      *model.Inbox
 	homeTri   triageBox
 	homeFocus int
@@ -40,7 +41,7 @@ type (
 
 // home is the unified inbox, wherever it is kept now.
 func (m *Model) home() *model.Inbox {
-	if m.folder.on {
+	if m.folder.On {
 		return m.folder.home
 	}
 	return m.inbox
@@ -48,7 +49,7 @@ func (m *Model) home() *model.Inbox {
 
 // homeTriage is the unified inbox's triage.
 func (m *Model) homeTriage() *triageBox {
-	if m.folder.on {
+	if m.folder.On {
 		return &m.folder.homeTri
 	}
 	return &m.triage
@@ -57,7 +58,7 @@ func (m *Model) homeTriage() *triageBox {
 // setStale marks an account's rows stale in the inbox and in the folder.
 func (m *Model) setStale(name string, stale bool) {
 	m.home().SetStale(name, stale)
-	if m.folder.on && m.panes.accts[m.folder.account].acct.Name() == name {
+	if m.folder.On && m.panes.accts[m.folder.Account].acct.Name() == name {
 		m.inbox.SetStale(name, stale)
 	}
 }
@@ -71,8 +72,8 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Folders):
 		i := m.panes.current(m.list.selected())
-		if m.folder.on {
-			i = m.folder.account
+		if m.folder.On {
+			i = m.folder.Account
 		}
 		if i < 0 {
 			return nil, true
@@ -80,7 +81,7 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		p, cmd := picker.NewFolders(&m.env, i, m.panes.accts[i].acct)
 		m.show(modeFolders, p)
 		return cmd, true
-	case !m.folder.on:
+	case !m.folder.On:
 		return nil, false
 	case key.Matches(msg, k.Back) && m.filter.text() == "" && len(m.triage.selected) == 0,
 		key.Matches(msg, k.NextAccount, k.PrevAccount, k.AllAccounts):
@@ -93,24 +94,24 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.frame.setStatus("search asks the server's INBOX: in a folder, "+screen.Hint(k.Filter)+" filters its stored rows", false)
 		return nil, true
 	case key.Matches(msg, k.Refresh):
-		m.frame.setStatus("refreshing "+m.folder.name+"…", false)
-		return m.folder.load(&m.env), true
+		m.frame.setStatus("refreshing "+m.folder.Name+"…", false)
+		return m.folder.Load(&m.env), true
 	}
 	return nil, false
 }
 
-// enterFolder shows folder of account i: its stored rows at once, then a
+// enterFolder shows folder name of account i: its stored rows at once, then a
 // sync, and its account follows it for push.
-func (m *Model) enterFolder(i int, folder string) tea.Cmd {
-	if m.folder.on {
+func (m *Model) enterFolder(i int, name string) tea.Cmd {
+	if m.folder.On {
 		m.restoreHome()
 	}
 	a := m.panes.accts[i].acct
 	v := &m.folder
-	if v.armed == nil {
-		v.armed = map[int]bool{}
+	if v.Armed == nil {
+		v.Armed = map[int]bool{}
 	}
-	*v = folderView{folderVisit: folderVisit{on: true, account: i, name: folder, visit: v.visit + 1, armed: v.armed},
+	*v = folderView{View: folder.View{On: true, Account: i, Name: name, Visit: v.Visit + 1, Armed: v.Armed},
 		home: m.inbox, homeTri: m.triage, homeFocus: m.panes.focus}
 	m.inbox = model.NewInbox([]string{a.Name()})
 	m.triage = triageBox{keys: m.env.Keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
@@ -119,14 +120,14 @@ func (m *Model) enterFolder(i int, folder string) tea.Cmd {
 	m.filter = m.filter.clear()
 	m.list = m.list.setRows(nil)
 	m.rebuild()
-	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", folder, a.Name(), screen.Hint(m.env.Keys.Back)), false)
-	cmds := []tea.Cmd{m.folder.load(&m.env), followCmd(m.env.Ctx, i, a, folder, m.env.Opts.CallTimeout)}
+	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", name, a.Name(), screen.Hint(m.env.Keys.Back)), false)
+	cmds := []tea.Cmd{m.folder.Load(&m.env), folder.FollowCmd(m.env.Ctx, i, a, name, m.env.Opts.CallTimeout)}
 	if r, ok := a.(screen.Remembering); ok {
-		cmds = append(cmds, folderStoredCmd(m.env.Ctx, r, v.visit, folder, m.env.Opts.PageSize))
+		cmds = append(cmds, folder.StoredCmd(m.env.Ctx, r, v.Visit, name, m.env.Opts.PageSize))
 	}
-	if f, ok := a.(following); ok && !v.armed[i] {
-		v.armed[i] = true
-		cmds = append(cmds, waitFolderPush(m.env.Ctx, i, f.FolderPushes()))
+	if f, ok := a.(folder.Following); ok && !v.Armed[i] {
+		v.Armed[i] = true
+		cmds = append(cmds, folder.WaitPush(m.env.Ctx, i, f.FolderPushes()))
 	}
 	return tea.Batch(cmds...)
 }
@@ -134,31 +135,31 @@ func (m *Model) enterFolder(i int, folder string) tea.Cmd {
 // leaveFolder puts the unified inbox back; the account stops following
 // the folder (its IMAP connection for it ends).
 func (m *Model) leaveFolder() tea.Cmd {
-	if !m.folder.on {
+	if !m.folder.On {
 		return nil
 	}
-	i := m.folder.account
+	i := m.folder.Account
 	m.restoreHome()
 	m.frame.setStatus("", false)
 	m.rebuild()
-	return followCmd(m.env.Ctx, i, m.panes.accts[i].acct, "", m.env.Opts.CallTimeout)
+	return folder.FollowCmd(m.env.Ctx, i, m.panes.accts[i].acct, "", m.env.Opts.CallTimeout)
 }
 
 func (m *Model) restoreHome() {
 	v := &m.folder
 	m.inbox, m.triage, m.panes.focus = v.home, v.homeTri, v.homeFocus
 	m.filter = m.filter.clear()
-	*v = folderView{folderVisit: folderVisit{visit: v.visit, armed: v.armed}}
+	*v = folderView{View: folder.View{Visit: v.Visit, Armed: v.Armed}}
 }
 
 // folderHeader is the list's header for the folder on screen.
 func (l listScreen) folderHeader() string {
 	m := l.m
 	v := m.folder
-	a := m.panes.accts[v.account]
-	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.name, l.counted(), screen.Hint(m.env.Keys.Back))
-	if v.syncing != "" {
-		s += " · " + v.syncing
+	a := m.panes.accts[v.Account]
+	s := fmt.Sprintf("%s: %s · %s · %s: inbox", a.acct.Name(), v.Name, l.counted(), screen.Hint(m.env.Keys.Back))
+	if v.Syncing != "" {
+		s += " · " + v.Syncing
 	}
 	if !a.health.Connected() {
 		s += " · " + a.health.Words(m.env.Opts.Now())
@@ -177,30 +178,30 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case picker.FolderListMsg:
 		return m.toTop(msg), true
-	case folderPageMsg:
+	case folder.PageMsg:
 		return m.folderPage(msg), true
-	case folderPushedMsg:
-		f := m.panes.accts[msg.account].acct.(following)
-		cmd := waitFolderPush(m.env.Ctx, msg.account, f.FolderPushes())
-		if m.folder.on && m.folder.account == msg.account {
-			cmd = tea.Batch(cmd, m.folder.load(&m.env))
+	case folder.PushedMsg:
+		f := m.panes.accts[msg.Account].acct.(folder.Following)
+		cmd := folder.WaitPush(m.env.Ctx, msg.Account, f.FolderPushes())
+		if m.folder.On && m.folder.Account == msg.Account {
+			cmd = tea.Batch(cmd, m.folder.Load(&m.env))
 		}
 		return cmd, true
-	case followedMsg:
+	case folder.FollowedMsg:
 		// Down, the badge says so already: the folder follows once the
 		// account is back (its next session subscribes it).
-		if msg.err != nil && m.panes.accts[msg.account].health.Connected() {
-			m.frame.setStatus("push: "+accounts.Reason(msg.err), true)
+		if msg.Err != nil && m.panes.accts[msg.Account].health.Connected() {
+			m.frame.setStatus("push: "+accounts.Reason(msg.Err), true)
 		}
 	case folderAppliedMsg:
 		// An answer for an earlier visit is dropped: its intent numbers
 		// are the earlier triage's, and the folder's rows are gone.
-		if m.folder.on && msg.visit == m.folder.visit {
+		if m.folder.On && msg.visit == m.folder.Visit {
 			return m.report(nil, m.triage.applied(msg.appliedMsg, m.inbox)), true
 		}
-	case folderMatchMsg:
-		if m.folder.on && msg.visit == m.folder.visit && msg.err == nil && msg.text == m.filter.text() &&
-			m.inbox.AddStored(m.panes.accts[m.folder.account].acct.Name(), msg.page.Messages) > 0 {
+	case folder.MatchMsg:
+		if m.folder.On && msg.Visit == m.folder.Visit && msg.Err == nil && msg.Text == m.filter.text() &&
+			m.inbox.AddStored(m.panes.accts[m.folder.Account].acct.Name(), msg.Page.Messages) > 0 {
 			m.triage.reapply()
 			m.rebuild()
 		}
@@ -211,34 +212,34 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 }
 
 // folderPage applies a page of the folder.
-func (m *Model) folderPage(msg folderPageMsg) tea.Cmd {
+func (m *Model) folderPage(msg folder.PageMsg) tea.Cmd {
 	v := &m.folder
-	if !v.on || msg.visit != v.visit {
+	if !v.On || msg.Visit != v.Visit {
 		return nil
 	}
-	name := m.panes.accts[v.account].acct.Name()
+	name := m.panes.accts[v.Account].acct.Name()
 	switch {
-	case msg.older:
-		v.paging = max(v.paging-1, 0)
-		if msg.err != nil {
+	case msg.Older:
+		v.Paging = max(v.Paging-1, 0)
+		if msg.Err != nil {
 			return nil
 		}
-		_, synced := m.panes.accts[v.account].acct.(screen.Syncing)
+		_, synced := m.panes.accts[v.Account].acct.(screen.Syncing)
 		switch {
-		case msg.stored && synced:
+		case msg.Stored && synced:
 			// The sync keeps the store's copy of the folder: its page is
 			// the folder's as the last step saw it, not a guess to confirm.
-			m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
-		case msg.stored:
-			m.inbox.AppendStoredOlder(name, msg.page.Messages, msg.page.More)
+			m.inbox.AppendOlder(name, msg.Page.Messages, msg.Page.More, msg.Before)
+		case msg.Stored:
+			m.inbox.AppendStoredOlder(name, msg.Page.Messages, msg.Page.More)
 		default:
-			m.inbox.AppendOlder(name, msg.page.Messages, msg.page.More, msg.before)
+			m.inbox.AppendOlder(name, msg.Page.Messages, msg.Page.More, msg.Before)
 		}
-	case msg.stored: // the store's rows at opening: drawn until a step confirms them
-		if msg.err != nil || v.listedOnce {
+	case msg.Stored: // the store's rows at opening: drawn until a step confirms them
+		if msg.Err != nil || v.ListedOnce {
 			return nil
 		}
-		m.inbox.Restore(name, msg.page.Messages, msg.page.More)
+		m.inbox.Restore(name, msg.Page.Messages, msg.Page.More)
 	default:
 		return m.folderStepped(msg)
 	}
@@ -249,32 +250,32 @@ func (m *Model) folderPage(msg folderPageMsg) tea.Cmd {
 
 // folderStepped takes a sync step's (or a listing's) page, and takes the
 // next step while a first sync still fills the store.
-func (m *Model) folderStepped(msg folderPageMsg) tea.Cmd {
+func (m *Model) folderStepped(msg folder.PageMsg) tea.Cmd {
 	v := &m.folder
-	if msg.req != v.req {
+	if msg.Req != v.Req {
 		return nil // superseded
 	}
-	v.loading = false
-	name := m.panes.accts[v.account].acct.Name()
-	if msg.err != nil {
-		v.syncing = ""
-		m.frame.setAccountError(name, name+": "+v.name+": "+accounts.Reason(msg.err))
+	v.Loading = false
+	name := m.panes.accts[v.Account].acct.Name()
+	if msg.Err != nil {
+		v.Syncing = ""
+		m.frame.setAccountError(name, name+": "+v.Name+": "+accounts.Reason(msg.Err))
 		return nil
 	}
-	v.listedOnce = true
-	if fresh := m.inbox.Replace(name, msg.page.Messages, msg.page.More); fresh > 0 {
-		m.frame.setStatus(fmt.Sprintf("%d new in %s: %s", fresh, name, v.name), false)
+	v.ListedOnce = true
+	if fresh := m.inbox.Replace(name, msg.Page.Messages, msg.Page.More); fresh > 0 {
+		m.frame.setStatus(fmt.Sprintf("%d new in %s: %s", fresh, name, v.Name), false)
 	}
 	m.triage.reapply()
 	m.rebuild()
-	v.syncing = ""
-	if msg.synced && !msg.done {
-		v.syncing = fmt.Sprintf("syncing %s/%s", thousands(msg.progress.Stored), thousands(msg.progress.Total))
-		v.again = true
+	v.Syncing = ""
+	if msg.Synced && !msg.Done {
+		v.Syncing = fmt.Sprintf("syncing %s/%s", thousands(msg.Progress.Stored), thousands(msg.Progress.Total))
+		v.Again = true
 	}
-	if v.again {
-		v.again = false
-		return m.folder.load(&m.env)
+	if v.Again {
+		v.Again = false
+		return m.folder.Load(&m.env)
 	}
 	return nil
 }

@@ -18,13 +18,13 @@ import (
 // a sync's step brings no more than the screen shows (its rows), so a
 // first sync of a big folder draws as soon as a listing would; the steps
 // after it (synced) bring pages of 200 behind the drawn screen.
-func (p *accountPanes) load(e *screen.Env, i int) tea.Cmd {
+func (p *accountPanes) Load(e *screen.Env, i int) tea.Cmd {
 	a := p.accts[i]
 	if _, ok := a.acct.(screen.Syncing); ok && a.listedOnce && p.firstScreenPending() {
 		a.parked = true // a push's step would be a first sync's next: it waits too
 		return nil
 	}
-	*a = a.load(e.Next())
+	*a = a.Load(e.Next())
 	if s, ok := a.acct.(screen.Syncing); ok {
 		step := 0
 		if !a.listedOnce {
@@ -40,7 +40,7 @@ func (p *accountPanes) loadAll(e *screen.Env, keep func(*accountPane) bool) tea.
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
 		if keep(a) {
-			cmds = append(cmds, p.load(e, i))
+			cmds = append(cmds, p.Load(e, i))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -76,9 +76,9 @@ func (p *accountPanes) Page(e *screen.Env, inbox *model.Inbox) tea.Cmd {
 }
 
 // pageIfAtEnd pages when the list's cursor is on its last row.
-func (m *Model) pageIfAtEnd() tea.Cmd {
-	if m.folder.on {
-		return m.folder.pageIfAtEnd(&m.env, m.folder.on && m.panes.accts[m.folder.account].health.Connected(), m.inbox, m.list.atEnd())
+func (m *Model) PageIfAtEnd() tea.Cmd {
+	if m.folder.On {
+		return m.folder.PageIfAtEnd(&m.env, m.folder.On && m.panes.accts[m.folder.Account].health.Connected(), m.inbox, m.list.atEnd())
 	}
 	if !m.list.atEnd() {
 		return nil
@@ -129,7 +129,7 @@ func (p *accountPanes) listed(e *screen.Env, inbox *model.Inbox, msg listedMsg) 
 	var cmd tea.Cmd
 	if !msg.older && a.again { // a push came during this listing
 		a.again = false
-		cmd = p.load(e, msg.account)
+		cmd = p.Load(e, msg.account)
 	}
 	name := a.acct.Name()
 	if msg.err != nil {

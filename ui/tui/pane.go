@@ -120,7 +120,7 @@ func (p accountPane) healthChanged(h accounts.Health) (accountPane, bool) {
 }
 
 // loading starts the newest-page request req.
-func (p accountPane) load(req uint64) accountPane {
+func (p accountPane) Load(req uint64) accountPane {
 	p.req, p.loading = req, true
 	return p
 }

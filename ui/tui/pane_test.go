@@ -36,7 +36,7 @@ func TestPaneHealthChangedBack(t *testing.T) {
 // A page answering a superseded request never reaches the inbox; an
 // older page always does; a failure is kept for the details.
 func TestPaneListed(t *testing.T) {
-	p := accountPane{acct: &screentest.Account{Label: "Work"}}.load(7)
+	p := accountPane{acct: &screentest.Account{Label: "Work"}}.Load(7)
 	if _, current := p.listed(listedMsg{req: 6}); current {
 		t.Fatal("an answer to request 6 was taken while 7 is current")
 	}

@@ -16,7 +16,7 @@ func (p *accountPanes) pushed(e *screen.Env, msg pushedMsg) tea.Cmd {
 	if a.loading {
 		a.again = true
 	} else {
-		cmds = append(cmds, p.load(e, msg.account))
+		cmds = append(cmds, p.Load(e, msg.account))
 	}
 	return tea.Batch(cmds...)
 }

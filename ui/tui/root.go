@@ -158,7 +158,7 @@ func (m *Model) Init() tea.Cmd {
 		if r, ok := a.acct.(screen.Remembering); ok {
 			remembering[i] = r
 		} else {
-			cmds = append(cmds, m.panes.load(&m.env, i))
+			cmds = append(cmds, m.panes.Load(&m.env, i))
 		}
 	}
 	if len(remembering) > 0 {

@@ -58,7 +58,7 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 			m.setMode(modeList)
 		}
 	case refreshMsg:
-		return m.refresh(msg.account)
+		return m.Refresh(msg.account)
 	case compose.SentMarkMsg:
 		o := msg.Mark.Orig
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}

@@ -142,7 +142,7 @@ func (p *accountPanes) snoozeDue(e *screen.Env, msg snoozeDueMsg) tea.Cmd {
 	if s := p.snoozes[p.accts[msg.account].acct.Name()]; s != nil && s.timer.Equal(msg.at) {
 		s.timer, s.fired = time.Time{}, e.Opts.Now() // the next reading sets the next timer
 	}
-	return p.load(e, msg.account)
+	return p.Load(e, msg.account)
 }
 
 // startSnooze opens the snooze picker for rows, all of accounts that

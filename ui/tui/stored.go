@@ -62,7 +62,7 @@ func (m *Model) storedMatched(msg storedMatchMsg) {
 
 // matchStored asks every account's store for rows matching the filter
 // beyond the loaded pages.
-func (p *accountPanes) matchStored(e *screen.Env, text string) tea.Cmd {
+func (p *accountPanes) MatchStored(e *screen.Env, text string) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
 		if r, ok := a.acct.(screen.Remembering); ok {

@@ -242,10 +242,10 @@ func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 	cmds := []tea.Cmd{cmd}
 	for _, name := range n.reload {
 		if i := m.panes.index(name); i >= 0 {
-			cmds = append(cmds, m.panes.load(&m.env, i))
+			cmds = append(cmds, m.panes.Load(&m.env, i))
 		}
-		if m.folder.on && m.folder.account == m.panes.index(name) {
-			cmds = append(cmds, m.folder.load(&m.env))
+		if m.folder.On && m.folder.Account == m.panes.index(name) {
+			cmds = append(cmds, m.folder.Load(&m.env))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -257,8 +257,8 @@ func (m *Model) applier() applier {
 	return applier{
 		has: func(account string) bool { return m.panes.index(account) >= 0 },
 		send: func(account string, intent int, op model.Op, folder string, uv uint32, msgs []model.Message) tea.Cmd {
-			if m.folder.on {
-				return tagFolder(applyCmd(m.env.Ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.Opts.CallTimeout), m.folder.visit)
+			if m.folder.On {
+				return tagFolder(applyCmd(m.env.Ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.Opts.CallTimeout), m.folder.Visit)
 			}
 			return applyCmd(m.env.Ctx, m.panes.accts[m.panes.index(account)].acct, intent, op, folder, uv, msgs, m.env.Opts.CallTimeout)
 		},

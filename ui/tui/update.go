@@ -55,7 +55,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.list.owns(msg) {
 		m.list, _ = m.list.Update(msg)
-		return m.pageIfAtEnd()
+		return m.PageIfAtEnd()
 	}
 	if cmd := m.handleActionKey(msg, false); cmd != nil {
 		return cmd
@@ -84,11 +84,11 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		m.panes.focus = -1
 		m.rebuild()
 	case key.Matches(msg, m.env.Keys.Refresh):
-		return m.refresh(m.panes.current(m.list.selected()))
+		return m.Refresh(m.panes.current(m.list.selected()))
 	case key.Matches(msg, m.env.Keys.RefreshAll):
 		var cmds []tea.Cmd
 		for i := range m.panes.accts {
-			cmds = append(cmds, m.refresh(i))
+			cmds = append(cmds, m.Refresh(i))
 		}
 		m.frame.setStatus("refreshing all accounts", false)
 		return tea.Batch(cmds...)
@@ -207,10 +207,10 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case !m.filter.active && search:
 		return m.startSearch(text)
-	case m.filter.active && text != before && text != "" && !search && m.folder.on:
-		return tea.Batch(cmd, m.folder.matchStored(&m.env, text))
+	case m.filter.active && text != before && text != "" && !search && m.folder.On:
+		return tea.Batch(cmd, m.folder.MatchStored(&m.env, text))
 	case m.filter.active && text != before && text != "" && !search:
-		return tea.Batch(cmd, m.panes.matchStored(&m.env, text))
+		return tea.Batch(cmd, m.panes.MatchStored(&m.env, text))
 	}
 	return cmd
 }
@@ -265,7 +265,7 @@ func (m *Model) openRow(r model.Row) tea.Cmd {
 	return cmd
 }
 
-func (m *Model) refresh(i int) tea.Cmd {
+func (m *Model) Refresh(i int) tea.Cmd {
 	if i < 0 || i >= len(m.panes.accts) {
 		return nil
 	}
@@ -289,9 +289,9 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 	m.frame.clearRecovered(a.acct.Name(), msg.health)
 	var cmds []tea.Cmd
 	if back {
-		cmds = append(cmds, m.panes.load(&m.env, msg.account)) // fetch what was missed
-		if m.folder.on && m.folder.account == msg.account {
-			cmds = append(cmds, m.folder.load(&m.env)) // and in the folder on screen
+		cmds = append(cmds, m.panes.Load(&m.env, msg.account)) // fetch what was missed
+		if m.folder.On && m.folder.Account == msg.account {
+			cmds = append(cmds, m.folder.Load(&m.env)) // and in the folder on screen
 		}
 		if room := m.env.Opts.Mailroom; room != nil && room.Runner != nil {
 			room.Runner.Connected(a.acct.Name()) // and send what waited for it
@@ -375,7 +375,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 			return nil
 		}
 		m.frame.setStatus(line, false)
-		return m.panes.load(&m.env, msg.account)
+		return m.panes.Load(&m.env, msg.account)
 	case appliedMsg:
 		return m.applied(msg)
 	case unsub.InfoMsg:
@@ -401,7 +401,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		m.searched(msg)
 	case autoRefreshMsg:
 		cmd := m.panes.loadAll(&m.env, func(a *accountPane) bool { return !a.loading && !a.health.Down() })
-		return tea.Batch(cmd, m.folder.refresh(&m.env, m.folder.on && m.panes.accts[m.folder.account].health.Down()), autoRefresh(m.env.Opts.RefreshInterval))
+		return tea.Batch(cmd, m.folder.Refresh(&m.env, m.folder.On && m.panes.accts[m.folder.Account].health.Down()), autoRefresh(m.env.Opts.RefreshInterval))
 	}
 	return nil
 }

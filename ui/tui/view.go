@@ -21,7 +21,7 @@ func (m *Model) View() string {
 	}
 	now := m.env.Opts.Now()
 	var b strings.Builder
-	b.WriteString(m.panes.bar(m.env.Styles, m.frame.width, now, m.folder.at))
+	b.WriteString(m.panes.bar(m.env.Styles, m.frame.width, now, m.folder.At))
 	b.WriteByte('\n')
 	if m.filter.active {
 		b.WriteString(m.filter.View(m.frame.width, 1))

@@ -1,4 +1,4 @@
-package tui
+package folder
 
 import (
 	"context"
@@ -28,15 +28,15 @@ func folderSyncCmd(ctx context.Context, acct screen.Account, visit int, req uint
 		p, done, err := s.SyncStepUpTo(cctx, folder, step)
 		if errors.Is(err, accounts.ErrNoSync) {
 			page, err := acct.List(cctx, accounts.ListOptions{Folder: folder, Limit: limit})
-			return folderPageMsg{visit: visit, req: req, page: page, err: err}
+			return PageMsg{Visit: visit, Req: req, Page: page, Err: err}
 		}
-		msg := folderPageMsg{visit: visit, req: req, synced: true, progress: p, done: done || err != nil, err: err}
+		msg := PageMsg{Visit: visit, Req: req, Synced: true, Progress: p, Done: done || err != nil, Err: err}
 		if err == nil {
-			msg.page, _, msg.err = s.Cached(cctx, folder, limit)
+			msg.Page, _, msg.Err = s.Cached(cctx, folder, limit)
 		}
-		if accounts.IsStoreError(msg.err) {
-			msg.page, msg.err = s.ListUnstored(cctx, accounts.ListOptions{Folder: folder, Limit: limit})
-			msg.done = true
+		if accounts.IsStoreError(msg.Err) {
+			msg.Page, msg.Err = s.ListUnstored(cctx, accounts.ListOptions{Folder: folder, Limit: limit})
+			msg.Done = true
 		}
 		return msg
 	}
@@ -47,41 +47,41 @@ func folderListCmd(ctx context.Context, a screen.Account, visit int, req uint64,
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		page, err := a.List(cctx, opts)
-		return folderPageMsg{visit: visit, req: req, older: opts.BeforeUID > 0, before: opts.BeforeUID, page: page, err: err}
+		return PageMsg{Visit: visit, Req: req, Older: opts.BeforeUID > 0, Before: opts.BeforeUID, Page: page, Err: err}
 	}
 }
 
-// folderStoredCmd reads the folder's newest stored page: what opens at
+// StoredCmd reads the folder's newest stored page: what opens at
 // once, whatever the folder's size.
-func folderStoredCmd(ctx context.Context, r screen.Remembering, visit int, folder string, limit int) tea.Cmd {
+func StoredCmd(ctx context.Context, r screen.Remembering, visit int, folder string, limit int) tea.Cmd {
 	return func() tea.Msg {
 		rctx, cancel := context.WithTimeout(ctx, screen.RestoreTimeout)
 		defer cancel()
 		page, _, err := r.Cached(rctx, folder, limit)
-		return folderPageMsg{visit: visit, stored: true, page: page, err: err}
+		return PageMsg{Visit: visit, Stored: true, Page: page, Err: err}
 	}
 }
 
-// followCmd makes the account follow folder ("": the inbox only).
-func followCmd(ctx context.Context, i int, a screen.Account, folder string, timeout time.Duration) tea.Cmd {
-	f, ok := a.(following)
+// FollowCmd makes the account follow folder ("": the inbox only).
+func FollowCmd(ctx context.Context, i int, a screen.Account, folder string, timeout time.Duration) tea.Cmd {
+	f, ok := a.(Following)
 	if !ok {
 		return nil
 	}
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		return followedMsg{account: i, err: f.Follow(cctx, folder)}
+		return FollowedMsg{Account: i, Err: f.Follow(cctx, folder)}
 	}
 }
 
-// waitFolderPush delivers the next push of account i's followed folder;
+// WaitPush delivers the next push of account i's followed folder;
 // re-armed after each.
-func waitFolderPush(ctx context.Context, i int, ch <-chan struct{}) tea.Cmd {
+func WaitPush(ctx context.Context, i int, ch <-chan struct{}) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-ch:
-			return folderPushedMsg{account: i}
+			return PushedMsg{Account: i}
 		case <-ctx.Done():
 			return nil
 		}
