@@ -24,13 +24,25 @@ type detailsBox struct {
 	now     func() time.Time
 	failure string // notify_cmd's last failure ("" after a success), kept by notifyFailureMsg
 	account int
-	pane    *accountPane
+	pane    func() detailsPane // the account's pane as it is now
 	stderr  string
 	history []history.Event // newest last
 }
 
-// newDetails is the details of account i.
-func newDetails(e *screen.Env, i int, p *accountPane, notifyFailure string) detailsBox {
+// detailsPane is what the details show of an account's pane: the
+// account, its health and its last failure.
+type detailsPane struct {
+	acct    screen.Account
+	health  accounts.Health
+	lastErr string
+}
+
+// detailsChangedMsg: account's health changed; open details of it read
+// it again.
+type detailsChangedMsg struct{ account int }
+
+// newDetails is the details of account i, whose pane p reads as it is.
+func newDetails(e *screen.Env, i int, p func() detailsPane, notifyFailure string) detailsBox {
 	return detailsBox{styles: e.Styles, keys: e.Keys, now: e.Opts.Now, failure: notifyFailure, account: i, pane: p}.show()
 }
 
@@ -41,7 +53,7 @@ func (d detailsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case notify.FailureMsg:
 		d.failure = msg.Text
-	case statusMsg:
+	case detailsChangedMsg:
 		if msg.account == d.account {
 			return d.show(), nil // read once per event, not once per frame
 		}
@@ -73,9 +85,10 @@ const detailsHistory = 8
 // show reads the pane's stderr tail and history for the details: on
 // opening, on a refresh and on each of its events, never once per frame.
 func (d detailsBox) show() detailsBox {
-	d.stderr = d.pane.acct.Stderr()
+	acct := d.pane().acct
+	d.stderr = acct.Stderr()
 	d.history = nil
-	if h, ok := d.pane.acct.(screen.Historied); ok {
+	if h, ok := acct.(screen.Historied); ok {
 		d.history = h.History(detailsHistory)
 	}
 	return d
@@ -91,7 +104,7 @@ func (d detailsBox) View(width, height int) string {
 
 func (d detailsBox) body(width, height int) string {
 	s, k, now, notifyFailure := d.styles, d.keys, d.now(), d.failure
-	p := d.pane
+	p := d.pane()
 	name, h, stderr, lastErr := p.acct.Name(), p.health, d.stderr, p.lastErr
 	var b strings.Builder
 	line := func(label, value string) {
@@ -186,3 +199,10 @@ func relSince(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d/time.Minute)%60)
 }
+
+// What a screen tells the root (see tell) besides a note: the outcome of
+// a screen that ended, for the flow that acts on it.
+type (
+	// refreshMsg asks for an account's refresh (the details' r).
+	refreshMsg struct{ account int }
+)

@@ -171,3 +171,11 @@ func (p accountPane) wantsPage(more bool) bool {
 func (p accountPane) wantsStoredPage(more bool) bool {
 	return p.paging == 0 && more && p.health.Degraded()
 }
+
+// detailsOf reads pane i for the account details, as it is when read.
+func (p *accountPanes) detailsOf(i int) func() detailsPane {
+	return func() detailsPane {
+		a := p.accts[i]
+		return detailsPane{acct: a.acct, health: a.health, lastErr: a.lastErr}
+	}
+}

@@ -12,13 +12,6 @@ import (
 	"unibox/ui/tui/unsub"
 )
 
-// What a screen tells the root (see tell) besides a note: the outcome of
-// a screen that ended, for the flow that acts on it.
-type (
-	// refreshMsg asks for an account's refresh (the details' r).
-	refreshMsg struct{ account int }
-)
-
 // handleScreenMsg acts on what a screen told: the root's flows that a
 // screen's outcome starts.
 func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {

@@ -24,7 +24,7 @@ var openers = map[mode]func(m *Model){
 	modeList:    func(m *Model) {},
 	modeMessage: func(m *Model) { m.setMode(modeMessage) },
 	modeDetails: func(m *Model) {
-		m.show(modeDetails, newDetails(&m.env, 0, m.panes.accts[0], ""))
+		m.show(modeDetails, newDetails(&m.env, 0, m.panes.detailsOf(0), ""))
 	},
 	modePicker: func(m *Model) {
 		p, _ := picker.StartMove(&m.env, []model.Row{{}}, nil)
