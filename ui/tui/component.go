@@ -2,6 +2,7 @@ package tui
 
 import (
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/details"
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
@@ -14,7 +15,7 @@ var (
 	_ screen.Component[compose.Composer] = compose.Composer{}
 	_ screen.Input[filterBox]            = filterBox{}
 	// The screens of their own (screens.go).
-	_ screen.Screen = detailsBox{}
+	_ screen.Screen = details.Box{}
 	_ screen.Screen = picker.Move{}
 	_ screen.Screen = picker.Snooze{}
 	_ screen.Screen = picker.Folders{}

@@ -3,6 +3,7 @@ package tui
 import (
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/ui/tui/details"
 	"unibox/ui/tui/screen"
 )
 
@@ -173,9 +174,9 @@ func (p accountPane) wantsStoredPage(more bool) bool {
 }
 
 // detailsOf reads pane i for the account details, as it is when read.
-func (p *accountPanes) detailsOf(i int) func() detailsPane {
-	return func() detailsPane {
+func (p *accountPanes) detailsOf(i int) func() details.Pane {
+	return func() details.Pane {
 		a := p.accts[i]
-		return detailsPane{acct: a.acct, health: a.health, lastErr: a.lastErr}
+		return details.Pane{Account: a.acct, Health: a.health, LastErr: a.lastErr}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"unibox/model"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/details"
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
@@ -223,7 +224,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case message.ProgressMsg, message.SavedMsg, message.AttachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.AttachMsg(msg), m.heard())
-	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, threads.RowsMsg, threads.OpenRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, refreshMsg, compose.SentMarkMsg:
+	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, threads.RowsMsg, threads.OpenRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, details.RefreshMsg, compose.SentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

@@ -5,6 +5,7 @@ import (
 
 	"unibox/model"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/details"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
@@ -50,8 +51,8 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 		} else {
 			m.setMode(modeList)
 		}
-	case refreshMsg:
-		return m.Refresh(msg.account)
+	case details.RefreshMsg:
+		return m.Refresh(msg.Account)
 	case compose.SentMarkMsg:
 		o := msg.Mark.Orig
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}

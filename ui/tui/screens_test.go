@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unibox/ui/tui/details"
 	"unibox/ui/tui/screen/screentest"
 
 	"unibox/model"
@@ -24,7 +25,7 @@ var openers = map[mode]func(m *Model){
 	modeList:    func(m *Model) {},
 	modeMessage: func(m *Model) { m.setMode(modeMessage) },
 	modeDetails: func(m *Model) {
-		m.show(modeDetails, newDetails(&m.env, 0, m.panes.detailsOf(0), ""))
+		m.show(modeDetails, details.New(&m.env, 0, m.panes.detailsOf(0), ""))
 	},
 	modePicker: func(m *Model) {
 		p, _ := picker.StartMove(&m.env, []model.Row{{}}, nil)

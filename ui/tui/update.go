@@ -8,6 +8,7 @@ import (
 	"unibox/model"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/compose"
+	"unibox/ui/tui/details"
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
@@ -94,7 +95,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case key.Matches(msg, m.env.Keys.Details):
 		if i := m.panes.current(m.list.selected()); i >= 0 {
-			m.show(modeDetails, newDetails(&m.env, i, m.panes.detailsOf(i), m.frame.notifyFailure))
+			m.show(modeDetails, details.New(&m.env, i, m.panes.detailsOf(i), m.frame.notifyFailure))
 		}
 	case key.Matches(msg, m.env.Keys.Select):
 		if r, ok := m.list.selected(); ok {
@@ -297,7 +298,7 @@ func (m *Model) handleConnEvent(msg statusMsg) tea.Cmd {
 			room.Runner.Connected(a.acct.Name()) // and send what waited for it
 		}
 	}
-	m.toTop(detailsChangedMsg{account: msg.account}) // the details read their account again
+	m.toTop(details.ChangedMsg{Account: msg.account}) // the details read their account again
 	m.rebuild()
 	return tea.Batch(append(cmds, waitStatus(m.env.Ctx, msg.account, m.panes.subs[msg.account]))...)
 }

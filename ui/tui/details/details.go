@@ -1,4 +1,4 @@
-package tui
+package details
 
 import (
 	"fmt"
@@ -15,46 +15,46 @@ import (
 	"unibox/ui/tui/screen"
 )
 
-// detailsBox is the account details view: its account's pane (health,
+// Box is the account details view: its account's pane (health,
 // last failure, live), and its stderr tail and history, read on events,
 // not once per frame.
-type detailsBox struct {
+type Box struct {
 	styles  screen.Styles
 	keys    screen.KeyMap
 	now     func() time.Time
 	failure string // notify_cmd's last failure ("" after a success), kept by notifyFailureMsg
 	account int
-	pane    func() detailsPane // the account's pane as it is now
+	pane    func() Pane // the account's pane as it is now
 	stderr  string
 	history []history.Event // newest last
 }
 
-// detailsPane is what the details show of an account's pane: the
+// Pane is what the details show of an account's pane: the
 // account, its health and its last failure.
-type detailsPane struct {
-	acct    screen.Account
-	health  accounts.Health
-	lastErr string
+type Pane struct {
+	Account screen.Account
+	Health  accounts.Health
+	LastErr string
 }
 
-// detailsChangedMsg: account's health changed; open details of it read
+// ChangedMsg: Account's health changed; open details of it read
 // it again.
-type detailsChangedMsg struct{ account int }
+type ChangedMsg struct{ Account int }
 
-// newDetails is the details of account i, whose pane p reads as it is.
-func newDetails(e *screen.Env, i int, p func() detailsPane, notifyFailure string) detailsBox {
-	return detailsBox{styles: e.Styles, keys: e.Keys, now: e.Opts.Now, failure: notifyFailure, account: i, pane: p}.show()
+// New is the details of account i, whose pane p reads as it is.
+func New(e *screen.Env, i int, p func() Pane, notifyFailure string) Box {
+	return Box{styles: e.Styles, keys: e.Keys, now: e.Opts.Now, failure: notifyFailure, account: i, pane: p}.show()
 }
 
 // Update reads the account again on each of its events, and takes the
 // details' keys: back (or i again) ends it; refresh reads it again and
 // tells the root to refresh the account.
-func (d detailsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+func (d Box) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case notify.FailureMsg:
 		d.failure = msg.Text
-	case detailsChangedMsg:
-		if msg.account == d.account {
+	case ChangedMsg:
+		if msg.Account == d.account {
 			return d.show(), nil // read once per event, not once per frame
 		}
 	case tea.KeyMsg:
@@ -62,30 +62,30 @@ func (d detailsBox) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		case key.Matches(msg, d.keys.Back, d.keys.Quit, d.keys.Details):
 			return nil, nil
 		case key.Matches(msg, d.keys.Refresh):
-			return screen.Tell(d.show(), refreshMsg{account: d.account}), nil
+			return screen.Tell(d.show(), RefreshMsg{Account: d.account}), nil
 		}
 	}
 	return d, nil
 }
 
 // Header names the view and its keys.
-func (d detailsBox) Header() string {
+func (d Box) Header() string {
 	return fmt.Sprintf("account details · %s refresh · %s back", screen.Hint(d.keys.Refresh), screen.Hint(d.keys.Back))
 }
 
 // ShortHelp and FullHelp are the details' keys, for the help.
-func (d detailsBox) ShortHelp() []key.Binding {
+func (d Box) ShortHelp() []key.Binding {
 	return []key.Binding{d.keys.Back, d.keys.Refresh, d.keys.Help}
 }
-func (d detailsBox) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+func (d Box) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
 // detailsHistory is how many of an account's events the details show.
 const detailsHistory = 8
 
 // show reads the pane's stderr tail and history for the details: on
 // opening, on a refresh and on each of its events, never once per frame.
-func (d detailsBox) show() detailsBox {
-	acct := d.pane().acct
+func (d Box) show() Box {
+	acct := d.pane().Account
 	d.stderr = acct.Stderr()
 	d.history = nil
 	if h, ok := acct.(screen.Historied); ok {
@@ -98,14 +98,14 @@ func (d detailsBox) show() detailsBox {
 // user learns why an account is down (state, since, last error and class,
 // counts, stderr), and why notify_cmd failed (its error and stderr tail,
 // already sanitised).
-func (d detailsBox) View(width, height int) string {
+func (d Box) View(width, height int) string {
 	return screen.FitLines(d.body(width, height), height)
 }
 
-func (d detailsBox) body(width, height int) string {
+func (d Box) body(width, height int) string {
 	s, k, now, notifyFailure := d.styles, d.keys, d.now(), d.failure
 	p := d.pane()
-	name, h, stderr, lastErr := p.acct.Name(), p.health, d.stderr, p.lastErr
+	name, h, stderr, lastErr := p.Account.Name(), p.Health, d.stderr, p.LastErr
 	var b strings.Builder
 	line := func(label, value string) {
 		b.WriteString(s.Label.Render(fmt.Sprintf("%-13s", label)))
@@ -200,9 +200,5 @@ func relSince(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d/time.Minute)%60)
 }
 
-// What a screen tells the root (see tell) besides a note: the outcome of
-// a screen that ended, for the flow that acts on it.
-type (
-	// refreshMsg asks for an account's refresh (the details' r).
-	refreshMsg struct{ account int }
-)
+// RefreshMsg asks the root for an account's refresh (the details' r).
+type RefreshMsg struct{ Account int }
