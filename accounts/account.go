@@ -59,7 +59,7 @@ type Account struct {
 // changed (IMAP IDLE): new mail, a flag changed or a message expunged by
 // another client. Several pushes before a read coalesce into one; the
 // reader lists the folder to learn what changed.
-func (a *Account) Pushes() <-chan struct{} { return a.pushes }
+func (w *Watching) Pushes() <-chan struct{} { return w.a.pushes }
 
 // Redact scrubs the account's secrets from text meant for output.
 func (a *Account) Redact(text string) string {
@@ -110,7 +110,8 @@ func (a *Account) List(ctx context.Context, opts ListOptions) (Page, error) {
 // face shows when the store has just failed a write (a full disk), which
 // it does not ask again, and whose trouble a smaller write that fits
 // would hide (Health.Store).
-func (a *Account) ListUnstored(ctx context.Context, opts ListOptions) (Page, error) {
+func (s *Stored) ListUnstored(ctx context.Context, opts ListOptions) (Page, error) {
+	a := s.a
 	return a.list(ctx, opts, false)
 }
 

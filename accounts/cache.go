@@ -163,7 +163,8 @@ func storedName(folder string) string {
 // Cached is the newest page of folder ("": the inbox) as the store has
 // it, and when the account last listed anything. It never dials;
 // store.ErrNotStored means the store has nothing of it yet.
-func (a *Account) Cached(ctx context.Context, folder string, limit int) (Page, time.Time, error) {
+func (s *Stored) Cached(ctx context.Context, folder string, limit int) (Page, time.Time, error) {
+	a := s.a
 	if a.cache.st == nil {
 		return Page{}, time.Time{}, store.ErrNotStored
 	}
@@ -177,7 +178,8 @@ func (a *Account) Cached(ctx context.Context, folder string, limit int) (Page, t
 
 // CachedOlder is the stored page of folder below beforeUID (paging down
 // while offline).
-func (a *Account) CachedOlder(ctx context.Context, folder string, beforeUID uint32, limit int) (Page, error) {
+func (s *Stored) CachedOlder(ctx context.Context, folder string, beforeUID uint32, limit int) (Page, error) {
+	a := s.a
 	if a.cache.st == nil {
 		return Page{}, store.ErrNotStored
 	}
@@ -189,7 +191,8 @@ func (a *Account) CachedOlder(ctx context.Context, folder string, beforeUID uint
 // CachedMatch is the newest limit stored rows of folder ("": the inbox)
 // whose sender or subject holds text, as the list's filter matches: the
 // filter reaches beyond the loaded pages without dialling.
-func (a *Account) CachedMatch(ctx context.Context, folder, text string, limit int) (Page, error) {
+func (s *Stored) CachedMatch(ctx context.Context, folder, text string, limit int) (Page, error) {
+	a := s.a
 	if a.cache.st == nil {
 		return Page{}, store.ErrNotStored
 	}

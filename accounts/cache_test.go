@@ -106,7 +106,7 @@ func TestTriageOnTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	stored := func() []model.Message {
-		p, _, err := a.Cached(ctx, "", 10)
+		p, _, err := a.Stored().Cached(ctx, "", 10)
 		if err != nil {
 			t.Fatal(err)
 		}

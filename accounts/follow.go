@@ -79,7 +79,8 @@ func (f *follow) routes(folderOf func(string) (string, bool), uri string, inbox 
 // INBOX: none): the previous folder's subscription ends first. A kind
 // that cannot push (a third-party MCP server) follows nothing; a face
 // still sees the folder at each refresh.
-func (a *Account) Follow(ctx context.Context, folder string) error {
+func (w *Watching) Follow(ctx context.Context, folder string) error {
+	a := w.a
 	f := a.follow
 	if f == nil || f.uri == nil {
 		return nil
@@ -126,7 +127,8 @@ func (a *Account) Follow(ctx context.Context, folder string) error {
 }
 
 // Followed is the folder the account follows besides the inbox ("": none).
-func (a *Account) Followed() string {
+func (w *Watching) Followed() string {
+	a := w.a
 	if a.follow == nil {
 		return ""
 	}
@@ -135,7 +137,8 @@ func (a *Account) Followed() string {
 
 // FolderPushes delivers a value whenever the followed folder changed on
 // the server; like Pushes, several coalesce into one.
-func (a *Account) FolderPushes() <-chan struct{} {
+func (w *Watching) FolderPushes() <-chan struct{} {
+	a := w.a
 	if a.follow == nil {
 		return nil
 	}
@@ -145,7 +148,8 @@ func (a *Account) FolderPushes() <-chan struct{} {
 // StoredFolders are the account's folders the store holds, each with its
 // stored unread count: the folder picker's list while the server is out
 // of reach (and before it answers). It never dials.
-func (a *Account) StoredFolders(ctx context.Context) ([]model.Folder, error) {
+func (s *Stored) Folders(ctx context.Context) ([]model.Folder, error) {
+	a := s.a
 	if a.cache.st == nil {
 		return nil, store.ErrNotStored
 	}

@@ -83,29 +83,29 @@ func TestFollowOneFolderAtATime(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the inbox watch never began IDLE", func() bool { return srv.Idles() >= 1 })
-	waitPush(t, a.Pushes(), "no push when the inbox watch began")
+	waitPush(t, a.Watching().Pushes(), "no push when the inbox watch began")
 	base := srv.Conns() // the child's connection for calls, and the inbox's watch
 	for i, folder := range []string{"Lists", "Receipts", "Travel", "Lists"} {
 		idles := srv.Idles()
-		if err := a.Follow(ctx, folder); err != nil {
+		if err := a.Watching().Follow(ctx, folder); err != nil {
 			t.Fatalf("follow %s: %v", folder, err)
 		}
-		if got := a.Followed(); got != folder {
+		if got := a.Watching().Followed(); got != folder {
 			t.Fatalf("Followed() = %q, want %q", got, folder)
 		}
-		waitPush(t, a.FolderPushes(), folder+": no push when its watch began")
+		waitPush(t, a.Watching().FolderPushes(), folder+": no push when its watch began")
 		waitUntil(t, folder+": its watch never began IDLE", func() bool { return srv.Idles() > idles })
 		seedIn(t, srv, folder, "new in "+folder)
-		waitPush(t, a.FolderPushes(), folder+": no push after new mail in it")
+		waitPush(t, a.Watching().FolderPushes(), folder+": no push after new mail in it")
 		waitUntil(t, "visit "+string(rune('1'+i))+": the server holds more than one connection besides the inbox's", func() bool {
 			return srv.Conns() <= base+1
 		})
 		if i == 1 {
 			seedIn(t, srv, "INBOX", "new in the inbox")
-			waitPush(t, a.Pushes(), "no inbox push while a folder is followed")
+			waitPush(t, a.Watching().Pushes(), "no inbox push while a folder is followed")
 		}
 	}
-	if err := a.Follow(ctx, "INBOX"); err != nil {
+	if err := a.Watching().Follow(ctx, "INBOX"); err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, "following the inbox again kept the folder's connection", func() bool { return srv.Conns() <= base })
@@ -140,10 +140,10 @@ func TestFollowSurvivesANewChild(t *testing.T) {
 	a, srv := followAccount(t, "Lists")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if err := a.Follow(ctx, "Lists"); err != nil {
+	if err := a.Watching().Follow(ctx, "Lists"); err != nil {
 		t.Fatal(err)
 	}
-	waitPush(t, a.FolderPushes(), "no push when the folder's watch began")
+	waitPush(t, a.Watching().FolderPushes(), "no push when the folder's watch began")
 	for _, pid := range imaptest.ChildPIDs() {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
@@ -152,11 +152,11 @@ func TestFollowSurvivesANewChild(t *testing.T) {
 	if _, err := a.List(ctx, ListOptions{Limit: 5}); err != nil { // a new child
 		t.Fatal(err)
 	}
-	waitPush(t, a.FolderPushes(), "the new child does not watch the followed folder")
+	waitPush(t, a.Watching().FolderPushes(), "the new child does not watch the followed folder")
 	waitUntil(t, "the new child's watches never began IDLE", func() bool { return srv.Idles() >= idles+2 })
 	seedIn(t, srv, "Lists", "after the new child")
-	waitPush(t, a.FolderPushes(), "no push of the followed folder after a new child")
-	if got := a.Followed(); got != "Lists" {
+	waitPush(t, a.Watching().FolderPushes(), "no push of the followed folder after a new child")
+	if got := a.Watching().Followed(); got != "Lists" {
 		t.Fatalf("Followed() = %q after a new child", got)
 	}
 }
@@ -176,7 +176,7 @@ func TestFollowLastAskedWins(t *testing.T) {
 	f := a.follow
 	f.switching.Lock() // a call under way: the next ones wait
 	done := make(chan error, 1)
-	go func() { done <- a.Follow(ctx, "Lists") }()
+	go func() { done <- a.Watching().Follow(ctx, "Lists") }()
 	waitUntil(t, "Follow(Lists) never asked", func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.want == "Lists" })
 	f.mu.Lock()
 	f.want = "Receipts" // a later call asked for Receipts, and waits its turn
@@ -185,10 +185,10 @@ func TestFollowLastAskedWins(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if got := a.Followed(); got != "Receipts" {
+	if got := a.Watching().Followed(); got != "Receipts" {
 		t.Fatalf("Followed() = %q, want the folder asked for last", got)
 	}
-	waitPush(t, a.FolderPushes(), "Receipts is not watched")
+	waitPush(t, a.Watching().FolderPushes(), "Receipts is not watched")
 	waitUntil(t, "more than one connection besides the inbox's", func() bool { return srv.Conns() <= base+1 })
 }
 
@@ -204,10 +204,10 @@ func TestUnfollowWhileDown(t *testing.T) {
 	}
 	waitUntil(t, "the inbox watch never began IDLE", func() bool { return srv.Idles() >= 1 })
 	base := srv.Conns()
-	if err := a.Follow(ctx, "Lists"); err != nil {
+	if err := a.Watching().Follow(ctx, "Lists"); err != nil {
 		t.Fatal(err)
 	}
-	waitPush(t, a.FolderPushes(), "no push when the folder's watch began")
+	waitPush(t, a.Watching().FolderPushes(), "no push when the folder's watch began")
 	srv.Refuse()
 	for _, pid := range imaptest.ChildPIDs() {
 		syscall.Kill(pid, syscall.SIGKILL)
@@ -216,10 +216,10 @@ func TestUnfollowWhileDown(t *testing.T) {
 	if _, err := a.List(ctx, ListOptions{Limit: 5}); err == nil {
 		t.Fatal("listed while the server refuses")
 	}
-	if err := a.Follow(ctx, ""); err != nil {
+	if err := a.Watching().Follow(ctx, ""); err != nil {
 		t.Fatalf("back to the inbox while down: %v", err)
 	}
-	if got := a.Followed(); got != "" {
+	if got := a.Watching().Followed(); got != "" {
 		t.Fatalf("Followed() = %q after going back to the inbox", got)
 	}
 	if err := srv.Accept(); err != nil {
@@ -234,7 +234,7 @@ func TestUnfollowWhileDown(t *testing.T) {
 	waitUntil(t, "the new child's inbox watch never began", func() bool { return srv.Conns() >= base })
 	seedIn(t, srv, "Lists", "unwatched")
 	seedIn(t, srv, "INBOX", "watched")
-	waitPush(t, a.Pushes(), "no inbox push after the account came back")
+	waitPush(t, a.Watching().Pushes(), "no inbox push after the account came back")
 	if n := srv.Conns(); n > base {
 		t.Fatalf("%d connections after coming back, want %d: the folder is still watched", n, base)
 	}

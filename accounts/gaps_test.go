@@ -29,7 +29,7 @@ func TestSyncMendsAGapInTheStore(t *testing.T) {
 	if err := a.Sync(context.Background(), "", nil); err != nil {
 		t.Fatal(err)
 	}
-	page, _, err := a.Cached(context.Background(), "INBOX", 100)
+	page, _, err := a.Stored().Cached(context.Background(), "INBOX", 100)
 	if err != nil || len(page.Messages) != 12 {
 		t.Fatalf("synced %d: %v", len(page.Messages), err)
 	}
@@ -78,7 +78,7 @@ func TestSyncCheckFindsAGapBehindAnExpunge(t *testing.T) {
 	if err := a.Sync(context.Background(), "", nil); err != nil {
 		t.Fatal(err)
 	}
-	page, _, _ := a.Cached(context.Background(), "INBOX", 100)
+	page, _, _ := a.Stored().Cached(context.Background(), "INBOX", 100)
 	lost, gone := page.Messages[2], page.Messages[4]
 	prior := a.cache.applyOptimistic(model.Op{Action: model.ActArchive}, []model.Message{lost})
 	a.cache.settle([]model.Message{lost}, prior, []model.ItemResult{{UID: lost.ID.UID, Kind: model.ResultUnknown}}, nil)
@@ -121,7 +121,7 @@ func TestGapFillYieldsToATriage(t *testing.T) {
 	if err := a.Sync(context.Background(), "", nil); err != nil {
 		t.Fatal(err)
 	}
-	page, _, _ := a.Cached(context.Background(), "INBOX", 10)
+	page, _, _ := a.Stored().Cached(context.Background(), "INBOX", 10)
 	m := page.Messages[0]
 	want, triages := a.cache.unheld("INBOX", [][2]uint32{{1, 5}})
 	if len(want) != 1 || want[0] != [2]uint32{1, 5} {

@@ -61,7 +61,7 @@ func TestInputsOverTheLimitNeverReachTheServer(t *testing.T) {
 		{"search folder", func() error { _, err := a.Search(ctx, long, "q", 10); return err }},
 		{"list folder", func() error { _, err := a.List(ctx, ListOptions{Folder: long}); return err }},
 		{"newest folder", func() error { _, err := a.Newest(ctx, ListOptions{Folder: long}); return err }},
-		{"sync folder", func() error { _, _, err := a.SyncStep(ctx, long); return err }},
+		{"sync folder", func() error { _, _, err := a.Stored().SyncStep(ctx, long); return err }},
 		{"get folder", func() error {
 			_, err := a.Get(ctx, model.MessageID{Account: "Work", Folder: long, UIDValidity: 1, UID: 1})
 			return err
@@ -100,7 +100,7 @@ func TestCachedReadsTheInboxInAnyCase(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"INBOX", "inbox", "Inbox", ""} {
-		p, _, err := a.Cached(context.Background(), f, 10)
+		p, _, err := a.Stored().Cached(context.Background(), f, 10)
 		if err != nil || len(p.Messages) != 2 || p.Messages[0].ID.Folder != "INBOX" {
 			t.Errorf("Cached(%q) = %+v, %v", f, p, err)
 		}

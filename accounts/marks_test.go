@@ -41,7 +41,7 @@ func TestMarkReachesTheStore(t *testing.T) {
 			if r, err := a.MarkAnswered(ctx, older.ID); err != nil || r.Kind != model.ResultDone {
 				t.Fatalf("mark answered: %+v %v", r, err)
 			}
-			stored, _, err := a.Cached(ctx, "", 10)
+			stored, _, err := a.Stored().Cached(ctx, "", 10)
 			if err != nil || len(stored.Messages) != 2 {
 				t.Fatalf("cached: %+v %v", stored.Messages, err)
 			}
@@ -68,7 +68,7 @@ func TestSyncCarriesForwarded(t *testing.T) {
 	if err := a.Sync(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	stored, _, err := a.Cached(ctx, "", 10)
+	stored, _, err := a.Stored().Cached(ctx, "", 10)
 	if err != nil || len(stored.Messages) != 2 || stored.Messages[1].Forwarded {
 		t.Fatalf("after the first sync: %+v %v", stored.Messages, err)
 	}
@@ -83,7 +83,7 @@ func TestSyncCarriesForwarded(t *testing.T) {
 	if err := a.Sync(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	if stored, _, err = a.Cached(ctx, "", 10); err != nil || !stored.Messages[1].Forwarded || stored.Messages[0].Forwarded {
+	if stored, _, err = a.Stored().Cached(ctx, "", 10); err != nil || !stored.Messages[1].Forwarded || stored.Messages[0].Forwarded {
 		t.Fatalf("after the sync that brought $Forwarded: %+v %v", stored.Messages, err)
 	}
 }

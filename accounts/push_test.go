@@ -31,7 +31,7 @@ func TestPushNamesItsFolderInTheHistory(t *testing.T) {
 	}
 	seedOne(t, srv, user, "pushed", "pushed.1@unibox.test")
 	select {
-	case <-a.Pushes(): // the event is recorded before the push is delivered
+	case <-a.Watching().Pushes(): // the event is recorded before the push is delivered
 	case <-ctx.Done():
 		t.Fatal("no push after new mail")
 	}

@@ -28,7 +28,7 @@ func (s snoozer) seedID(t *testing.T, subject, id string) model.Message {
 	if err := s.a.Sync(t.Context(), "", nil); err != nil {
 		t.Fatal(err)
 	}
-	page, _, err := s.a.Cached(t.Context(), "", 50)
+	page, _, err := s.a.Stored().Cached(t.Context(), "", 50)
 	if err != nil {
 		t.Fatal(err)
 	}

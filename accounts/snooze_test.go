@@ -126,7 +126,7 @@ func TestSnoozeWakesAtTheNextSyncOnce(t *testing.T) {
 	if f, _ := s.where(t, m.Subject); !slices.Equal(f, []string{"Snoozed"}) {
 		t.Fatalf("woken early: in %v", f)
 	}
-	page, _, _ := s.a.Cached(t.Context(), "", 50)
+	page, _, _ := s.a.Stored().Cached(t.Context(), "", 50)
 	if len(page.Messages) != 0 {
 		t.Fatalf("the store still shows it in INBOX: %+v", page.Messages)
 	}
@@ -140,7 +140,7 @@ func TestSnoozeWakesAtTheNextSyncOnce(t *testing.T) {
 	if !slices.Equal(f, []string{"INBOX"}) || seen {
 		t.Fatalf("after the wake: in %v, seen %v", f, seen)
 	}
-	page, _, _ = s.a.Cached(t.Context(), "", 50)
+	page, _, _ = s.a.Stored().Cached(t.Context(), "", 50)
 	if len(page.Messages) != 1 || page.Messages[0].Seen || page.Messages[0].Subject != m.Subject {
 		t.Fatalf("the store after the wake: %+v", page.Messages)
 	}

@@ -33,7 +33,7 @@ type SyncProgress struct{ Stored, Total uint32 }
 func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncProgress)) error {
 	var last *SyncProgress
 	for {
-		p, done, err := a.SyncStep(ctx, folder)
+		p, done, err := a.Stored().SyncStep(ctx, folder)
 		if err != nil {
 			return err
 		}
@@ -54,8 +54,9 @@ func (a *Account) Sync(ctx context.Context, folder string, progress func(SyncPro
 // next. done: the folder is up to date, and so are its threads (see
 // threadsync.go: the steps after the folder's own sync fetch the threading
 // ids of mail stored before, and after INBOX sync the Sent folder).
-func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
-	return a.SyncStepUpTo(ctx, folder, 0)
+func (s *Stored) SyncStep(ctx context.Context, folder string) (SyncProgress, bool, error) {
+	a := s.a
+	return a.Stored().SyncStepUpTo(ctx, folder, 0)
 }
 
 // SyncStepUpTo is SyncStep bringing at most limit new envelopes (0 or
@@ -63,7 +64,8 @@ func (a *Account) SyncStep(ctx context.Context, folder string) (SyncProgress, bo
 // shows at once (the TUI's screen, `list --limit`): a first sync then
 // draws its first rows as soon as a listing of that many would, instead
 // of after 200 envelopes, and the steps after it go on in pages of 200.
-func (a *Account) SyncStepUpTo(ctx context.Context, folder string, limit int) (SyncProgress, bool, error) {
+func (s *Stored) SyncStepUpTo(ctx context.Context, folder string, limit int) (SyncProgress, bool, error) {
+	a := s.a
 	name := syncedName(folder)
 	p, done, err := a.syncStep(ctx, folder, limit)
 	if ph := a.threads.get(name); ph != nil && err == nil && done {
@@ -222,7 +224,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 		// listed, and the sync goes one page further on the way.
 		_, _, err := a.syncStep(ctx, folder, 0)
 		if IsStoreError(err) {
-			return a.ListUnstored(ctx, opts)
+			return a.Stored().ListUnstored(ctx, opts)
 		}
 		if err != nil {
 			return Page{}, err
@@ -237,7 +239,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	for {
 		p, done, err := a.syncStep(ctx, folder, opts.Limit)
 		if IsStoreError(err) {
-			return a.ListUnstored(ctx, opts)
+			return a.Stored().ListUnstored(ctx, opts)
 		}
 		if err != nil {
 			return Page{}, err
@@ -246,9 +248,9 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 			break
 		}
 	}
-	page, _, err := a.Cached(ctx, folder, opts.Limit)
+	page, _, err := a.Stored().Cached(ctx, folder, opts.Limit)
 	if IsStoreError(err) {
-		return a.ListUnstored(ctx, opts)
+		return a.Stored().ListUnstored(ctx, opts)
 	}
 	return page, err
 }

@@ -25,7 +25,7 @@ func TestSyncStepUpTo(t *testing.T) {
 		stored uint32
 		done   bool
 	}{{20, 20, false}, {1000, 220, false}, {0, 420, false}, {20, 440, false}} {
-		p, done, err := a.SyncStepUpTo(context.Background(), "", step.limit)
+		p, done, err := a.Stored().SyncStepUpTo(context.Background(), "", step.limit)
 		if err != nil || p.Stored != step.stored || p.Total != 450 || done != step.done {
 			t.Fatalf("a step of up to %d: %+v done %v, %v; want %d stored, done %v", step.limit, p, done, err, step.stored, step.done)
 		}
@@ -33,7 +33,7 @@ func TestSyncStepUpTo(t *testing.T) {
 	// The last page, then the threads' own steps (threadsync.go: the
 	// threading ids of mail stored before, the Sent folder) until done.
 	for i := 0; ; i++ {
-		p, done, err := a.SyncStepUpTo(context.Background(), "", 0)
+		p, done, err := a.Stored().SyncStepUpTo(context.Background(), "", 0)
 		if err != nil || i > 20 {
 			t.Fatalf("step %d after the pages: %+v, %v", i, p, err)
 		}

@@ -37,7 +37,7 @@ func storedUIDs(t *testing.T, a *Account) map[uint32]bool {
 // stored twice fails the test.
 func storedBy(t *testing.T, a *Account, what func(model.Message) bool) map[uint32]bool {
 	t.Helper()
-	p, _, err := a.Cached(context.Background(), "INBOX", 100000)
+	p, _, err := a.Stored().Cached(context.Background(), "INBOX", 100000)
 	if err != nil {
 		t.Fatal(err)
 	}

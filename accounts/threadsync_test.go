@@ -73,7 +73,7 @@ func TestSyncThreadsStoredMailAndSent(t *testing.T) {
 	want := thread.ID("o@x")
 	byID := map[string]string{}
 	for _, folder := range []string{"INBOX", "Sent"} {
-		p, _, err := a.Cached(context.Background(), folder, 10)
+		p, _, err := a.Stored().Cached(context.Background(), folder, 10)
 		if err != nil {
 			t.Fatalf("%s: %v", folder, err)
 		}

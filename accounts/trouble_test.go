@@ -36,7 +36,7 @@ func TestTroubleIsNoReasonNotToOpen(t *testing.T) {
 	if h.Store != "off: mkdir /cache/unibox: read-only file system" {
 		t.Fatalf("store %q", h.Store)
 	}
-	_, _, err = a.SyncStep(context.Background(), "")
+	_, _, err = a.Stored().SyncStep(context.Background(), "")
 	if !IsStoreError(err) || errors.Is(err, ErrNoSync) {
 		t.Fatalf("a sync without its store: %v", err)
 	}

@@ -100,22 +100,22 @@ func BenchmarkOpenFolderFromStore(b *testing.B) {
 		return time.Since(start)
 	}
 	for _, f := range []string{"", "Big"} { // both read once: neither is timed cold
-		if _, _, err := a.Cached(ctx, f, 50); err != nil {
+		if _, _, err := a.Stored().Cached(ctx, f, 50); err != nil {
 			b.Fatal(err)
 		}
 	}
 	var inbox, folder, folders, screen time.Duration
 	for b.Loop() {
-		inbox += timed(func() error { _, _, err := a.Cached(ctx, "", 50); return err })
+		inbox += timed(func() error { _, _, err := a.Stored().Cached(ctx, "", 50); return err })
 		folder += timed(func() error {
-			p, _, err := a.Cached(ctx, "Big", 50)
+			p, _, err := a.Stored().Cached(ctx, "Big", 50)
 			if err == nil && (len(p.Messages) != 50 || p.Messages[0].ID.UID != uint32(n)) {
 				err = fmt.Errorf("Big's newest page: %d rows", len(p.Messages))
 			}
 			return err
 		})
 		folders += timed(func() error {
-			fs, err := a.StoredFolders(ctx)
+			fs, err := a.Stored().Folders(ctx)
 			if err == nil && len(fs) != 2 {
 				err = fmt.Errorf("stored folders: %v", fs)
 			}

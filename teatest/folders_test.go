@@ -193,7 +193,7 @@ func TestFolderFirstSyncInSteps(t *testing.T) {
 	waitFor(t, tm, "Home: Receipts", fmt.Sprintf("receipt %03d", n-1))
 	a := set.Accounts[0]
 	waitUntil(t, "the folder's sync stopped before the store held it whole", func() bool {
-		fs, err := a.StoredFolders(context.Background())
+		fs, err := a.Stored().Folders(context.Background())
 		for _, f := range fs {
 			if f.Name == "Receipts" && f.Unread == n {
 				return err == nil

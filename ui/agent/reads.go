@@ -64,7 +64,7 @@ func (f fetched) accountStates() []AccountState {
 // inbox), unread rows only with unread.
 func fromStore(folder string, limit int, unread bool) func(*accounts.Account) (accounts.Page, time.Time, error) {
 	return func(a *accounts.Account) (accounts.Page, time.Time, error) {
-		p, at, err := a.Cached(context.Background(), folder, limit)
+		p, at, err := a.Stored().Cached(context.Background(), folder, limit)
 		if unread {
 			p.Messages = slices.DeleteFunc(p.Messages, func(m model.Message) bool { return m.Seen })
 		}

@@ -130,7 +130,7 @@ func (w *watcher) follow(a *accounts.Account) {
 				w.notify(AccountsURI)
 			}
 			continue
-		case <-a.Pushes():
+		case <-a.Watching().Pushes():
 		case <-tick:
 			if a.Health().Push == accounts.PushLive {
 				continue // pushed: no need to poll

@@ -197,7 +197,7 @@ func storeProblem(stderr io.Writer, all []listed) {
 // stored is a's newest stored page of folder ("": the inbox; unread rows
 // only with unread); store.ErrNotStored when the store has nothing of it.
 func stored(a *accounts.Account, folder string, limit int, unread bool) (accounts.Page, time.Time, error) {
-	p, at, err := a.Cached(context.Background(), folder, limit)
+	p, at, err := a.Stored().Cached(context.Background(), folder, limit)
 	if err != nil {
 		return accounts.Page{}, time.Time{}, err
 	}

@@ -103,7 +103,7 @@ func syncOne(a *accounts.Account, folder string, timeout time.Duration, progress
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		var p accounts.SyncProgress
 		var done bool
-		p, done, err = a.SyncStep(ctx, folder)
+		p, done, err = a.Stored().SyncStep(ctx, folder)
 		cancel()
 		if errors.Is(err, accounts.ErrNoSync) {
 			out.Method = "list"

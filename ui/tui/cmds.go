@@ -36,7 +36,7 @@ func waitStatus(ctx context.Context, i int, ch <-chan accounts.Health) tea.Cmd {
 // an account that cannot sync is listed instead, and so is one whose store
 // fails (a full disk: the details say so), whose mail is then shown, not
 // remembered.
-func syncCmd(ctx context.Context, acct screen.Account, a screen.Syncing, i int, req uint64, limit, step int, timeout time.Duration) tea.Cmd {
+func syncCmd(ctx context.Context, acct screen.Account, a *accounts.Stored, i int, req uint64, limit, step int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -82,7 +82,7 @@ func listCmd(ctx context.Context, a screen.Account, i int, req uint64, opts acco
 // restoreCmd reads every remembering account's stored newest page, one
 // after the other: a few milliseconds, bounded by restoreTimeout so a
 // store in trouble never holds up the connections that follow.
-func restoreCmd(ctx context.Context, accts map[int]screen.Remembering, limit int) tea.Cmd {
+func restoreCmd(ctx context.Context, accts map[int]*accounts.Stored, limit int) tea.Cmd {
 	return func() tea.Msg {
 		rctx, cancel := context.WithTimeout(ctx, screen.RestoreTimeout)
 		defer cancel()
@@ -98,7 +98,7 @@ func restoreCmd(ctx context.Context, accts map[int]screen.Remembering, limit int
 
 // storedMatchCmd looks for the filter text among an account's stored
 // rows, beyond the loaded pages.
-func storedMatchCmd(ctx context.Context, a screen.Remembering, i int, text string, limit int) tea.Cmd {
+func storedMatchCmd(ctx context.Context, a *accounts.Stored, i int, text string, limit int) tea.Cmd {
 	return func() tea.Msg {
 		page, err := a.CachedMatch(ctx, "", text, limit)
 		return storedMatchMsg{account: i, text: text, page: page, err: err}
@@ -106,7 +106,7 @@ func storedMatchCmd(ctx context.Context, a screen.Remembering, i int, text strin
 }
 
 // storedOlderCmd reads the stored page below floor.
-func storedOlderCmd(ctx context.Context, a screen.Remembering, i int, req uint64, floor uint32, limit int) tea.Cmd {
+func storedOlderCmd(ctx context.Context, a *accounts.Stored, i int, req uint64, floor uint32, limit int) tea.Cmd {
 	return func() tea.Msg {
 		page, err := a.CachedOlder(ctx, "", floor, limit)
 		return listedMsg{account: i, req: req, older: true, stored: true, before: floor, page: page, err: err}

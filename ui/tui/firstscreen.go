@@ -82,7 +82,7 @@ func (p *accountPanes) resume(e *screen.Env) tea.Cmd {
 			continue // a newer request runs: its chain goes on
 		}
 		*a = a.Load(e.Next())
-		cmds = append(cmds, syncCmd(e.Ctx, a.acct, a.acct.(screen.Syncing), i, a.req, e.Opts.PageSize, 0, e.Opts.CallTimeout))
+		cmds = append(cmds, syncCmd(e.Ctx, a.acct, screen.StoredOf(a.acct), i, a.req, e.Opts.PageSize, 0, e.Opts.CallTimeout))
 	}
 	return tea.Batch(cmds...)
 }

@@ -122,10 +122,10 @@ func (m *Model) enterFolder(i int, name string) tea.Cmd {
 	m.rebuild()
 	m.frame.setStatus(fmt.Sprintf("%s of %s (%s: back to the inbox)", name, a.Name(), screen.Hint(m.env.Keys.Back)), false)
 	cmds := []tea.Cmd{m.folder.Load(&m.env), folder.FollowCmd(m.env.Ctx, i, a, name, m.env.Opts.CallTimeout)}
-	if r, ok := a.(screen.Remembering); ok {
+	if r := screen.StoredOf(a); r != nil {
 		cmds = append(cmds, folder.StoredCmd(m.env.Ctx, r, v.Visit, name, m.env.Opts.PageSize))
 	}
-	if f, ok := a.(folder.Following); ok && !v.Armed[i] {
+	if f := screen.WatchingOf(a); f != nil && !v.Armed[i] {
 		v.Armed[i] = true
 		cmds = append(cmds, folder.WaitPush(m.env.Ctx, i, f.FolderPushes()))
 	}
@@ -181,7 +181,7 @@ func (m *Model) folderMsg(msg accountMsg) (tea.Cmd, bool) {
 	case folder.PageMsg:
 		return m.folderPage(msg), true
 	case folder.PushedMsg:
-		f := m.panes.accts[msg.Account].acct.(folder.Following)
+		f := screen.WatchingOf(m.panes.accts[msg.Account].acct)
 		cmd := folder.WaitPush(m.env.Ctx, msg.Account, f.FolderPushes())
 		if m.folder.On && m.folder.Account == msg.Account {
 			cmd = tea.Batch(cmd, m.folder.Load(&m.env))
@@ -224,7 +224,7 @@ func (m *Model) folderPage(msg folder.PageMsg) tea.Cmd {
 		if msg.Err != nil {
 			return nil
 		}
-		_, synced := m.panes.accts[v.Account].acct.(screen.Syncing)
+		synced := screen.StoredOf(m.panes.accts[v.Account].acct) != nil
 		switch {
 		case msg.Stored && synced:
 			// The sync keeps the store's copy of the folder: its page is

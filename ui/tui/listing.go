@@ -20,12 +20,12 @@ import (
 // after it (synced) bring pages of 200 behind the drawn screen.
 func (p *accountPanes) Load(e *screen.Env, i int) tea.Cmd {
 	a := p.accts[i]
-	if _, ok := a.acct.(screen.Syncing); ok && a.listedOnce && p.firstScreenPending() {
+	if screen.StoredOf(a.acct) != nil && a.listedOnce && p.firstScreenPending() {
 		a.parked = true // a push's step would be a first sync's next: it waits too
 		return nil
 	}
 	*a = a.Load(e.Next())
-	if s, ok := a.acct.(screen.Syncing); ok {
+	if s := screen.StoredOf(a.acct); s != nil {
 		step := 0
 		if !a.listedOnce {
 			step = e.Rows
@@ -59,7 +59,8 @@ func (p *accountPanes) Page(e *screen.Env, inbox *model.Inbox) tea.Cmd {
 		// The list is a window over the store: the page below comes from
 		// it at once (stale), and, online, from the server too, which
 		// confirms it in place.
-		r, remembers := a.acct.(screen.Remembering)
+		r := screen.StoredOf(a.acct)
+		remembers := r != nil
 		more := inbox.More(name)
 		online, offline := a.wantsPage(more), remembers && a.wantsStoredPage(more)
 		if remembers && (online || offline) {
@@ -179,7 +180,7 @@ func (p *accountPanes) synced(e *screen.Env, msg syncedMsg) tea.Cmd {
 		return nil
 	}
 	a.loading = true
-	return syncCmd(e.Ctx, a.acct, a.acct.(screen.Syncing), msg.account, a.req, e.Opts.PageSize, 0, e.Opts.CallTimeout)
+	return syncCmd(e.Ctx, a.acct, screen.StoredOf(a.acct), msg.account, a.req, e.Opts.PageSize, 0, e.Opts.CallTimeout)
 }
 
 // thousands is a count as a badge says it: 850, 12k, 100k.

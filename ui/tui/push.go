@@ -12,7 +12,7 @@ import (
 // read the server before the change: one more follows it.
 func (p *accountPanes) pushed(e *screen.Env, msg pushedMsg) tea.Cmd {
 	a := p.accts[msg.account]
-	cmds := []tea.Cmd{waitPush(e.Ctx, msg.account, a.acct.(screen.Pushing).Pushes())}
+	cmds := []tea.Cmd{waitPush(e.Ctx, msg.account, screen.WatchingOf(a.acct).Pushes())}
 	if a.loading {
 		a.again = true
 	} else {

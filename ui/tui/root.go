@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"unibox/accounts"
 	"unibox/accounts/attach"
 	"unibox/model"
 	"unibox/model/textsafe"
@@ -147,16 +148,16 @@ func (m *Model) Close() {
 // children takes both cores of a small machine for a while.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
-	remembering := map[int]screen.Remembering{}
+	remembering := map[int]*accounts.Stored{}
 	for i, a := range m.panes.accts {
 		ch, unsub := a.acct.Watch()
 		m.panes.subs = append(m.panes.subs, ch)
 		m.panes.unsubs = append(m.panes.unsubs, unsub)
 		cmds = append(cmds, waitStatus(m.env.Ctx, i, ch))
-		if p, ok := a.acct.(screen.Pushing); ok {
+		if p := screen.WatchingOf(a.acct); p != nil {
 			cmds = append(cmds, waitPush(m.env.Ctx, i, p.Pushes()))
 		}
-		if r, ok := a.acct.(screen.Remembering); ok {
+		if r := screen.StoredOf(a.acct); r != nil {
 			remembering[i] = r
 		} else {
 			cmds = append(cmds, m.panes.Load(&m.env, i))

@@ -45,8 +45,7 @@ func (p *accountPanes) restore(inbox *model.Inbox, msg restoredMsg) bool {
 // started in Init).
 func (p *accountPanes) connect(e *screen.Env) tea.Cmd {
 	return p.loadAll(e, func(a *accountPane) bool {
-		_, ok := a.acct.(screen.Remembering)
-		return ok
+		return screen.StoredOf(a.acct) != nil
 	})
 }
 
@@ -65,7 +64,7 @@ func (m *Model) storedMatched(msg storedMatchMsg) {
 func (p *accountPanes) MatchStored(e *screen.Env, text string) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, a := range p.accts {
-		if r, ok := a.acct.(screen.Remembering); ok {
+		if r := screen.StoredOf(a.acct); r != nil {
 			cmds = append(cmds, storedMatchCmd(e.Ctx, r, i, text, screen.StoredMatchLimit))
 		}
 	}

@@ -87,10 +87,7 @@ const detailsHistory = 8
 func (d Box) show() Box {
 	acct := d.pane().Account
 	d.stderr = acct.Stderr()
-	d.history = nil
-	if h, ok := acct.(screen.Historied); ok {
-		d.history = h.History(detailsHistory)
-	}
+	d.history = screen.HistoryOf(acct, detailsHistory)
 	return d
 }
 

@@ -18,8 +18,8 @@ import (
 // envelopes) and reads its newest page from the store, as syncCmd does
 // for the inbox; an account that cannot sync lists the folder instead.
 func folderSyncCmd(ctx context.Context, acct screen.Account, visit int, req uint64, folder string, limit, step int, timeout time.Duration) tea.Cmd {
-	s, ok := acct.(screen.Syncing)
-	if !ok {
+	s := screen.StoredOf(acct)
+	if s == nil {
 		return folderListCmd(ctx, acct, visit, req, accounts.ListOptions{Folder: folder, Limit: limit}, timeout)
 	}
 	return func() tea.Msg {
@@ -53,7 +53,7 @@ func folderListCmd(ctx context.Context, a screen.Account, visit int, req uint64,
 
 // StoredCmd reads the folder's newest stored page: what opens at
 // once, whatever the folder's size.
-func StoredCmd(ctx context.Context, r screen.Remembering, visit int, folder string, limit int) tea.Cmd {
+func StoredCmd(ctx context.Context, r *accounts.Stored, visit int, folder string, limit int) tea.Cmd {
 	return func() tea.Msg {
 		rctx, cancel := context.WithTimeout(ctx, screen.RestoreTimeout)
 		defer cancel()
@@ -64,8 +64,8 @@ func StoredCmd(ctx context.Context, r screen.Remembering, visit int, folder stri
 
 // FollowCmd makes the account follow folder ("": the inbox only).
 func FollowCmd(ctx context.Context, i int, a screen.Account, folder string, timeout time.Duration) tea.Cmd {
-	f, ok := a.(Following)
-	if !ok {
+	f := screen.WatchingOf(a)
+	if f == nil {
 		return nil
 	}
 	return func() tea.Msg {

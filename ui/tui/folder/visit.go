@@ -1,8 +1,6 @@
 package folder
 
 import (
-	"context"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
@@ -25,13 +23,6 @@ type View struct {
 	Paging     int
 	Syncing    string       // the sync's progress for the header
 	Armed      map[int]bool // accounts whose folder pushes are waited on
-}
-
-// Following is an account that can follow a folder besides the inbox
-// (accounts.Account).
-type Following interface {
-	Follow(ctx context.Context, folder string) error
-	FolderPushes() <-chan struct{}
 }
 
 type PageMsg struct {
@@ -122,7 +113,7 @@ func (v *View) PageIfAtEnd(e *screen.Env, connected bool, inbox *model.Inbox, at
 		return nil
 	}
 	var cmds []tea.Cmd
-	if r, ok := acct.(screen.Remembering); ok {
+	if r := screen.StoredOf(acct); r != nil {
 		v.Paging++
 		visit, folder, limit, ctx := v.Visit, v.Name, e.Opts.PageSize, e.Ctx
 		cmds = append(cmds, func() tea.Msg {
@@ -130,7 +121,7 @@ func (v *View) PageIfAtEnd(e *screen.Env, connected bool, inbox *model.Inbox, at
 			return PageMsg{Visit: visit, Older: true, Stored: true, Before: floor, Page: page, Err: err}
 		})
 	}
-	if _, ok := acct.(screen.Remembering); !ok && connected {
+	if screen.StoredOf(acct) == nil && connected {
 		v.Paging++
 		cmds = append(cmds, folderListCmd(e.Ctx, acct, v.Visit, 0, accounts.ListOptions{Folder: v.Name, Limit: e.Opts.PageSize, BeforeUID: floor}, e.Opts.CallTimeout))
 	}
@@ -140,7 +131,8 @@ func (v *View) PageIfAtEnd(e *screen.Env, connected bool, inbox *model.Inbox, at
 // MatchStored asks the store for the folder's rows matching the
 // filter beyond the loaded pages.
 func (v View) MatchStored(e *screen.Env, text string) tea.Cmd {
-	r, ok := e.Account(v.Account).(screen.Remembering)
+	r := screen.StoredOf(e.Account(v.Account))
+	ok := r != nil
 	if !ok {
 		return nil
 	}

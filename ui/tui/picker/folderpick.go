@@ -38,12 +38,6 @@ type Folders struct {
 	err      string
 }
 
-// storedFoldering is an account whose store lists its folders
-// (accounts.Account.StoredFolders).
-type storedFoldering interface {
-	StoredFolders(ctx context.Context) ([]model.Folder, error)
-}
-
 // FolderListMsg is a list of one account's folders: the store's or the
 // server's.
 type FolderListMsg struct {
@@ -64,11 +58,11 @@ func NewFolders(e *screen.Env, i int, a screen.Account) (Folders, tea.Cmd) {
 	p := Folders{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, account: i, name: a.Name(), req: e.Next(), loading: true,
 		folders: inboxFirst(nil)} // the way back is there before any list comes
 	var cmds []tea.Cmd
-	if s, ok := a.(storedFoldering); ok {
+	if s := screen.StoredOf(a); s != nil {
 		cmds = append(cmds, func() tea.Msg {
 			sctx, cancel := context.WithTimeout(e.Ctx, foldersTimeout)
 			defer cancel()
-			fs, err := s.StoredFolders(sctx)
+			fs, err := s.Folders(sctx)
 			return FolderListMsg{req: p.req, stored: true, folders: fs, err: err}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"unibox/accounts"
+	"unibox/accounts/history"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/review"
@@ -20,6 +21,9 @@ type featured interface {
 	Snoozing() *accounts.Snoozing
 	Unsubscribing() *accounts.Unsubscribing
 	Threads() *accounts.Threads
+	Stored() *accounts.Stored
+	Watching() *accounts.Watching
+	History(n int) []history.Event
 }
 
 // featuresOf is acct as an account with feature handles: the one place
@@ -89,4 +93,33 @@ type sendingComposer struct {
 // Known is the account's.
 func (c sendingComposer) Known(ctx context.Context, box *outbox.Box, addrs []string) review.Known {
 	return c.known.Known(ctx, box, addrs)
+}
+
+// StoredOf is acct's store handle: its stored rows are drawn before its
+// server answers, and its folder is synced a step at a time instead of
+// listed; nil when it has none (a test's account, listed every time).
+func StoredOf(acct Account) *accounts.Stored {
+	if f, ok := featuresOf(acct); ok {
+		return f.Stored()
+	}
+	return nil
+}
+
+// WatchingOf is acct's push handle (IMAP IDLE, and the folder it
+// follows): the UI lists again at once instead of at the next refresh;
+// nil when it has none.
+func WatchingOf(acct Account) *accounts.Watching {
+	if f, ok := featuresOf(acct); ok {
+		return f.Watching()
+	}
+	return nil
+}
+
+// HistoryOf is acct's newest n events for the details; none when it
+// keeps no history.
+func HistoryOf(acct Account, n int) []history.Event {
+	if f, ok := featuresOf(acct); ok {
+		return f.History(n)
+	}
+	return nil
 }

@@ -207,11 +207,11 @@ const senderStoredLimit = 500
 func senderStoredCmd(ctx context.Context, accts []screen.Account, done DoneMsg, timeout time.Duration) tea.Cmd {
 	type store struct {
 		i int
-		r screen.Remembering
+		r *accounts.Stored
 	}
 	var stores []store
 	for i, a := range accts {
-		if r, ok := a.(screen.Remembering); ok {
+		if r := screen.StoredOf(a); r != nil {
 			stores = append(stores, store{i, r})
 		}
 	}
