@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"unibox/accounts"
-	"unibox/accounts/attach"
 	"unibox/model"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/compose"
@@ -106,27 +105,11 @@ func New(opts screen.Options) (*Model, error) {
 		empty: func() string { return m.panes.emptyText() }, marked: func(id model.MessageID) bool { return m.triage.selected[id] },
 		drafted: func(id model.MessageID) bool { return m.compose.Drafted[id] }, dateFormat: opts.DateFormat,
 		snoozeNote: m.panes.snoozeNote}
-	m.viewer = message.New(m.env.Styles, keys, opts.Now().Location())
-	m.viewer.Att.E, m.viewer.Att.Account = &m.env, func(name string) (screen.Account, bool) {
-		if i := m.panes.index(name); i >= 0 {
-			return m.panes.accts[i].acct, true
-		}
-		return nil, false
-	}
-	m.viewer.Att.Opener = &attach.Opener{Cmd: opts.OpenCmd}
-	if len(opts.OpenCmd) == 0 {
-		m.viewer.Att.Opener.Cmd = attach.DefaultOpenCmd
-	}
-	m.unsub = unsub.Box{E: &m.env}
-	m.threads = threads.View{E: &m.env, Inbox: m.inbox}
-	m.compose = compose.Composer{E: &m.env, Styles: m.env.Styles, Keys: keys, Bodies: &compose.WrapMemo{}, Quoted: &compose.WrapMemo{}}
-	m.notify = notify.Notifier{Ctx: ctx, Tell: m.env.Tell, Argv: opts.NotifyCmd, Details: screen.Hint(keys.Details), Window: opts.NotifyWindow, Timeout: opts.NotifyTimeout}
-	if m.notify.Window <= 0 {
-		m.notify.Window = notify.DefaultWindow
-	}
-	if m.notify.Timeout <= 0 {
-		m.notify.Timeout = notify.DefaultTimeout
-	}
+	m.viewer = message.New(&m.env, opts.Now().Location())
+	m.unsub = unsub.New(&m.env)
+	m.threads = threads.New(&m.env, m.inbox)
+	m.compose = compose.New(&m.env)
+	m.notify = notify.New(ctx, m.env.Tell, opts.NotifyCmd, screen.Hint(keys.Details), opts.NotifyWindow, opts.NotifyTimeout)
 	m.layout()
 	return m, nil
 }
@@ -138,7 +121,7 @@ func (m *Model) Close() {
 		u()
 	}
 	m.panes.unsubs = nil
-	_ = m.viewer.Att.Opener.Close() // the opened attachments' private copies
+	_ = m.viewer.Close() // the opened attachments' private copies
 }
 
 // Init subscribes to every account, draws what the local store remembers

@@ -22,9 +22,9 @@ import (
 // lists (send, edit, postpone, discard, back); and, after the send key,
 // the message waiting out send_delay, which undo takes back.
 type Composer struct {
-	E       *screen.Env // the UI's context, clock and mailroom
-	Styles  screen.Styles
-	Keys    screen.KeyMap
+	e       *screen.Env // the UI's context, clock and mailroom
+	styles  screen.Styles
+	keys    screen.KeyMap
 	acct    screen.Account // whose draft it is
 	account string
 	Draft   outbox.Draft      // the file the editor edits
@@ -49,9 +49,14 @@ type Composer struct {
 	// scroll is how far the review's text is moved up; width and height
 	// are the review's size, which the root sets, so keys can bound it.
 	scroll, Width, Height int
-	// Bodies and quoted keep the text and the answered message's text as
+	// bodies and quoted keep the text and the answered message's text as
 	// drawn, between frames (shared by the composer's copies).
-	Bodies, Quoted *WrapMemo
+	bodies, quoted *wrapMemo
+}
+
+// New is the composer over the UI's Env: nothing written yet.
+func New(e *screen.Env) Composer {
+	return Composer{e: e, styles: e.Styles, keys: e.Keys, bodies: &wrapMemo{}, quoted: &wrapMemo{}}
 }
 
 // WaitingSend is a message in its send_delay: undo brings it back to the
@@ -104,9 +109,9 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 	c, cmd := c.step(msg)
 	switch {
 	case c.Review:
-		c.E.Tell(ReviewingMsg{On: true})
+		c.e.Tell(ReviewingMsg{On: true})
 	case was:
-		c.E.Tell(ReviewingMsg{})
+		c.e.Tell(ReviewingMsg{})
 	}
 	return c, cmd
 }
@@ -117,7 +122,7 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 // within send_delay brings the message back. What the status line should
 // say it tells the root as a noteMsg (say).
 func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
-	room := c.E.Opts.Mailroom
+	room := c.e.Opts.Mailroom
 	switch msg := msg.(type) {
 	case ComposeReadyMsg:
 		if msg.Err != nil {
@@ -125,7 +130,7 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 			return c, nil
 		}
 		c = c.started(msg)
-		c.E.Tell(screen.NoteMsg{}) // the editor takes over: "writing…" is done
+		c.e.Tell(screen.NoteMsg{}) // the editor takes over: "writing…" is done
 		return c, editCmd(room, c.Draft)
 	case ReopenedMsg:
 		if msg.Err != nil {
@@ -151,7 +156,7 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 		}
 		c = c.reviewed(msg)
 		c.Marks, c.checking = nil, true
-		return c, checkCmd(c.E.Ctx, room, c.acct, c.Draft.ID, c.Shown)
+		return c, checkCmd(c.e.Ctx, room, c.acct, c.Draft.ID, c.Shown)
 	case MarksMsg:
 		if msg.DraftID == c.Draft.ID && msg.text == c.Shown.Body {
 			c.Marks, c.checking = msg.marks, false
@@ -175,7 +180,7 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 		}
 		c.say("taken back: not sent", false)
 		if w.adopted != nil {
-			return c, tea.Batch(reopenDraftCmd(c.E.Ctx, room, w.adopted, msg.entry.DraftID, c.E.Opts.CallTimeout), ReadOutboxCmd(room))
+			return c, tea.Batch(reopenDraftCmd(c.e.Ctx, room, w.adopted, msg.entry.DraftID, c.e.Opts.CallTimeout), ReadOutboxCmd(room))
 		}
 		c.Draft = outbox.Draft{ID: msg.entry.DraftID, Account: w.account, Original: msg.entry.Original}
 		c.account, c.base = w.account, w.base
@@ -190,20 +195,20 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 		c.say("draft "+msg.Verb, false)
 		return c, ReadOutboxCmd(room)
 	case OutboxMsg:
-		c, line, failed := c.outboxChanged(msg, c.E.Opts.Now())
+		c, line, failed := c.outboxChanged(msg, c.e.Opts.Now())
 		c.say(line, failed)
 		return c, nil
 	case tea.KeyMsg:
 		if !c.Review || c.busy {
 			return c, nil
 		}
-		if c.fromFix && key.Matches(msg, c.Keys.OwnFrom) {
+		if c.fromFix && key.Matches(msg, c.keys.OwnFrom) {
 			c.fromFix = false
 			return c, ownFromCmd(room, c.acct, c.Draft.ID, c.base, c.Shown)
 		}
 		var act reviewAction
 		c, act = c.action(msg)
-		now := c.E.Opts.Now()
+		now := c.e.Opts.Now()
 		switch act {
 		case reviewSend:
 			c.busy = true
@@ -213,10 +218,10 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 			return c, editCmd(room, c.draftFile())
 		case reviewPostpone:
 			c.busy = true
-			return c, postponeCmd(c.E.Ctx, room, c.acct, c.draftFile(), c.Shown, now, c.E.Opts.CallTimeout)
+			return c, postponeCmd(c.e.Ctx, room, c.acct, c.draftFile(), c.Shown, now, c.e.Opts.CallTimeout)
 		case reviewDiscard:
 			c.busy = true
-			return c, discardCmd(c.E.Ctx, room, c.acct, c.draftFile(), c.E.Opts.CallTimeout)
+			return c, discardCmd(c.e.Ctx, room, c.acct, c.draftFile(), c.e.Opts.CallTimeout)
 		case reviewLeave:
 			c.Review = false
 			c.say("kept as a draft", false)
@@ -230,7 +235,7 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 // by undo knows only its id.
 func (c Composer) draftFile() outbox.Draft {
 	if c.Draft.Path == "" {
-		if d, _, err := c.E.Opts.Mailroom.Box.Draft(c.Draft.ID); err == nil {
+		if d, _, err := c.e.Opts.Mailroom.Box.Draft(c.Draft.ID); err == nil {
 			return d
 		}
 	}
@@ -251,7 +256,7 @@ func (c Composer) Countdown(now time.Time) (string, bool) {
 	}
 	left := c.Waiting.Entry.SendAt.Sub(now)
 	secs := int((left + time.Second - 1) / time.Second)
-	return fmt.Sprintf("sending in %ds · %s undo", secs, screen.Hint(c.Keys.Undo)), true
+	return fmt.Sprintf("sending in %ds · %s undo", secs, screen.Hint(c.keys.Undo)), true
 }
 
 // outboxChanged follows the waiting message to its end: gone (sent and
@@ -295,7 +300,7 @@ func (c Composer) outboxChanged(msg OutboxMsg, now time.Time) (Composer, string,
 // say tells the root what the status line should say; "" leaves it.
 func (c Composer) say(line string, bad bool) {
 	if line != "" {
-		c.E.Tell(screen.NoteMsg{Text: line, Bad: bad})
+		c.e.Tell(screen.NoteMsg{Text: line, Bad: bad})
 	}
 }
 
@@ -305,7 +310,7 @@ func (c Composer) say(line string, bad bool) {
 // flag step).
 func (c Composer) tellMarked(e outbox.Entry) {
 	if s := markOf(e); s != nil {
-		c.E.Tell(SentMarkMsg{Mark: *s})
+		c.e.Tell(SentMarkMsg{Mark: *s})
 	}
 }
 
@@ -322,7 +327,7 @@ func (c Composer) adopt(entries []outbox.Entry, now time.Time) *WaitingSend {
 			(w != nil && !e.SendAt.Before(w.Entry.SendAt)) {
 			continue
 		}
-		for _, a := range c.E.Opts.Accounts {
+		for _, a := range c.e.Opts.Accounts {
 			if a.Name() == e.Account {
 				w = &WaitingSend{Entry: e, account: e.Account, Subject: "the message to " + strings.Join(e.Rcpt, ", "), adopted: a}
 			}

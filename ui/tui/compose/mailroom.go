@@ -200,7 +200,7 @@ func CancelCmd(room *screen.Mailroom, id string) tea.Cmd {
 // has it.
 func postponeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, dr outbox.Draft, d mailcompose.Draft, now time.Time, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		f, ok := acct.(drafting.Filing)
+		f, ok := screen.FilerOf(acct)
 		if !ok {
 			return ShelvedMsg{Verb: "postponed", Err: ErrCannotSend}
 		}
@@ -219,7 +219,7 @@ func postponeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account
 // cannot be deleted keeps the text.
 func discardCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, d outbox.Draft, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		_, text, err := room.Writer().Drop(ctx, deleter(acct), d.ID, timeout)
+		_, text, err := room.Writer().Drop(ctx, screen.DeleterOf(acct), d.ID, timeout)
 		if err != nil {
 			return ShelvedMsg{Verb: "discarded", Err: err}
 		}
@@ -243,7 +243,7 @@ func noteDraftCmd(room *screen.Mailroom, acct screen.Account, id, verb string, t
 }
 
 func noteDraft(room *screen.Mailroom, acct screen.Account, id, verb string, text []byte) {
-	if ev, ok := acct.(drafting.Eventer); ok && text != nil {
+	if ev, ok := screen.EventerOf(acct); ok && text != nil {
 		room.Writer().Record(ev, id, text, verb)
 	}
 }
@@ -260,17 +260,9 @@ func discardServerDraftCmd(ctx context.Context, acct screen.Account, m model.Mes
 // dropServerCopy deletes ref from its server's Drafts, with the check
 // both faces use (drafting.DropServerCopy); nil ref: nothing to do.
 func dropServerCopy(ctx context.Context, acct screen.Account, ref *outbox.Ref, timeout time.Duration) error {
-	return drafting.DropServerCopy(ctx, deleter(acct), ref, timeout)
+	return drafting.DropServerCopy(ctx, screen.DeleterOf(acct), ref, timeout)
 }
 
-// deleter is acct as drafting deletes through it; nil: it cannot delete
-// (drafting says so, naming the copy's account).
-func deleter(acct screen.Account) drafting.Deleter {
-	if d, ok := acct.(drafting.Deleter); ok {
-		return d
-	}
-	return nil
-}
 
 // ReadOutboxCmd reads what waits, now.
 func ReadOutboxCmd(room *screen.Mailroom) tea.Cmd {

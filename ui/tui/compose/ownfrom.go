@@ -34,7 +34,7 @@ func (c Composer) foreignFrom(d mailcompose.Draft) string {
 		return ""
 	}
 	return fmt.Sprintf("From %s is not one of this account's addresses (from, aliases) · %s puts %s",
-		orNone(d.From.Address), screen.Hint(c.Keys.OwnFrom), self.From.Address)
+		orNone(d.From.Address), screen.Hint(c.keys.OwnFrom), self.From.Address)
 }
 
 // ownFromCmd puts the account's from on the draft's From line (the rest

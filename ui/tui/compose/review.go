@@ -29,27 +29,27 @@ const (
 // keeping is asked twice.
 func (c Composer) action(k tea.KeyMsg) (Composer, reviewAction) {
 	switch {
-	case key.Matches(k, c.Keys.Send):
+	case key.Matches(k, c.keys.Send):
 		if c.problem != "" {
 			return c, reviewNone
 		}
 		return c, reviewSend
-	case key.Matches(k, c.Keys.Edit):
+	case key.Matches(k, c.keys.Edit):
 		return c, reviewEdit
-	case key.Matches(k, c.Keys.Postpone):
+	case key.Matches(k, c.keys.Postpone):
 		if c.problem != "" {
 			return c, reviewNone
 		}
 		return c, reviewPostpone
-	case key.Matches(k, c.Keys.Discard):
+	case key.Matches(k, c.keys.Discard):
 		if strings.TrimSpace(c.Shown.Body) != "" && !c.confirm {
 			c.confirm = true
 			return c, reviewNone
 		}
 		return c, reviewDiscard
-	case key.Matches(k, c.Keys.Back):
+	case key.Matches(k, c.keys.Back):
 		return c, reviewLeave
-	case key.Matches(k, c.Keys.Down, c.Keys.Up, c.Keys.PageDown, c.Keys.PageUp, c.Keys.Top, c.Keys.Bottom):
+	case key.Matches(k, c.keys.Down, c.keys.Up, c.keys.PageDown, c.keys.PageUp, c.keys.Top, c.keys.Bottom):
 		c.scroll = c.scrolled(k)
 	}
 	c.confirm = false
@@ -70,7 +70,7 @@ func (c Composer) View(width, height int) string {
 		}
 		more := ""
 		if off < last {
-			more = c.Styles.Label.Render(textsafe.Fit(fmt.Sprintf("↓ more (%s, %s)", screen.Hint(c.Keys.Down), screen.Hint(c.Keys.PageDown)), width))
+			more = c.styles.Label.Render(textsafe.Fit(fmt.Sprintf("↓ more (%s, %s)", screen.Hint(c.keys.Down), screen.Hint(c.keys.PageDown)), width))
 		}
 		lines = append(lines, more)
 	}
@@ -98,17 +98,17 @@ func (c Composer) scrolled(k tea.KeyMsg) int {
 	shown, last := window(len(fixed), len(text), c.Height)
 	at := min(c.scroll, last)
 	switch {
-	case key.Matches(k, c.Keys.Down):
+	case key.Matches(k, c.keys.Down):
 		at++
-	case key.Matches(k, c.Keys.Up):
+	case key.Matches(k, c.keys.Up):
 		at--
-	case key.Matches(k, c.Keys.PageDown):
+	case key.Matches(k, c.keys.PageDown):
 		at += shown
-	case key.Matches(k, c.Keys.PageUp):
+	case key.Matches(k, c.keys.PageUp):
 		at -= shown
-	case key.Matches(k, c.Keys.Top):
+	case key.Matches(k, c.keys.Top):
 		at = 0
-	case key.Matches(k, c.Keys.Bottom):
+	case key.Matches(k, c.keys.Bottom):
 		at = last
 	}
 	return max(min(at, last), 0)
@@ -128,21 +128,21 @@ func addressList(l []model.Address) string {
 
 // Header names the review screen's keys.
 func (c Composer) Header() string {
-	k := c.Keys
+	k := c.keys
 	return fmt.Sprintf("review · %s send · %s edit · %s postpone · %s discard · %s keep as draft",
 		screen.Hint(k.Send), screen.Hint(k.Edit), screen.Hint(k.Postpone), screen.Hint(k.Discard), screen.Hint(k.Back))
 }
 
 // ShortHelp and FullHelp are the review screen's keys.
 func (c Composer) ShortHelp() []key.Binding {
-	k := c.Keys
+	k := c.keys
 	if c.fromFix {
 		return []key.Binding{k.OwnFrom, k.Edit, k.Discard, k.Back, k.Help}
 	}
 	return []key.Binding{k.Send, k.Edit, k.Postpone, k.Discard, k.Back, k.Help}
 }
 func (c Composer) FullHelp() [][]key.Binding {
-	k := c.Keys
+	k := c.keys
 	return [][]key.Binding{c.ShortHelp(), {k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
 }
 

@@ -36,14 +36,14 @@ const minNameWidth = 12
 func (c Composer) Page(width int) (fixed, text []string) {
 	d := c.Shown
 	if c.problem != "" {
-		fixed = append(fixed, c.Styles.StatusError.Render(textsafe.Fit(textsafe.Line("cannot send: "+c.problem+" · "+screen.Hint(c.Keys.Edit)+" edits"), width)))
+		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("cannot send: "+c.problem+" · "+screen.Hint(c.keys.Edit)+" edits"), width)))
 	}
 	if c.confirm {
-		fixed = append(fixed, c.Styles.StatusError.Render(textsafe.Fit(screen.Hint(c.Keys.Discard)+" again discards this draft: its text is lost", width)))
+		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(screen.Hint(c.keys.Discard)+" again discards this draft: its text is lost", width)))
 	}
 	text = append(c.markLines(width), c.headerLines(width)...)
 	text = append(text, screen.Rule(width))
-	text = append(text, c.Bodies.lines(d.Body, width, func() []string { return strings.Split(screen.Wrap(faithful(d.Body), width), "\n") })...)
+	text = append(text, c.bodies.lines(d.Body, width, func() []string { return strings.Split(screen.Wrap(faithful(d.Body), width), "\n") })...)
 	if c.answers == nil && c.answersNote == "" {
 		return fixed, text
 	}
@@ -53,12 +53,12 @@ func (c Composer) Page(width int) (fixed, text []string) {
 	}
 	text = append(text, textsafe.Fit("── "+verb+" "+strings.Repeat("─", max(width-4-len(verb), 0)), width))
 	if c.answersNote != "" {
-		return fixed, append(text, c.Styles.Dim.Render(textsafe.Fit(textsafe.Line(c.answersNote), width)))
+		return fixed, append(text, c.styles.Dim.Render(textsafe.Fit(textsafe.Line(c.answersNote), width)))
 	}
 	o := c.answers
-	text = append(text, textsafe.Fit(c.Styles.Label.Render("From:   ")+" "+textsafe.Line(screen.FormatAddr(o.From)+" · "+o.Date.Format("Mon, 2 Jan 2006 15:04")), width))
-	text = append(text, textsafe.Fit(c.Styles.Label.Render("Subject:")+" "+textsafe.Line(o.Subject), width), "")
-	return fixed, append(text, c.Quoted.lines(o.Text, width, func() []string { return strings.Split(screen.Wrap(textsafe.Block(o.Text), width), "\n") })...)
+	text = append(text, textsafe.Fit(c.styles.Label.Render("From:   ")+" "+textsafe.Line(screen.FormatAddr(o.From)+" · "+o.Date.Format("Mon, 2 Jan 2006 15:04")), width))
+	text = append(text, textsafe.Fit(c.styles.Label.Render("Subject:")+" "+textsafe.Line(o.Subject), width), "")
+	return fixed, append(text, c.quoted.lines(o.Text, width, func() []string { return strings.Split(screen.Wrap(textsafe.Block(o.Text), width), "\n") })...)
 }
 
 // headerLines is the headers as they will go: each address on lines of
@@ -71,7 +71,7 @@ func (c Composer) headerLines(width int) []string {
 		if !first {
 			return strings.Repeat(" ", labelWidth)
 		}
-		return c.Styles.Label.Render(fmt.Sprintf("%-8s", name)) + " "
+		return c.styles.Label.Render(fmt.Sprintf("%-8s", name)) + " "
 	}
 	addresses := func(name string, list []model.Address) {
 		if len(list) == 0 {
@@ -113,7 +113,7 @@ func (c Composer) addressLines(a model.Address, room int) []string {
 		name = textsafe.Cell(review.Visible(a.Name))
 	}
 	if a.Address == "" { // no address (compose refuses it): the name as given
-		return []string{c.Styles.Dim.Render(quoted(name, max(room-13, 3)) + " (no address)")}
+		return []string{c.styles.Dim.Render(quoted(name, max(room-13, 3)) + " (no address)")}
 	}
 	parts := breakCells(review.ShowAddress(a.Address), room, room, false)
 	out := make([]string, len(parts))
@@ -125,10 +125,10 @@ func (c Composer) addressLines(a model.Address, room int) []string {
 	}
 	last := parts[len(parts)-1]
 	if free := room - textsafe.Width(last) - 2; free >= min(textsafe.Width(name)+2, minNameWidth) {
-		out[len(out)-1] = last + "  " + c.Styles.Dim.Render(quoted(name, free))
+		out[len(out)-1] = last + "  " + c.styles.Dim.Render(quoted(name, free))
 		return out
 	}
-	return append(out, c.Styles.Dim.Render(quoted(name, room)))
+	return append(out, c.styles.Dim.Render(quoted(name, room)))
 }
 
 // quoted is name in quotes in at most w columns, cut inside them.
@@ -143,10 +143,10 @@ func quoted(name string, w int) string {
 // many lines as it needs: what a person should see before sending.
 func (c Composer) markLines(width int) []string {
 	if c.checking {
-		return c.wrapped(c.Styles.Dim.Render, "checking whom this account has written to…", width)
+		return c.wrapped(c.styles.Dim.Render, "checking whom this account has written to…", width)
 	}
 	if len(c.Marks) == 0 {
-		return c.wrapped(c.Styles.Dim.Render, "every recipient has been written to before", width)
+		return c.wrapped(c.styles.Dim.Render, "every recipient has been written to before", width)
 	}
 	var out []string
 	for _, mk := range c.Marks {
@@ -154,7 +154,7 @@ func (c Composer) markLines(width int) []string {
 		if mk.Field != "" {
 			text = mk.Field + ": " + text
 		}
-		out = append(out, c.wrapped(c.Styles.StatusError.Render, "! "+textsafe.Line(text), width)...)
+		out = append(out, c.wrapped(c.styles.StatusError.Render, "! "+textsafe.Line(text), width)...)
 	}
 	return out
 }

@@ -50,7 +50,7 @@ func TestBreakCells(t *testing.T) {
 // One recipient: the address first and whole, however long its display
 // name; the name after it, cut, or on a line of its own.
 func TestAddressLines(t *testing.T) {
-	c := Composer{Styles: screen.DefaultStyles()}
+	c := Composer{styles: screen.DefaultStyles()}
 	name := "bob@uharness.test (Bob, Finance) - Example Corp"
 	for _, tc := range []struct {
 		name string

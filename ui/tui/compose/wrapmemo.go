@@ -1,12 +1,12 @@
 package compose
 
-// WrapMemo keeps a text as drawn at one width between frames. View draws
+// wrapMemo keeps a text as drawn at one width between frames. View draws
 // the review on every message that reaches the TUI (a countdown's tick, a
 // status line), and checking and wrapping the whole text each time was
 // work done again for nothing: a 256 KB text took milliseconds a frame.
 // The key is the text itself (equal strings compare by pointer first, so
 // a hit costs nothing) and the width. A nil memo keeps nothing.
-type WrapMemo struct {
+type wrapMemo struct {
 	in    string
 	width int
 	out   []string
@@ -14,7 +14,7 @@ type WrapMemo struct {
 
 // lines is draw(), or what it gave last for the same text and width. The
 // slice is shared: callers append it, never change it.
-func (w *WrapMemo) lines(in string, width int, draw func() []string) []string {
+func (w *wrapMemo) lines(in string, width int, draw func() []string) []string {
 	if w == nil {
 		return draw()
 	}

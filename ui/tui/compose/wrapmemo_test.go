@@ -12,7 +12,7 @@ func TestWrapMemo(t *testing.T) {
 	draw := func(s string) func() []string {
 		return func() []string { draws++; return []string{s} }
 	}
-	w := &WrapMemo{}
+	w := &wrapMemo{}
 	for _, step := range []struct {
 		in    string
 		width int
@@ -24,7 +24,7 @@ func TestWrapMemo(t *testing.T) {
 			t.Fatalf("%q at %d: %v after %d draws, want %d", step.in, step.width, got, draws, step.draws)
 		}
 	}
-	var none *WrapMemo
+	var none *wrapMemo
 	none.lines("a", 80, draw("a"))
 	none.lines("a", 80, draw("a"))
 	if draws != 6 {

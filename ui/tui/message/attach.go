@@ -30,10 +30,9 @@ const progressEvery = 100 * time.Millisecond
 // transfers' messages) is the viewer's; it tells the status line by
 // noteMsg.
 type attachState struct {
-	E       *screen.Env                              // the UI's lifetime, options, request ids and tell
-	Account func(name string) (screen.Account, bool) // an account of the UI by name
-	busy    *transfer
-	Opener  *attach.Opener
+	e      *screen.Env // the UI's lifetime, options, accounts, request ids and tell
+	busy   *transfer
+	opener *attach.Opener
 }
 
 // transfer is a save or an open under way: the child writes the file,
@@ -110,8 +109,8 @@ func (v *Viewer) source() (attach.Source, model.Body, bool) {
 	if !ok {
 		return nil, b, false
 	}
-	acct, ok := v.Att.Account(b.ID.Account)
-	if !ok {
+	acct := v.att.e.Account(v.att.e.AccountIndex(b.ID.Account))
+	if acct == nil {
 		return nil, b, false
 	}
 	src, ok := acct.(attach.Source)
@@ -133,13 +132,13 @@ func (v *Viewer) saveAttachment(i int) tea.Cmd {
 		return nil
 	}
 	at := b.Attachments[i]
-	job, err := attach.NewJob(v.Att.E.Opts.DownloadDir, at.Name)
+	job, err := attach.NewJob(v.att.e.Opts.DownloadDir, at.Name)
 	if err != nil {
 		v.note("not saved: "+err.Error(), true)
 		return nil
 	}
 	tr := v.start("saving", at.Name, at.Size, job.Written)
-	ctx, timeout := v.Att.E.Ctx, v.Att.E.Opts.CallTimeout+accounts.TransferTime(at.Size)
+	ctx, timeout := v.att.e.Ctx, v.att.e.Opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -151,7 +150,7 @@ func (v *Viewer) saveAttachment(i int) tea.Cmd {
 
 // stillBusy says so when a save or open is under way.
 func (v *Viewer) stillBusy() bool {
-	if t := v.Att.busy; t != nil {
+	if t := v.att.busy; t != nil {
 		v.note(t.verb+" "+t.name+" is under way", true)
 		return true
 	}
@@ -160,8 +159,8 @@ func (v *Viewer) stillBusy() bool {
 
 // start records a transfer and says it began.
 func (v *Viewer) start(verb, name string, size int64, written func() int64) *transfer {
-	t := &transfer{req: v.Att.E.Next(), verb: verb, name: displayName(name), size: size, written: written}
-	v.Att.busy = t
+	t := &transfer{req: v.att.e.Next(), verb: verb, name: displayName(name), size: size, written: written}
+	v.att.busy = t
 	v.note(verb+" "+t.name+"…", false)
 	return t
 }
@@ -182,8 +181,8 @@ func (t *transfer) watch() tea.Cmd {
 
 // done forgets the transfer req, if it is the one under way.
 func (v *Viewer) done(req uint64) {
-	if t := v.Att.busy; t != nil && t.req == req {
-		v.Att.busy = nil
+	if t := v.att.busy; t != nil && t.req == req {
+		v.att.busy = nil
 	}
 }
 
@@ -197,12 +196,12 @@ func (v *Viewer) openAttachment(i int) tea.Cmd {
 		return nil
 	}
 	at := b.Attachments[i]
-	p, err := v.Att.Opener.Prepare(at.Name)
+	p, err := v.att.opener.Prepare(at.Name)
 	if err != nil {
 		return v.showOpened(AttachOpenedMsg{name: displayName(at.Name), err: err}) // refused by its name
 	}
 	tr := v.start("opening", at.Name, at.Size, p.Written)
-	ctx, timeout := v.Att.E.Ctx, v.Att.E.Opts.CallTimeout+accounts.TransferTime(at.Size)
+	ctx, timeout := v.att.e.Ctx, v.att.e.Opts.CallTimeout+accounts.TransferTime(at.Size)
 	return tr.with(func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -216,7 +215,7 @@ func (v *Viewer) openAttachment(i int) tea.Cmd {
 func (v *Viewer) AttachMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ProgressMsg:
-		t := v.Att.busy
+		t := v.att.busy
 		if t == nil || t.req != msg.req {
 			return nil
 		}
@@ -252,7 +251,7 @@ func (v *Viewer) showOpened(msg AttachOpenedMsg) tea.Cmd {
 
 // note tells the status line what the attachments' flow says.
 func (v *Viewer) note(text string, bad bool) {
-	v.Att.E.Tell(screen.NoteMsg{Text: text, Bad: bad})
+	v.att.e.Tell(screen.NoteMsg{Text: text, Bad: bad})
 }
 
 // progressBar is "[#####·····] 50% 2.5 of 5.0 MB", width cells of bar.

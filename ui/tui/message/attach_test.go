@@ -45,12 +45,11 @@ func TestAttachmentsTellTheStatusLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &screen.Env{Keys: keys, Opts: screen.Options{CallTimeout: time.Second}}
-			v := New(screen.DefaultStyles(), keys, time.UTC)
-			v.Att.E = e
-			v.Att.Account = func(string) (screen.Account, bool) { return nil, false }
+			e.Styles = screen.DefaultStyles()
+			v := New(e, time.UTC)
 			v.ID, v.body = id, tc.body
 			if tc.busy {
-				v.Att.busy = busy
+				v.att.busy = busy
 			}
 			if k, ok := tc.msg.(tea.KeyMsg); ok {
 				if _, took := v.AttachKey(k); !took {
@@ -66,8 +65,8 @@ func TestAttachmentsTellTheStatusLine(t *testing.T) {
 			if fmt.Sprint(said) != fmt.Sprint(tc.said) {
 				t.Errorf("told %v, want %v", said, tc.said)
 			}
-			if (v.Att.busy != nil) != tc.stays || v.attach.open != tc.listed {
-				t.Errorf("busy %v, list open %v; want %v, %v", v.Att.busy != nil, v.attach.open, tc.stays, tc.listed)
+			if (v.att.busy != nil) != tc.stays || v.attach.open != tc.listed {
+				t.Errorf("busy %v, list open %v; want %v, %v", v.att.busy != nil, v.attach.open, tc.stays, tc.listed)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts/attach"
 	"unibox/model"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/screen"
@@ -28,12 +29,19 @@ type Viewer struct {
 	err      string
 	body     model.Body
 	attach   attachList  // A: the attachments, over the body
-	Att      attachState // a save or an open under way, and the opener (attach.go)
+	att      attachState // a save or an open under way, and the opener (attach.go)
 }
 
-func New(styles screen.Styles, keys screen.KeyMap, loc *time.Location) Viewer {
-	return Viewer{styles: styles, keys: keys, loc: loc, Viewport: viewport.New(80, 20)}
+func New(e *screen.Env, loc *time.Location) Viewer {
+	opener := &attach.Opener{Cmd: e.Opts.OpenCmd}
+	if len(opener.Cmd) == 0 {
+		opener.Cmd = attach.DefaultOpenCmd
+	}
+	return Viewer{styles: e.Styles, keys: e.Keys, loc: loc, Viewport: viewport.New(80, 20), att: attachState{e: e, opener: opener}}
 }
+
+// Close removes the private copies of the attachments it opened.
+func (v Viewer) Close() error { return v.att.opener.Close() }
 
 func (v Viewer) SetSize(w, h int) Viewer {
 	v.Viewport.Width, v.Viewport.Height = w, h

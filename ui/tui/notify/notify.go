@@ -22,16 +22,29 @@ import (
 // window and never two at once, for the newest message. What arrives
 // during a run waits for it, and becomes exactly one run after it.
 type Notifier struct {
-	Ctx     context.Context  // the UI's lifetime: a run and its window end with it
-	Tell    func(...tea.Msg) // how it reports a run's end to the root (env.tell)
-	Argv    []string
-	Details string // the key of the details, which the status line points to
-	Window  time.Duration
-	Timeout time.Duration
+	ctx     context.Context  // the UI's lifetime: a run and its window end with it
+	tell    func(...tea.Msg) // how it reports a run's end to the root (env.tell)
+	argv    []string
+	details string // the key of the details, which the status line points to
+	window  time.Duration
+	timeout time.Duration
 	told    map[model.MessageID]bool // fresh rows already notified (only those still fresh)
-	Pending []model.Message          // arrived since, waiting for the window or the run
+	pending []model.Message          // arrived since, waiting for the window or the run
 	shut    bool                     // the window of the last run is still open: no run before it ends
-	Running bool                     // a run has started and not ended
+	running bool                     // a run has started and not ended
+}
+
+// New is the notifier of the UI whose lifetime is ctx: argv is
+// notify_cmd, tell how it reports a run's end, details the key of the
+// details; window and timeout 0 take the defaults.
+func New(ctx context.Context, tell func(...tea.Msg), argv []string, details string, window, timeout time.Duration) Notifier {
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return Notifier{ctx: ctx, tell: tell, argv: argv, details: details, window: window, timeout: timeout}
 }
 
 // DefaultWindow spaces runs out; DefaultTimeout kills a
@@ -54,7 +67,7 @@ type RanMsg struct {
 // notifies of the new ones: now, at the end of the window, or after the
 // run in progress.
 func (n Notifier) Arrived(rows []model.Row) (Notifier, tea.Cmd) {
-	if len(n.Argv) == 0 {
+	if len(n.argv) == 0 {
 		return n, nil
 	}
 	// A row stops being fresh for good once read or gone, so only the
@@ -63,7 +76,7 @@ func (n Notifier) Arrived(rows []model.Row) (Notifier, tea.Cmd) {
 	for _, r := range rows {
 		if r.Fresh && !r.Seen {
 			if !n.told[r.ID] {
-				n.Pending = append(n.Pending, r.Message)
+				n.pending = append(n.pending, r.Message)
 			}
 			told[r.ID] = true
 		}
@@ -80,13 +93,13 @@ func (n Notifier) Update(msg tea.Msg) (Notifier, tea.Cmd) {
 	case FlushMsg:
 		n.shut = false
 	case RanMsg:
-		n.Running = false
+		n.running = false
 		if msg.Err == nil {
-			n.Tell(FailureMsg{})
+			n.tell(FailureMsg{})
 			break
 		}
-		failure, status := failureText(msg.Err, msg.stderr, n.Details)
-		n.Tell(FailureMsg{Text: failure}, screen.NoteMsg{Text: status, Bad: true})
+		failure, status := failureText(msg.Err, msg.stderr, n.details)
+		n.tell(FailureMsg{Text: failure}, screen.NoteMsg{Text: status, Bad: true})
 	}
 	return n.Next()
 }
@@ -94,7 +107,7 @@ func (n Notifier) Update(msg tea.Msg) (Notifier, tea.Cmd) {
 // Next starts a run for what is pending if none is running and the last
 // run's window has ended.
 func (n Notifier) Next() (Notifier, tea.Cmd) {
-	if len(n.Pending) == 0 || n.shut || n.Running {
+	if len(n.pending) == 0 || n.shut || n.running {
 		return n, nil
 	}
 	return n.start()
@@ -105,16 +118,16 @@ func (n Notifier) Next() (Notifier, tea.Cmd) {
 // fixed clock of the golden tests (Options.Now is the one clock, for what
 // the screen shows).
 func (n Notifier) start() (Notifier, tea.Cmd) {
-	newest := n.Pending[0]
-	for _, m := range n.Pending[1:] {
+	newest := n.pending[0]
+	for _, m := range n.pending[1:] {
 		if m.Date.After(newest.Date) {
 			newest = m
 		}
 	}
 	v := notifyargs.Values{Account: notifyValue(newest.ID.Account), From: notifyValue(newest.From.Display()),
-		Subject: notifyValue(newest.Subject), Count: len(n.Pending)}
-	n.Pending, n.Running, n.shut = nil, true, true
-	return n, tea.Batch(runNotify(n.Ctx, n.Argv[0], notifyArgs(n.Argv, v), n.Timeout), windowEnd(n.Ctx, n.Window))
+		Subject: notifyValue(newest.Subject), Count: len(n.pending)}
+	n.pending, n.running, n.shut = nil, true, true
+	return n, tea.Batch(runNotify(n.ctx, n.argv[0], notifyArgs(n.argv, v), n.timeout), windowEnd(n.ctx, n.window))
 }
 
 // windowEnd reports the end of a run's window, or nothing once the UI has

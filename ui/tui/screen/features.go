@@ -5,6 +5,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/accounts/history"
+	"unibox/accounts/send/drafting"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/review"
@@ -122,4 +123,41 @@ func HistoryOf(acct Account, n int) []history.Event {
 		return f.History(n)
 	}
 	return nil
+}
+
+// FilerOf is what drafting files a postponed draft through: an
+// account's sending handle, or a test's account that files itself.
+func FilerOf(acct Account) (drafting.Filing, bool) {
+	if f, ok := featuresOf(acct); ok {
+		s := f.Sending()
+		return s, s != nil
+	}
+	d, ok := acct.(drafting.Filing)
+	return d, ok
+}
+
+// DeleterOf is what drafting deletes a server's copy of a draft through;
+// nil: it cannot (drafting says so, naming the copy's account).
+func DeleterOf(acct Account) drafting.Deleter {
+	if f, ok := featuresOf(acct); ok {
+		if s := f.Sending(); s != nil {
+			return s
+		}
+		return nil
+	}
+	if d, ok := acct.(drafting.Deleter); ok {
+		return d
+	}
+	return nil
+}
+
+// EventerOf is where a person's step on a draft is noted (the account's
+// history), false when the account keeps none.
+func EventerOf(acct Account) (drafting.Eventer, bool) {
+	if f, ok := featuresOf(acct); ok {
+		s := f.Sending()
+		return s, s != nil
+	}
+	e, ok := acct.(drafting.Eventer)
+	return e, ok
 }

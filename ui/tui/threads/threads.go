@@ -22,8 +22,8 @@ import (
 // Its flow is its own: it tells the root to redraw the list (rowsMsg), to
 // open a row (openRowMsg) and what the status line says (noteMsg).
 type View struct {
-	E        *screen.Env  // the UI's lifetime, keys and tell
-	Inbox    *model.Inbox // the rows n and p step through
+	e        *screen.Env  // the UI's lifetime, keys and tell
+	inbox    *model.Inbox // the rows n and p step through
 	On       bool
 	Expanded map[string]bool
 	// More is an opened conversation's messages in other folders and
@@ -68,7 +68,7 @@ func (v *View) Stored(msg StoredMsg) {
 	}
 	v.More[msg.tid] = rows
 	if v.On && v.Expanded[msg.tid] {
-		v.E.Tell(RowsMsg{})
+		v.e.Tell(RowsMsg{})
 	}
 }
 
@@ -93,14 +93,14 @@ func (v *View) Confirmed(k tea.KeyMsg, c *model.Conversation) bool {
 	for _, a := range c.Accounts {
 		parts = append(parts, fmt.Sprintf("%s (%d)", a, count[a]))
 	}
-	v.E.Tell(screen.NoteMsg{Text: fmt.Sprintf("this conversation is in %s: %s again acts on all %d", strings.Join(parts, ", "), k.String(), len(c.Members)), Bad: true})
+	v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("this conversation is in %s: %s again acts on all %d", strings.Join(parts, ", "), k.String(), len(c.Members)), Bad: true})
 	return false
 }
 
 // Key runs the thread view's keys in the list, on the row r under the
 // cursor (onRow: there is one); ok is false for any other key.
 func (v *View) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
-	k := v.E.Keys
+	k := v.e.Keys
 	if key.Matches(msg, k.Threads) {
 		v.On = !v.On
 		if v.Expanded == nil {
@@ -110,7 +110,7 @@ func (v *View) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
 		if v.On {
 			note.Text = "thread view: one row per conversation (" + screen.Hint(k.Expand) + " opens one, " + screen.Hint(k.Threads) + " ends it)"
 		}
-		v.E.Tell(RowsMsg{}, note)
+		v.e.Tell(RowsMsg{}, note)
 		return nil, true
 	}
 	if !v.On || !onRow || r.Thread == nil {
@@ -121,15 +121,15 @@ func (v *View) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Expand) || key.Matches(msg, k.Open) && !r.Member && !c.Expanded && c.Count > 1:
 		v.Expanded[c.ID] = true
 		var cmd tea.Cmd
-		if a := v.E.Account(v.E.AccountIndex(r.ID.Account)); a != nil {
-			cmd = storedThreadCmd(v.E.Ctx, a, c.ID)
+		if a := v.e.Account(v.e.AccountIndex(r.ID.Account)); a != nil {
+			cmd = storedThreadCmd(v.e.Ctx, a, c.ID)
 		}
-		v.E.Tell(RowsMsg{})
+		v.e.Tell(RowsMsg{})
 		return cmd, true
 	case key.Matches(msg, k.Collapse) && c.Expanded:
 		delete(v.Expanded, c.ID)
 		newest := c.Members[len(c.Members)-1] // back to the conversation's row: its newest
-		v.E.Tell(RowsMsg{Follow: &newest})
+		v.e.Tell(RowsMsg{Follow: &newest})
 		return nil, true
 	}
 	return nil, false
@@ -139,7 +139,7 @@ func (v *View) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
 // on screen, in its conversation, oldest first: n and p in the message
 // view.
 func (v *View) Step(showing model.MessageID, dir int) {
-	cur, ok := v.Inbox.Find(showing)
+	cur, ok := v.inbox.Find(showing)
 	for _, rows := range v.More {
 		for _, r := range rows {
 			if !ok && r.ID == showing {
@@ -148,11 +148,11 @@ func (v *View) Step(showing model.MessageID, dir int) {
 		}
 	}
 	if !ok || cur.ThreadID == "" {
-		v.E.Tell(screen.NoteMsg{Text: "this message is a conversation of its own"})
+		v.e.Tell(screen.NoteMsg{Text: "this message is a conversation of its own"})
 		return
 	}
 	var thread []model.Row
-	for _, r := range v.Inbox.Rows() {
+	for _, r := range v.inbox.Rows() {
 		if r.ThreadID == cur.ThreadID {
 			thread = append(thread, r)
 		}
@@ -165,10 +165,10 @@ func (v *View) Step(showing model.MessageID, dir int) {
 	slices.SortStableFunc(thread, func(a, b model.Row) int { return a.Date.Compare(b.Date) })
 	i := slices.IndexFunc(thread, func(r model.Row) bool { return r.ID == cur.ID })
 	if j := i + dir; i >= 0 && j >= 0 && j < len(thread) {
-		v.E.Tell(screen.NoteMsg{Text: fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread))}, OpenRowMsg{Row: thread[j]})
+		v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread))}, OpenRowMsg{Row: thread[j]})
 		return
 	}
-	v.E.Tell(screen.NoteMsg{Text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
+	v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
 }
 
 // RowsMsg: the list's rows changed (the thread view turned, a
@@ -178,3 +178,9 @@ type RowsMsg struct{ Follow *model.MessageID }
 
 // OpenRowMsg: the message view shows row (n and p in a conversation).
 type OpenRowMsg struct{ Row model.Row }
+
+// New is the conversation view over inbox, the rows n and p step
+// through, off until `t`.
+func New(e *screen.Env, inbox *model.Inbox) View {
+	return View{e: e, inbox: inbox, Expanded: map[string]bool{}}
+}

@@ -55,7 +55,7 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 			e := &screen.Env{Keys: keys}
 			inbox := model.NewInbox([]string{"Work"})
 			inbox.Replace("Work", []model.Message{newer, older, alone}, false)
-			v := &View{E: e, Inbox: inbox, On: tc.on, Expanded: map[string]bool{}}
+			v := &View{e: e, inbox: inbox, On: tc.on, Expanded: map[string]bool{}}
 			tc.do(v)
 			if !reflect.DeepEqual(e.Said, tc.said) {
 				t.Errorf("told %+v, want %+v", e.Said, tc.said)

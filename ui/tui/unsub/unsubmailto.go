@@ -69,12 +69,12 @@ func mailtoFollowCmd(room *screen.Mailroom, w unsubMailto) tea.Cmd {
 // OutboxChanged is the hook for every outboxMsg: the runner moved
 // something, so each waiting entry is read again.
 func (u *Box) OutboxChanged() tea.Cmd {
-	if u.E.Opts.Mailroom == nil {
+	if u.e.Opts.Mailroom == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
 	for _, w := range u.mailto {
-		cmds = append(cmds, mailtoFollowCmd(u.E.Opts.Mailroom, *w))
+		cmds = append(cmds, mailtoFollowCmd(u.e.Opts.Mailroom, *w))
 	}
 	return tea.Batch(cmds...)
 }
@@ -91,7 +91,7 @@ func (u *Box) MailtoQueued(msg QueuedMsg) tea.Cmd {
 	}
 	u.mailto[w.id] = w
 	u.say("unsubscribe: the message to "+msg.to+" is in the outbox, waiting for the server…", false)
-	return mailtoFollowCmd(u.E.Opts.Mailroom, *w)
+	return mailtoFollowCmd(u.e.Opts.Mailroom, *w)
 }
 
 // MailtoFollowed says the outcome once the runner knows it.

@@ -27,7 +27,7 @@ import (
 // root to archive by archiveSenderMsg; the root hands it U, the answers
 // to its commands and whether the screen up can hold its box.
 type Box struct {
-	E       *screen.Env // the UI's lifetime, options, request ids and tell
+	e       *screen.Env // the UI's lifetime, options, request ids and tell
 	req     uint64
 	plan    *unsubPlan              // shown, waiting for y
 	Archive *ArchiveOffer           // after a success, waiting for y
@@ -96,7 +96,7 @@ func (u *Box) Key(msg tea.KeyMsg) (tea.Cmd, bool) {
 			u.say("the mail from "+a.Sender+" stays where it is", false)
 			return nil, true
 		}
-		u.E.Tell(ArchiveSenderMsg{Rows: a.Rows})
+		u.e.Tell(ArchiveSenderMsg{Rows: a.Rows})
 		return nil, true
 	}
 	return nil, false
@@ -105,15 +105,15 @@ func (u *Box) Key(msg tea.KeyMsg) (tea.Cmd, bool) {
 // Start is U on the message id (the list's row or the message
 // view's): it reads the message's unsubscribe headers.
 func (u *Box) Start(id model.MessageID) tea.Cmd {
-	i := u.E.AccountIndex(id.Account)
-	acct := screen.UnsubscriberOf(u.E.Account(i))
+	i := u.e.AccountIndex(id.Account)
+	acct := screen.UnsubscriberOf(u.e.Account(i))
 	if acct == nil {
 		u.say("unsubscribe: this account cannot read a message's unsubscribe headers", true)
 		return nil
 	}
-	u.req = u.E.Next()
+	u.req = u.e.Next()
 	u.say("unsubscribe: reading the message's List-Unsubscribe…", false)
-	return infoCmd(u.E.Ctx, acct, u.req, i, id, u.E.Opts.CallTimeout)
+	return infoCmd(u.e.Ctx, acct, u.req, i, id, u.e.Opts.CallTimeout)
 }
 
 func infoCmd(ctx context.Context, u *accounts.Unsubscribing, req uint64, i int, id model.MessageID, timeout time.Duration) tea.Cmd {
@@ -127,7 +127,7 @@ func infoCmd(ctx context.Context, u *accounts.Unsubscribing, req uint64, i int, 
 
 // note writes one line of the account's history.
 func (u *Box) note(i int, class, text string) {
-	if acct := screen.UnsubscriberOf(u.E.Account(i)); acct != nil {
+	if acct := screen.UnsubscriberOf(u.e.Account(i)); acct != nil {
 		acct.NoteUnsubscribe(class, text)
 	}
 }
@@ -176,7 +176,7 @@ func (u *Box) Done(msg DoneMsg) tea.Cmd {
 	}
 	u.note(msg.acct, "", "done: "+msg.what)
 	u.say("unsubscribed: "+msg.what+"; looking for the mail from "+msg.sender+"…", false)
-	return senderStoredCmd(u.E.Ctx, u.E.Opts.Accounts, msg, u.E.Opts.CallTimeout)
+	return senderStoredCmd(u.e.Ctx, u.e.Opts.Accounts, msg, u.e.Opts.CallTimeout)
 }
 
 // Offer is the archive offer once the sender's stored mail is in the
@@ -189,13 +189,13 @@ func (u *Box) Offer(msg StoredMsg, inbox []model.Row, here bool) {
 	}
 	u.Archive = &ArchiveOffer{Sender: msg.sender, Rows: rows}
 	u.shown = textsafe.Line(fmt.Sprintf("unsubscribed (%s). y archives the %d message(s) from %s in every account (%s undoes), any other key leaves them",
-		msg.what, len(rows), msg.sender, screen.Hint(u.E.Keys.Undo))) // as the status line has it
+		msg.what, len(rows), msg.sender, screen.Hint(u.e.Keys.Undo))) // as the status line has it
 	u.say(u.shown, false)
 }
 
 // say tells the status line.
 func (u *Box) say(text string, bad bool) {
-	u.E.Tell(screen.NoteMsg{Text: text, Bad: bad})
+	u.e.Tell(screen.NoteMsg{Text: text, Bad: bad})
 }
 
 // senderStoredLimit bounds what the archive offer brings in from each
@@ -251,7 +251,7 @@ func fromSender(rows []model.Row, address string) []model.Row {
 
 // fromOf is the address account i sends as ("" when it has none).
 func (u *Box) fromOf(i int) string {
-	if c, ok := screen.ComposerOf(u.E.Account(i)); ok {
+	if c, ok := screen.ComposerOf(u.e.Account(i)); ok {
 		if from, _ := c.Identity(); from != nil {
 			return from.Address
 		}
@@ -264,7 +264,7 @@ func (u *Box) fromOf(i int) string {
 func (u *Box) carryOut(p unsubPlan) tea.Cmd {
 	switch p.plan.Kind {
 	case unsubscribe.KindOneClick:
-		poster, ctx := u.E.Opts.Poster, u.E.Ctx
+		poster, ctx := u.e.Opts.Poster, u.e.Ctx
 		u.note(p.acct, "", "one-click POST to "+p.plan.URI)
 		u.say("unsubscribe: posting to "+p.plan.URI+"…", false)
 		return func() tea.Msg {
@@ -280,8 +280,8 @@ func (u *Box) carryOut(p unsubPlan) tea.Cmd {
 			return DoneMsg{acct: p.acct, sender: p.sender, what: what, err: err}
 		}
 	case unsubscribe.KindMailto:
-		room := u.E.Opts.Mailroom
-		c, ok := screen.ComposerOf(u.E.Account(p.acct))
+		room := u.e.Opts.Mailroom
+		c, ok := screen.ComposerOf(u.e.Account(p.acct))
 		from, err := sendingFrom(c, ok, room)
 		if err != nil {
 			u.note(p.acct, accounts.ClassConfig.String(), "mailto to "+p.plan.Mailto.To+": not sent: "+err.Error())
@@ -289,7 +289,7 @@ func (u *Box) carryOut(p unsubPlan) tea.Cmd {
 			return nil
 		}
 		d := p.plan.Mailto.Draft(model.Address{Name: from.Name, Address: from.Address})
-		name, now := u.E.Opts.Accounts[p.acct].Name(), u.E.Opts.Now()
+		name, now := u.e.Opts.Accounts[p.acct].Name(), u.e.Opts.Now()
 		return func() tea.Msg {
 			prep, err := d.Prepare(now)
 			var e outbox.Entry
@@ -325,3 +325,7 @@ func sendingFrom(c screen.Composing, ok bool, room *screen.Mailroom) (*mail.Addr
 // rows (the sender's mail) are archived, and the message view, whose
 // message is among them, ends.
 type ArchiveSenderMsg struct{ Rows []model.Row }
+
+// New is U's box over the UI's Env: the accounts it reads headers of and
+// notes in, and how it tells the root.
+func New(e *screen.Env) Box { return Box{e: e} }

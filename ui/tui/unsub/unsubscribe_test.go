@@ -88,7 +88,7 @@ func TestUnsubBoxTellsTheRoot(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &screen.Env{Keys: screen.DefaultKeyMap()}
 			e.Opts.Accounts = []screen.Account{&screentest.Account{Label: "Work"}}
-			u := &Box{E: e}
+			u := &Box{e: e}
 			tc.do(u)
 			if fmt.Sprint(e.Said) != fmt.Sprint(tc.said) {
 				t.Errorf("told %v, want %v", e.Said, tc.said)
