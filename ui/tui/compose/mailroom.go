@@ -263,7 +263,6 @@ func dropServerCopy(ctx context.Context, acct screen.Account, ref *outbox.Ref, t
 	return drafting.DropServerCopy(ctx, screen.DeleterOf(acct), ref, timeout)
 }
 
-
 // ReadOutboxCmd reads what waits, now.
 func ReadOutboxCmd(room *screen.Mailroom) tea.Cmd {
 	return func() tea.Msg {
