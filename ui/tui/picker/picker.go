@@ -148,14 +148,10 @@ func (b Move) View(width, height int) string {
 }
 
 // Header names the move and its keys.
-func (b Move) Header() string {
-	return fmt.Sprintf("move %d message(s) · %s pick · %s cancel", len(b.rows), screen.Hint(b.keys.Open), screen.Hint(b.keys.Back))
-}
+func (b Move) Header() string { return pickHeader("move", len(b.rows), "", b.keys) }
 
 // ShortHelp and FullHelp are the picker's keys, for the help.
-func (b Move) ShortHelp() []key.Binding {
-	return []key.Binding{screen.As(b.keys.Open, "move here"), screen.As(b.keys.Back, "cancel")}
-}
+func (b Move) ShortHelp() []key.Binding  { return pickKeys(b.keys, "move here") }
 func (b Move) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
 
 // MovePickedMsg: the move picker ended with a folder for rows.
@@ -199,4 +195,16 @@ type FoldersMsg struct {
 	Req     uint64
 	Folders []string
 	err     error
+}
+
+// pickHeader is a picker's header over n rows: "move 2 message(s) · enter
+// pick · esc cancel".
+func pickHeader(verb string, n int, what string, keys screen.KeyMap) string {
+	return fmt.Sprintf("%s %d message(s)%s · %s pick · %s cancel", verb, n, what, screen.Hint(keys.Open), screen.Hint(keys.Back))
+}
+
+// pickKeys are a picker's keys for the help: open does what picks,
+// back cancels.
+func pickKeys(keys screen.KeyMap, picks string) []key.Binding {
+	return []key.Binding{screen.As(keys.Open, picks), screen.As(keys.Back, "cancel")}
 }

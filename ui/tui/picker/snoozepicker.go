@@ -159,14 +159,11 @@ func (b Snooze) View(width, height int) string {
 	return screen.FitLines(strings.TrimRight(s.String(), "\n"), height)
 }
 
-func (b Snooze) Header() string {
-	return fmt.Sprintf("snooze %d message(s) until… · %s pick · %s cancel", len(b.rows), screen.Hint(b.keys.Open), screen.Hint(b.keys.Back))
-}
+// Header names the snooze and its keys.
+func (b Snooze) Header() string { return pickHeader("snooze", len(b.rows), " until…", b.keys) }
 
 // ShortHelp and FullHelp are the picker's keys, for the help.
-func (b Snooze) ShortHelp() []key.Binding {
-	return []key.Binding{screen.As(b.keys.Open, "snooze until"), screen.As(b.keys.Back, "cancel")}
-}
+func (b Snooze) ShortHelp() []key.Binding  { return pickKeys(b.keys, "snooze until") }
 func (b Snooze) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
 
 // SnoozePickedMsg: the snooze picker ended with a time for rows.
