@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/review"
@@ -69,4 +71,31 @@ func openRoom(t *testing.T, accts ...screen.Account) (*outbox.Box, *screen.Env) 
 	e.Opts.CallTimeout = 10 * time.Second
 	e.Opts.Mailroom = &screen.Mailroom{Box: box, Editor: "false", SendDelay: time.Minute}
 	return box, e
+}
+
+// settle runs cmd and every command the composer answers its messages
+// with, in turn, as the program would, until none is left.
+func settle(t *testing.T, c Composer, cmd tea.Cmd) Composer {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 100 {
+			t.Fatal("the composer never settled")
+		}
+		next := queue[0]
+		queue = queue[1:]
+		if next == nil {
+			continue
+		}
+		switch msg := next().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			var more tea.Cmd
+			c, more = c.Update(msg)
+			queue = append(queue, more)
+		}
+	}
+	return c
 }

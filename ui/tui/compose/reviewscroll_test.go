@@ -31,16 +31,7 @@ func reviewing(t *testing.T, e *screen.Env, drafts screen.Screen, width, height 
 		t.Fatal("enter opened nothing")
 	}
 	c := Composer{E: e, Styles: e.Styles, Keys: e.Keys, Bodies: &WrapMemo{}, Quoted: &WrapMemo{}, Width: width, Height: height}
-	for msg := cmd(); ; {
-		c, cmd = c.Update(msg)
-		if _, marked := msg.(MarksMsg); marked {
-			break
-		}
-		if cmd == nil {
-			t.Fatalf("the review stopped at %T before its marks", msg)
-		}
-		msg = cmd()
-	}
+	c = settle(t, c, cmd) // reopened, read back, its marks worked out
 	if !c.Review {
 		t.Fatal("the review screen is not up")
 	}
