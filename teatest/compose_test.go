@@ -3,7 +3,6 @@ package teatest
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"net/mail"
 	"os"
 	"path/filepath"
@@ -348,51 +347,4 @@ func TestReviewShowsWhatItAnswers(t *testing.T) {
 	waitFor(t, tm, "See you at noon.")
 	tm.Send(key("G"))
 	check(t, final(t, tm))
-}
-
-// A text holding what a terminal would not show as it is sent is refused
-// on the review screen, naming the line: a cleaned view of it would hide
-// what goes. A right-to-left override the editor pasted reorders what is
-// read; a sentence followed by a secret in Unicode tag characters (issue
-// 35's covert channel) looks like the sentence alone.
-func TestReviewRefusesInvisibleCharacters(t *testing.T) {
-	var secret strings.Builder
-	secret.WriteString("Thanks, see you Monday.")
-	for _, r := range "pw=hunter2" {
-		secret.WriteRune(0xE0000 + r)
-	}
-	for _, tc := range []struct{ name, text, want string }{
-		{"bidi override", "see invoice\u202efdp.exe", "cannot send: body, line 1, holds a bidi control (U+202E)"},
-		{"tag-encoded secret", secret.String(), "cannot send: body, line 1, holds a tag character (U+E0070)"},
-		{"hangul filler", "ok\u3164", "cannot send: body, line 1, holds a blank character that draws nothing"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w, box := lunchWriter(t)
-			room := &tui.Mailroom{Box: box, Editor: editorScript(t, sedBytes(tc.text)), SendDelay: 10 * time.Second}
-			tm, _ := run(t, []tui.Account{w}, 120, 24, func(o *tui.Options) { o.Mailroom = room })
-			replyToLunch(t, tm)
-			waitFor(t, tm, tc.want)
-			tm.Send(key("y"))
-			tm.Send(key("p"))
-			tm.Send(key("x"))
-			waitFor(t, tm, "x again discards this draft")
-			if es, _ := box.Entries(); len(es) != 0 || len(w.drafts) != 0 {
-				t.Fatalf("an unshowable text went out: outbox %+v, postponed %d", es, len(w.drafts))
-			}
-		})
-	}
-}
-
-// sedBytes is s for a sed replacement: every byte outside printable ASCII
-// as \xHH, so the editor writes the exact bytes.
-func sedBytes(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			fmt.Fprintf(&b, "\\x%02x", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }

@@ -168,25 +168,6 @@ func TestServerDraftIsSentAndLeavesDrafts(t *testing.T) {
 	}
 }
 
-// A message queued by an earlier unibox, still waiting, is taken back
-// from the drafts view into its draft: nothing is lost, nothing sent.
-func TestDraftsViewTakesBackAQueuedMessage(t *testing.T) {
-	w, box := lunchWriter(t)
-	enqueue(t, box, "Work", "bob@example.com", outbox.StateQueued)
-	room := &tui.Mailroom{Box: box, Editor: "false", SendDelay: time.Minute}
-	tm, _ := run(t, []tui.Account{w}, 100, 24, func(o *tui.Options) { o.Mailroom = room })
-	waitFor(t, tm, "1 in outbox")
-	tm.Send(key("D"))
-	waitFor(t, tm, "in outbox · Work · to bob@example.com · x takes it back")
-	tm.Send(key("x"))
-	waitFor(t, tm, "taken back: not sent")
-	es, _ := box.Entries()
-	ds, _ := box.Drafts()
-	if len(es) != 0 || len(ds) != 1 {
-		t.Fatalf("entries %+v, drafts %+v: want the message back as a draft", es, ds)
-	}
-}
-
 // Discarding in the drafts view (asked twice) takes a draft's copy in
 // the server's Drafts with it: one only there, and one written here
 // whose copy was stored there (as an agent's or a postponed one is).

@@ -46,11 +46,3 @@ func (p *fifo) line(t *testing.T) string {
 	}
 	return strings.TrimSuffix(s, "\n")
 }
-
-// send writes a line for a child to read.
-func (p *fifo) send(t *testing.T, s string) {
-	t.Helper()
-	if _, err := p.f.WriteString(s + "\n"); err != nil {
-		t.Fatal(err)
-	}
-}

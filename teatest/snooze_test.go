@@ -153,27 +153,6 @@ func TestSnoozeAndUndoKeys(t *testing.T) {
 	}
 }
 
-// A typed time that is not one, or is past, says so in the picker and
-// snoozes nothing; esc cancels.
-func TestSnoozePickerRefusesABadTime(t *testing.T) {
-	w := newSnoozeWorld(t, "not now")
-	tm, _ := run(t, uiAccounts(w.set), 100, 24, func(o *tui.Options) { o.Now = time.Now })
-	waitFor(t, tm, "1 messages", "not now")
-	tm.Send(key("Z"))
-	waitFor(t, tm, "snooze 1 message(s) until")
-	for _, r := range "soon" {
-		tm.Send(key(string(r)))
-	}
-	tm.Send(key("enter"))
-	waitFor(t, tm, `"soon" is not a time`)
-	tm.Send(key("esc"))
-	waitFor(t, tm, "snooze cancelled")
-	final(t, tm)
-	if n := w.scheduled(t); n != 0 || len(w.in(t, "INBOX")) != 1 {
-		t.Fatalf("a refused snooze changed something: %d scheduled, INBOX %v", n, w.in(t, "INBOX"))
-	}
-}
-
 // While the TUI runs, a snoozed message comes back at its time with no
 // key pressed, unread, marked [woken].
 func TestSnoozedMessageWakesWhileTheTUIRuns(t *testing.T) {

@@ -78,24 +78,6 @@ func TestDisconnectedKeepsStaleRows(t *testing.T) {
 	check(t, screen)
 }
 
-func TestAccountDetails(t *testing.T) {
-	yahoo := newFake("Yahoo", conn.Status{State: conn.StateCoolingDown, CooldownUntil: now.Add(17 * time.Second), Since: now.Add(-3 * time.Second),
-		Class: conn.ClassUnavailable, LastError: "check_account: unavailable: dial tcp 127.0.0.1:993: connect: connection refused",
-		Attempt: 4, Connects: 2, Dials: 3, Generation: 2})
-	yahoo.stderr = "--- unibox: provider start #3 at 13:58:01 ---\nlevel=WARN msg=\"tool failed\" tool=check_account class=unavailable\n"
-	tm, _ := run(t, []tui.Account{yahoo}, 80, 24, nil)
-	waitFor(t, tm, "cooling down")
-	tm.Send(key("i"))
-	waitFor(t, tm, "Provider stderr")
-	screen := final(t, tm)
-	for _, want := range []string{"Error class: unavailable", "connection refused", "Connects:    2", "tool=check_account"} {
-		if !strings.Contains(screen, want) {
-			t.Fatalf("details miss %q:\n%s", want, screen)
-		}
-	}
-	check(t, screen)
-}
-
 func TestHelp(t *testing.T) {
 	tm, _ := run(t, []tui.Account{newFake("Work", connected, msgs("Work", 3, time.Minute)...)}, 80, 24, nil)
 	waitFor(t, tm, "3 messages")

@@ -87,3 +87,35 @@ func TestSnoozePickerTyping(t *testing.T) {
 }
 
 func runeKey(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}} }
+
+// A typed time that is not one says so in the picker and picks nothing;
+// esc then cancels, told as a note: nothing is snoozed either way.
+// (Moved from teatest: the picker alone decides both.)
+func TestSnoozePickerRefusesABadTime(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	e := screentest.Env(t)
+	e.Opts.Now = func() time.Time { return now }
+	b := StartSnooze(e, []model.Row{{}}, now)
+	if h := b.Header(); !strings.HasPrefix(h, "snooze 1 message(s) until") {
+		t.Fatalf("header %q", h)
+	}
+	var s screen.Screen = b
+	var said []tea.Msg
+	for _, r := range "soon" {
+		s, said = screentest.Step(s, runeKey(r))
+		if len(said) > 0 {
+			t.Fatalf("typing told %+v", said)
+		}
+	}
+	s, said = screentest.Step(s, tea.KeyMsg{Type: tea.KeyEnter})
+	if s == nil || len(said) > 0 {
+		t.Fatalf("enter on %q ended the picker (%v) or told %+v", "soon", s, said)
+	}
+	if v := s.View(100, 8); !strings.Contains(v, `"soon" is not a time`) {
+		t.Fatalf("the refusal is not shown:\n%s", v)
+	}
+	s, said = screentest.Step(s, tea.KeyMsg{Type: tea.KeyEsc})
+	if s != nil || len(said) != 1 || said[0] != (screen.NoteMsg{Text: "snooze cancelled"}) {
+		t.Fatalf("esc: screen %v, told %+v; want the end and \"snooze cancelled\"", s, said)
+	}
+}

@@ -1,4 +1,4 @@
-package teatest
+package compose
 
 import (
 	"context"
@@ -9,83 +9,47 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"unibox/accounts/send/drafting"
 	"unibox/model/textsafe"
-	"unibox/ui/tui"
+	"unibox/ui/tui/screen"
+	"unibox/ui/tui/screen/screentest"
 )
-
-// snapMsg asks screens for the screen as it is once every message sent
-// before it has been handled.
-type snapMsg struct{}
-
-// screens is the TUI with a way to read its screen at a known point: the
-// renderer's output holds only the lines that changed, so a screen
-// scrolled a line cannot be read back from it whole.
-type screens struct {
-	tea.Model
-	views chan string
-}
-
-func (s screens) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(snapMsg); ok {
-		s.views <- s.Model.View() // on the program's goroutine, in order
-		return s, nil
-	}
-	m, cmd := s.Model.Update(msg)
-	s.Model = m
-	return s, cmd
-}
-
-// runScreens is run with screens around the model.
-func runScreens(t *testing.T, accts []tui.Account, w, h int, mod func(*tui.Options)) (*teatest.TestModel, func(keys ...string) string) {
-	t.Helper()
-	o := tui.Options{Accounts: accts, Now: func() time.Time { return now }, NoTick: true}
-	mod(&o)
-	m, err := tui.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := screens{Model: m, views: make(chan string, 1)}
-	tm := teatest.NewTestModel(t, s, teatest.WithInitialTermSize(w, h))
-	t.Cleanup(func() {
-		_ = tm.Quit()
-		m.Close()
-	})
-	// screen presses keys and returns the screen after them, ANSI-free.
-	screen := func(keys ...string) string {
-		t.Helper()
-		for _, k := range keys {
-			tm.Send(key(k))
-		}
-		tm.Send(snapMsg{})
-		select {
-		case v := <-s.views:
-			return ansi.Strip(v)
-		case <-time.After(10 * time.Second):
-			t.Fatal("no screen after 10s")
-			return ""
-		}
-	}
-	return tm, screen
-}
 
 // hostileName is the display name: an address that is not the
 // one the mail goes to, long enough to push that one off a line.
 const hostileName = "bob@uharness.test (Bob, Finance) - Example Corp Accounts Payable"
 
+// reviewing is the composer with the draft chosen in the drafts view
+// on its review screen, marks worked out, at width x height (the body of
+// the frame): the path enter in D takes, each command run in turn.
+func reviewing(t *testing.T, e *screen.Env, drafts screen.Screen, width, height int) Composer {
+	t.Helper()
+	drafts, _ = screentest.Step(drafts, ReadOutboxCmd(e.Opts.Mailroom)())
+	_, cmd := drafts.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter opened nothing")
+	}
+	c := Composer{E: e, Styles: e.Styles, Keys: e.Keys, Bodies: &WrapMemo{}, Quoted: &WrapMemo{}, Width: width, Height: height}
+	c = settle(t, c, cmd) // reopened, read back, its marks worked out
+	if !c.Review {
+		t.Fatal("the review screen is not up")
+	}
+	return c
+}
+
 // An agent's draft to 50 recipients (its cap), each under a display
-// name that writes another address, reviewed on a 60x10 terminal: every
-// address is on the screen whole at some point as j scrolls (one of them
-// longer than a line, wrapped), every mark is there (none folded into
-// "and N more"), "↓ more" stands at the bottom while anything is below
-// and not at the end, pgdn reaches the end the same way, and the frame
-// holds all along: the account bar first, the keys last, 10 lines no
-// wider than 60 columns.
+// name that writes another address, reviewed in a body of 60x6 (a 60x10
+// terminal): every address is on the screen whole at some point as j
+// scrolls (one of them longer than a line, wrapped), every mark is there
+// (none folded into "and N more"), "↓ more" stands at the bottom while
+// anything is below and not at the end, pgdn reaches the end the same
+// way, and the body holds all along: 6 lines no wider than 60 columns.
+// (Moved from teatest: the frame around the body is the root's.)
 func TestReviewShowsEveryAddressWhole(t *testing.T) {
-	const width, height = 60, 10
-	w, box := lunchWriter(t)
+	const width, height = 60, 6
+	w := newWriter("Work")
+	box, e := openRoom(t, w)
 	var to, cc, want []string
 	for i := range drafting.MaxRecipients {
 		addr := fmt.Sprintf("evil%02d@attacker.test", i)
@@ -102,23 +66,25 @@ func TestReviewShowsEveryAddressWhole(t *testing.T) {
 	if _, err := drafting.NewWriter(box, 100).New(context.Background(), w, to, cc, "Invoice", "Please pay.", time.Second); err != nil {
 		t.Fatal(err)
 	}
-	room := &tui.Mailroom{Box: box, Editor: "false", SendDelay: time.Minute}
-	tm, screen := runScreens(t, []tui.Account{w}, width, height, func(o *tui.Options) { o.Mailroom = room })
-	waitFor(t, tm, "1 draft to review")
-	tm.Send(key("D"))
-	waitFor(t, tm, "agent draft")
-	tm.Send(key("enter"))
-	at := screen()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(at, "! To: new recipient") || !strings.Contains(at, "review · y send"); at = screen() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the review with its marks did not come:\n%s", at)
+	c := reviewing(t, e, NewDrafts(e, []screen.Account{w}), width, height)
+	if h := c.Header(); !strings.HasPrefix(h, "review · y send") {
+		t.Fatalf("header %q", h)
+	}
+	drawn := func(keys ...tea.KeyMsg) string {
+		for _, k := range keys {
+			c, _ = c.Update(k)
 		}
+		return ansi.Strip(c.View(width, height))
+	}
+	at := drawn()
+	if !strings.Contains(at, "! To: new recipient") {
+		t.Fatalf("the review's marks are not on top:\n%s", at)
 	}
 
 	// j, a line at a time, to the end: the screen stops changing there.
 	views := []string{at}
 	for {
-		next := screen("j")
+		next := drawn(screentest.Typed("j"))
 		if next == views[len(views)-1] {
 			break
 		}
@@ -165,12 +131,12 @@ func TestReviewShowsEveryAddressWhole(t *testing.T) {
 	}
 
 	// pgdn from the top reaches the same end.
-	pages := []string{screen("g")}
+	pages := []string{drawn(screentest.Typed("g"))}
 	for pages[len(pages)-1] != views[len(views)-1] {
 		if len(pages) > 200 {
 			t.Fatalf("pgdn never reaches the end; last:\n%s", pages[len(pages)-1])
 		}
-		pages = append(pages, screen("pgdown"))
+		pages = append(pages, drawn(tea.KeyMsg{Type: tea.KeyPgDown}))
 	}
 	if len(pages) < 3 {
 		t.Fatalf("pgdn took %d screens to the end", len(pages))
@@ -178,34 +144,33 @@ func TestReviewShowsEveryAddressWhole(t *testing.T) {
 	checkScrolled(t, pages, width, height)
 }
 
-// checkScrolled checks screens scrolled from the top to the end: the
-// frame holds on each, and "↓ more" is on every one but the last.
+// checkScrolled checks bodies scrolled from the top to the end: each
+// holds its size, and "↓ more" is on every one but the last.
 func checkScrolled(t *testing.T, views []string, width, height int) {
 	t.Helper()
 	for i, v := range views {
 		lines := strings.Split(v, "\n")
-		if len(lines) != height || !strings.Contains(lines[0], "Work") || !strings.HasPrefix(lines[1], "review · y send") ||
-			!strings.HasPrefix(lines[height-1], "y send") {
-			t.Fatalf("screen %d: the frame broke:\n%s", i, v)
+		if len(lines) != height {
+			t.Fatalf("screen %d: %d lines, want %d:\n%s", i, len(lines), height, v)
 		}
 		for _, l := range lines {
 			if textsafe.Width(l) > width {
 				t.Fatalf("screen %d: a line wider than %d:\n%s", i, width, v)
 			}
 		}
-		more := strings.HasPrefix(lines[height-3], "↓ more")
+		more := strings.HasPrefix(lines[height-1], "↓ more")
 		if last := i == len(views)-1; more == last {
 			t.Fatalf("screen %d of %d: ↓ more shown %v:\n%s", i+1, len(views), more, v)
 		}
 	}
 }
 
-// stitch is the review's whole page from screens scrolled a line at a
-// time (each one line below the last, as checked): the first screen's
-// lines, then each next one's last.
+// stitch is the review's whole page from bodies scrolled a line at a
+// time (each one line below the last, as checked): the first one's
+// lines, then each next one's last, "↓ more" left out.
 func stitch(t *testing.T, views []string, height int) []string {
 	t.Helper()
-	window := func(v string) []string { return strings.Split(v, "\n")[2 : height-3] }
+	window := func(v string) []string { return strings.Split(v, "\n")[:height-1] }
 	page := window(views[0])
 	for i, v := range views[1:] {
 		w, prev := window(v), window(views[i])
@@ -220,13 +185,11 @@ func stitch(t *testing.T, views []string, height int) []string {
 	return page
 }
 
-// joinBody is the review's lines of a screen (under the bar and header,
-// above the status line and keys) without their labels (9 columns) and
+// joinBody is a body's lines without their labels (9 columns) and
 // trailing spaces, joined: an address wrapped over lines reads whole.
 func joinBody(v string) string {
-	lines := strings.Split(v, "\n")
 	var b strings.Builder
-	for _, l := range lines[2 : len(lines)-2] {
+	for _, l := range strings.Split(v, "\n") {
 		r := []rune(l)
 		if len(r) > 9 {
 			r = r[9:]
