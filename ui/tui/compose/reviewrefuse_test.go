@@ -47,7 +47,8 @@ func TestReviewRefusesInvisibleCharacters(t *testing.T) {
 			box, e := openRoom(t, w)
 			orig := lunch("Work")
 			ready := StartComposeCmd(e.Ctx, e.Opts.Mailroom, w, mailcompose.KindReply, &orig, time.Second)()
-			c := Composer{E: e, Styles: e.Styles, Keys: e.Keys, Bodies: &WrapMemo{}, Quoted: &WrapMemo{}, Width: 120, Height: 20}
+			c := New(e)
+			c.Width, c.Height = 120, 20
 			c, _ = c.Update(ready) // the editor's command, run by the program: done by hand below
 			// The editor writes its line above the quote, after the
 			// header block's blank line, as a person would.

@@ -30,7 +30,8 @@ func reviewing(t *testing.T, e *screen.Env, drafts screen.Screen, width, height 
 	if cmd == nil {
 		t.Fatal("enter opened nothing")
 	}
-	c := Composer{E: e, Styles: e.Styles, Keys: e.Keys, Bodies: &WrapMemo{}, Quoted: &WrapMemo{}, Width: width, Height: height}
+	c := New(e)
+	c.Width, c.Height = width, height
 	c = settle(t, c, cmd) // reopened, read back, its marks worked out
 	if !c.Review {
 		t.Fatal("the review screen is not up")

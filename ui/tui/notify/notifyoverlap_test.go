@@ -29,8 +29,8 @@ func TestNotifyRunsNeverOverlap(t *testing.T) {
 	p.arrived(one, first)
 	two := fresh(503, "Ann", "burst two", time.Minute)
 	p.arrived(two, one, first)
-	if len(p.n.Pending) != 2 || !p.n.Running {
-		t.Fatalf("during a run: %d pending, running %v; want both waiting", len(p.n.Pending), p.n.Running)
+	if len(p.n.pending) != 2 || !p.n.running {
+		t.Fatalf("during a run: %d pending, running %v; want both waiting", len(p.n.pending), p.n.running)
 	}
 	release.send(t, "")
 	next("burst two|2")

@@ -22,7 +22,7 @@ func TestNotifyTimeoutKillsTheProcessGroup(t *testing.T) {
 	started := newFifo(t, "started")
 	hang := script(t, t.TempDir(), "notify", "sleep 300 &\necho $! > '"+started.path+"'\nwait\n")
 	p := newProgram(t, []string{hang, "{subject}"}, DefaultWindow, 1500*time.Millisecond)
-	p.n.Details = "i"
+	p.n.details = "i"
 	p.arrived(fresh(501, "Priya Raman", "hello", time.Minute))
 	pid, err := strconv.Atoi(p.await(t, started))
 	if err != nil {

@@ -91,7 +91,7 @@ type program struct {
 
 func newProgram(t *testing.T, argv []string, window, timeout time.Duration) *program {
 	p := &program{msgs: make(chan tea.Msg, 16)}
-	p.n = Notifier{Ctx: t.Context(), Tell: func(m ...tea.Msg) { p.said = append(p.said, m...) }, Argv: argv, Window: window, Timeout: timeout}
+	p.n = New(t.Context(), func(m ...tea.Msg) { p.said = append(p.said, m...) }, argv, "", window, timeout)
 	return p
 }
 
