@@ -8,6 +8,7 @@ import (
 
 	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
+	"unibox/accounts/send/drafting"
 	"unibox/model"
 )
 
@@ -21,8 +22,18 @@ func TestSendingLimitsComeFromTheSpec(t *testing.T) {
 	if a.sending.limits != want {
 		t.Fatalf("an IMAP account's limits: %+v, want serve-imap's %+v", a.sending.limits, want)
 	}
+	// A forward's or a reopened draft's parts are given the transfer time
+	// of the spec's largest part: the sending handle states it to
+	// drafting, which reads no wire of its own.
+	var r drafting.PartReader = a.Sending()
+	if s, ok := r.(drafting.PartSizer); !ok || s.PartBytes() != want.PartBytes {
+		t.Fatalf("the sending handle as drafting's PartSizer: %v, want %d bytes", ok, want.PartBytes)
+	}
 	sentMail(t, srv)
-	a.sending.limits = provider.Limits{AppendBytes: 1000, SentToAddresses: 2}
+	a.sending.limits = provider.Limits{AppendBytes: 1000, PartBytes: 4096, SentToAddresses: 2}
+	if got := a.Sending().PartBytes(); got != 4096 {
+		t.Errorf("the sending handle's part limit under a spec limit of 4096: %d", got)
+	}
 	for _, tc := range []struct {
 		size  int
 		wantN int // the limit the refusal names

@@ -46,5 +46,12 @@ func (h *Sending) Part(ctx context.Context, id model.MessageID, index int) (mode
 	return h.a.Part(ctx, id, index)
 }
 
+// PartBytes is the largest attachment Part brings back, as the account's
+// provider.Spec gives it (Limits.PartBytes; 0 for a kind that cannot
+// fetch one): drafting.Parts gives each fetch that part's transfer time
+// (drafting.PartSizer), so no package of the sending pipeline reads one
+// kind's wire for it.
+func (h *Sending) PartBytes() int64 { return h.a.sending.limits.PartBytes }
+
 // DraftEvent is Account.DraftEvent (drafting.Filer).
 func (h *Sending) DraftEvent(actor, verb, what string) { h.a.DraftEvent(actor, verb, what) }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
 	"unibox/model"
 )
@@ -52,8 +53,8 @@ func specialsOf(folders []model.Folder) Specials {
 		kind  string
 		to    *string
 		names []string
-	}{{"archive", &sp.Archive, []string{"Archive", "Archives", "[Gmail]/All Mail"}}, {"trash", &sp.Trash, []string{"Trash", "Deleted Items", "[Gmail]/Trash"}},
-		{"sent", &sp.Sent, usualWalled[:6]}, {"drafts", &sp.Drafts, usualWalled[6:]}} {
+	}{{imapwire.SpecialArchive, &sp.Archive, []string{"Archive", "Archives", "[Gmail]/All Mail"}}, {imapwire.SpecialTrash, &sp.Trash, []string{"Trash", "Deleted Items", "[Gmail]/Trash"}},
+		{imapwire.SpecialSent, &sp.Sent, usualWalled[:6]}, {imapwire.SpecialDrafts, &sp.Drafts, usualWalled[6:]}} {
 		for _, f := range folders {
 			if f.SpecialUse == k.kind && *k.to == "" {
 				*k.to = f.Name
@@ -66,7 +67,7 @@ func specialsOf(folders []model.Folder) Specials {
 		}
 	}
 	for _, f := range folders {
-		if f.SpecialUse == "sent" || f.SpecialUse == "drafts" {
+		if f.SpecialUse == imapwire.SpecialSent || f.SpecialUse == imapwire.SpecialDrafts {
 			sp.Walled = append(sp.Walled, f.Name)
 		}
 	}

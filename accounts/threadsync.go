@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"unibox/accounts/history"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/provider"
 	"unibox/model"
 )
@@ -96,7 +97,7 @@ func (a *Account) followUp(ctx context.Context, folder string, ph *followUp) (Sy
 		}
 	case stageSent:
 		if ph.sent == "" {
-			if ph.sent, err = th.SpecialFolder(ctx, a.adapter, "sent"); err == nil && ph.sent == "" {
+			if ph.sent, err = th.SpecialFolder(ctx, a.adapter, imapwire.SpecialSent); err == nil && ph.sent == "" {
 				break // no Sent folder: nothing to read
 			}
 		}

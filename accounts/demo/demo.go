@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
 )
@@ -46,8 +47,8 @@ type Demo struct {
 }
 
 var attrs = map[string]imap.MailboxAttr{
-	"archive": imap.MailboxAttrArchive, "trash": imap.MailboxAttrTrash, "sent": imap.MailboxAttrSent,
-	"drafts": imap.MailboxAttrDrafts, "junk": imap.MailboxAttrJunk,
+	imapwire.SpecialArchive: imap.MailboxAttrArchive, imapwire.SpecialTrash: imap.MailboxAttrTrash, imapwire.SpecialSent: imap.MailboxAttrSent,
+	imapwire.SpecialDrafts: imap.MailboxAttrDrafts, imapwire.SpecialJunk: imap.MailboxAttrJunk,
 }
 
 // Start seeds and starts the servers. Nothing listens beyond loopback and

@@ -3,6 +3,7 @@ package demo
 import (
 	"sort"
 	"time"
+	"unibox/accounts/imapwire"
 
 	"github.com/emersion/go-imap/v2"
 )
@@ -39,7 +40,7 @@ var accounts = []*account{
 		name: "Work", key: "work", password: "demo-work",
 		owner: sam("work@demo.unibox", 60),
 		folders: map[string]string{
-			"INBOX": "", "Archive": "archive", "Sent": "sent", "Drafts": "drafts", "Trash": "trash", "Junk": "junk",
+			"INBOX": "", "Archive": imapwire.SpecialArchive, "Sent": imapwire.SpecialSent, "Drafts": imapwire.SpecialDrafts, "Trash": imapwire.SpecialTrash, "Junk": imapwire.SpecialJunk,
 		},
 		messages: workMessages,
 	},
@@ -47,7 +48,7 @@ var accounts = []*account{
 		name: "Personal", key: "personal", password: "demo-personal",
 		owner: sam("personal@demo.unibox", 60),
 		folders: map[string]string{
-			"INBOX": "", "Archive": "archive", "Sent": "sent", "Drafts": "drafts", "Trash": "trash", "Junk": "junk",
+			"INBOX": "", "Archive": imapwire.SpecialArchive, "Sent": imapwire.SpecialSent, "Drafts": imapwire.SpecialDrafts, "Trash": imapwire.SpecialTrash, "Junk": imapwire.SpecialJunk,
 			"Receipts": "",
 		},
 		messages: personalMessages,
@@ -56,7 +57,7 @@ var accounts = []*account{
 		name: "Yahoo", key: "yahoo", password: "demo-yahoo",
 		owner: sam("yahoo@demo.unibox", 60),
 		folders: map[string]string{
-			"INBOX": "", "Archive": "archive", "Sent": "sent", "Draft": "drafts", "Trash": "trash", "Bulk": "junk",
+			"INBOX": "", "Archive": imapwire.SpecialArchive, "Sent": imapwire.SpecialSent, "Draft": imapwire.SpecialDrafts, "Trash": imapwire.SpecialTrash, "Bulk": imapwire.SpecialJunk,
 		},
 		messages: yahooMessages,
 	},

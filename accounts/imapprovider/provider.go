@@ -195,9 +195,9 @@ func (p imapProvider) Find(ctx context.Context, a *conn.Adapter, op model.Op, me
 	in := imapwire.FindMessageIn{Account: p.account, MessageID: messageID}
 	switch op.Action {
 	case model.ActArchive:
-		in.Special = "archive"
+		in.Special = imapwire.SpecialArchive
 	case model.ActTrash:
-		in.Special = "trash"
+		in.Special = imapwire.SpecialTrash
 	case model.ActMove:
 		in.Folder = op.To
 	default:

@@ -27,8 +27,19 @@ var toolFields = []string{"Name", "Tool", "Op"}
 // mcpprovider maps other servers' tools (names that only look alike) and
 // testservers are fakes: both are left out; tests may spell the wire.
 func TestNoBareToolNames(t *testing.T) {
+	walkAccounts(t, []string{"imapwire", "mcpprovider", "testservers"}, func(fset *token.FileSet, f *ast.File) {
+		for _, lit := range toolNameLiterals(f) {
+			t.Errorf("%s: the tool name %s is a bare string: use its imapwire.Tool constant", fset.Position(lit.Pos()), lit.Value)
+		}
+	})
+}
+
+// walkAccounts parses every non-test Go file of accounts outside the
+// directories named skip and hands it to check; it fails when the walk
+// read too few files to have seen the tree.
+func walkAccounts(t *testing.T, skip []string, check func(*token.FileSet, *ast.File)) {
+	t.Helper()
 	fset := token.NewFileSet()
-	skip := []string{"imapwire", "mcpprovider", "testservers"}
 	files := 0
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		switch {
@@ -44,9 +55,7 @@ func TestNoBareToolNames(t *testing.T) {
 			return err
 		}
 		files++
-		for _, lit := range toolNameLiterals(f) {
-			t.Errorf("%s: the tool name %s is a bare string: use its imapwire.Tool constant", fset.Position(lit.Pos()), lit.Value)
-		}
+		check(fset, f)
 		return nil
 	})
 	if err != nil {

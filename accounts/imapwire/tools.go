@@ -41,3 +41,24 @@ var Tools = []string{
 	ToolAppendMessage, ToolDeleteMessages, ToolCreateFolder, ToolGetPart,
 	ToolUnsubscribeInfo, ToolSavePart,
 }
+
+// The kinds of special-use folder, as both halves name them: what
+// special_folder and archive/trash resolve, append_message and
+// find_message file into or look in, list_folders reports as a folder's
+// special_use, and special_folders answers by (its fields' JSON names).
+// They are RFC 6154's attributes, lower case, without the backslash.
+// Like the tool names they are the wire: serveimap and imapprovider use
+// the constants, accounts and the code that must not learn the wire
+// (accounts/send, mcpprovider) reach them through provider (special.go).
+// "archive" and "trash" are also tool names (ToolArchive, ToolTrash):
+// the tool is a move, the kind is where it goes.
+const (
+	SpecialArchive = "archive"
+	SpecialTrash   = "trash"
+	SpecialJunk    = "junk"
+	SpecialSent    = "sent"
+	SpecialDrafts  = "drafts"
+)
+
+// SpecialKinds is every kind of special-use folder serve-imap knows.
+var SpecialKinds = []string{SpecialArchive, SpecialTrash, SpecialJunk, SpecialSent, SpecialDrafts}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"unibox/accounts/mailtext"
+	"unibox/accounts/provider"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -125,10 +126,10 @@ func date(s string) time.Time {
 // model.Folder's names.
 func specialUse(attr string) string {
 	switch a := strings.ToLower(strings.TrimLeft(strings.TrimSpace(attr), `\`)); a {
-	case "archive", "trash", "junk", "sent", "drafts":
+	case provider.SpecialArchive, provider.SpecialTrash, provider.SpecialJunk, provider.SpecialSent, provider.SpecialDrafts:
 		return a
 	case "spam":
-		return "junk"
+		return provider.SpecialJunk
 	}
 	return ""
 }

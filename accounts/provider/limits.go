@@ -10,7 +10,8 @@ type Limits struct {
 	// AppendBytes is the largest message Mailer.Append stores.
 	AppendBytes int
 	// PartBytes is the largest attachment Mailer.Part brings back: what
-	// a call fetching one is given time for (conn.TransferTime).
+	// a call fetching one is given time for (conn.TransferTime), by the
+	// account and by drafting.Parts (through accounts.Sending.PartBytes).
 	PartBytes int64
 	// SentToAddresses is the most addresses, and the most own addresses,
 	// one SentChecker.SentTo takes.

@@ -11,12 +11,12 @@
 //
 // # A person's reply, from r to \Answered
 //
-//	r in a message          ui/tui/writing.go     startComposeCmd (ui/tui/mailroom.go)
+//	r in a message          ui/tui/writing.go     StartComposeCmd (ui/tui/compose/mailroom.go)
 //	  │                                           drafting.Start (drafting/build.go)
 //	  ▼                                           Box.NewDraft (outbox/draft.go)
 //	draft file              drafts/<id>.eml + drafts/<id>.json, before any editor runs
-//	  │ the editor          editCmd, readDraftCmd (ui/tui/mailroom.go)
-//	  │ y on the review     ui/tui/composer.go    queueCmd (ui/tui/mailroom.go)
+//	  │ the editor          editCmd, readDraftCmd (ui/tui/compose/mailroom.go)
+//	  │ y on the review     ui/tui/compose/composer.go, queueCmd (ui/tui/compose/mailroom.go)
 //	  ▼                                           Box.Enqueue (outbox/entry.go)
 //	outbox entry            outbox/<id>.json (queued, SendAt = now + send_delay),
 //	  │                     <id>.wire (what SMTP sends), <id>.saved (Sent's copy)

@@ -15,22 +15,22 @@ import (
 )
 
 var specialAttrs = map[imap.MailboxAttr]string{
-	imap.MailboxAttrArchive: "archive",
-	imap.MailboxAttrTrash:   "trash",
-	imap.MailboxAttrJunk:    "junk",
-	imap.MailboxAttrSent:    "sent",
-	imap.MailboxAttrDrafts:  "drafts",
+	imap.MailboxAttrArchive: imapwire.SpecialArchive,
+	imap.MailboxAttrTrash:   imapwire.SpecialTrash,
+	imap.MailboxAttrJunk:    imapwire.SpecialJunk,
+	imap.MailboxAttrSent:    imapwire.SpecialSent,
+	imap.MailboxAttrDrafts:  imapwire.SpecialDrafts,
 }
 
 // fallbackNames are tried, in order, when no folder has the special-use
 // attribute: the first that exists wins (iCloud says "Sent Messages",
 // Outlook "Sent Items", Gmail "[Gmail]/Sent Mail", Courier "INBOX.Sent").
 var fallbackNames = map[string][]string{
-	"archive": {"Archive", "Archives", "INBOX.Archive", "INBOX/Archive", "[Gmail]/All Mail", "Archived"},
-	"trash":   {"Trash", "Deleted Items", "Deleted Messages", "INBOX.Trash", "INBOX/Trash", "[Gmail]/Trash", "Bin"},
-	"junk":    {"Junk", "Spam", "Junk E-mail", "INBOX.Junk", "[Gmail]/Spam"},
-	"sent":    {"Sent", "Sent Messages", "Sent Items", "[Gmail]/Sent Mail", "INBOX.Sent"},
-	"drafts":  {"Drafts", "[Gmail]/Drafts", "INBOX.Drafts"},
+	imapwire.SpecialArchive: {"Archive", "Archives", "INBOX.Archive", "INBOX/Archive", "[Gmail]/All Mail", "Archived"},
+	imapwire.SpecialTrash:   {"Trash", "Deleted Items", "Deleted Messages", "INBOX.Trash", "INBOX/Trash", "[Gmail]/Trash", "Bin"},
+	imapwire.SpecialJunk:    {"Junk", "Spam", "Junk E-mail", "INBOX.Junk", "[Gmail]/Spam"},
+	imapwire.SpecialSent:    {"Sent", "Sent Messages", "Sent Items", "[Gmail]/Sent Mail", "INBOX.Sent"},
+	imapwire.SpecialDrafts:  {"Drafts", "[Gmail]/Drafts", "INBOX.Drafts"},
 }
 
 // listMailboxes runs LIST with special-use attributes when the server has them.
@@ -61,8 +61,8 @@ func specialUse(d *imap.ListData) string {
 // attribute (for the archive, \Archive, else \All), else the first
 // conventional name, in fallbackNames' order, that exists.
 func (a *account) specialFolder(ctx context.Context, c *imapclient.Client, kind string) (string, error) {
-	override, known := map[string]string{"archive": a.cfg.ArchiveFolder, "trash": a.cfg.TrashFolder,
-		"sent": a.cfg.SentFolder, "drafts": a.cfg.DraftsFolder}[kind]
+	override, known := map[string]string{imapwire.SpecialArchive: a.cfg.ArchiveFolder, imapwire.SpecialTrash: a.cfg.TrashFolder,
+		imapwire.SpecialSent: a.cfg.SentFolder, imapwire.SpecialDrafts: a.cfg.DraftsFolder}[kind]
 	switch {
 	case !known:
 		return "", withClass(conn.ClassTool, fmt.Errorf("special %q: want archive, trash, sent or drafts", kind))
@@ -95,10 +95,10 @@ func (a *account) learnSpecial(ctx context.Context, c *imapclient.Client) error 
 		}
 		// Gmail has no \Archive: archiving is leaving the inbox, and the
 		// mail stays in \All ("[Gmail]/All Mail", or its localized name).
-		if a.special["archive"] == "" {
+		if a.special[imapwire.SpecialArchive] == "" {
 			for _, d := range list {
 				if slices.Contains(d.Attrs, imap.MailboxAttrAll) {
-					a.special["archive"] = d.Mailbox
+					a.special[imapwire.SpecialArchive] = d.Mailbox
 					break
 				}
 			}

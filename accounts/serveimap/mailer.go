@@ -116,7 +116,7 @@ func (s *Server) checkAppend(in imapwire.AppendMessageIn) ([]imap.Flag, time.Tim
 	switch {
 	case (in.Folder == "") == (in.Special == ""):
 		return nil, date, errors.New("give folder or special, not both and not neither")
-	case in.Special != "" && in.Special != "sent" && in.Special != "drafts":
+	case in.Special != "" && in.Special != imapwire.SpecialSent && in.Special != imapwire.SpecialDrafts:
 		return nil, date, fmt.Errorf("special %q: want sent or drafts", in.Special)
 	case in.Message == "":
 		return nil, date, errors.New("message is empty")

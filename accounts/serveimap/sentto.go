@@ -54,7 +54,7 @@ func (s *Server) sentTo(ctx context.Context, in imapwire.SentToIn) (imapwire.Sen
 	}
 	out := imapwire.SentToOut{Known: []string{}}
 	err = a.read(ctx, func(c *imapclient.Client) error {
-		folder, err := a.specialFolder(ctx, c, "sent")
+		folder, err := a.specialFolder(ctx, c, imapwire.SpecialSent)
 		if err != nil {
 			return err
 		}

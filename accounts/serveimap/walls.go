@@ -30,7 +30,7 @@ type walled struct {
 // as fallbackNames' sent and drafts (in any case).
 func walledOf(list []*imap.ListData) walled {
 	var w walled
-	usual := append(slices.Clone(fallbackNames["sent"]), fallbackNames["drafts"]...)
+	usual := append(slices.Clone(fallbackNames[imapwire.SpecialSent]), fallbackNames[imapwire.SpecialDrafts]...)
 	for _, d := range list {
 		if d.Delim != 0 && (w.delim == "" || strings.EqualFold(d.Mailbox, "INBOX")) {
 			w.delim = string(d.Delim)
@@ -58,7 +58,7 @@ func (s *Server) specialFolders(ctx context.Context, in imapwire.AccountIn) (ima
 		for _, k := range []struct {
 			kind string
 			to   *string
-		}{{"archive", &out.Archive}, {"trash", &out.Trash}, {"sent", &out.Sent}, {"drafts", &out.Drafts}} {
+		}{{imapwire.SpecialArchive, &out.Archive}, {imapwire.SpecialTrash, &out.Trash}, {imapwire.SpecialSent, &out.Sent}, {imapwire.SpecialDrafts, &out.Drafts}} {
 			*k.to, _ = a.specialFolder(ctx, c, k.kind)
 		}
 		out.Delimiter = a.walled.delim

@@ -144,11 +144,11 @@ func (s *Server) move(ctx context.Context, in imapwire.MoveIn) (imapwire.WriteOu
 }
 
 func (s *Server) archive(ctx context.Context, in imapwire.SpecialMoveIn) (imapwire.WriteOut, string, error) {
-	return s.moveTo(ctx, in, "archive", "")
+	return s.moveTo(ctx, in, imapwire.SpecialArchive, "")
 }
 
 func (s *Server) trash(ctx context.Context, in imapwire.SpecialMoveIn) (imapwire.WriteOut, string, error) {
-	return s.moveTo(ctx, in, "trash", "")
+	return s.moveTo(ctx, in, imapwire.SpecialTrash, "")
 }
 
 // moveTo moves uids to dest (or to the special folder kind). It uses MOVE;

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"unibox/accounts/provider"
 	"unibox/accounts/send/outbox"
 	"unibox/accounts/send/smtpsend"
 	"unibox/conn"
@@ -150,7 +151,7 @@ func (r *Runner) save(ctx context.Context, a Account, c *outbox.Claim) error {
 // special is the special-use folder to file in when none is configured.
 func special(folder string) string {
 	if folder == "" {
-		return "sent"
+		return provider.SpecialSent
 	}
 	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"unibox/accounts/provider"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
@@ -130,7 +131,7 @@ func ServerOnly(local []Listed, entries []outbox.Entry, msgs []model.Message) []
 // servers name it ("" when there is none).
 func DraftsFolder(folders []model.Folder) string {
 	for _, f := range folders {
-		if f.SpecialUse == "drafts" {
+		if f.SpecialUse == provider.SpecialDrafts {
 			return f.Name
 		}
 	}
