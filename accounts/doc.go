@@ -13,8 +13,8 @@
 //     watcher.
 //   - handles.go: the feature handles, wired by Open from one list and
 //     asked for with one accessor each (Sending, Snoozing, Unsubscribing,
-//     Threads), so that a feature's operations are its handle's, not
-//     Account's.
+//     Threads, Stored, Watching), so that a feature's operations are its
+//     handle's, not Account's.
 //   - health.go: Health, the one value every face renders: state and push
 //     (named by conn and the provider, not spelt here), the constructor
 //     HealthOf, and Watch, which follows it.
@@ -34,9 +34,12 @@
 //
 //   - fanout.go: one operation over all accounts, so that one dead
 //     account never fails or slows the others.
+//   - stored.go: the Stored and Watching handles: the store's pages and
+//     the sync that fills it; the inbox's pushes and the folder followed.
 //   - cache.go: the account's part of the local store: what goes in, what
-//     is read back without dialling, and the holds that keep a triage and
-//     a gap's fill apart.
+//     is read back without dialling (Stored's Cached, CachedOlder,
+//     CachedMatch), and the holds that keep a triage and a gap's fill
+//     apart.
 //   - sync.go: incremental sync into the store, and mending its gaps.
 //   - follow.go: Follow, the one folder besides the inbox whose changes
 //     are pushed (at most one more IMAP connection per account).
@@ -77,7 +80,7 @@
 //   - config/: the TOML config: load, validate, name line and key.
 //   - store/: the local store, the SQLite file every face reads first.
 //   - provider/: the contract every kind of account implements: its Spec,
-//     Limits and the special-folder kinds it speaks in.
+//     Limits (the special-folder kinds it speaks in are model's).
 //   - imapprovider/: unibox's IMAP provider, the client half (starts
 //     serve-imap).
 //   - serveimap/: `unibox serve-imap`, the MCP server over go-imap/v2.

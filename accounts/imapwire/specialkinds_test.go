@@ -23,15 +23,15 @@ var kindNames = []string{"special", "specialuse", "kind"}
 // of its own where a kind goes: a call's argument, a Special or
 // SpecialUse field, a comparison with one, a map's key, a list's element,
 // a case, or what a function called special... returns. Only the
-// constants (tools.go) say them, and provider's (provider/special.go)
-// for code that must not learn the wire, so a rename is one edit. The
+// constants say them (model/special.go; imapwire's in tools.go are the
+// same), so a rename is one edit. The
 // word "archive" is also a tool (ToolArchive) and an action name: those
 // are not kinds and are not looked at here. testservers are fakes; tests
 // may spell the wire.
 func TestNoBareSpecialKinds(t *testing.T) {
 	walkAccounts(t, []string{"imapwire", "testservers"}, func(fset *token.FileSet, f *ast.File) {
 		for _, lit := range kindLiterals(f) {
-			t.Errorf("%s: the special-folder kind %s is a bare string: use its imapwire.Special constant (provider.Special under accounts/send and mcpprovider)", fset.Position(lit.Pos()), lit.Value)
+			t.Errorf("%s: the special-folder kind %s is a bare string: use its imapwire.Special constant (model.Special where the wire is not known)", fset.Position(lit.Pos()), lit.Value)
 		}
 	})
 }

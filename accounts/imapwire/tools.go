@@ -1,5 +1,7 @@
 package imapwire
 
+import "unibox/model"
+
 // The names of serve-imap's tools: the one list both ends of the hop use.
 // serveimap registers each under its constant and imapprovider calls it by
 // the same constant (accounts names its operations after them too, so an
@@ -48,16 +50,16 @@ var Tools = []string{
 // special_use, and special_folders answers by (its fields' JSON names).
 // They are RFC 6154's attributes, lower case, without the backslash.
 // Like the tool names they are the wire: serveimap and imapprovider use
-// the constants, accounts and the code that must not learn the wire
-// (accounts/send, mcpprovider) reach them through provider (special.go).
+// these constants; they are model's (model/special.go), which the code
+// that must not learn the wire (accounts/send, mcpprovider) uses.
 // "archive" and "trash" are also tool names (ToolArchive, ToolTrash):
 // the tool is a move, the kind is where it goes.
 const (
-	SpecialArchive = "archive"
-	SpecialTrash   = "trash"
-	SpecialJunk    = "junk"
-	SpecialSent    = "sent"
-	SpecialDrafts  = "drafts"
+	SpecialArchive = model.SpecialArchive
+	SpecialTrash   = model.SpecialTrash
+	SpecialJunk    = model.SpecialJunk
+	SpecialSent    = model.SpecialSent
+	SpecialDrafts  = model.SpecialDrafts
 )
 
 // SpecialKinds is every kind of special-use folder serve-imap knows.

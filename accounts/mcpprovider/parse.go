@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"unibox/accounts/mailtext"
-	"unibox/accounts/provider"
 	"unibox/model"
 	"unibox/model/textsafe"
 )
@@ -126,10 +125,10 @@ func date(s string) time.Time {
 // model.Folder's names.
 func specialUse(attr string) string {
 	switch a := strings.ToLower(strings.TrimLeft(strings.TrimSpace(attr), `\`)); a {
-	case provider.SpecialArchive, provider.SpecialTrash, provider.SpecialJunk, provider.SpecialSent, provider.SpecialDrafts:
+	case model.SpecialArchive, model.SpecialTrash, model.SpecialJunk, model.SpecialSent, model.SpecialDrafts:
 		return a
 	case "spam":
-		return provider.SpecialJunk
+		return model.SpecialJunk
 	}
 	return ""
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"unibox/accounts/provider"
 	"unibox/accounts/send/outbox"
 	"unibox/accounts/send/smtpsend"
 	"unibox/conn"
@@ -151,7 +150,7 @@ func (r *Runner) save(ctx context.Context, a Account, c *outbox.Claim) error {
 // special is the special-use folder to file in when none is configured.
 func special(folder string) string {
 	if folder == "" {
-		return provider.SpecialSent
+		return model.SpecialSent
 	}
 	return ""
 }

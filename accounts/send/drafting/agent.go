@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"unibox/accounts/provider"
 	"unibox/accounts/send/outbox"
 	"unibox/conn"
 	"unibox/model"
@@ -159,14 +158,14 @@ var errMaybeFiled = errors.New("the copy in Drafts may or may not have been stor
 func fileCopy(ctx context.Context, acct Filing, raw []byte, messageID string, now time.Time, timeout time.Duration) (model.MessageID, error) {
 	cctx, cancel := context.WithTimeout(ctx, AppendBound(timeout, len(raw)))
 	defer cancel()
-	id, err := acct.Append(cctx, "", provider.SpecialDrafts, raw, []string{`\Draft`, `\Seen`}, now)
+	id, err := acct.Append(cctx, "", model.SpecialDrafts, raw, []string{`\Draft`, `\Seen`}, now)
 	var ce *conn.Error
 	if err == nil || !errors.As(err, &ce) || !ce.MaybeDone {
 		return id, err
 	}
 	lctx, lcancel := context.WithTimeout(ctx, timeout)
 	defer lcancel()
-	id, found, ferr := acct.FindMessageID(lctx, "", provider.SpecialDrafts, messageID)
+	id, found, ferr := acct.FindMessageID(lctx, "", model.SpecialDrafts, messageID)
 	switch {
 	case ferr != nil:
 		return model.MessageID{}, fmt.Errorf("%w: %v; %v", errMaybeFiled, err, ferr)

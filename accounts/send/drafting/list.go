@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"unibox/accounts/provider"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	"unibox/model/compose"
@@ -131,7 +130,7 @@ func ServerOnly(local []Listed, entries []outbox.Entry, msgs []model.Message) []
 // servers name it ("" when there is none).
 func DraftsFolder(folders []model.Folder) string {
 	for _, f := range folders {
-		if f.SpecialUse == provider.SpecialDrafts {
+		if f.SpecialUse == model.SpecialDrafts {
 			return f.Name
 		}
 	}
