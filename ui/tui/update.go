@@ -25,7 +25,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	row := m.row()
 	helpKey := !row.typesHelp && key.Matches(msg, m.env.Keys.Help)
 	if row.frameKeys || helpKey {
-		if cmd, ok := m.unsub.Key(msg); ok {
+		asking := m.unsub.Asking()
+		var cmd tea.Cmd
+		m.unsub, cmd = m.unsub.Update(msg) // any key takes its box away
+		if asking {
 			return tea.Batch(cmd, m.heard())
 		}
 		if cmd, ok := m.undoSendKey(msg); ok {
@@ -51,7 +54,9 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	r, onRow := m.list.selected()
-	if cmd, ok := m.threads.Key(msg, r, onRow); ok {
+	if km := (threads.KeyMsg{Key: msg, Row: r, OnRow: onRow}); m.threads.Takes(km) {
+		var cmd tea.Cmd
+		m.threads, cmd = m.threads.Update(km)
 		return cmd
 	}
 	if m.list.owns(msg) {

@@ -97,11 +97,40 @@ func (v *View) Confirmed(k tea.KeyMsg, c *model.Conversation) bool {
 	return false
 }
 
-// Key runs the thread view's keys in the list, on the row r under the
-// cursor (onRow: there is one); ok is false for any other key.
-func (v *View) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
+// KeyMsg is a key in the list with the row under the cursor (OnRow:
+// there is one): what the thread view's keys act on.
+type KeyMsg struct {
+	Key   tea.KeyMsg
+	Row   model.Row
+	OnRow bool
+}
+
+// Takes reports whether the key is the thread view's: t always; with the
+// view on, over a conversation's row, the keys that open or close it.
+func (v View) Takes(msg KeyMsg) bool {
 	k := v.e.Keys
-	if key.Matches(msg, k.Threads) {
+	if key.Matches(msg.Key, k.Threads) {
+		return true
+	}
+	r := msg.Row
+	if !v.On || !msg.OnRow || r.Thread == nil {
+		return false
+	}
+	c := r.Thread
+	return key.Matches(msg.Key, k.Expand) || key.Matches(msg.Key, k.Open) && !r.Member && !c.Expanded && c.Count > 1 ||
+		key.Matches(msg.Key, k.Collapse) && c.Expanded
+}
+
+// Update runs a key it Takes: t turns the view on or off, and a
+// conversation opens (its stored messages in other folders read) or
+// closes in place; it tells the root to build the list again (RowsMsg).
+func (v View) Update(msg tea.Msg) (View, tea.Cmd) {
+	km, ok := msg.(KeyMsg)
+	if !ok || !v.Takes(km) {
+		return v, nil
+	}
+	k := v.e.Keys
+	if key.Matches(km.Key, k.Threads) {
 		v.On = !v.On
 		if v.Expanded == nil {
 			v.Expanded = map[string]bool{}
@@ -111,28 +140,22 @@ func (v *View) Key(msg tea.KeyMsg, r model.Row, onRow bool) (tea.Cmd, bool) {
 			note.Text = "thread view: one row per conversation (" + screen.Hint(k.Expand) + " opens one, " + screen.Hint(k.Threads) + " ends it)"
 		}
 		v.e.Tell(RowsMsg{}, note)
-		return nil, true
+		return v, nil
 	}
-	if !v.On || !onRow || r.Thread == nil {
-		return nil, false
-	}
-	c := r.Thread
-	switch {
-	case key.Matches(msg, k.Expand) || key.Matches(msg, k.Open) && !r.Member && !c.Expanded && c.Count > 1:
-		v.Expanded[c.ID] = true
-		var cmd tea.Cmd
-		if a := v.e.Account(v.e.AccountIndex(r.ID.Account)); a != nil {
-			cmd = storedThreadCmd(v.e.Ctx, a, c.ID)
-		}
-		v.e.Tell(RowsMsg{})
-		return cmd, true
-	case key.Matches(msg, k.Collapse) && c.Expanded:
+	r, c := km.Row, km.Row.Thread
+	if key.Matches(km.Key, k.Collapse) && c.Expanded {
 		delete(v.Expanded, c.ID)
 		newest := c.Members[len(c.Members)-1] // back to the conversation's row: its newest
 		v.e.Tell(RowsMsg{Follow: &newest})
-		return nil, true
+		return v, nil
 	}
-	return nil, false
+	v.Expanded[c.ID] = true
+	var cmd tea.Cmd
+	if a := v.e.Account(v.e.AccountIndex(r.ID.Account)); a != nil {
+		cmd = storedThreadCmd(v.e.Ctx, a, c.ID)
+	}
+	v.e.Tell(RowsMsg{})
+	return v, cmd
 }
 
 // Step opens the message after (dir 1) or before (-1) showing, the one

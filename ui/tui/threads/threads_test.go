@@ -32,13 +32,13 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 		said []tea.Msg
 		isOn bool
 	}{
-		{"t turns it on", false, func(v *View) { v.Key(press(keys.Threads), model.Row{}, false) },
+		{"t turns it on", false, func(v *View) { *v, _ = v.Update(KeyMsg{Key: press(keys.Threads), Row: model.Row{}, OnRow: false}) },
 			[]tea.Msg{RowsMsg{}, screen.NoteMsg{Text: "thread view: one row per conversation (" + screen.Hint(keys.Expand) + " opens one, t ends it)"}}, true},
-		{"t turns it off", true, func(v *View) { v.Key(press(keys.Threads), model.Row{}, false) },
+		{"t turns it off", true, func(v *View) { *v, _ = v.Update(KeyMsg{Key: press(keys.Threads), Row: model.Row{}, OnRow: false}) },
 			[]tea.Msg{RowsMsg{}, screen.NoteMsg{}}, false},
 		{"a collapse follows the newest", true, func(v *View) {
 			v.Expanded["t1"] = true
-			v.Key(press(keys.Collapse), model.Row{Message: older, Thread: conv}, true)
+			*v, _ = v.Update(KeyMsg{Key: press(keys.Collapse), Row: model.Row{Message: older, Thread: conv}, OnRow: true})
 		}, []tea.Msg{RowsMsg{Follow: &newer.ID}}, true},
 		{"stored messages of an open conversation", true, func(v *View) {
 			v.Expanded["t1"] = true
@@ -62,6 +62,38 @@ func TestThreadViewTellsTheRoot(t *testing.T) {
 			}
 			if v.On != tc.isOn {
 				t.Errorf("on %v, want %v", v.On, tc.isOn)
+			}
+		})
+	}
+}
+
+// The view takes only its own keys, so the list's and the triage's keys
+// reach them: t always, and over a conversation's row with the view on,
+// the keys that open or close it.
+func TestViewTakesOnlyItsKeys(t *testing.T) {
+	keys := screen.DefaultKeyMap()
+	press := func(b interface{ Keys() []string }) tea.KeyMsg { return screentest.Typed(b.Keys()[0]) }
+	closed := &model.Conversation{ID: "t1", Count: 2}
+	open := &model.Conversation{ID: "t1", Count: 2, Expanded: true}
+	for _, tc := range []struct {
+		name string
+		on   bool
+		msg  KeyMsg
+		want bool
+	}{
+		{"t with the view off", false, KeyMsg{Key: press(keys.Threads)}, true},
+		{"expand with the view off", false, KeyMsg{Key: press(keys.Expand), Row: model.Row{Thread: closed}, OnRow: true}, false},
+		{"expand on a conversation", true, KeyMsg{Key: press(keys.Expand), Row: model.Row{Thread: closed}, OnRow: true}, true},
+		{"expand on a plain row", true, KeyMsg{Key: press(keys.Expand), Row: model.Row{}, OnRow: true}, false},
+		{"collapse on a closed one", true, KeyMsg{Key: press(keys.Collapse), Row: model.Row{Thread: closed}, OnRow: true}, false},
+		{"collapse on an open one", true, KeyMsg{Key: press(keys.Collapse), Row: model.Row{Thread: open}, OnRow: true}, true},
+		{"archive on a conversation", true, KeyMsg{Key: press(keys.Archive), Row: model.Row{Thread: closed}, OnRow: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := New(&screen.Env{Keys: keys}, model.NewInbox(nil))
+			v.On = tc.on
+			if got := v.Takes(tc.msg); got != tc.want {
+				t.Errorf("Takes = %v, want %v", got, tc.want)
 			}
 		})
 	}

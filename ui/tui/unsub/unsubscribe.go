@@ -76,30 +76,37 @@ func (m InfoMsg) AccountIndex() int   { return m.acct }
 func (m StoredMsg) AccountIndex() int { return screen.NoAccount }
 func (m DoneMsg) AccountIndex() int   { return m.acct }
 
-// Key runs the `y` that answers U's questions (any other key says
-// no), on the screens of the frame's keys; U itself is the list's and the
-// message view's (start). ok is false for a key it leaves to others.
-func (u *Box) Key(msg tea.KeyMsg) (tea.Cmd, bool) {
-	u.shown = "" // any key takes the box away
+// Asking reports whether U waits for its answer (the plan, or the
+// archive offer after a success): the next key is its, whatever it is.
+func (u Box) Asking() bool { return u.plan != nil || u.Archive != nil }
+
+// Update takes a key on the screens of the frame's keys: any key takes
+// the box away, and while it is Asking, `y` answers yes and any other key
+// no. U itself is the list's and the message view's (Start).
+func (u Box) Update(msg tea.Msg) (Box, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return u, nil
+	}
+	u.shown = ""
 	if p := u.plan; p != nil {
 		u.plan = nil
-		if msg.String() != "y" {
+		if k.String() != "y" {
 			u.note(p.acct, "", "cancelled: "+p.plan.Describe(""))
 			u.say("unsubscribe cancelled: nothing was sent", false)
-			return nil, true
+			return u, nil
 		}
-		return u.carryOut(*p), true
+		return u, u.carryOut(*p)
 	}
 	if a := u.Archive; a != nil {
 		u.Archive = nil
-		if msg.String() != "y" {
+		if k.String() != "y" {
 			u.say("the mail from "+a.Sender+" stays where it is", false)
-			return nil, true
+			return u, nil
 		}
 		u.e.Tell(ArchiveSenderMsg{Rows: a.Rows})
-		return nil, true
 	}
-	return nil, false
+	return u, nil
 }
 
 // Start is U on the message id (the list's row or the message
