@@ -94,12 +94,12 @@ func TestHintsFollowRebinding(t *testing.T) {
 
 	r.press("next_account")
 	r.press("next_account")
-	if got, want := r.Header(now), "Home · 3 messages · "+l["all_accounts"]+": all accounts"; !strings.HasPrefix(got, want) {
+	if got, want := r.header(now), "Home · 3 messages · "+l["all_accounts"]+": all accounts"; !strings.HasPrefix(got, want) {
 		t.Errorf("focused header %q, want it to begin %q", got, want)
 	}
 
 	r.press("details")
-	if got, want := r.Header(now), "account details · "+l["refresh"]+" refresh · "+l["back"]+" back"; r.frame.mode != modeDetails || got != want {
+	if got, want := r.header(now), "account details · "+l["refresh"]+" refresh · "+l["back"]+" back"; r.frame.mode != modeDetails || got != want {
 		t.Errorf("details (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	if v := ansi.Strip(r.View()); !strings.Contains(v, "(press "+l["refresh"]+" to try now)") {
@@ -115,7 +115,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 
 	r.press("open")
 	r.Update(message.OpenedMsg{Req: r.viewer.Req, ID: r.viewer.ID, Body: model.Body{Text: strings.Repeat("line\n", 200)}})
-	if got, want := r.Header(now), "message · "+l["up"]+"/"+l["down"]+" scroll · "+l["back"]+" back"; r.frame.mode != modeMessage || got != want {
+	if got, want := r.header(now), "message · "+l["up"]+"/"+l["down"]+" scroll · "+l["back"]+" back"; r.frame.mode != modeMessage || got != want {
 		t.Errorf("message (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "message")
@@ -132,7 +132,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 	}
 
 	r.press("move")
-	if got, want := r.Header(now), "move 1 message(s) · "+l["open"]+" pick · "+l["back"]+" cancel"; r.frame.mode != modePicker || got != want {
+	if got, want := r.header(now), "move 1 message(s) · "+l["open"]+" pick · "+l["back"]+" cancel"; r.frame.mode != modePicker || got != want {
 		t.Errorf("picker (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "picker")
@@ -160,7 +160,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Error("enter closed the filter with open bound elsewhere")
 	}
 	r.press("open")
-	if got := r.Header(now); !strings.Contains(got, `filter "hello": `) || !strings.HasSuffix(got, " shown ("+l["back"]+" clears)") {
+	if got := r.header(now); !strings.Contains(got, `filter "hello": `) || !strings.HasSuffix(got, " shown ("+l["back"]+" clears)") {
 		t.Errorf("filter header %q does not name the rebound back key", got)
 	}
 	if r.press("back"); r.filter.text() != "" {
@@ -198,13 +198,13 @@ func TestWritingHintsFollowRebinding(t *testing.T) {
 	r.compose.Review = true
 	r.setMode(modeReview)
 	want := "review · " + l["send"] + " send · " + l["edit"] + " edit · " + l["postpone"] + " postpone · " + l["discard"] + " discard · " + l["back"] + " keep as draft"
-	if got := r.Header(now); got != want {
+	if got := r.header(now); got != want {
 		t.Errorf("review header %q, want %q", got, want)
 	}
 	r.checkHelp(t, "review")
 	r.show(modeDrafts, compose.NewDrafts(&r.env, []screen.Account{r.panes.accts[0].acct}))
 	want = "drafts and outbox · " + l["open"] + " open · " + l["send"] + " send again · " + l["discard"] + " discard · " + l["back"] + " back"
-	if got := r.Header(now); got != want {
+	if got := r.header(now); got != want {
 		t.Errorf("drafts header %q, want %q", got, want)
 	}
 	r.checkHelp(t, "drafts")

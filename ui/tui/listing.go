@@ -77,7 +77,7 @@ func (p *accountPanes) Page(e *screen.Env, inbox *model.Inbox) tea.Cmd {
 }
 
 // pageIfAtEnd pages when the list's cursor is on its last row.
-func (m *Model) PageIfAtEnd() tea.Cmd {
+func (m *Model) pageIfAtEnd() tea.Cmd {
 	if m.folder.On {
 		return m.folder.PageIfAtEnd(&m.env, m.folder.On && m.panes.accts[m.folder.Account].health.Connected(), m.inbox, m.list.atEnd())
 	}

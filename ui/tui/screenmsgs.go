@@ -52,7 +52,7 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 			m.setMode(modeList)
 		}
 	case details.RefreshMsg:
-		return m.Refresh(msg.Account)
+		return m.refresh(msg.Account)
 	case compose.SentMarkMsg:
 		o := msg.Mark.Orig
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}

@@ -61,7 +61,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.list.owns(msg) {
 		m.list, _ = m.list.Update(msg)
-		return m.PageIfAtEnd()
+		return m.pageIfAtEnd()
 	}
 	if cmd := m.handleActionKey(msg, false); cmd != nil {
 		return cmd
@@ -77,7 +77,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.Keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, m.env.Keys.Open):
-		return m.Open()
+		return m.open()
 	case key.Matches(msg, m.env.Keys.NextAccount):
 		if m.panes.setFocus(m.panes.focus + 1) {
 			m.rebuild()
@@ -90,11 +90,11 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		m.panes.focus = -1
 		m.rebuild()
 	case key.Matches(msg, m.env.Keys.Refresh):
-		return m.Refresh(m.panes.current(m.list.selected()))
+		return m.refresh(m.panes.current(m.list.selected()))
 	case key.Matches(msg, m.env.Keys.RefreshAll):
 		var cmds []tea.Cmd
 		for i := range m.panes.accts {
-			cmds = append(cmds, m.Refresh(i))
+			cmds = append(cmds, m.refresh(i))
 		}
 		m.frame.setStatus("refreshing all accounts", false)
 		return tea.Batch(cmds...)
@@ -247,7 +247,7 @@ func (m *Model) searched(msg searchedMsg) {
 	}
 }
 
-func (m *Model) Open() tea.Cmd {
+func (m *Model) open() tea.Cmd {
 	r, ok := m.list.selected()
 	if !ok {
 		return nil
@@ -271,7 +271,7 @@ func (m *Model) openRow(r model.Row) tea.Cmd {
 	return cmd
 }
 
-func (m *Model) Refresh(i int) tea.Cmd {
+func (m *Model) refresh(i int) tea.Cmd {
 	if i < 0 || i >= len(m.panes.accts) {
 		return nil
 	}

@@ -28,7 +28,7 @@ func (m *Model) View() string {
 	} else {
 		// Account names may hold bidi controls and clusters terminals
 		// disagree on (the config refuses only control characters).
-		b.WriteString(m.env.Styles.Header.Render(textsafe.Fit(textsafe.Line(m.Header(now)), m.frame.width)))
+		b.WriteString(m.env.Styles.Header.Render(textsafe.Fit(textsafe.Line(m.header(now)), m.frame.width)))
 	}
 	b.WriteByte('\n')
 	b.WriteString(m.screenAt(now).View(m.frame.width, m.list.height))
@@ -67,7 +67,7 @@ func (p *accountPanes) bar(styles screen.Styles, width int, now time.Time, folde
 }
 
 // Header is the mode's screen's: what the view is and its keys.
-func (m *Model) Header(now time.Time) string { return m.screenAt(now).Header() }
+func (m *Model) header(now time.Time) string { return m.screenAt(now).Header() }
 
 // emptyText is what an empty list says: whether mail may still come.
 func (p *accountPanes) emptyText() string {
