@@ -2,6 +2,7 @@ package teatest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,4 +153,44 @@ func TestMoveWithPicker(t *testing.T) {
 	tm.Send(key("enter"))
 	waitFor(t, tm, "moved to Projects/Atlas 1: Work 1")
 	final(t, tm)
+}
+
+// e in the message view archives the message shown; with [ui]
+// after_action = "next" the next message in list order opens as enter
+// would open it (marked read, as mark_read_on_open says), with "list"
+// (the default) the list comes back.
+func TestAfterActionInTheMessageView(t *testing.T) {
+	for _, after := range []string{"next", "list"} {
+		t.Run(after, func(t *testing.T) {
+			m := msgs("Work", 3, time.Minute)
+			m[1].Seen = false
+			work := newFake("Work", connected, m...)
+			tm, _ := run(t, []tui.Account{work}, 100, 24, func(o *tui.Options) { o.AfterAction, o.MarkReadOnOpen = after, true })
+			waitFor(t, tm, "3 messages")
+			tm.Send(key("enter"))
+			waitFor(t, tm, "(the text of "+m[0].Subject+")")
+			tm.Send(key("e"))
+			if after == "next" {
+				waitFor(t, tm, "(the text of "+m[1].Subject+")")
+			} else {
+				waitFor(t, tm, "2 messages")
+			}
+			final(t, tm)
+			work.mu.Lock()
+			defer work.mu.Unlock()
+			want := []model.Action{model.ActArchive}
+			if after == "next" {
+				want = append(want, model.ActSetSeen)
+			}
+			var got []model.Action
+			for _, op := range work.applied {
+				got = append(got, op.Action)
+			}
+			slices.Sort(got) // the two writes run side by side
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("writes %v, want %v", got, want)
+			}
+		})
+	}
 }

@@ -23,6 +23,7 @@ func build(root *table) *Config {
 		UI: UI{
 			RefreshInterval: Duration{DefaultRefreshInterval},
 			MarkReadOnOpen:  true,
+			AfterAction:     "list",
 			PageSize:        DefaultPageSize,
 			AmbiguousWidth:  "auto",
 		},
@@ -86,6 +87,14 @@ func ui(t *table, u UI) UI {
 	}
 	if b, ok := t.boolean("mark_read_on_open"); ok {
 		u.MarkReadOnOpen = b
+	}
+	if s, ok := t.str("after_action"); ok {
+		switch s {
+		case "list", "next":
+			u.AfterAction = s
+		default:
+			t.errorf("after_action", "%q is not one of list, next", s)
+		}
 	}
 	if b, ok := t.boolean("thread_by_subject"); ok {
 		u.ThreadBySubject = b

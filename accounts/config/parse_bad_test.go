@@ -127,13 +127,14 @@ command_timeout = "0s"
 		}},
 		{"backoff cap below base", "[[account]]\n" + imapOK + "[resilience]\nbackoff_base = \"10s\"\nbackoff_cap = \"5s\"\n",
 			[]string{"t.toml:8: resilience.backoff_cap: 5s is shorter than backoff_base (10s)"}},
-		{"ui", "[[account]]\n" + imapOK + "[ui]\npage_size = 501\nrefresh_interval = \"-1s\"\ndate_format = \"YYYY-MM-DD\"\nmark_read_on_open = \"yes\"\ntheme = 1\nambiguous_width = \"double\"\n", []string{
+		{"ui", "[[account]]\n" + imapOK + "[ui]\npage_size = 501\nrefresh_interval = \"-1s\"\ndate_format = \"YYYY-MM-DD\"\nmark_read_on_open = \"yes\"\ntheme = 1\nambiguous_width = \"double\"\nafter_action = \"stay\"\n", []string{
 			"t.toml:7: ui.page_size: must be between 1 and 500 (got 501)",
 			"t.toml:8: ui.refresh_interval: must not be negative",
 			`t.toml:9: ui.date_format: "YYYY-MM-DD" has no Go layout elements`,
 			"t.toml:10: ui.mark_read_on_open: must be true or false, not a string",
 			"t.toml:11: ui.theme: unknown key",
 			`t.toml:12: ui.ambiguous_width: "double" is not one of auto, narrow, wide`,
+			`t.toml:13: ui.after_action: "stay" is not one of list, next`,
 		}},
 		{"notify_cmd", "[[account]]\n" + imapOK + "[ui]\nnotify_cmd = []\n", []string{"t.toml:7: ui.notify_cmd: needs a program"}},
 		{"notify_cmd unknown placeholder", "[[account]]\n" + imapOK + "[ui]\nnotify_cmd = [\"notify-send\", \"{from}\", \"{body}\"]\n", []string{"t.toml:7: ui.notify_cmd: element 3: unknown placeholder {body} (known: {account}, {from}, {subject}, {count})"}},

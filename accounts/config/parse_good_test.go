@@ -22,7 +22,7 @@ func TestParseGood(t *testing.T) {
 			if len(c.Accounts) != 1 || !reflect.DeepEqual(c.Accounts[0], want) {
 				t.Errorf("account:\n got %+v\nwant %+v", c.Accounts, want)
 			}
-			wantUI := UI{RefreshInterval: Duration{60 * time.Second}, MarkReadOnOpen: true, PageSize: 50, AmbiguousWidth: "auto"}
+			wantUI := UI{RefreshInterval: Duration{60 * time.Second}, MarkReadOnOpen: true, AfterAction: "list", PageSize: 50, AmbiguousWidth: "auto"}
 			if !reflect.DeepEqual(c.UI, wantUI) {
 				t.Errorf("ui = %+v, want %+v", c.UI, wantUI)
 			}
@@ -123,8 +123,8 @@ command_timeout = "25s"
 				t.Errorf("open_cmd %q, download_dir %q", c.UI.OpenCmd, c.UI.DownloadDir)
 			}
 		}},
-		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\nthread_by_subject = true\npage_size = 500\ndate_format = \"Jan 2 2006\"\nambiguous_width = \"wide\"\nnotify_cmd = [\"notify-send\", \"-a\", \"unibox\", \"{account}: {from}\", \"{subject} ({count})\"]\n", func(t *testing.T, c *Config) {
-			want := UI{RefreshInterval: Duration{0}, MarkReadOnOpen: false, ThreadBySubject: true, PageSize: 500, DateFormat: "Jan 2 2006", AmbiguousWidth: "wide",
+		{"ui", "[[account]]\n" + imapOK + "[ui]\nrefresh_interval = \"0s\"\nmark_read_on_open = false\nthread_by_subject = true\npage_size = 500\ndate_format = \"Jan 2 2006\"\nambiguous_width = \"wide\"\nafter_action = \"next\"\nnotify_cmd = [\"notify-send\", \"-a\", \"unibox\", \"{account}: {from}\", \"{subject} ({count})\"]\n", func(t *testing.T, c *Config) {
+			want := UI{RefreshInterval: Duration{0}, MarkReadOnOpen: false, AfterAction: "next", ThreadBySubject: true, PageSize: 500, DateFormat: "Jan 2 2006", AmbiguousWidth: "wide",
 				NotifyCmd: []string{"notify-send", "-a", "unibox", "{account}: {from}", "{subject} ({count})"}}
 			if !reflect.DeepEqual(c.UI, want) {
 				t.Errorf("ui = %+v, want %+v", c.UI, want)

@@ -159,6 +159,10 @@ const MaxSendDelay = 10 * time.Minute
 type UI struct {
 	RefreshInterval Duration // zero disables the timer
 	MarkReadOnOpen  bool
+	// AfterAction is where archiving or trashing from the message view
+	// goes: "list" (back to the list) or "next" (the next message in list
+	// order, opened as enter would, as aerc and mutt do).
+	AfterAction string
 	PageSize        int    // messages per account per page
 	DateFormat      string // Go layout for old dates; empty: relative format
 	// AmbiguousWidth is how the terminal draws East Asian ambiguous-width

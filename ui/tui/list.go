@@ -96,6 +96,18 @@ func (l listModel) selected() (model.Row, bool) {
 	return l.rows[l.cursor], true
 }
 
+// after is the row below id's in list order, nil when id's is the last
+// or not in the list.
+func (l listModel) after(id model.MessageID) *model.Row {
+	for i, r := range l.rows {
+		if r.ID == id && i+1 < len(l.rows) {
+			next := l.rows[i+1]
+			return &next
+		}
+	}
+	return nil
+}
+
 // atEnd reports the cursor on the last loaded row (time to page).
 func (l listModel) atEnd() bool { return len(l.rows) > 0 && l.cursor == len(l.rows)-1 }
 

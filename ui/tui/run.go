@@ -66,7 +66,7 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 	m, err := New(screen.Options{
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
-		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
+		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, AfterAction: env.Config.UI.AfterAction, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
 		Mailroom: room, OpenCmd: env.Config.UI.OpenCmd, DownloadDir: downloadDir(env.Config.UI.DownloadDir),
 	})
 	if err != nil {

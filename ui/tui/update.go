@@ -137,12 +137,14 @@ func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 			return func() tea.Msg { return nil } // asked first: a conversation in several accounts
 		}
 	}
+	var next *model.Row // the message after the one shown, in list order
 	if inMessage {
 		if r, ok := m.inbox.Find(m.viewer.Showing()); ok {
 			rows = []model.Row{r}
 		} else {
 			rows = nil
 		}
+		next = m.list.after(m.viewer.Showing())
 	}
 	switch {
 	case key.Matches(msg, m.env.Keys.ToggleRead):
@@ -151,9 +153,9 @@ func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 	case key.Matches(msg, m.env.Keys.ToggleFlag):
 		return m.act(model.Op{Action: model.ActSetFlagged, Value: !allFlagged(rows)}, rows)
 	case key.Matches(msg, m.env.Keys.Archive):
-		return m.leaveIf(inMessage, m.act(model.Op{Action: model.ActArchive}, rows))
+		return m.leaveIf(inMessage, next, m.act(model.Op{Action: model.ActArchive}, rows))
 	case key.Matches(msg, m.env.Keys.Trash):
-		return m.leaveIf(inMessage, m.act(model.Op{Action: model.ActTrash}, rows))
+		return m.leaveIf(inMessage, next, m.act(model.Op{Action: model.ActTrash}, rows))
 	case key.Matches(msg, m.env.Keys.Move):
 		return m.startMove(rows)
 	case key.Matches(msg, m.env.Keys.Snooze):
@@ -164,12 +166,22 @@ func (m *Model) handleActionKey(msg tea.KeyMsg, inMessage bool) tea.Cmd {
 	return nil
 }
 
-// leaveIf returns to the list from the message view after the message
-// shown went away (cmd: it did).
-func (m *Model) leaveIf(inMessage bool, cmd tea.Cmd) tea.Cmd {
-	if cmd != nil && inMessage {
-		m.setMode(modeList)
+// leaveIf leaves the message view after the message shown went away
+// (cmd: it did): back to the list, or with [ui] after_action = "next" on
+// to next, the message after it in list order, opened as enter opens it
+// (the list's cursor on it, marked read if mark_read_on_open says so).
+func (m *Model) leaveIf(inMessage bool, next *model.Row, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil || !inMessage {
+		return cmd
 	}
+	if m.env.Opts.AfterAction == "next" && next != nil {
+		if r, ok := m.inbox.Find(next.ID); ok {
+			m.list = m.list.follow(r.ID)
+			m.rebuild()
+			return tea.Batch(cmd, m.openRow(r))
+		}
+	}
+	m.setMode(modeList)
 	return cmd
 }
 

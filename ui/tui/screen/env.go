@@ -17,6 +17,9 @@ type Options struct {
 	RefreshInterval time.Duration       // periodic refresh; 0 disables
 	DateFormat      string              // layout for dates older than a week
 	MarkReadOnOpen  bool
+	// AfterAction is where e or d in the message view goes: "next" opens
+	// the next message in list order; anything else goes back to the list.
+	AfterAction string
 	NotifyCmd       []string      // notify_cmd: run on new unread mail (see notifier)
 	NotifyWindow    time.Duration // at most one notify_cmd run per window (default 5 s)
 	NotifyTimeout   time.Duration // a notify_cmd run is killed after this (default 10 s)
