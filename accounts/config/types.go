@@ -163,8 +163,8 @@ type UI struct {
 	// goes: "list" (back to the list) or "next" (the next message in list
 	// order, opened as enter would, as aerc and mutt do).
 	AfterAction string
-	PageSize        int    // messages per account per page
-	DateFormat      string // Go layout for old dates; empty: relative format
+	PageSize    int    // messages per account per page
+	DateFormat  string // Go layout for old dates; empty: relative format
 	// AmbiguousWidth is how the terminal draws East Asian ambiguous-width
 	// characters: "auto" (ask it), "narrow" or "wide".
 	AmbiguousWidth string

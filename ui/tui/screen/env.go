@@ -19,10 +19,10 @@ type Options struct {
 	MarkReadOnOpen  bool
 	// AfterAction is where e or d in the message view goes: "next" opens
 	// the next message in list order; anything else goes back to the list.
-	AfterAction string
-	NotifyCmd       []string      // notify_cmd: run on new unread mail (see notifier)
-	NotifyWindow    time.Duration // at most one notify_cmd run per window (default 5 s)
-	NotifyTimeout   time.Duration // a notify_cmd run is killed after this (default 10 s)
+	AfterAction   string
+	NotifyCmd     []string      // notify_cmd: run on new unread mail (see notifier)
+	NotifyWindow  time.Duration // at most one notify_cmd run per window (default 5 s)
+	NotifyTimeout time.Duration // a notify_cmd run is killed after this (default 10 s)
 	// Title keeps the terminal title on the unread total. Off in headless
 	// tests: Bubble Tea v1.3.10 writes the title outside its renderer's
 	// lock, which races with a frame on an output that is not a file
