@@ -28,7 +28,7 @@ func build(root *table) *Config {
 			AmbiguousWidth:  "auto",
 		},
 		Store:    Store{CacheBodiesMaxMB: DefaultCacheBodiesMaxMB},
-		Compose:  Compose{SendDelay: Duration{DefaultSendDelay}},
+		Compose:  Compose{SendDelay: Duration{DefaultSendDelay}, AbortUnmodified: true},
 		Agent:    Agent{MaxDraftsPerHour: DefaultMaxDraftsPerHour},
 		Keys:     map[string][]string{},
 		keyLines: map[string]int{},

@@ -166,6 +166,9 @@ func composeTable(t *table, c Compose) Compose {
 			c.Editor = s
 		}
 	}
+	if b, ok := t.boolean("abort_unmodified"); ok {
+		c.AbortUnmodified = b
+	}
 	if d, ok := t.duration("send_delay"); ok {
 		switch {
 		case d < 0:

@@ -17,7 +17,7 @@ func TestSendingKeys(t *testing.T) {
 		want func(a Account, c Compose) string // "" when right
 	}{
 		{"reads only without smtp_host", acct, func(a Account, c Compose) string {
-			if a.SMTP != nil || a.SaveSent != SaveSentAuto || c.SendDelay.Duration != 10*time.Second || c.Editor != "" {
+			if a.SMTP != nil || a.SaveSent != SaveSentAuto || c.SendDelay.Duration != 10*time.Second || c.Editor != "" || !c.AbortUnmodified {
 				return "a read-only account or the compose defaults changed"
 			}
 			return ""
@@ -77,8 +77,8 @@ func TestSendingKeys(t *testing.T) {
 			}
 			return ""
 		}},
-		{"compose", acct + "[compose]\neditor = \"nvim -u NONE\"\nsend_delay = \"0s\"\n", func(_ Account, c Compose) string {
-			if c.Editor != "nvim -u NONE" || c.SendDelay.Duration != 0 {
+		{"compose", acct + "[compose]\neditor = \"nvim -u NONE\"\nsend_delay = \"0s\"\nabort_unmodified = false\n", func(_ Account, c Compose) string {
+			if c.Editor != "nvim -u NONE" || c.SendDelay.Duration != 0 || c.AbortUnmodified {
 				return "compose misread"
 			}
 			return ""

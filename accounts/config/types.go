@@ -130,6 +130,10 @@ type Compose struct {
 	// SendDelay is how long a message waits in the outbox after the send
 	// key, so it can be taken back (undo); zero sends at once.
 	SendDelay Duration
+	// AbortUnmodified discards a new message or reply whose text the
+	// editor left unchanged, instead of showing the review (mutt's
+	// abort_unmodified).
+	AbortUnmodified bool
 }
 
 // Agent is the [agent] table: what `unibox mcp` lets an agent do.

@@ -340,7 +340,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.resume(&m.env)
 	case resumeMsg:
 		return m.panes.resume(&m.env)
-	case compose.ComposeReadyMsg, compose.ReopenedMsg, compose.EditedMsg, compose.ReviewMsg, compose.MarksMsg, compose.QueuedMsg, compose.CancelledMsg:
+	case compose.ComposeReadyMsg, compose.ReopenedMsg, compose.EditedMsg, compose.UnmodifiedMsg, compose.ReviewMsg, compose.MarksMsg, compose.QueuedMsg, compose.CancelledMsg:
 		return m.composed(msg)
 	case compose.ShelvedMsg:
 		return tea.Batch(m.composed(msg), m.toTop(msg)) // the drafts view reads Drafts again

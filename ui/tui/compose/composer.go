@@ -46,6 +46,9 @@ type Composer struct {
 	// answersNote says why it is not there.
 	answers     *model.Body
 	answersNote string
+	// pristine is the text as written, until the editor first returns
+	// (abort_unmodified; see ComposeReadyMsg).
+	pristine []byte
 	// scroll is how far the review's text is moved up; width and height
 	// are the review's size, which the root sets, so keys can bound it.
 	scroll, Width, Height int
@@ -82,6 +85,7 @@ func (c Composer) started(msg ComposeReadyMsg) Composer {
 	c.acct, c.account, c.Draft, c.base, c.Shown = msg.acct, msg.account, msg.draft, msg.base, msg.base
 	c.problem, c.confirm, c.Review, c.busy, c.scroll = "", false, false, false, 0
 	c.answers, c.answersNote = msg.answers, msg.answersNote
+	c.pristine = msg.pristine
 	return c
 }
 
@@ -141,6 +145,11 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 		return c, readDraftCmd(room, c.Draft.ID, c.base)
 	case EditedMsg:
 		cmd := readDraftCmd(room, msg.draftID, c.base)
+		if p := c.pristine; p != nil && msg.err == nil && msg.draftID == c.Draft.ID {
+			c.pristine = nil // the first edit only: e on the review never discards
+			return c, unmodifiedCmd(c.e.Ctx, room, c.acct, msg.draftID, c.base, p, c.e.Opts.CallTimeout)
+		}
+		c.pristine = nil
 		if msg.err == nil {
 			cmd = tea.Batch(cmd, noteDraftCmd(room, c.acct, msg.draftID, "edited", nil))
 		}
@@ -150,6 +159,13 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 			c.say("the editor failed: "+msg.err.Error()+" (the text is kept)", true)
 		}
 		return c, cmd
+	case UnmodifiedMsg:
+		if msg.err != nil {
+			c.say("not changed, but the draft could not be discarded: "+msg.err.Error(), true)
+			return c, readDraftCmd(room, msg.draftID, c.base)
+		}
+		c.say("not changed: discarded ([compose] abort_unmodified)", false)
+		return c, ReadOutboxCmd(room)
 	case ReviewMsg:
 		if msg.DraftID != c.Draft.ID {
 			return c, nil

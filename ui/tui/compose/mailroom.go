@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -56,6 +57,10 @@ type ComposeReadyMsg struct {
 	// under it on the review screen; answersNote says why it is missing.
 	answers     *model.Body
 	answersNote string
+	// pristine is the text as written before the editor first opens, for
+	// a new message or a reply when [compose] abort_unmodified is on:
+	// the editor leaving it so discards the draft. nil: never.
+	pristine []byte
 }
 
 // EditedMsg: the editor exited (err: it could not run, or failed).
@@ -63,6 +68,15 @@ type EditedMsg struct {
 	draftID string
 	err     error
 }
+
+// UnmodifiedMsg: the editor left a new message or reply as it was
+// written, and its draft was discarded (err: it could not be).
+type UnmodifiedMsg struct {
+	draftID string
+	err     error
+}
+
+func (m UnmodifiedMsg) AccountIndex() int { return screen.NoAccount }
 
 // ReviewMsg is the draft's text read back and parsed (err: what is wrong
 // with it; the text is kept either way).
@@ -125,7 +139,13 @@ func StartComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Acc
 		if err != nil {
 			return ComposeReadyMsg{Err: err}
 		}
-		return ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d, Err: err}
+		msg := ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}
+		if room.AbortUnmodified && kind != mailcompose.KindForward {
+			if _, text, err := room.Box.Draft(dr.ID); err == nil {
+				msg.pristine = text
+			}
+		}
+		return msg
 	}
 }
 
@@ -137,6 +157,20 @@ func editCmd(room *screen.Mailroom, d outbox.Draft) tea.Cmd {
 		}
 		return EditedMsg{draftID: d.ID, err: err}
 	})
+}
+
+// unmodifiedCmd reads the draft back after its first edit: unchanged
+// from pristine, it is discarded (the local draft; a new one has no copy
+// anywhere else) and UnmodifiedMsg says so; changed, it is reviewed as
+// readDraftCmd reviews it.
+func unmodifiedCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, id string, base mailcompose.Draft, pristine []byte, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		if _, text, err := room.Box.Draft(id); err != nil || !bytes.Equal(text, pristine) {
+			return readDraftCmd(room, id, base)()
+		}
+		_, _, err := room.Writer().Drop(ctx, screen.DeleterOf(acct), id, timeout)
+		return UnmodifiedMsg{draftID: id, err: err}
+	}
 }
 
 // readDraftCmd reads the edited text back onto base.

@@ -47,6 +47,9 @@ type Mailroom struct {
 	Drafting  *drafting.Writer
 	Editor    string        // [compose] editor; "": $VISUAL, then $EDITOR, then vi
 	SendDelay time.Duration // [compose] send_delay
+	// AbortUnmodified: a new message or reply the editor left unchanged
+	// is discarded, not reviewed ([compose] abort_unmodified).
+	AbortUnmodified bool
 }
 
 // drafting is the room's drafting.Writer, or one over its Box (the cap
