@@ -16,10 +16,10 @@ import (
 // any element formats to itself.
 var sample = time.Date(2001, 11, 13, 9, 14, 15, 0, time.UTC)
 
-// build turns the decoded tree into a Config, applying defaults and
-// recording every problem in root's issues.
-func build(root *table) *Config {
-	cfg := &Config{
+// Defaults is a Config with no accounts and every default applied: what
+// a file that sets nothing means, and what the demo starts from.
+func Defaults() *Config {
+	return &Config{
 		UI: UI{
 			RefreshInterval: Duration{DefaultRefreshInterval},
 			MarkReadOnOpen:  true,
@@ -33,6 +33,12 @@ func build(root *table) *Config {
 		Keys:     map[string][]string{},
 		keyLines: map[string]int{},
 	}
+}
+
+// build turns the decoded tree into a Config, applying defaults and
+// recording every problem in root's issues.
+func build(root *table) *Config {
+	cfg := Defaults()
 	accounts, ok := root.tables("account")
 	if ok && len(accounts) == 0 || !root.has("account") {
 		root.errorf("account", "no accounts: add at least one [[account]] table (see config.example.toml)")

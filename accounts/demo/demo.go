@@ -55,11 +55,8 @@ var attrs = map[string]imap.MailboxAttr{
 // nothing is written to disk.
 func Start(now time.Time, sched Schedule) (*Demo, error) {
 	d := &Demo{servers: map[string]*memimap.Server{}, stop: make(chan struct{})}
-	cfg := &config.Config{Path: "(demo)", UI: config.UI{
-		RefreshInterval: config.Duration{Duration: config.DefaultRefreshInterval},
-		MarkReadOnOpen:  true, PageSize: config.DefaultPageSize,
-	}, Compose: config.Compose{SendDelay: config.Duration{Duration: config.DefaultSendDelay}},
-		Agent: config.Agent{MaxDraftsPerHour: config.DefaultMaxDraftsPerHour}}
+	cfg := config.Defaults() // as a config file that sets nothing
+	cfg.Path = "(demo)"
 	// Quick probes so the flaky account's outage shows within seconds.
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: 5 * time.Second}
 	cfg.Resilience.ProbeTimeout = config.Duration{Duration: 3 * time.Second}
