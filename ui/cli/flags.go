@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"unibox/accounts"
@@ -81,7 +80,7 @@ func printAccounts[T any](w io.Writer, asJSON bool, rows []T, header string, lin
 		_ = enc.Encode(map[string]any{"accounts": rows})
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, header)
 	for _, r := range rows {
 		fmt.Fprintln(tw, line(r))

@@ -59,6 +59,11 @@ func TestListFolder(t *testing.T) {
 		!strings.Contains(text.String(), "home sent 1") || strings.Contains(text.String(), "inbox only") {
 		t.Fatalf("text list --folder Sent: exit %d\n%s%s", code, text.String(), errText.String())
 	}
+	// A Sent listing names whom each message went to, not its sender (the
+	// person who lists it).
+	if s := text.String(); !strings.Contains(s, "  TO  ") || strings.Contains(s, "FROM") || !strings.Contains(s, "ann@example.com") || strings.Contains(s, "Sam") {
+		t.Fatalf("text list --folder Sent names the sender, not the recipient:\n%s", s)
+	}
 
 	out, code, _ = facetest.ListJSON(t, "--config", path, "--folder", "Sent", "--cached", "--account", "Home")
 	if subj, stale := facetest.Listed(out); code != launch.ExitOK || !slices.Equal(subj, []string{"home sent 1", "home sent 0"}) || !stale[0] {
@@ -82,5 +87,31 @@ func TestListFolder(t *testing.T) {
 	if !strings.Contains(out.Accounts[0].Error, "Archive") || !strings.Contains(out.Accounts[1].Error, "Sent Items") ||
 		!strings.Contains(stderr, fmt.Sprintf("unibox list: Home: no folder %q", "Nope")) {
 		t.Fatalf("the error names neither the folders there are nor goes to stderr: %+v\n%s", out.Accounts, stderr)
+	}
+}
+
+// `list --json` says which messages were answered or forwarded
+// (\Answered, $Forwarded), as the TUI's rows mark them.
+func TestListSaysAnsweredAndForwarded(t *testing.T) {
+	srv := facetest.Sam(t, "pw", nil)
+	for _, m := range []struct {
+		subject string
+		flags   []imap.Flag
+	}{{"plain", nil}, {"answered", []imap.Flag{imap.FlagAnswered}}, {"forwarded", []imap.Flag{"$Forwarded"}}} {
+		raw := imaptest.Mail{From: "Bob <bob@example.com>", To: "sam@example.com", Subject: m.subject, Date: time.Now().Add(-time.Hour), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, m.flags, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("UNIBOX_TEST_PW", "pw")
+	path := facetest.Write(t, facetest.Resilience("1m")+facetest.IMAP("Home", srv.Port(), facetest.Env("UNIBOX_TEST_PW")))
+	out, code, stderr := facetest.ListJSON(t, "--config", path)
+	if code != launch.ExitOK || len(out.Messages) != 3 {
+		t.Fatalf("list: exit %d, %d messages\n%s", code, len(out.Messages), stderr)
+	}
+	for _, m := range out.Messages {
+		if m.Answered != (m.Subject == "answered") || m.Forwarded != (m.Subject == "forwarded") {
+			t.Errorf("%q: answered %v, forwarded %v", m.Subject, m.Answered, m.Forwarded)
+		}
 	}
 }

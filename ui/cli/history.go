@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
 
 	"unibox/accounts"
 	"unibox/accounts/history"
@@ -53,7 +52,7 @@ func printHistory(stdout, stderr io.Writer, accts []*accounts.Account, asJSON bo
 			return launch.ExitNone
 		}
 	} else {
-		tw := tabwriter.NewWriter(stdout, 0, 2, 2, ' ', 0)
+		tw := newTable(stdout)
 		fmt.Fprintln(tw, "TIME\tACCOUNT\tKIND\tCLASS\tWHAT")
 		for _, e := range all {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("2006-01-02 15:04:05"), textsafe.Line(e.Account), e.Kind, e.Class, clip(e.Text, 100))

@@ -8,10 +8,10 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"unibox/accounts"
+	"unibox/accounts/config"
 	"unibox/accounts/store"
 	"unibox/model"
 	"unibox/model/textsafe"
@@ -46,6 +46,11 @@ type MessageJSON struct {
 	jsonview.Envelope
 	Stale    bool   `json:"stale"`
 	SyncedAt string `json:"synced_at"`
+	// Answered and Forwarded are \Answered and $Forwarded: the message was
+	// replied to, or forwarded.
+	Answered  bool            `json:"answered"`
+	Forwarded bool            `json:"forwarded"`
+	to        []model.Address // for the text table of a Sent listing
 }
 
 type ListJSON struct {
@@ -116,7 +121,7 @@ func List(args []string, stdout, stderr io.Writer) int {
 	} else if *threads {
 		printThreads(stdout, shown.(ThreadsJSON))
 	} else {
-		printList(stdout, out)
+		printList(stdout, out, sentListing(env.Config, *folder))
 	}
 	return exitCode(ok, len(all))
 }
@@ -265,7 +270,8 @@ func listOutput(all []listed) (ListJSON, int) {
 	for _, row := range inbox.Rows() {
 		m := row.Message
 		out.Messages = append(out.Messages, MessageJSON{MessageRef: jsonview.Ref(m), UID: m.ID.UID, UIDValidity: m.ID.UIDValidity,
-			Envelope: jsonview.Describe(m), Stale: row.Stale, SyncedAt: jsonview.Date(fresh[m.ID.Account].syncedAt)})
+			Envelope: jsonview.Describe(m), Stale: row.Stale, SyncedAt: jsonview.Date(fresh[m.ID.Account].syncedAt),
+			Answered: m.Answered, Forwarded: m.Forwarded, to: m.To})
 	}
 	return out, ok
 }
@@ -275,8 +281,25 @@ func describe(h accounts.Health) AccountJSON {
 	return AccountJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: string(h.State)}, Error: h.Error, ErrorClass: h.ErrorClass, CooldownSeconds: h.CooldownSeconds, Store: h.Store}
 }
 
-func printList(w io.Writer, out ListJSON) {
-	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+// sentListing reports whether folder is a Sent folder: "Sent", which
+// names each account's, or an account's sent_folder. Its table names
+// whom each message went to instead of who sent it (the person).
+func sentListing(cfg *config.Config, folder string) bool {
+	if strings.EqualFold(folder, "sent") {
+		return true
+	}
+	for _, a := range cfg.Accounts {
+		if folder != "" && a.SentFolder == folder {
+			return true
+		}
+	}
+	return false
+}
+
+// printList is the text of a listing: the accounts, then the messages,
+// from whom (to whom, in a Sent listing).
+func printList(w io.Writer, out ListJSON, sent bool) {
+	tw := newTable(w)
 	fmt.Fprintln(tw, "ACCOUNT\tSTATE\tMESSAGES\tPROBLEM")
 	for _, a := range out.Accounts {
 		problem := a.Error
@@ -287,8 +310,12 @@ func printList(w io.Writer, out ListJSON) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
-	fmt.Fprintln(tw, "DATE\tACCOUNT\tFLAGS\tFROM\tSUBJECT")
+	tw = newTable(w)
+	who := "FROM"
+	if sent {
+		who = "TO"
+	}
+	fmt.Fprintln(tw, "DATE\tACCOUNT\tFLAGS\t"+who+"\tSUBJECT")
 	for _, m := range out.Messages {
 		flags := ""
 		if !m.Seen {
@@ -301,10 +328,25 @@ func printList(w io.Writer, out ListJSON) {
 		if t, err := time.Parse(time.RFC3339, m.Date); err == nil {
 			date = t.Local().Format("2006-01-02 15:04")
 		}
+		person := m.From.Display()
+		if sent {
+			person = recipients(m.to)
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", date, textsafe.Line(m.Account), flags,
-			clip(m.From.Display(), 24), clip(m.Subject, 60))
+			clip(person, 24), clip(m.Subject, 60))
 	}
 	tw.Flush()
+}
+
+// recipients names the first recipient, and how many more there are.
+func recipients(to []model.Address) string {
+	switch len(to) {
+	case 0:
+		return ""
+	case 1:
+		return to[0].Display()
+	}
+	return fmt.Sprintf("%s +%d", to[0].Display(), len(to)-1)
 }
 
 // clip sanitises s and cuts it to w columns, without padding.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"unibox/model"
@@ -62,7 +61,7 @@ func conversations(out ListJSON) ThreadsJSON {
 }
 
 func printThreads(w io.Writer, th ThreadsJSON) {
-	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "DATE\tACCOUNTS\tMESSAGES\tFLAGS\tPEOPLE\tSUBJECT")
 	for _, t := range th.Threads {
 		flags := ""
