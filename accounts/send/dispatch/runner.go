@@ -22,7 +22,15 @@ type Options struct {
 	// StepTimeout bounds one step's server work (a send has its own
 	// deadlines in smtpsend).
 	StepTimeout time.Duration
+	// Watch is how often the outbox folder is looked at for entries
+	// another process wrote (`unibox send --queue` beside the TUI): one
+	// found wakes the workers, so it goes at its time, not at the next
+	// kick. Default DefaultWatch.
+	Watch time.Duration
 }
+
+// DefaultWatch is Options.Watch's default.
+const DefaultWatch = 2 * time.Second
 
 // DefaultLookAfter is Options.LookAfter's default.
 const DefaultLookAfter = 5 * time.Second
@@ -63,6 +71,9 @@ func New(box *outbox.Box, accts []Account, o Options) *Runner {
 	}
 	if o.StepTimeout <= 0 {
 		o.StepTimeout = 2 * time.Minute
+	}
+	if o.Watch <= 0 {
+		o.Watch = DefaultWatch
 	}
 	r := &Runner{box: box, accts: map[string]Account{}, o: o, kicks: map[string]chan struct{}{}, back: map[string]time.Time{}, changed: make(chan struct{}, 1)}
 	for _, a := range accts {
@@ -121,8 +132,31 @@ func (r *Runner) Run(ctx context.Context) error {
 	for name, a := range r.accts {
 		wg.Go(func() { r.work(ctx, a, r.kicks[name]) })
 	}
+	wg.Go(func() { r.watch(ctx) })
 	wg.Wait()
 	return nil
+}
+
+// watch looks at the outbox folder every Options.Watch: when its stamp
+// changed (an entry written by anyone, another process too), the
+// workers look again and the faces read it again. A worker with nothing
+// due sleeps until kicked, and only this process's faces kick it.
+func (r *Runner) watch(ctx context.Context) {
+	last := r.box.Stamp()
+	t := time.NewTicker(r.o.Watch)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if s := r.box.Stamp(); s != "" && s != last {
+			last = s
+			r.Kick()
+			r.notify()
+		}
+	}
 }
 
 // work advances the account's due entries, then sleeps until the next

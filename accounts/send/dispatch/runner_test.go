@@ -119,3 +119,31 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+// An entry another process queued (`unibox send --queue` beside the
+// TUI: another Box on the same folder, no Kick here) goes at its time:
+// the runner sees the folder change and wakes its worker, which had
+// nothing due and slept.
+func TestAnotherProcessesEntryGoesOnTime(t *testing.T) {
+	r := newRig(t)
+	a := r.newAccount("work", smtptest.Options{}, dispatch.SentCopy{})
+	o := quick()
+	o.Watch = 20 * time.Millisecond
+	run := dispatch.New(r.box, accts(a), o)
+	r.run(run)
+	other, err := outbox.Open(r.box.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sendAt := time.Now().Add(200 * time.Millisecond)
+	e := outbox.Entry{Account: "work", MessageID: msgID, From: "ann@example.org", Rcpt: []string{"bob@example.org"}, SendAt: sendAt}
+	if _, err := other.Enqueue(e, []byte(wire), []byte(saved)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.srv.AwaitDeliveries(bounded(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	if now := time.Now(); now.Before(sendAt) {
+		t.Fatalf("sent %s before its time", sendAt.Sub(now))
+	}
+}
