@@ -275,3 +275,50 @@ func TestClaimOnceAmongGoroutines(t *testing.T) {
 	}
 	c.Release()
 }
+
+// A failed entry (a 550) goes back to its draft for a person to mend:
+// the draft it came from, or one made from the copy for Sent, and the
+// entry leaves the outbox; an entry in any other state is refused.
+func TestReopenAFailedEntry(t *testing.T) {
+	b := openBox(t)
+	failed := func(e Entry) Entry {
+		e = enqueue(t, b, e)
+		c, err := b.Claim(e.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Mark(StateFailed, func(e *Entry) { e.LastError = "550 5.1.1 no such user" }); err != nil {
+			t.Fatal(err)
+		}
+		c.Release()
+		return e
+	}
+	d, err := b.NewDraft("work", "new", nil, []byte("the text"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := failed(Entry{DraftID: d.ID})
+	back, err := b.Reopen(e.ID)
+	if err != nil || back.DraftID != d.ID || back.LastError != "550 5.1.1 no such user" {
+		t.Fatalf("reopen: %+v %v", back, err)
+	}
+	if _, text, err := b.Draft(d.ID); err != nil || string(text) != "the text" {
+		t.Fatalf("the draft: %q %v", text, err)
+	}
+	if all, _ := b.Entries(); len(all) != 0 {
+		t.Fatalf("entries after reopening: %+v", all)
+	}
+
+	back, err = b.Reopen(failed(Entry{}).ID)
+	if err != nil || back.DraftID == "" {
+		t.Fatalf("reopen without a draft: %+v %v", back, err)
+	}
+	if _, text, err := b.Draft(back.DraftID); err != nil || !bytes.Equal(text, []byte("saved body")) {
+		t.Fatalf("the draft made from the saved body: %q %v", text, err)
+	}
+
+	queued := enqueue(t, b, Entry{})
+	if _, err := b.Reopen(queued.ID); !errors.Is(err, ErrState) {
+		t.Fatalf("reopening a queued entry: %v", err)
+	}
+}

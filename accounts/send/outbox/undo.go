@@ -26,18 +26,50 @@ func (b *Box) Cancel(id string) (Entry, error) {
 	if e.State != StateQueued {
 		return e, fmt.Errorf("outbox: entry %s is %s, not queued: it can no longer be taken back: %w", id, e.State, ErrState)
 	}
-	if _, err := os.Stat(filepath.Join(b.drafts, e.DraftID+draftText)); e.DraftID == "" || err != nil {
-		saved, err := c.Saved()
-		if err != nil {
-			return e, err
-		}
-		d, err := b.NewDraft(e.Account, "new", e.Original, saved)
-		if err != nil {
-			return e, err
-		}
-		e.DraftID = d.ID
+	if e, err = b.keepDraft(c, e); err != nil {
+		return e, err
 	}
 	return e, b.removeEntry(c, false)
+}
+
+// Reopen takes a failed entry (a server refused it: a 550) back to its
+// draft for a person to mend and send again: the draft it came from, or
+// a new one holding the copy for Sent when it had none, and the entry
+// leaves the outbox. Claimed first, as Cancel is; any other state is
+// refused (ErrState). The answer is the entry, its DraftID naming the
+// draft and its LastError the server's reason.
+func (b *Box) Reopen(id string) (Entry, error) {
+	c, err := b.Claim(id)
+	if err != nil {
+		return Entry{}, err
+	}
+	defer c.Release()
+	e := c.Entry()
+	if e.State != StateFailed {
+		return e, fmt.Errorf("outbox: entry %s is %s, not failed: %w", id, e.State, ErrState)
+	}
+	if e, err = b.keepDraft(c, e); err != nil {
+		return e, err
+	}
+	return e, b.removeEntry(c, false)
+}
+
+// keepDraft makes sure the claimed entry's text lives on as a draft: its
+// own, still on disk, or a new one from the copy for Sent.
+func (b *Box) keepDraft(c *Claim, e Entry) (Entry, error) {
+	if _, err := os.Stat(filepath.Join(b.drafts, e.DraftID+draftText)); e.DraftID != "" && err == nil {
+		return e, nil
+	}
+	saved, err := c.Saved()
+	if err != nil {
+		return e, err
+	}
+	d, err := b.NewDraft(e.Account, "new", e.Original, saved)
+	if err != nil {
+		return e, err
+	}
+	e.DraftID = d.ID
+	return e, nil
 }
 
 // Remove takes an entry out of the outbox for good: once it is done (its

@@ -49,6 +49,8 @@ type Composer struct {
 	// pristine is the text as written, until the editor first returns
 	// (abort_unmodified; see ComposeReadyMsg).
 	pristine []byte
+	// refused is the server's reason when a failed message was reopened.
+	refused string
 	// scroll is how far the review's text is moved up; width and height
 	// are the review's size, which the root sets, so keys can bound it.
 	scroll, Width, Height int
@@ -85,7 +87,7 @@ func (c Composer) started(msg ComposeReadyMsg) Composer {
 	c.acct, c.account, c.Draft, c.base, c.Shown = msg.acct, msg.account, msg.draft, msg.base, msg.base
 	c.problem, c.confirm, c.Review, c.busy, c.scroll = "", false, false, false, 0
 	c.answers, c.answersNote = msg.answers, msg.answersNote
-	c.pristine = msg.pristine
+	c.pristine, c.refused = msg.pristine, msg.refused
 	return c
 }
 

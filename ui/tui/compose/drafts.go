@@ -199,7 +199,7 @@ func (b DraftsBox) describe(it draftItem) string {
 	case outbox.StateUnknown:
 		return fmt.Sprintf("may have been sent: check Sent · %s · to %s · %s send again · %s forget", e.Account, to, screen.Hint(b.keys.Send), screen.Hint(b.keys.Discard))
 	case outbox.StateFailed:
-		return fmt.Sprintf("not sent · %s · to %s · %s · %s send again · %s forget", e.Account, to, e.LastError, screen.Hint(b.keys.Send), screen.Hint(b.keys.Discard))
+		return fmt.Sprintf("not sent · %s · to %s · %s · %s mends · %s send again · %s forget", e.Account, to, e.LastError, screen.Hint(b.keys.Open), screen.Hint(b.keys.Send), screen.Hint(b.keys.Discard))
 	case outbox.StateQueued:
 		if e.LastError != "" {
 			return fmt.Sprintf("in outbox, retrying · %s · to %s · %s · %s takes it back", e.Account, to, e.LastError, screen.Hint(b.keys.Discard))

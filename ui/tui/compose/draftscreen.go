@@ -64,6 +64,9 @@ func (b DraftsBox) key(msg tea.KeyMsg) (screen.Screen, tea.Cmd) {
 			return screen.Tell(b, screen.NoteMsg{Text: "its account " + it.draft.Account + " is not configured: the draft stays on disk", Bad: true}), nil
 		}
 		return b, reopenCmd(e.Ctx, room, a, it.draft.Draft, e.Opts.CallTimeout)
+	case key.Matches(msg, k.Open) && it.entry != nil && it.entry.State == outbox.StateFailed && b.accounts[it.entry.Account]:
+		// Refused (a 550): back to its draft to mend, the reason shown.
+		return screen.Tell(b, screen.NoteMsg{Text: "opening the draft…"}), reopenFailedCmd(e.Ctx, room, b.account(it.entry.Account), it.entry.ID, e.Opts.CallTimeout)
 	case key.Matches(msg, k.Send) && it.entry != nil && !b.accounts[it.entry.Account]:
 		return screen.Tell(b, screen.NoteMsg{Text: "orphaned: " + it.entry.Account + " is not configured, and no other account sends it", Bad: true}), nil
 	case key.Matches(msg, k.Send) && it.entry != nil && (it.entry.State == outbox.StateUnknown || it.entry.State == outbox.StateFailed):

@@ -57,6 +57,10 @@ type ComposeReadyMsg struct {
 	// under it on the review screen; answersNote says why it is missing.
 	answers     *model.Body
 	answersNote string
+	// refused is why a server refused this message when it was sent
+	// (a 550), for a failed entry reopened from the drafts view: shown
+	// above its headers on the review screen.
+	refused string
 	// pristine is the text as written before the editor first opens, for
 	// a new message or a reply when [compose] abort_unmodified is on:
 	// the editor leaving it so discards the draft. nil: never.
@@ -367,6 +371,25 @@ type DecidedMsg struct {
 }
 
 func (m DecidedMsg) AccountIndex() int { return screen.NoAccount }
+
+// reopenFailedCmd takes a failed entry (a server refused it) back to
+// its draft (outbox.Box.Reopen) and reopens that on the review screen,
+// with the server's reason above its headers.
+func reopenFailedCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, id string, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		e, err := room.Box.Reopen(id)
+		if err != nil {
+			return ReopenedMsg{ComposeReadyMsg{Err: err}}
+		}
+		dr, _, err := room.Box.Draft(e.DraftID)
+		if err != nil {
+			return ReopenedMsg{ComposeReadyMsg{Err: err}}
+		}
+		msg, _ := reopenCmd(ctx, room, acct, dr, timeout)().(ReopenedMsg)
+		msg.refused = e.LastError
+		return msg
+	}
+}
 
 // reopenCmd rebuilds what a draft cannot hold in its text: who it is
 // from, its thread (kept beside it), and for a forward the original's

@@ -35,6 +35,9 @@ const minNameWidth = 12
 // as they will go, the text, then the message it answers).
 func (c Composer) Page(width int) (fixed, text []string) {
 	d := c.Shown
+	if c.refused != "" {
+		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("the server refused it: "+c.refused), width)))
+	}
 	if c.problem != "" {
 		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("cannot send: "+c.problem+" · "+screen.Hint(c.keys.Edit)+" edits"), width)))
 	}
