@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/send/outbox"
 	"unibox/ui/cli"
 	"unibox/ui/facetest"
 	"unibox/ui/launch"
@@ -102,5 +103,29 @@ func TestStatusJSON(t *testing.T) {
 	}
 	if got.Accounts[1].ErrorClass != "unavailable" || got.Accounts[2].ErrorClass != "timeout" {
 		t.Fatalf("down/hung: %+v", got.Accounts)
+	}
+}
+
+// `unibox status` says what waits in the outbox: mail left counting down
+// at a quit goes at the next start, and the person sees it there.
+func TestStatusSaysWhatWaitsInTheOutbox(t *testing.T) {
+	path := facetest.ThreeAccounts(t) // its own $XDG_DATA_HOME: the outbox's
+	root, err := outbox.DefaultRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := outbox.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := []byte("From: sam@example.com\r\nTo: bob@example.com\r\nSubject: x\r\n\r\nx\r\n")
+	if _, err := box.Enqueue(outbox.Entry{Account: "Work", MessageID: "m-1", From: "sam@example.com", Rcpt: []string{"bob@example.com"},
+		SendAt: time.Now().Add(time.Minute)}, raw, raw); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	cli.Status([]string{"--config", path, "--account", "Work", "--timeout", "5s"}, &out, &errb)
+	if s := out.String(); !strings.Contains(s, "outbox: Work: to bob@example.com: waits, goes at ") {
+		t.Fatalf("status does not say what waits:\n%s%s", s, errb.String())
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"unibox/accounts"
+	"unibox/accounts/send/outbox"
 	"unibox/model/textsafe"
 	"unibox/ui/jsonview"
 	"unibox/ui/launch"
@@ -73,8 +75,43 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		for _, s := range out {
 			printTrouble(stdout, s.Name, s.Store, s.History)
 		}
+		printOutbox(stdout, env)
 	}
 	return exitCode(ok, len(results))
+}
+
+// printOutbox says what waits in the outbox, a line each: mail a person
+// left counting down when they quit goes at the next start, and a
+// refused or uncertain message waits for them.
+func printOutbox(w io.Writer, env *launch.Env) {
+	box, err := env.Outbox()
+	if err != nil {
+		return
+	}
+	entries, err := box.Entries()
+	if err != nil {
+		fmt.Fprintf(w, "outbox: cannot be read: %s\n", textsafe.Line(err.Error()))
+		return
+	}
+	for _, e := range entries {
+		if e.Err != nil {
+			fmt.Fprintf(w, "outbox: an entry is damaged and set aside: %s\n", textsafe.Line(e.Err.Error()))
+			continue
+		}
+		what := "sent, filing its copy"
+		switch e.State {
+		case outbox.StateQueued:
+			what = "waits, goes at " + e.SendAt.Local().Format("2006-01-02 15:04") + " (or the next start of unibox, or `unibox sync`)"
+			if e.LastError != "" {
+				what = "waits for its server: " + e.LastError
+			}
+		case outbox.StateFailed:
+			what = "not sent: " + e.LastError
+		case outbox.StateUnknown:
+			what = "may have been sent: check Sent"
+		}
+		fmt.Fprintf(w, "outbox: %s: to %s: %s\n", textsafe.Line(e.Account), clip(strings.Join(e.Rcpt, ", "), 60), textsafe.Line(what))
+	}
 }
 
 // printTrouble says, one line each, what is wrong with an account's store

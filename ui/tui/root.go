@@ -62,6 +62,9 @@ type frame struct {
 	// notifyFailure is notify_cmd's last failure as the notifier told it
 	// (notifyFailureMsg), for the details; "" after a success.
 	notifyFailure string
+	// farewell is what the UI says as it ends (compose.FarewellMsg): what
+	// became of mail that was counting down when the person quit.
+	farewell string
 }
 
 // New builds the model and subscribes to every account's status. Call
@@ -113,6 +116,10 @@ func New(opts screen.Options) (*Model, error) {
 	m.layout()
 	return m, nil
 }
+
+// Farewell is what to print on the terminal once the program has ended
+// ("" for nothing).
+func (m *Model) Farewell() string { return m.frame.farewell }
 
 // Close ends every command and subscription of the UI.
 func (m *Model) Close() {
@@ -208,6 +215,9 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case message.ProgressMsg, message.SavedMsg, message.AttachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.AttachMsg(msg), m.heard())
+	case compose.FarewellMsg:
+		m.frame.farewell = msg.Text
+		return m, nil
 	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, threads.RowsMsg, threads.OpenRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, details.RefreshMsg, compose.SentMarkMsg:
 		return m, m.handleScreenMsg(msg)
 	}

@@ -81,6 +81,9 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unibox:", err)
 		return 1
 	}
+	if f := m.Farewell(); f != "" {
+		fmt.Fprintln(stdout, "unibox:", textsafe.Line(f))
+	}
 	return 0
 }
 

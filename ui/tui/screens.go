@@ -19,6 +19,7 @@ const (
 	modeDrafts
 	modeFolders // the folder picker (folderpick.go)
 	modeSnooze
+	modeQuit // q while mail counts down (compose.QuitBox)
 	modeCount
 )
 
@@ -67,6 +68,7 @@ var screens = [modeCount]screenRow{
 		actions: []string{"back", "quit", "drafts", "open", "send", "discard", "down", "up", "help"}},
 	modeFolders: {name: "folders", place: "folder picker", actions: []string{"back", "open", "help"}},
 	modeSnooze:  {name: "snooze", place: "snooze picker", typesHelp: true, actions: []string{"back", "open"}},
+	modeQuit:    {name: "quit", place: "quit question", actions: []string{"send", "quit", "back"}},
 }
 
 // String names the view, for test failures and traces.

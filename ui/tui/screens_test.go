@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unibox/accounts/send/outbox"
 	"unibox/ui/tui/details"
 	"unibox/ui/tui/screen/screentest"
 
@@ -38,6 +39,9 @@ var openers = map[mode]func(m *Model){
 		m.show(modeFolders, p)
 	},
 	modeSnooze: func(m *Model) { m.show(modeSnooze, picker.StartSnooze(&m.env, []model.Row{{}}, m.env.Opts.Now())) },
+	modeQuit: func(m *Model) {
+		m.show(modeQuit, compose.NewQuit(&m.env, []outbox.Entry{{SendAt: m.env.Opts.Now().Add(8 * time.Second)}}))
+	},
 }
 
 // noMsg is a message no screen owns.

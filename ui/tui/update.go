@@ -75,6 +75,12 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 			m.triage.clear()
 		}
 	case key.Matches(msg, m.env.Keys.Quit):
+		if room := m.env.Opts.Mailroom; room != nil && room.Runner != nil {
+			if soon := m.compose.Soon(m.env.Opts.Now()); len(soon) > 0 {
+				m.show(modeQuit, compose.NewQuit(&m.env, soon)) // mail counting down: ask first
+				return nil
+			}
+		}
 		return tea.Quit
 	case key.Matches(msg, m.env.Keys.Open):
 		return m.open()
@@ -342,6 +348,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.resume(&m.env)
 	case compose.ComposeReadyMsg, compose.ReopenedMsg, compose.EditedMsg, compose.UnmodifiedMsg, compose.ReviewMsg, compose.MarksMsg, compose.QueuedMsg, compose.CancelledMsg:
 		return m.composed(msg)
+	case compose.SentNowMsg:
+		return m.toTop(msg)
 	case compose.ShelvedMsg:
 		return tea.Batch(m.composed(msg), m.toTop(msg)) // the drafts view reads Drafts again
 	case threads.StoredMsg:

@@ -322,3 +322,34 @@ func TestReopenAFailedEntry(t *testing.T) {
 		t.Fatalf("reopening a queued entry: %v", err)
 	}
 }
+
+// SendNow brings a queued entry's time forward (a person quitting while
+// it counts down); a claimed one or one past queued is refused.
+func TestSendNow(t *testing.T) {
+	b := openBox(t)
+	now := time.Now()
+	e := enqueue(t, b, Entry{SendAt: now.Add(time.Minute)})
+	if due, _ := b.Due(now); len(due) != 0 {
+		t.Fatalf("due before its time: %+v", due)
+	}
+	held, err := b.Claim(e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SendNow(e.ID, now); !errors.Is(err, ErrClaimed) {
+		t.Fatalf("send now while a sender holds it: %v", err)
+	}
+	held.Release()
+	if err := b.SendNow(e.ID, now); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := b.Due(now); len(due) != 1 || due[0].ID != e.ID {
+		t.Fatalf("due after send now: %+v", due)
+	}
+	c, _ := b.Claim(e.ID)
+	c.Mark(StateSending, nil)
+	c.Release()
+	if err := b.SendNow(e.ID, now); !errors.Is(err, ErrState) {
+		t.Fatalf("send now once sending: %v", err)
+	}
+}

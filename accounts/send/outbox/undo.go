@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Cancel takes a queued entry back out of the outbox: undo during
@@ -30,6 +31,30 @@ func (b *Box) Cancel(id string) (Entry, error) {
 		return e, err
 	}
 	return e, b.removeEntry(c, false)
+}
+
+// SendNow brings a queued entry's time forward to now: a person quitting
+// while it counts down chose to send it rather than leave it waiting.
+// Claimed first, so an entry a sender holds is refused (ErrClaimed), as
+// is one past queued (ErrState). The runner still has to be woken.
+func (b *Box) SendNow(id string, now time.Time) error {
+	c, err := b.Claim(id)
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	e := c.Entry()
+	if e.State != StateQueued {
+		return fmt.Errorf("outbox: entry %s is %s, not queued: %w", id, e.State, ErrState)
+	}
+	if e.SendAt.After(now) {
+		e.SendAt = now
+	}
+	if err := b.writeEntry(&e); err != nil {
+		return err
+	}
+	c.entry = e
+	return nil
 }
 
 // Reopen takes a failed entry (a server refused it: a 550) back to its

@@ -51,6 +51,8 @@ type Composer struct {
 	pristine []byte
 	// refused is the server's reason when a failed message was reopened.
 	refused string
+	// entries are the outbox as last read, for what q asks about (Soon).
+	entries []outbox.Entry
 	// scroll is how far the review's text is moved up; width and height
 	// are the review's size, which the root sets, so keys can bound it.
 	scroll, Width, Height int
@@ -281,6 +283,7 @@ func (c Composer) Countdown(now time.Time) (string, bool) {
 // filed), or failed, or unknown; line is what the status line says then.
 func (c Composer) outboxChanged(msg OutboxMsg, now time.Time) (Composer, string, bool) {
 	c.Summary = summarize(msg.entries, msg.drafts)
+	c.entries = msg.entries
 	c.Drafted = drafted(msg.drafts)
 	if c.Waiting == nil && !c.Review {
 		c.Waiting = c.adopt(msg.entries, now)
