@@ -23,10 +23,14 @@ type sending struct {
 	noSend  error // why it cannot send, when send is nil
 	copy    dispatch.SentCopy
 	limits  provider.Limits // what its server takes in one call (the Spec's)
+	// sign is the signature of an address it writes from (config's
+	// SignatureFor), above whether it goes above the quote.
+	sign  func(ctx context.Context, from string) (string, error)
+	above bool
 }
 
-func sendingOf(ac config.Account, spec *provider.Spec) sending {
-	s := sending{from: ac.From, aliases: ac.Aliases, send: spec.Send, limits: spec.Limits}
+func sendingOf(ac config.Account, c config.Compose, spec *provider.Spec) sending {
+	s := sending{from: ac.From, aliases: ac.Aliases, send: spec.Send, limits: spec.Limits, sign: ac.SignatureFor, above: c.SignatureAboveQuote}
 	switch {
 	case spec.Send != nil:
 	case ac.Kind == config.KindMCP:
@@ -81,6 +85,18 @@ func (h *Sending) From() (*mail.Address, error) {
 // Identity is the account's own addresses: reply all leaves them out.
 func (h *Sending) Identity() (from *mail.Address, aliases []string) {
 	return h.a.sending.from, h.a.sending.aliases
+}
+
+// Signature is what a message from the address from is signed with:
+// the alias's own, else the account's (signature_file, or signature_cmd
+// run now, within config.SignatureTimeout), and where it goes.
+func (h *Sending) Signature(ctx context.Context, from string) (compose.Signature, error) {
+	sign := h.a.sending.sign
+	if sign == nil {
+		return compose.Signature{}, nil
+	}
+	text, err := sign(ctx, from)
+	return compose.Signature{Text: text, Above: h.a.sending.above}, err
 }
 
 // ownSender refuses an envelope sender that is none of the account's

@@ -23,6 +23,7 @@ import (
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
 	"unibox/model"
+	mailcompose "unibox/model/compose"
 	"unibox/model/review"
 	"unibox/ui/facetest"
 	"unibox/ui/tui"
@@ -42,6 +43,9 @@ func (w *writer) Identity() (*mail.Address, []string) {
 	return &mail.Address{Name: "Sam", Address: "sam@example.com"}, nil
 }
 func (w *writer) CanSend() error { return nil }
+func (w *writer) Signature(context.Context, string) (mailcompose.Signature, error) {
+	return mailcompose.Signature{}, nil
+}
 
 // Known: Sam has written to Bob before, to nobody else.
 func (w *writer) Known(_ context.Context, _ *outbox.Box, _ []string) review.Known {
@@ -168,8 +172,9 @@ func TestReviewRefusesAndDiscards(t *testing.T) {
 // real outbox and runner.
 // mailWorld is sam and bob on a real IMAP server (sam's INBOX holds
 // Bob's "lunch?"), a real SMTP server delivering into it, sam's account
-// through a real serve-imap child, and a running outbox.
-func mailWorld(t *testing.T) (*memimap.Server, *smtptest.Server, *accounts.Set, *outbox.Box, *dispatch.Runner) {
+// through a real serve-imap child, and a running outbox; edit, when
+// given, changes the config before the account opens.
+func mailWorld(t *testing.T, edit ...func(*config.Config)) (*memimap.Server, *smtptest.Server, *accounts.Set, *outbox.Box, *dispatch.Runner) {
 	srv, err := memimap.Start(memimap.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -193,6 +198,9 @@ func mailWorld(t *testing.T) (*memimap.Server, *smtptest.Server, *accounts.Set, 
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam",
 		From: &mail.Address{Name: "Sam", Address: "sam@example.com"}, SaveSent: config.SaveSentAlways,
 		SMTP: &config.SMTP{Host: "127.0.0.1", Port: smtp.Port(), Security: "none", Username: "sam"}}}}
+	for _, e := range edit {
+		e(cfg)
+	}
 	exe, _ := os.Executable()
 	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
 		Password: func(config.Account) func(context.Context) (string, error) {

@@ -79,6 +79,7 @@ func account(t *table) (Account, []string) {
 			t.get(k) // checked once the kind is fixed; not "unknown" meanwhile
 		}
 	}
+	signatures(t, &a) // after the kind's keys: from may be the username
 	t.finish()
 	return a, secrets
 }

@@ -152,7 +152,8 @@ func TestExampleConfig(t *testing.T) {
 		"connect_timeout", "connect_attempts", "call_timeout", "backoff_base", "backoff_cap", "backoff_jitter",
 		"stable_after", "probe_interval", "probe_timeout", "probe_misses", "terminate_after", "command_timeout",
 		"refresh_interval", "mark_read_on_open", "after_action", "abort_unmodified", "thread_by_subject", "page_size", "date_format", "ambiguous_width", "open_cmd", "download_dir", "tls_ca_file", "oauth2_token_url", "oauth2_client_id", "oauth2_client_secret_cmd", "oauth2_scopes", "refresh_token_cmd", "refresh_token_store_cmd", "provider",
-		"[[account.provision]]", "[account.tools.", "[resilience]", "[ui]", "[keys]", "[agent]", "max_drafts_per_hour")
+		"[[account.provision]]", "[account.tools.", "[resilience]", "[ui]", "[keys]", "[agent]", "max_drafts_per_hour",
+		"signature_file", "signature_cmd", "signatures = ", "signature_above_quote")
 	for _, k := range keys {
 		if !strings.Contains(text, k) {
 			t.Errorf("config.example.toml does not mention %s", k)

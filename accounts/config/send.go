@@ -179,6 +179,9 @@ func composeTable(t *table, c Compose) Compose {
 			c.SendDelay = Duration{d}
 		}
 	}
+	if b, ok := t.boolean("signature_above_quote"); ok {
+		c.SignatureAboveQuote = b
+	}
 	t.finish()
 	return c
 }

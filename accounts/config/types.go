@@ -87,6 +87,12 @@ type Account struct {
 	// Sending (both kinds): the account's own addresses.
 	From    *mail.Address // from; default: username when it is an address
 	Aliases []string      // more own addresses, left out of reply all
+	// Signature is what the account signs what it writes with
+	// (signature_file or signature_cmd; nil: none), and AliasSignatures
+	// an address's own (signatures), by its lower-cased address: the
+	// From a message goes out from picks (SignatureFor).
+	Signature       *Signature
+	AliasSignatures map[string]*Signature
 	// Sending (IMAP): nil SMTP means the account only reads.
 	SMTP            *SMTP
 	SaveSent        string // SaveSentAuto (default), SaveSentAlways or SaveSentNever
@@ -134,6 +140,9 @@ type Compose struct {
 	// editor left unchanged, instead of showing the review (mutt's
 	// abort_unmodified).
 	AbortUnmodified bool
+	// SignatureAboveQuote puts the signature of a reply or forward above
+	// the quoted text instead of at the end (signature_above_quote).
+	SignatureAboveQuote bool
 }
 
 // Agent is the [agent] table: what `unibox mcp` lets an agent do.

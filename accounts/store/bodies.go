@@ -12,8 +12,11 @@ import (
 )
 
 // storedBody is what of a model.Body the store keeps: the envelope is the
-// message row's.
+// message row's, but for Cc and Reply-To, which the row does not hold
+// and which the message view shows and a reply to all answers.
 type storedBody struct {
+	Cc          []model.Address    `json:"cc,omitempty"`
+	ReplyTo     []model.Address    `json:"reply_to,omitempty"`
 	Headers     []model.Header     `json:"headers,omitempty"`
 	Text        string             `json:"text"`
 	FromHTML    bool               `json:"from_html,omitempty"`
@@ -26,7 +29,7 @@ type storedBody struct {
 // whose message row is not stored (it came from a search beyond the
 // stored pages) is not kept: nothing would list it offline.
 func (s *Store) SaveBody(ctx context.Context, k Key, b model.Body, maxBytes int64) error {
-	data, err := json.Marshal(storedBody{Headers: b.Headers, Text: b.Text, FromHTML: b.FromHTML, Attachments: b.Attachments, Problems: b.Problems})
+	data, err := json.Marshal(storedBody{Cc: b.Cc, ReplyTo: b.ReplyTo, Headers: b.Headers, Text: b.Text, FromHTML: b.FromHTML, Attachments: b.Attachments, Problems: b.Problems})
 	if err != nil {
 		return err
 	}
@@ -88,7 +91,7 @@ func (s *Store) Body(ctx context.Context, k Key, id model.MessageID) (model.Body
 		if err := json.Unmarshal(data, &sb); err != nil {
 			return fmt.Errorf("stored body of uid %d: %w", id.UID, err)
 		}
-		body = model.Body{Message: m, Headers: sb.Headers, Text: sb.Text, FromHTML: sb.FromHTML, Attachments: sb.Attachments, Problems: sb.Problems}
+		body = model.Body{Message: m, Cc: sb.Cc, ReplyTo: sb.ReplyTo, Headers: sb.Headers, Text: sb.Text, FromHTML: sb.FromHTML, Attachments: sb.Attachments, Problems: sb.Problems}
 		return nil
 	})
 	return body, err

@@ -10,10 +10,12 @@ import (
 
 func body(m model.Message, text string) model.Body {
 	return model.Body{Message: m, Text: text, Headers: []model.Header{{Name: "Subject", Value: m.Subject}},
+		Cc: []model.Address{{Name: "Carol", Address: "carol@example.com"}}, ReplyTo: []model.Address{{Address: "list@example.org"}},
 		Attachments: []model.Attachment{{Name: "a.pdf", Type: "application/pdf", Size: 3}}, Problems: []string{"charset x-unknown read as UTF-8"}}
 }
 
-// A stored body reads back whole, under its envelope; it goes with its
+// A stored body reads back whole (Cc and Reply-To too: the view shows
+// them and R answers them offline), under its envelope; it goes with its
 // message (expunged, or its folder refilled), and the cap drops the
 // bodies stored longest ago first.
 func TestBodies(t *testing.T) {
@@ -22,19 +24,20 @@ func TestBodies(t *testing.T) {
 	if err := s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 7, Messages: in, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	const capBytes = 1000
+	const capBytes = 1200
 	for _, m := range in {
 		if err := s.SaveBody(ctx, work, body(m, strings.Repeat("x", 300)), capBytes); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Three bodies of ~450 bytes do not fit in 1000: the first stored (uid
+	// Three bodies of ~550 bytes do not fit in 1200: the first stored (uid
 	// 3) went.
 	if _, err := s.Body(ctx, work, in[0].ID); err != ErrNotStored {
 		t.Fatalf("the oldest body under the cap: %v", err)
 	}
 	got, err := s.Body(ctx, work, in[1].ID)
-	if err != nil || got.Text != strings.Repeat("x", 300) || got.Subject != in[1].Subject || len(got.Attachments) != 1 || len(got.Problems) != 1 || got.ID != in[1].ID {
+	if err != nil || got.Text != strings.Repeat("x", 300) || got.Subject != in[1].Subject || len(got.Attachments) != 1 || len(got.Problems) != 1 || got.ID != in[1].ID ||
+		len(got.Cc) != 1 || got.Cc[0].Name != "Carol" || len(got.ReplyTo) != 1 || got.ReplyTo[0].Address != "list@example.org" {
 		t.Fatalf("stored body: %+v %v", got, err)
 	}
 	// Of a message the store does not list (a search hit), nothing is kept.

@@ -22,7 +22,7 @@ func Forward(o Original, self Identity) Draft {
 	d := Draft{Kind: KindForward, From: cleanAddress(self.For(o))}
 	d.Subject = forwardSubject(o.Subject)
 	var b strings.Builder
-	b.WriteString("\n\n" + forwardMark + "\n")
+	b.WriteString("\n" + forwardMark + "\n")
 	b.WriteString("From: " + formatAddress(cleanAddress(o.From)) + "\n")
 	if !o.Date.IsZero() {
 		b.WriteString("Date: " + o.Date.Format("Mon, 2 Jan 2006 15:04 -0700") + "\n")
@@ -33,7 +33,7 @@ func Forward(o Original, self Identity) Draft {
 		b.WriteString("Cc: " + formatList(cleanList(o.Cc)) + "\n")
 	}
 	b.WriteString("\n" + cleanBlock(o.Text) + "\n")
-	d.Body = b.String()
+	d.Body = Signed("", b.String(), self.Signature)
 	for _, p := range o.Attachments {
 		d.Attachments = append(d.Attachments, cleanPart(p))
 	}

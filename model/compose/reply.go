@@ -43,7 +43,7 @@ func Reply(o Original, self Identity, all bool) Draft {
 	d.Subject = replySubject(o.Subject)
 	d.InReplyTo = cleanID(o.MessageID)
 	d.References = references(o)
-	d.Body = "\n" + attribution(o) + "\n" + quote(o.Text) + "\n"
+	d.Body = Signed("", Quoted(o), self.Signature)
 	return d
 }
 

@@ -40,10 +40,13 @@ type Part struct {
 }
 
 // Identity is the account's own addresses: its "from" and its "aliases".
-// Reply all leaves all of them out.
+// Reply all leaves all of them out. Signature is what New, Reply and
+// Forward sign with: the caller's pick for the From the draft goes out
+// from (For), zero for none.
 type Identity struct {
-	From    model.Address
-	Aliases []string
+	From      model.Address
+	Aliases   []string
+	Signature Signature
 }
 
 // For is the address an answer to o goes out from: the alias o was
@@ -98,5 +101,5 @@ type Draft struct {
 
 // New is an empty message from the account.
 func New(self Identity) Draft {
-	return Draft{Kind: KindNew, From: cleanAddress(self.From)}
+	return Draft{Kind: KindNew, From: cleanAddress(self.From), Body: Signed("", "", self.Signature)}
 }

@@ -16,6 +16,11 @@ const (
 	KindNameAddress Kind = "name_address"
 )
 
+// NameMark is the mark a's display name calls for in field ("From",
+// "To", "Cc", "Reply-To", ...), if any: what the review marks, for a face
+// that shows a message's addresses (the message view).
+func NameMark(field string, a model.Address) (Mark, bool) { return nameMark(field, a) }
+
 // nameMark is the mark a recipient's display name calls for, if any: it
 // names the first address written in the name that is not the one the
 // mail goes to. Addresses are compared by AddressKey, so a name that

@@ -23,6 +23,7 @@ import (
 // IMAP server with Drafts and Sent, able to send through a real SMTP
 // server on loopback (which must receive nothing: agents do not send),
 // with one message from Bob in its INBOX, in a thread, Cc'ing Carol.
+// edit, when given, changes the config before the account opens.
 type draftWorld struct {
 	srv  *memimap.Server
 	smtp *smtptest.Server
@@ -30,7 +31,7 @@ type draftWorld struct {
 	root string // the drafts' root, shared by every hub of the world
 }
 
-func newDraftWorld(t *testing.T) *draftWorld {
+func newDraftWorld(t *testing.T, edit ...func(*config.Config)) *draftWorld {
 	t.Helper()
 	w := &draftWorld{root: t.TempDir()}
 	srv, err := memimap.Start(memimap.Options{})
@@ -58,6 +59,9 @@ func newDraftWorld(t *testing.T) *draftWorld {
 		From: &mail.Address{Name: "Sam", Address: "sam@example.com"}, SaveSent: config.SaveSentAlways,
 		SMTP: &config.SMTP{Host: "127.0.0.1", Port: w.smtp.Port(), Security: "none", Username: "sam"}}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
+	for _, e := range edit {
+		e(cfg)
+	}
 	w.set = openSet(t, cfg)
 	return w
 }

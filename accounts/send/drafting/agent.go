@@ -67,14 +67,14 @@ func (w *Writer) Reply(ctx context.Context, acct Filer, orig model.Body, body st
 	if all {
 		kind = compose.KindReplyAll
 	}
-	d, ref, err := Build(ctx, acct.Name(), acct, kind, &orig, timeout)
+	d, ref, sig, err := build(ctx, acct.Name(), acct, kind, &orig, timeout)
 	if err != nil {
 		return Made{}, err
 	}
-	if quote { // compose dropped the original's hidden characters from the quote
-		d.Body = Normalize(body) + "\n" + d.Body
+	if quote { // compose drops the original's hidden characters from the quote
+		d.Body = compose.Signed(Normalize(body)+"\n", compose.Quoted(Original(orig)), sig)
 	} else {
-		d.Body = Normalize(body)
+		d.Body = compose.Signed(Normalize(body), "", sig)
 	}
 	return w.file(ctx, acct, d, ref, timeout)
 }
@@ -98,11 +98,11 @@ func (w *Writer) New(ctx context.Context, acct Filer, to, cc []string, subject, 
 	if err := CheckBody("body", body); err != nil {
 		return Made{}, err
 	}
-	d, _, err := Build(ctx, acct.Name(), acct, compose.KindNew, nil, timeout)
+	d, _, sig, err := build(ctx, acct.Name(), acct, compose.KindNew, nil, timeout)
 	if err != nil {
 		return Made{}, err
 	}
-	d.To, d.Cc, d.Subject, d.Body = toA, ccA, subject, Normalize(body)
+	d.To, d.Cc, d.Subject, d.Body = toA, ccA, subject, compose.Signed(Normalize(body), "", sig)
 	return w.file(ctx, acct, d, nil, timeout)
 }
 

@@ -13,12 +13,14 @@ import (
 )
 
 // Composer is what building an answer needs of an account
-// (accounts.Account): who it writes as, whether it can send at all, and
-// a forwarded message's attachments.
+// (accounts.Account): who it writes as, whether it can send at all, a
+// forwarded message's attachments, and the signature of the address it
+// writes from (its signature_cmd runs then, within its own bound).
 type Composer interface {
 	Identity() (from *mail.Address, aliases []string)
 	CanSend() error
 	Part(ctx context.Context, id model.MessageID, index int) (model.Part, error)
+	Signature(ctx context.Context, from string) (compose.Signature, error)
 }
 
 // ErrNoFrom is an account with no address to write from.
@@ -29,30 +31,49 @@ var ErrNoFrom = errors.New("has no address to send from: set from in its [[accou
 // the message answered (nil for a new one). A forward fetches the
 // original's attachments, each within timeout.
 func Build(ctx context.Context, account string, c Composer, kind compose.Kind, body *model.Body, timeout time.Duration) (compose.Draft, *outbox.Ref, error) {
+	d, ref, _, err := build(ctx, account, c, kind, body, timeout)
+	return d, ref, err
+}
+
+// build is Build, and the signature it signed with: that of the From
+// the draft goes out from (an alias's own, when it has one), which an
+// agent's draft places again around the agent's text.
+func build(ctx context.Context, account string, c Composer, kind compose.Kind, body *model.Body, timeout time.Duration) (compose.Draft, *outbox.Ref, compose.Signature, error) {
+	fail := func(err error) (compose.Draft, *outbox.Ref, compose.Signature, error) {
+		return compose.Draft{}, nil, compose.Signature{}, err
+	}
 	if err := c.CanSend(); err != nil {
-		return compose.Draft{}, nil, fmt.Errorf("%s: %w", account, err)
+		return fail(fmt.Errorf("%s: %w", account, err))
 	}
 	self, err := identity(account, c)
 	if err != nil {
-		return compose.Draft{}, nil, err
+		return fail(err)
+	}
+	from := self.From
+	var o compose.Original
+	if body != nil {
+		o = Original(*body)
+		from = self.For(o)
+	}
+	if self.Signature, err = c.Signature(ctx, from.Address); err != nil {
+		return fail(fmt.Errorf("%s: the signature: %w", account, err))
 	}
 	if body == nil {
-		return compose.New(self), nil, nil
+		return compose.New(self), nil, self.Signature, nil
 	}
-	o := Original(*body)
 	if kind == compose.KindForward {
 		parts, err := Parts(ctx, c, body.ID, len(body.Attachments), timeout)
 		if err != nil {
-			return compose.Draft{}, nil, fmt.Errorf("forward: %w", err)
+			return fail(fmt.Errorf("forward: %w", err))
 		}
 		o.Attachments = parts
 	}
 	id := body.ID
 	ref := &outbox.Ref{Account: id.Account, Folder: id.Folder, UIDValidity: id.UIDValidity, UID: id.UID, MessageID: body.MessageID}
 	if kind == compose.KindForward {
-		return compose.Forward(o, self), ref, nil
+		return compose.Forward(o, self), ref, self.Signature, nil
 	}
-	return compose.Reply(o, self, kind == compose.KindReplyAll), ref, nil
+	return compose.Reply(o, self, kind == compose.KindReplyAll), ref, self.Signature, nil
 }
 
 // identity is the account's own addresses, as compose wants them.

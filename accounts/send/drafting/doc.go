@@ -1,8 +1,10 @@
 // Package drafting writes drafts the one way both faces use: the TUI when
 // a person starts a reply, and `unibox mcp` when an agent drafts one. A
-// draft is built by model/compose from the message it answers, kept as a
-// local draft (accounts/send/outbox), and, for an agent, also filed in the
-// account's Drafts folder, where a person reviews and sends it.
+// draft is built by model/compose from the message it answers, signed
+// with the signature of the address it goes out from (the account's
+// Signature), kept as a local draft (accounts/send/outbox), and, for an
+// agent, also filed in the account's Drafts folder, where a person
+// reviews and sends it.
 //
 // Who wrote a draft is decided here, by a local ledger under the outbox's
 // root (agent-drafts/<draft id>.json: its Message-ID, the sha256 of its

@@ -10,6 +10,7 @@ import (
 
 	"unibox/accounts/send/outbox"
 	"unibox/model"
+	"unibox/model/compose"
 )
 
 // folderDouble is a Drafts folder held in memory, standing in for an
@@ -37,6 +38,9 @@ func (f *folderDouble) Identity() (*mail.Address, []string) {
 	return &mail.Address{Name: "Sam", Address: "sam@example.org"}, nil
 }
 func (f *folderDouble) CanSend() error { return nil }
+func (f *folderDouble) Signature(context.Context, string) (compose.Signature, error) {
+	return compose.Signature{}, nil
+}
 func (f *folderDouble) Part(context.Context, model.MessageID, int) (model.Part, error) {
 	return model.Part{}, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"unibox/accounts/send/outbox"
 	"unibox/model"
+	mailcompose "unibox/model/compose"
 	"unibox/model/review"
 	"unibox/ui/tui/screen"
 	"unibox/ui/tui/screen/screentest"
@@ -35,6 +36,9 @@ func (w *writer) Identity() (*mail.Address, []string) {
 	return &mail.Address{Name: "Sam", Address: "sam@example.com"}, nil
 }
 func (w *writer) CanSend() error { return nil }
+func (w *writer) Signature(context.Context, string) (mailcompose.Signature, error) {
+	return mailcompose.Signature{}, nil
+}
 func (w *writer) Part(context.Context, model.MessageID, int) (model.Part, error) {
 	return model.Part{}, os.ErrNotExist
 }

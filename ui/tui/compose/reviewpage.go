@@ -4,31 +4,20 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rivo/uniseg"
-
 	"unibox/model"
 	mailcompose "unibox/model/compose"
-	"unibox/model/review"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/screen"
 )
 
 // The review's page. What a person must see before sending is never cut
-// to the screen's width: every mark, and every recipient's address whole,
-// wrapped onto as many lines as it needs, with its display name after it
-// (only the name may be cut). A name such as
-// "bob@uharness.test (Bob, Finance) - Example Corp" before
-// <evil@attacker.test> cannot push the real address off the screen.
-// Since that can take more lines than the screen has, all of it scrolls
-// with the text, and the bottom line says "↓ more" while anything is
-// below.
+// to the screen's width: every mark, and every recipient as
+// screen.AddressLines shows one. Since that can take more lines than the
+// screen has, all of it scrolls with the text, and the bottom line says
+// "↓ more" while anything is below.
 
 // labelWidth is the columns of a header's label ("Subject: ").
 const labelWidth = 9
-
-// minNameWidth is the least room a display name gets on its address's
-// line; with less, it goes on a line of its own.
-const minNameWidth = 12
 
 // Page is the review's lines: those that stay (what stops the send, and
 // the discard's question), and those that scroll (the marks, the headers
@@ -81,13 +70,13 @@ func (c Composer) headerLines(width int) []string {
 			out = append(out, label(name, true))
 		}
 		for i, a := range list {
-			for j, l := range c.addressLines(a, room) {
+			for j, l := range screen.AddressLines(a, room, c.styles.Dim.Render) {
 				out = append(out, label(name, i == 0 && j == 0)+l)
 			}
 		}
 	}
 	words := func(name, value string) {
-		for i, l := range breakCells(value, room, room, true) {
+		for i, l := range screen.BreakCells(value, room, room, true) {
 			out = append(out, label(name, i == 0)+textsafe.Fit(l, room))
 		}
 	}
@@ -104,42 +93,6 @@ func (c Composer) headerLines(width int) []string {
 		words("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, screen.HumanSize(int64(len(p.Data)))))
 	}
 	return out
-}
-
-// addressLines is one address in room columns: the address first and
-// whole (made visible, its punycode beside a non-ASCII domain:
-// review.ShowAddress), broken between characters where it must be, then
-// the display name in quotes, dimmed, cut if it must be.
-func (c Composer) addressLines(a model.Address, room int) []string {
-	name := ""
-	if a.Name != "" {
-		name = textsafe.Cell(review.Visible(a.Name))
-	}
-	if a.Address == "" { // no address (compose refuses it): the name as given
-		return []string{c.styles.Dim.Render(quoted(name, max(room-13, 3)) + " (no address)")}
-	}
-	parts := breakCells(review.ShowAddress(a.Address), room, room, false)
-	out := make([]string, len(parts))
-	for i, p := range parts {
-		out[i] = textsafe.Fit(p, room)
-	}
-	if name == "" {
-		return out
-	}
-	last := parts[len(parts)-1]
-	if free := room - textsafe.Width(last) - 2; free >= min(textsafe.Width(name)+2, minNameWidth) {
-		out[len(out)-1] = last + "  " + c.styles.Dim.Render(quoted(name, free))
-		return out
-	}
-	return append(out, c.styles.Dim.Render(quoted(name, room)))
-}
-
-// quoted is name in quotes in at most w columns, cut inside them.
-func quoted(name string, w int) string {
-	if textsafe.Width(name)+2 <= w {
-		return `"` + name + `"`
-	}
-	return `"` + textsafe.Fit(name, max(w-2, 1)) + `"`
 }
 
 // markLines is every one of the review's marks, each wrapped onto as
@@ -163,58 +116,7 @@ func (c Composer) markLines(width int) []string {
 }
 
 // wrapped is s broken at spaces into width columns, later lines indented
-// by two, each line styled.
+// by two, each line styled (screen.Hanging).
 func (c Composer) wrapped(style func(...string) string, s string, width int) []string {
-	parts := breakCells(s, width, max(width-2, 1), true)
-	for i, p := range parts {
-		if i > 0 {
-			p = "  " + p
-		}
-		parts[i] = style(textsafe.Fit(p, width))
-	}
-	return parts
-}
-
-// breakCells lays s out (as a one-line cell shows it: textsafe.Cell) in
-// lines of at most first columns, then rest columns, cutting nothing:
-// between grapheme clusters, and with soft at a space when one is in the
-// second half of the line (the spaces at the break are dropped).
-func breakCells(s string, first, rest int, soft bool) []string {
-	s = textsafe.Cell(s)
-	var out []string
-	for w := max(first, 1); textsafe.Width(s) > w; w = max(rest, 1) {
-		cut := fitting(s, w, soft)
-		if !soft {
-			out, s = append(out, s[:cut]), s[cut:]
-			continue
-		}
-		out, s = append(out, strings.TrimRight(s[:cut], " ")), strings.TrimLeft(s[cut:], " ")
-	}
-	return append(out, s)
-}
-
-// fitting is how many bytes of s go on a line of w columns: whole
-// grapheme clusters (one at least, even wider than w), ending with soft
-// after a space when one is in the line's second half.
-func fitting(s string, w int, soft bool) int {
-	cut, space, used := 0, 0, 0
-	for rest, state := s, -1; rest != ""; {
-		var cl string
-		var cw int
-		cl, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
-		if used+cw > w {
-			if cut == 0 {
-				return len(cl)
-			}
-			break
-		}
-		used, cut = used+cw, cut+len(cl)
-		if cl == " " {
-			space = cut
-		}
-	}
-	if soft && space > cut/2 {
-		return space
-	}
-	return cut
+	return screen.Hanging(style, s, width)
 }

@@ -129,33 +129,9 @@ func (v Viewer) content() string {
 	b := v.body
 	w := max(v.Viewport.Width, 20)
 	var out strings.Builder
-	field := func(label, value string) {
-		if value == "" {
-			return
-		}
-		out.WriteString(v.styles.Label.Render(fmt.Sprintf("%-9s", label)))
-		out.WriteString(textsafe.Fit(textsafe.Line(value), w-9))
+	for _, l := range v.headerLines(w) {
+		out.WriteString(l)
 		out.WriteByte('\n')
-	}
-	field("From:", screen.FormatAddr(b.From))
-	var to []string
-	for _, a := range b.To {
-		to = append(to, screen.FormatAddr(a))
-	}
-	field("To:", strings.Join(to, ", "))
-	if !b.Date.IsZero() {
-		field("Date:", b.Date.In(v.loc).Format(time.RFC1123Z))
-	}
-	field("Subject:", b.Subject)
-	field("Account:", b.ID.Account+" / "+b.ID.Folder)
-	for _, at := range b.Attachments {
-		field("Attach:", fmt.Sprintf("%s (%s, %s)", at.Name, at.Type, screen.HumanSize(at.Size)))
-	}
-	if b.FromHTML {
-		field("Note:", "converted from HTML")
-	}
-	for _, p := range b.Problems {
-		field("Problem:", p)
 	}
 	out.WriteString(screen.Rule(w))
 	out.WriteByte('\n')

@@ -10,6 +10,7 @@ import (
 	"unibox/accounts/send/drafting"
 	"unibox/accounts/send/outbox"
 	"unibox/model"
+	"unibox/model/compose"
 	"unibox/model/review"
 )
 
@@ -66,6 +67,9 @@ type Composing interface {
 	Identity() (from *mail.Address, aliases []string)
 	CanSend() error
 	Part(ctx context.Context, id model.MessageID, index int) (model.Part, error)
+	// Signature is what a message from the address from is signed with
+	// (accounts.Sending.Signature).
+	Signature(ctx context.Context, from string) (compose.Signature, error)
 	Append(ctx context.Context, folder, special string, raw []byte, flags []string, date time.Time) (model.MessageID, error)
 	DeleteMessages(ctx context.Context, folder string, uidValidity uint32, uids []uint32) ([]model.ItemResult, error)
 	// Known is whom the account has written to, among addrs: its Sent

@@ -5,7 +5,8 @@
 // tells the root), the KeyMap and Styles, what the UI needs of an
 // account (Account and the feature handles it asks for), the note a
 // screen sends the status line (NoteMsg), and fitting text to terminal
-// cells (Wrap, Rule, FitLines, Hint).
+// cells (Wrap, Rule, FitLines, Hint), and addresses as the review and
+// the message view show them (AddressLines, BreakCells).
 //
 // The root (ui/tui) routes and composes; it imports the screens'
 // packages, and they import this one, never the root.

@@ -1,4 +1,4 @@
-package compose
+package screen
 
 import (
 	"strings"
@@ -6,10 +6,9 @@ import (
 
 	"unibox/model"
 	"unibox/model/textsafe"
-	"unibox/ui/tui/screen"
 )
 
-// breakCells loses nothing and keeps every line within its width:
+// BreakCells loses nothing and keeps every line within its width:
 // hard, the lines joined are the text; soft, the same but for spaces.
 func TestBreakCells(t *testing.T) {
 	for _, tc := range []struct {
@@ -26,7 +25,7 @@ func TestBreakCells(t *testing.T) {
 		{"words", "Subject of a message that goes on for rather a long while", 12, 12, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			parts := breakCells(tc.s, tc.first, tc.rest, tc.soft)
+			parts := BreakCells(tc.s, tc.first, tc.rest, tc.soft)
 			got, want := strings.Join(parts, ""), textsafe.Cell(tc.s)
 			if tc.soft {
 				got, want = strings.ReplaceAll(got, " ", ""), strings.ReplaceAll(want, " ", "")
@@ -50,7 +49,6 @@ func TestBreakCells(t *testing.T) {
 // One recipient: the address first and whole, however long its display
 // name; the name after it, cut, or on a line of its own.
 func TestAddressLines(t *testing.T) {
-	c := Composer{styles: screen.DefaultStyles()}
 	name := "bob@uharness.test (Bob, Finance) - Example Corp"
 	for _, tc := range []struct {
 		name string
@@ -73,7 +71,7 @@ func TestAddressLines(t *testing.T) {
 			[]string{`b@x.example  "Bob<U+202E>"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := c.addressLines(tc.a, 28)
+			got := AddressLines(tc.a, 28, DefaultStyles().Dim.Render)
 			for i := range got {
 				got[i] = strings.TrimRight(got[i], " ")
 			}
