@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"unibox/accounts/send/outbox"
 	"unibox/model"
 )
 
@@ -35,14 +36,26 @@ type postponed struct {
 	UID         uint32    `json:"uid"`
 	MessageID   string    `json:"message_id"`
 	Created     time.Time `json:"created"`
+	// Kind and Original are what the postponed draft answers or
+	// forwards, so that reopened from Drafts it still does: shown under
+	// it, and flagged \Answered or $Forwarded once sent. Absent in
+	// records written before them (and for a new message).
+	Kind     string      `json:"kind,omitempty"`
+	Original *outbox.Ref `json:"original,omitempty"`
 }
 
 // Postponed records that the copy at id, whose Message-ID is messageID,
 // was filed in Drafts from here by a person (the TUI's p): listed again,
 // it is the person's draft, not a found one.
 func (w *Writer) Postponed(id model.MessageID, messageID string) error {
+	return w.postponedFrom(id, messageID, outbox.Draft{})
+}
+
+// postponedFrom is Postponed for a copy of the local draft dr, keeping
+// what dr answers or forwards.
+func (w *Writer) postponedFrom(id model.MessageID, messageID string, dr outbox.Draft) error {
 	rec := postponed{Account: id.Account, Folder: id.Folder, UIDValidity: id.UIDValidity, UID: id.UID,
-		MessageID: messageID, Created: w.Now().UTC()}
+		MessageID: messageID, Created: w.Now().UTC(), Kind: dr.Kind, Original: dr.Original}
 	data, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err
@@ -57,19 +70,37 @@ func (w *Writer) Postponed(id model.MessageID, messageID string) error {
 // its Message-ID alone. A header is never enough by itself where a UID
 // was known: a stranger can copy a Message-ID, not a UID the server gave.
 func (w *Writer) WrittenHere(m model.Message) bool {
+	_, ok := w.recordOf(m)
+	return ok
+}
+
+// Answers is what m, a copy postponed from here, answers or forwards:
+// its kind ("reply", "reply_all", "forward") and the original; "" and
+// nil for a new message, a found draft, or a record from before kinds
+// were kept.
+func (w *Writer) Answers(m model.Message) (string, *outbox.Ref) {
+	rec, ok := w.recordOf(m)
+	if !ok {
+		return "", nil
+	}
+	return rec.Kind, rec.Original
+}
+
+// recordOf is the record of m, if it was postponed from here.
+func (w *Writer) recordOf(m model.Message) (postponed, bool) {
 	for _, rec := range w.postponedRecords() {
 		if rec.Account != m.ID.Account || rec.MessageID == "" || rec.MessageID != m.MessageID {
 			continue
 		}
 		if rec.UID == 0 {
-			return true
+			return rec, true
 		}
 		if rec.UID == m.ID.UID && rec.UIDValidity == m.ID.UIDValidity &&
 			model.CanonicalFolder(rec.Folder) == model.CanonicalFolder(m.ID.Folder) {
-			return true
+			return rec, true
 		}
 	}
-	return false
+	return postponed{}, false
 }
 
 // FoundIn is which of msgs (ServerOnly's answer) are found drafts: all

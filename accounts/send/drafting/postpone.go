@@ -34,7 +34,7 @@ func (w *Writer) Postpone(ctx context.Context, acct Filing, dr outbox.Draft, p c
 		// Listed again, the copy is the person's. A found draft stays
 		// found; a record that cannot be written makes the copy found
 		// later, the safe side.
-		_ = w.Postponed(id, p.MessageID)
+		_ = w.postponedFrom(id, p.MessageID, dr)
 	}
 	if err := DropServerCopy(ctx, acct, dr.ServerDraft, timeout); err != nil {
 		return fmt.Errorf("postponed, but the older copy is still in Drafts: %w", err)

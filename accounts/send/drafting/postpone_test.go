@@ -56,7 +56,9 @@ func TestPostponeFilesOnceAndReplacesTheOlderCopy(t *testing.T) {
 			now := time.Now()
 			d := compose.Draft{From: model.Address{Name: "Sam", Address: "sam@example.com"}, To: []model.Address{{Address: "bob@example.com"}},
 				Subject: tc.name, Body: "later\n"}
-			dr, err := w.box.NewDraft("Work", "new", nil, []byte(d.Editable()))
+			// A reply: reopened from Drafts it must still answer its original.
+			orig := &outbox.Ref{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 7, MessageID: "<lunch@example.com>"}
+			dr, err := w.box.NewDraft("Work", "reply", orig, []byte(d.Editable()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,6 +109,10 @@ func TestPostponeFilesOnceAndReplacesTheOlderCopy(t *testing.T) {
 			id, _, _ := acct.FindMessageID(ctx, "", "drafts", p.MessageID)
 			if got := w.WrittenHere(model.Message{ID: id, MessageID: p.MessageID}); got != tc.writtenHere {
 				t.Errorf("listed again, written here %v, want %v", got, tc.writtenHere)
+			}
+			kind, o := w.Answers(model.Message{ID: id, MessageID: p.MessageID})
+			if answers := kind == "reply" && o != nil && *o == *orig; answers != tc.writtenHere {
+				t.Errorf("listed again, it answers %q %+v; want the original %v", kind, o, tc.writtenHere)
 			}
 		})
 	}

@@ -79,7 +79,21 @@ func openServerDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.
 			return ReopenedMsg{ComposeReadyMsg{Err: fmt.Errorf("the draft's %w", err)}}
 		}
 		d.Attachments = parts
-		dr, err := room.Box.NewDraft(acct.Name(), d.Kind.String(), nil, []byte(d.Editable()))
+		// A copy postponed from here still answers (or forwards) what it
+		// did: shown under it, and flagged once it is sent.
+		var answers *model.Body
+		var note string
+		kind, orig := room.Writer().Answers(m)
+		if orig != nil {
+			d.Kind = kindOf(kind)
+			oid := model.MessageID{Account: orig.Account, Folder: orig.Folder, UIDValidity: orig.UIDValidity, UID: orig.UID}
+			if ob, err := acct.Get(cctx, oid); err == nil {
+				answers = &ob
+			} else {
+				note = "the message it answers cannot be read now: " + err.Error()
+			}
+		}
+		dr, err := room.Box.NewDraft(acct.Name(), d.Kind.String(), orig, []byte(d.Editable()))
 		if err != nil {
 			return ReopenedMsg{ComposeReadyMsg{Err: err}}
 		}
@@ -89,6 +103,6 @@ func openServerDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.
 		if err := room.Box.SaveDraft(dr, nil); err != nil {
 			return ReopenedMsg{ComposeReadyMsg{Err: err}}
 		}
-		return ReopenedMsg{ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}}
+		return ReopenedMsg{ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d, answers: answers, answersNote: note}}
 	}
 }
