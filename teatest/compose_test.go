@@ -102,6 +102,17 @@ func replyToLunch(t *testing.T, tm *teatest.TestModel) {
 	tm.Send(key("r"))
 }
 
+// answerLunch replies to Bob's "lunch?" in the mail world (mailWorld),
+// the editor writing text, up to the review.
+func answerLunch(t *testing.T, tm *teatest.TestModel, text string) {
+	t.Helper()
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Noon?")
+	tm.Send(key("r"))
+	waitFor(t, tm, "review · y send", text)
+}
+
 // editorScript is an editor that writes its first line of text above
 // the quote (after the header block's blank line), as a person would.
 func editorScript(t *testing.T, text string) string {
@@ -226,11 +237,7 @@ func TestReplyLandsOnce(t *testing.T) {
 	srv, smtp, set, box, runner := mailWorld(t)
 	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Yes, noon works.")}
 	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now; o.MarkReadOnOpen = true })
-	waitFor(t, tm, "lunch?")
-	tm.Send(key("enter"))
-	waitFor(t, tm, "Noon?")
-	tm.Send(key("r"))
-	waitFor(t, tm, "review · y send", "Yes, noon works.")
+	answerLunch(t, tm, "Yes, noon works.")
 	tm.Send(key("y"))
 	waitFor(t, tm, "sent: Re: lunch?", "> r   Work") // the row marked replied at once
 

@@ -19,11 +19,7 @@ func TestPostponedReplyStillAnswers(t *testing.T) {
 	srv, smtp, set, box, runner := mailWorld(t)
 	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Yes, noon works.")}
 	tm, _ := run(t, uiAccounts(set), 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
-	waitFor(t, tm, "lunch?")
-	tm.Send(key("enter"))
-	waitFor(t, tm, "Noon?")
-	tm.Send(key("r"))
-	waitFor(t, tm, "review · y send", "Yes, noon works.")
+	answerLunch(t, tm, "Yes, noon works.")
 	tm.Send(key("p"))
 	waitFor(t, tm, "draft postponed")
 	tm.Send(key("D"))

@@ -22,11 +22,7 @@ func TestQuitDuringACountdownAsks(t *testing.T) {
 			srv, smtp, set, box, runner := mailWorld(t)
 			room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Yes, noon works."), SendDelay: time.Minute}
 			tm, m := run(t, uiAccounts(set), 140, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
-			waitFor(t, tm, "lunch?")
-			tm.Send(key("enter"))
-			waitFor(t, tm, "Noon?")
-			tm.Send(key("r"))
-			waitFor(t, tm, "review · y send", "Yes, noon works.")
+			answerLunch(t, tm, "Yes, noon works.")
 			tm.Send(key("y"))
 			waitFor(t, tm, "sending in", "1 in outbox")
 			tm.Send(key("esc")) // the message view back to the list
