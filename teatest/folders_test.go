@@ -58,6 +58,7 @@ func TestFolderFlow(t *testing.T) {
 
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Home", "Lists  2 unread", "Receipts")
+	tm.Send(key("/"))
 	typeText(tm, "lis")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Home: Lists · 2 messages", "Home/Lists ● connected", "list mail one", "list mail two")
@@ -75,6 +76,7 @@ func TestFolderFlow(t *testing.T) {
 	for _, f := range []string{"Receipts", "Archive", "Lists"} {
 		tm.Send(key("o"))
 		waitFor(t, tm, "folders of Home", f) // the server's list: the store has not held every folder
+		tm.Send(key("/"))
 		typeText(tm, strings.ToLower(f[:3]))
 		tm.Send(key("enter"))
 		waitFor(t, tm, "Home: "+f)
@@ -133,6 +135,7 @@ func TestFolderPagesFiltersAndOffline(t *testing.T) {
 
 	tm.Send(key("o"))
 	waitFor(t, tm, "Receipts  120 unread")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Home: Receipts · 50 messages", "receipt 119")
@@ -145,6 +148,7 @@ func TestFolderPagesFiltersAndOffline(t *testing.T) {
 
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Home")
+	tm.Send(key("/"))
 	typeText(tm, "inbox")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "1 of 1 accounts · 1 messages", "in the inbox")
@@ -154,6 +158,7 @@ func TestFolderPagesFiltersAndOffline(t *testing.T) {
 	waitFor(t, tm, "Home ⏸") // the account knows it is offline
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Home", "from the local store", "Receipts  120 unread")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Home: Receipts · 50 messages", "receipt 119")
@@ -188,6 +193,7 @@ func TestFolderFirstSyncInSteps(t *testing.T) {
 	waitFor(t, tm, "Home ● connected")
 	tm.Send(key("o"))
 	waitFor(t, tm, "Receipts  450 unread")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Home: Receipts", fmt.Sprintf("receipt %03d", n-1))
@@ -231,6 +237,7 @@ func TestFolderRefreshedWithoutPush(t *testing.T) {
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("o"))
 	waitFor(t, tm, "Receipts")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Work: Receipts · 1 messages", "the first receipt")
@@ -254,6 +261,7 @@ func TestFolderKeysThatLeaveOrRefuse(t *testing.T) {
 	waitFor(t, tm, "Work · 3 messages")
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Work", "Receipts")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Work: Receipts · 1 messages", "the receipt")

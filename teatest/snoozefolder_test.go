@@ -28,6 +28,7 @@ func TestSnoozeFolderShowsWakeTimes(t *testing.T) {
 	}
 	tm.Send(key("o"))
 	waitFor(t, tm, "Snoozed")
+	tm.Send(key("/"))
 	typeText(tm, "snoozed")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Work: Snoozed", "[until Mon 7 Jan 08:00]", "not now", "[no wake time]", "put there by the phone")

@@ -146,6 +146,7 @@ func TestMoveWithPicker(t *testing.T) {
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("m"))
 	waitFor(t, tm, "Projects/Atlas")
+	tm.Send(key("/"))
 	for _, r := range "atl" {
 		tm.Send(key(string(r)))
 	}

@@ -148,7 +148,14 @@ func TestHintsFollowRebinding(t *testing.T) {
 	if r.Update(tea.KeyMsg{Type: tea.KeyEnter}); r.frame.mode != modePicker {
 		t.Error("enter picked a folder with open bound elsewhere")
 	}
-	r.Update(tea.KeyMsg{Type: tea.KeyDown})
+	if r.press("filter"); !r.top.(picker.Move).Typing() {
+		t.Error("the filter key of the picker did not start its filter")
+	}
+	r.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")})
+	if r.press("back"); r.top.(picker.Move).Typing() || r.frame.mode != modePicker {
+		t.Errorf("the back key in the picker's filter: %s", r.frame.mode)
+	}
+	r.press("down")
 	if r.press("open"); r.frame.mode != modeList || r.frame.status != "moved to Later: 1 message(s)…" {
 		t.Errorf("the open key of the picker: %s, %q", r.frame.mode, r.frame.status)
 	}

@@ -12,6 +12,7 @@ import (
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/screen"
 	"unibox/ui/tui/threads"
 	"unibox/ui/tui/unsub"
 )
@@ -23,7 +24,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.handleFilterKey(msg)
 	}
 	row := m.row()
-	helpKey := !row.typesHelp && key.Matches(msg, m.env.Keys.Help)
+	typing, _ := m.top.(screen.Typing)
+	helpKey := !row.typesHelp && (typing == nil || !typing.Typing()) && key.Matches(msg, m.env.Keys.Help)
 	if row.frameKeys || helpKey {
 		asking := m.unsub.Asking()
 		var cmd tea.Cmd
