@@ -65,7 +65,7 @@ func TestFolderFlow(t *testing.T) {
 	waitUntil(t, "the folder's watch never began IDLE", func() bool { return b.Srv.Idles() > idles })
 
 	tm.Send(key("e")) // archive the newest row of the folder
-	waitFor(t, tm, "archived 1: Home 1", "Home: Lists · 1 messages")
+	waitFor(t, tm, "archived 1: Home 1", "Home: Lists · 1 message")
 	waitUntil(t, "the archived message never reached Archive", func() bool { return countIn(t, b, user, "Archive") == 1 })
 
 	b.Seed(t, user, "Lists", imaptest.Mail{From: "List <list@example.org>", Subject: "pushed into the folder", Date: now, Body: "x"}.Bytes())
@@ -151,7 +151,7 @@ func TestFolderPagesFiltersAndOffline(t *testing.T) {
 	tm.Send(key("/"))
 	typeText(tm, "inbox")
 	tm.Send(key("enter"))
-	waitFor(t, tm, "1 of 1 accounts · 1 messages", "in the inbox")
+	waitFor(t, tm, "1 of 1 account · 1 message", "in the inbox")
 
 	up := b.Proxy().Down()
 	defer up()
@@ -240,7 +240,7 @@ func TestFolderRefreshedWithoutPush(t *testing.T) {
 	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
-	waitFor(t, tm, "Work: Receipts · 1 messages", "the first receipt")
+	waitFor(t, tm, "Work: Receipts · 1 message", "the first receipt")
 	work.mu.Lock()
 	work.folders["Receipts"] = append([]model.Message{receipt(2, "a receipt on the refresh")}, work.folders["Receipts"]...)
 	work.mu.Unlock()
@@ -264,7 +264,7 @@ func TestFolderKeysThatLeaveOrRefuse(t *testing.T) {
 	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
-	waitFor(t, tm, "Work: Receipts · 1 messages", "the receipt")
+	waitFor(t, tm, "Work: Receipts · 1 message", "the receipt")
 	tm.Send(key("s"))
 	waitFor(t, tm, "search asks the server's INBOX")
 	tm.Send(key("tab"))

@@ -118,7 +118,7 @@ func startSearch(e *screen.Env, query string, accts map[int]screen.Account) (sea
 
 // progress is the status line of a search in flight.
 func (s searchBox) progress() string {
-	return fmt.Sprintf("searching %d account(s) for %q…", s.pending, s.query)
+	return fmt.Sprintf("searching %s for %q…", screen.Count(s.pending, "account"), s.query)
 }
 
 // searched takes one account's answer; add puts what it found into the

@@ -132,7 +132,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 	}
 
 	r.press("move")
-	if got, want := r.Header(now), "move 1 message(s) · "+l["open"]+" pick · "+l["back"]+" cancel"; r.frame.mode != modePicker || got != want {
+	if got, want := r.Header(now), "move 1 message · "+l["open"]+" pick · "+l["back"]+" cancel"; r.frame.mode != modePicker || got != want {
 		t.Errorf("picker (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "picker")
@@ -156,7 +156,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 		t.Errorf("the back key in the picker's filter: %s", r.frame.mode)
 	}
 	r.press("down")
-	if r.press("open"); r.frame.mode != modeList || r.frame.status != "moved to Later: 1 message(s)…" {
+	if r.press("open"); r.frame.mode != modeList || r.frame.status != "moved to Later: 1 message…" {
 		t.Errorf("the open key of the picker: %s, %q", r.frame.mode, r.frame.status)
 	}
 	r.press("all_accounts")

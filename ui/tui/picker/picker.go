@@ -153,8 +153,8 @@ type FoldersMsg struct {
 	err     error
 }
 
-// pickHeader is a picker's header over n rows: "move 2 message(s) · enter
+// pickHeader is a picker's header over n rows: "move 2 messages · enter
 // pick · esc cancel".
 func pickHeader(verb string, n int, what string, keys screen.KeyMap) string {
-	return fmt.Sprintf("%s %d message(s)%s · %s pick · %s cancel", verb, n, what, screen.Hint(keys.Open), screen.Hint(keys.Back))
+	return fmt.Sprintf("%s %s%s · %s pick · %s cancel", verb, screen.Count(n, "message"), what, screen.Hint(keys.Open), screen.Hint(keys.Back))
 }
