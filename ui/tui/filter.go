@@ -98,6 +98,9 @@ type searchBox struct {
 	pending int
 	found   int
 	failed  []string
+	// said is the status line the search put up last (its progress, then
+	// its outcome): esc, which clears the search's rows, takes it away.
+	said string
 }
 
 // start begins the search req for query over n accounts.

@@ -72,6 +72,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.Keys.Back):
 		if m.filter.text() != "" {
 			m.filter = m.filter.clear()
+			m.dropSearch()
 			m.rebuild()
 		} else if len(m.triage.selected) > 0 {
 			m.triage.clear()
@@ -213,6 +214,9 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	m.rebuild()
 	text := m.filter.text()
 	switch {
+	case !m.filter.active && search && text == "": // esc, or nothing to search
+		m.dropSearch()
+		return nil
 	case !m.filter.active && search:
 		return m.startSearch(text)
 	case m.filter.active && text != before && text != "" && !search && m.folder.On:
@@ -232,7 +236,18 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	var cmd tea.Cmd
 	m.search, cmd = startSearch(&m.env, q, m.panes.inFocus())
 	m.frame.setStatus(m.search.progress(), false)
+	m.search.said = m.frame.status
 	return cmd
+}
+
+// dropSearch forgets the server search (late answers are dropped) and
+// takes its line off the status line, if it is still there: esc cleared
+// its text, and a line about it would outlive it.
+func (m *Model) dropSearch() {
+	if m.search.said != "" && m.frame.status == m.search.said {
+		m.frame.setStatus("", false)
+	}
+	m.search = searchBox{}
 }
 
 func (m *Model) searched(msg searchedMsg) {
@@ -245,7 +260,7 @@ func (m *Model) searched(msg searchedMsg) {
 	m.rebuild()
 	if m.search.finished() {
 		m.frame.setStatus(m.search.outcome(len(m.list.rows)))
-		m.search = searchBox{}
+		m.search = searchBox{said: m.frame.status}
 	}
 }
 
