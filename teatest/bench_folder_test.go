@@ -145,6 +145,7 @@ func openFolderOnScreen(b *testing.B, set *accounts.Set, want string) time.Durat
 	wait("INBOX message")
 	tm.Send(key("o"))
 	wait("Big")
+	tm.Send(key("/"))
 	typeText(tm, "big")
 	start := time.Now()
 	tm.Send(key("enter"))

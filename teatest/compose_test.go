@@ -363,3 +363,24 @@ func TestReviewShowsWhatItAnswers(t *testing.T) {
 	tm.Send(key("G"))
 	check(t, final(t, tm))
 }
+
+// An empty Subject is marked on the review (issue 37, item 11): sent
+// without a word before, now "no subject" stands with the other marks;
+// it stops nothing, y still sends.
+func TestReviewMarksNoSubject(t *testing.T) {
+	w, box := lunchWriter(t)
+	editor := filepath.Join(t.TempDir(), "editor")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\nsed -i 's/^Subject:.*/Subject:/' \"$1\"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Editor: editor, SendDelay: 10 * time.Second}
+	tm, _ := run(t, []tui.Account{w}, 80, 24, func(o *tui.Options) { o.Mailroom = room })
+	replyToLunch(t, tm)
+	waitFor(t, tm, "review · y send", "! Subject: no subject")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sending in 10s · z undo", "1 in outbox")
+	if es, _ := box.Entries(); len(es) != 1 {
+		t.Fatalf("the message without a subject was not queued: %+v", es)
+	}
+	final(t, tm)
+}

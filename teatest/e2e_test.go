@@ -119,7 +119,7 @@ func TestArchiveDropAfterSendEndToEnd(t *testing.T) {
 	}
 	set := openOne(t, "Work", srv.Port())
 	tm, _ := run(t, uiAccounts(set), 80, 24, nil)
-	waitFor(t, tm, "1 of 1 accounts · 2 messages")
+	waitFor(t, tm, "1 of 1 account · 2 messages")
 	faults.DropAfter("MOVE", 1)
 	tm.Send(key("e"))
 	waitFor(t, tm, "archived 1: Work 1")
@@ -155,7 +155,7 @@ func TestHostileCorpusThroughRealProvider(t *testing.T) {
 	}
 	set := openOne(t, "Hostile", srv.Port())
 	tm, _ := run(t, uiAccounts(set), 80, 24, nil)
-	waitFor(t, tm, fmt.Sprintf("1 of 1 accounts · %d messages", len(imaptest.HostileCorpus())))
+	waitFor(t, tm, fmt.Sprintf("1 of 1 account · %d messages", len(imaptest.HostileCorpus())))
 	screen := final(t, tm)
 	for _, l := range strings.Split(screen, "\n") {
 		if w := textsafe.Width(l); w > 80 {

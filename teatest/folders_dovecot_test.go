@@ -50,6 +50,7 @@ func TestFolderSessionsOnDovecot(t *testing.T) {
 	for _, f := range []string{"Archive", "Trash", "Junk", "Sent"} {
 		tm.Send(key("o"))
 		waitFor(t, tm, "folders of Home", f)
+		tm.Send(key("/"))
 		typeText(tm, strings.ToLower(f))
 		tm.Send(key("enter"))
 		waitFor(t, tm, "Home: "+f)

@@ -58,13 +58,14 @@ func TestFolderFlow(t *testing.T) {
 
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Home", "Lists  2 unread", "Receipts")
+	tm.Send(key("/"))
 	typeText(tm, "lis")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Home: Lists · 2 messages", "Home/Lists ● connected", "list mail one", "list mail two")
 	waitUntil(t, "the folder's watch never began IDLE", func() bool { return b.Srv.Idles() > idles })
 
 	tm.Send(key("e")) // archive the newest row of the folder
-	waitFor(t, tm, "archived 1: Home 1", "Home: Lists · 1 messages")
+	waitFor(t, tm, "archived 1: Home 1", "Home: Lists · 1 message")
 	waitUntil(t, "the archived message never reached Archive", func() bool { return countIn(t, b, user, "Archive") == 1 })
 
 	b.Seed(t, user, "Lists", imaptest.Mail{From: "List <list@example.org>", Subject: "pushed into the folder", Date: now, Body: "x"}.Bytes())
@@ -75,6 +76,7 @@ func TestFolderFlow(t *testing.T) {
 	for _, f := range []string{"Receipts", "Archive", "Lists"} {
 		tm.Send(key("o"))
 		waitFor(t, tm, "folders of Home", f) // the server's list: the store has not held every folder
+		tm.Send(key("/"))
 		typeText(tm, strings.ToLower(f[:3]))
 		tm.Send(key("enter"))
 		waitFor(t, tm, "Home: "+f)
@@ -133,6 +135,7 @@ func TestFolderPagesFiltersAndOffline(t *testing.T) {
 
 	tm.Send(key("o"))
 	waitFor(t, tm, "Receipts  120 unread")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Home: Receipts · 50 messages", "receipt 119")
@@ -145,15 +148,17 @@ func TestFolderPagesFiltersAndOffline(t *testing.T) {
 
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Home")
+	tm.Send(key("/"))
 	typeText(tm, "inbox")
 	tm.Send(key("enter"))
-	waitFor(t, tm, "1 of 1 accounts · 1 messages", "in the inbox")
+	waitFor(t, tm, "1 of 1 account · 1 message", "in the inbox")
 
 	up := b.Proxy().Down()
 	defer up()
 	waitFor(t, tm, "Home ⏸") // the account knows it is offline
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Home", "from the local store", "Receipts  120 unread")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Home: Receipts · 50 messages", "receipt 119")
@@ -188,6 +193,7 @@ func TestFolderFirstSyncInSteps(t *testing.T) {
 	waitFor(t, tm, "Home ● connected")
 	tm.Send(key("o"))
 	waitFor(t, tm, "Receipts  450 unread")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Home: Receipts", fmt.Sprintf("receipt %03d", n-1))
@@ -231,9 +237,10 @@ func TestFolderRefreshedWithoutPush(t *testing.T) {
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("o"))
 	waitFor(t, tm, "Receipts")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
-	waitFor(t, tm, "Work: Receipts · 1 messages", "the first receipt")
+	waitFor(t, tm, "Work: Receipts · 1 message", "the first receipt")
 	work.mu.Lock()
 	work.folders["Receipts"] = append([]model.Message{receipt(2, "a receipt on the refresh")}, work.folders["Receipts"]...)
 	work.mu.Unlock()
@@ -254,9 +261,10 @@ func TestFolderKeysThatLeaveOrRefuse(t *testing.T) {
 	waitFor(t, tm, "Work · 3 messages")
 	tm.Send(key("o"))
 	waitFor(t, tm, "folders of Work", "Receipts")
+	tm.Send(key("/"))
 	typeText(tm, "rec")
 	tm.Send(key("enter"))
-	waitFor(t, tm, "Work: Receipts · 1 messages", "the receipt")
+	waitFor(t, tm, "Work: Receipts · 1 message", "the receipt")
 	tm.Send(key("s"))
 	waitFor(t, tm, "search asks the server's INBOX")
 	tm.Send(key("tab"))

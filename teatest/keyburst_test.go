@@ -25,7 +25,7 @@ func TestKeysArrivingTogetherAreEachTaken(t *testing.T) {
 	tm, _ := run(t, uiAccounts(w.set), 100, 24, func(o *tui.Options) { o.Now = time.Now })
 	waitFor(t, tm, "2 messages", "not now")
 	tm.Send(burst("jgZ"))
-	waitFor(t, tm, "snooze 1 message(s) until", "tomorrow")
+	waitFor(t, tm, "snooze 1 message until", "tomorrow")
 	tm.Send(burst("2030-01-07"))
 	tm.Send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
 	tm.Send(burst("08:00"))

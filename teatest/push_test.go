@@ -63,7 +63,7 @@ func TestLiveMailWithoutAKey(t *testing.T) {
 			if err := other.Expunge().Close(); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, tm, "1 of 1 accounts · 1 messages")
+			waitFor(t, tm, "1 of 1 account · 1 message")
 
 			b.Proxy().Drop() // every connection, the watching one too
 			b.Seed(t, user, "INBOX", imaptest.Mail{From: "Cy <cy@example.org>", Subject: "after the cut", Date: now, Body: "x"}.Bytes())

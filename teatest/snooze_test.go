@@ -126,7 +126,7 @@ func TestSnoozeAndUndoKeys(t *testing.T) {
 	tm, _ := run(t, uiAccounts(w.set), 100, 24, func(o *tui.Options) { o.Now = time.Now })
 	waitFor(t, tm, "2 messages", "not now")
 	tm.Send(key("Z"))
-	waitFor(t, tm, "snooze 1 message(s) until", "tomorrow", "next Monday")
+	waitFor(t, tm, "snooze 1 message until", "tomorrow", "next Monday")
 	for _, r := range "2030-01-07 08:00" {
 		tm.Send(key(string(r)))
 	}
@@ -171,7 +171,7 @@ func TestSnoozedMessageWakesWhileTheTUIRuns(t *testing.T) {
 		t.Fatalf("snooze: %+v %v", res, err)
 	}
 	tm, _ := run(t, uiAccounts(w.set), 100, 24, func(o *tui.Options) { o.Now = time.Now })
-	waitFor(t, tm, "1 messages", "keep")
+	waitFor(t, tm, "1 message", "keep")
 	waitFor(t, tm, "[woken] back soon")
 	final(t, tm)
 	if got := w.in(t, "INBOX"); !slices.Equal(got, []string{"back soon", "keep"}) {

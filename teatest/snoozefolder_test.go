@@ -18,7 +18,7 @@ func TestSnoozeFolderShowsWakeTimes(t *testing.T) {
 	tm, _ := run(t, uiAccounts(w.set), 100, 24, func(o *tui.Options) { o.Now = time.Now })
 	waitFor(t, tm, "2 messages", "not now")
 	tm.Send(key("Z"))
-	waitFor(t, tm, "snooze 1 message(s) until")
+	waitFor(t, tm, "snooze 1 message until")
 	typeText(tm, "2030-01-07 08:00")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "snoozed until Mon 7 Jan 08:00 1: Work 1")
@@ -28,6 +28,7 @@ func TestSnoozeFolderShowsWakeTimes(t *testing.T) {
 	}
 	tm.Send(key("o"))
 	waitFor(t, tm, "Snoozed")
+	tm.Send(key("/"))
 	typeText(tm, "snoozed")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Work: Snoozed", "[until Mon 7 Jan 08:00]", "not now", "[no wake time]", "put there by the phone")

@@ -161,3 +161,17 @@ func selectedLine(screen string) string {
 	}
 	return ""
 }
+
+// The message view's help names every key that acts there (issue 37,
+// item 16): n/p through the thread, U, e/d and the other triage keys
+// were missing, though they work.
+func TestMessageViewHelpNamesItsKeys(t *testing.T) {
+	tm, _ := run(t, []tui.Account{newFake("Work", connected, msgs("Work", 3, time.Minute)...)}, 80, 24, nil)
+	waitFor(t, tm, "3 messages")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "message · ")
+	tm.Send(key("?"))
+	waitFor(t, tm, "n next in thread", "p previous in thread", "U unsubscribe", "e archive", "d trash", "u read/unread",
+		"f flag", "m move", "Z snooze", "z undo", "r reply")
+	final(t, tm)
+}

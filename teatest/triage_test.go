@@ -99,6 +99,25 @@ func TestFilterAndServerSearch(t *testing.T) {
 	check(t, screen)
 }
 
+// esc after a server search (s) clears its text and its status line with
+// it (issue 37, item 16): the line "search …: 1 more found" outlived it.
+func TestEscClearsTheSearchLine(t *testing.T) {
+	work := newFake("Work", connected, msgs("Work", 10, time.Minute)...)
+	work.older = []model.Message{{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 3},
+		From: model.Address{Name: "Archivist", Address: "old@example.com"}, Subject: "Q3 report from last year", Date: now.Add(-400 * 24 * time.Hour)}}
+	tm, _ := run(t, []tui.Account{work}, 80, 24, nil)
+	waitFor(t, tm, "10 messages")
+	tm.Send(key("s"))
+	typeText(tm, "q3 rep")
+	tm.Send(key("enter"))
+	waitFor(t, tm, `search "q3 rep": 1 more found on the servers, 3 shown`)
+	tm.Send(key("esc"))
+	waitFor(t, tm, "1 of 1 account · 11 messages")
+	if screen := final(t, tm); strings.Contains(screen, "search") {
+		t.Fatalf("the search's line outlived esc:\n%s", screen)
+	}
+}
+
 // New mail arrives on the periodic refresh and is marked N.
 func TestNewMailOnRefresh(t *testing.T) {
 	work := newFake("Work", connected, msgs("Work", 5, time.Hour)...)
@@ -147,6 +166,7 @@ func TestMoveWithPicker(t *testing.T) {
 	waitFor(t, tm, "3 messages")
 	tm.Send(key("m"))
 	waitFor(t, tm, "Projects/Atlas")
+	tm.Send(key("/"))
 	for _, r := range "atl" {
 		tm.Send(key(string(r)))
 	}

@@ -216,7 +216,7 @@ func TestUnsubscribeOneClickThenArchive(t *testing.T) {
 		t.Fatalf("%d requests before y", n)
 	}
 	tm.Send(key("y"))
-	waitFor(t, tm, "unsubscribed (one-click POST", "y archives the 5 message(s) from news@example.com in every account")
+	waitFor(t, tm, "unsubscribed (one-click POST", "y archives the 5 messages from news@example.com in every account")
 	want := `POST /u/42 application/x-www-form-urlencoded List-Unsubscribe=One-Click cookie=""`
 	if got := host.requests(); len(got) != 1 || got[0] != want {
 		t.Fatalf("requests %q, want one %q", got, want)
@@ -295,7 +295,7 @@ func TestUnsubscribeMailto(t *testing.T) {
 	tm.Send(key("y"))
 	// "unsubscribed" only once the server took it (issue 35 item 3): by
 	// the time the screen says so, the message was delivered.
-	waitFor(t, tm, "unsubscribed (the message to leave@example.com was sent). y archives the 1 message(s) from news@example.com")
+	waitFor(t, tm, "unsubscribed (the message to leave@example.com was sent). y archives the 1 message from news@example.com")
 	d := smtp.Delivered()
 	if len(d) != 1 || len(d[0].Rcpt) != 1 || d[0].Rcpt[0] != "leave@example.com" {
 		t.Fatalf("delivered %+v", d)

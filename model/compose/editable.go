@@ -46,7 +46,8 @@ var editable = []string{"From", "To", "Cc", "Bcc", "Subject"}
 // lines (always all five, possibly empty), a blank line, then the body.
 // Every value went through textsafe.Line on its way into the draft, and
 // goes through it again here, so no CR or LF from mail can start a header
-// line of its own.
+// line of its own. Its lines end in LF, the body's too (vi showed a CRLF
+// file as [dos]): CRLF is for the wire only (Prepare).
 func (d Draft) Editable() string {
 	var b strings.Builder
 	b.WriteString("From: " + formatAddress(cleanAddress(d.From)) + "\n")
@@ -55,13 +56,18 @@ func (d Draft) Editable() string {
 	b.WriteString("Bcc: " + formatList(cleanList(d.Bcc)) + "\n")
 	b.WriteString("Subject: " + cleanLine(d.Subject) + "\n")
 	b.WriteString("\n")
-	b.WriteString(d.Body)
+	b.WriteString(LF(d.Body))
 	return b.String()
 }
 
+// LF is text with its CRLF line ends made LF: how the editor's file is
+// kept, whichever line ends the text came with.
+func LF(text string) string { return strings.ReplaceAll(text, "\r\n", "\n") }
+
 // Parse reads the editor's text back onto base: the five header lines
 // (in any order, any case, each at most once, a missing one empty) up to
-// the first blank line, then the body. Kind, InReplyTo, References and
+// the first blank line, then the body. An editor may save LF or CRLF
+// line ends: either reads the same (the body with LF). Kind, InReplyTo, References and
 // Attachments stay base's: the editor cannot change threading. A line that
 // is not one of the five headers, a continuation line, a value with a
 // control character, an address that does not parse or a From that is not
@@ -89,7 +95,7 @@ func Parse(text string, base Draft) (Draft, error) {
 			break
 		}
 	}
-	d.Body = rest
+	d.Body = LF(rest)
 	if !seen["from"] {
 		d.From = base.From // a deleted From line means the account's own
 	}

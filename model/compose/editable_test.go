@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"strings"
@@ -134,7 +135,8 @@ func TestParseRecipients(t *testing.T) {
 	}
 }
 
-// Lenient where it is harmless: any order and case, CRLF line ends, a
+// Lenient where it is harmless: any order and case, CRLF line ends (read
+// as LF, the body's too), a
 // deleted From line (the account's), missing lines empty, a body with no
 // trailing newline, a text without any body.
 func TestParseLenient(t *testing.T) {
@@ -143,7 +145,7 @@ func TestParseLenient(t *testing.T) {
 		want Draft
 	}{
 		{"subject: Hi\r\nTO: Bob <bob@example.com>\r\n\r\nline\r\n",
-			Draft{From: alice, To: []model.Address{bob}, Subject: "Hi", Body: "line\r\n"}},
+			Draft{From: alice, To: []model.Address{bob}, Subject: "Hi", Body: "line\n"}},
 		{"To: bob@example.com", Draft{From: alice, To: []model.Address{{Address: "bob@example.com"}}}},
 		{"From: Carol <carol@example.com>\nCc: bob@example.com\n\n\nbody",
 			Draft{From: carol, Cc: []model.Address{{Address: "bob@example.com"}}, Body: "\nbody"}},
@@ -206,6 +208,38 @@ func TestPeek(t *testing.T) {
 		}
 		if strings.Join(got, " ") != tc.to || subject != tc.subject {
 			t.Errorf("Peek(%q) = %v %q, want %q %q", tc.text, got, subject, tc.to, tc.subject)
+		}
+	}
+}
+
+// The editor's file has LF line ends, whatever line ends the draft's
+// body came with (vi showed a CRLF file as [dos]); a file the editor
+// saved with CRLF reads back the same as with LF; CRLF is on the wire
+// only (issue 37, item 13).
+func TestEditorTextIsLFAndTheWireCRLF(t *testing.T) {
+	d := Draft{From: alice, To: []model.Address{bob}, Subject: "s", Body: "one\r\ntwo\r\n\r\n> three\r\n"}
+	text := d.Editable()
+	if strings.Contains(text, "\r") {
+		t.Fatalf("the editor's text holds a CR: %q", text)
+	}
+	lf, err := Parse(text, Draft{From: alice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crlf, err := Parse(strings.ReplaceAll(text, "\n", "\r\n"), Draft{From: alice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(lf, crlf) || lf.Body != "one\ntwo\n\n> three\n" {
+		t.Fatalf("LF and CRLF files read back differently:\n%+v\n%+v", lf, crlf)
+	}
+	p, err := crlf.Prepare(time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, raw := range map[string][]byte{"wire": p.Wire, "saved": p.Saved} {
+		if n := bytes.Count(raw, []byte("\n")); n == 0 || n != bytes.Count(raw, []byte("\r\n")) {
+			t.Errorf("the %s bytes have a line end that is not CRLF:\n%q", name, raw)
 		}
 	}
 }

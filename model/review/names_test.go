@@ -68,7 +68,8 @@ func TestNameAddressMark(t *testing.T) {
 // another: the name is marked though the address was seen.
 func TestNameAddressMarkEveryName(t *testing.T) {
 	m := Message{To: []model.Address{{Name: "Eve", Address: "evil@attacker.test"}},
-		Cc: []model.Address{{Name: "bob@uharness.test", Address: "Evil@Attacker.test"}, {Name: "bob@uharness.test", Address: "evil@attacker.test"}}}
+		Cc:      []model.Address{{Name: "bob@uharness.test", Address: "Evil@Attacker.test"}, {Name: "bob@uharness.test", Address: "evil@attacker.test"}},
+		Subject: "hi"}
 	got := texts(Check(m, knownOf("evil@attacker.test")))
 	want := "name_address Cc: the name shows another address: bob@uharness.test, but this goes to Evil@Attacker.test"
 	if strings.Join(got, "\n") != want {
@@ -80,7 +81,7 @@ func TestNameAddressMarkEveryName(t *testing.T) {
 // is the domain it goes to.
 func TestShowAddressWhole(t *testing.T) {
 	long := "bob@uharness.test." + strings.Repeat("a", 150) + ".attacker.test"
-	got := texts(Check(Message{To: addrs(long)}, knownOf()))
+	got := texts(Check(Message{To: addrs(long), Subject: "hi"}, knownOf()))
 	if want := "new_recipient To: new recipient: " + long; len(got) != 1 || got[0] != want {
 		t.Fatalf("marks %q, want %q", got, want)
 	}

@@ -26,6 +26,9 @@ const (
 	KindLongBody Kind = "long_body"
 	// KindLink: a link whose text and target differ.
 	KindLink Kind = "link"
+	// KindNoSubject: the Subject is empty (or spaces): sent so, it says
+	// nothing in the recipient's list. A mark, not a refusal: y sends.
+	KindNoSubject Kind = "no_subject"
 )
 
 // MaxLines is the longest body shown without a mark: past it, a line
@@ -43,9 +46,10 @@ type Mark struct {
 	Address string
 }
 
-// Message is what would be sent: its recipients and its text.
+// Message is what would be sent: its recipients, subject and text.
 type Message struct {
 	To, Cc, Bcc []model.Address
+	Subject     string
 	Body        string // the text/plain part
 	HTML        string // the text/html part, if any
 }
@@ -80,8 +84,8 @@ func (m Message) Recipients() []string {
 
 // Check is every mark m calls for, in the order the screen shows them:
 // recipients (field by field; each address's marks, then its display
-// name's), then the body's length, then its links
-// (text body first, then HTML).
+// name's), then a missing subject, then the body's length, then its
+// links (text body first, then HTML).
 func Check(m Message, known Known) []Mark {
 	var marks []Mark
 	if known.Unchecked != "" {
@@ -106,6 +110,9 @@ func Check(m Message, known Known) []Mark {
 			}
 			marks = appendNameMark(marks, named, f.name, a) // each name, the same address under another too
 		}
+	}
+	if strings.TrimSpace(m.Subject) == "" {
+		marks = append(marks, mark(KindNoSubject, "Subject", "", "no subject"))
 	}
 	if n := countLines(m.Body); n > MaxLines {
 		marks = append(marks, mark(KindLongBody, "Body", "", fmt.Sprintf("long body: %d lines (over %d)", n, MaxLines)))

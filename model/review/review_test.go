@@ -29,6 +29,10 @@ func knownOf(list ...string) Known {
 
 func lines(n int) string { return strings.Repeat("line\n", n) }
 
+// noSubject in a case of TestCheck is an empty Subject (an empty one in
+// the case means "some subject": most cases are about other marks).
+const noSubject = "\x00none"
+
 // texts is the marks as "kind field: text", for comparing whole answers.
 func texts(marks []Mark) []string {
 	out := make([]string, len(marks))
@@ -98,8 +102,20 @@ func TestCheck(t *testing.T) {
 		{"201 lines ended by lone CRs, as compose sends them",
 			Message{To: addrs("bob@example.org"), Body: strings.Repeat("l\r", 201)}, bob,
 			[]string{"long_body Body: long body: 201 lines (over 200)"}},
+		{"no subject: marked, after the recipients and before the body",
+			Message{To: addrs("x@evil.example"), Subject: noSubject, Body: lines(201)}, bob,
+			[]string{"new_recipient To: new recipient: x@evil.example", "no_subject Subject: no subject",
+				"long_body Body: long body: 201 lines (over 200)"}},
+		{"a subject of spaces is none", Message{To: addrs("bob@example.org"), Subject: " \t "}, bob,
+			[]string{"no_subject Subject: no subject"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			switch tc.m.Subject {
+			case "":
+				tc.m.Subject = "hi" // the cases above are about other marks
+			case noSubject:
+				tc.m.Subject = ""
+			}
 			got := texts(Check(tc.m, tc.known))
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Fatalf("marks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
@@ -152,7 +168,7 @@ func TestCheckLinks(t *testing.T) {
 			[]string{`link HTML: link text "bank.com" goes to "https://evil.example/<U+001B>]52;c;AAAA<U+0007>"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := texts(Check(Message{To: addrs("bob@example.org"), Body: tc.body, HTML: tc.html}, known))
+			got := texts(Check(Message{To: addrs("bob@example.org"), Subject: "hi", Body: tc.body, HTML: tc.html}, known))
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Fatalf("marks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}

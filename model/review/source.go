@@ -15,7 +15,7 @@ import (
 
 // FromDraft is what a draft would send. A draft has no HTML part.
 func FromDraft(d compose.Draft) Message {
-	return Message{To: d.To, Cc: d.Cc, Bcc: d.Bcc, Body: d.Body}
+	return Message{To: d.To, Cc: d.Cc, Bcc: d.Bcc, Subject: d.Subject, Body: d.Body}
 }
 
 // maxPartBytes bounds what FromPrepared reads of one part: far above the
@@ -34,6 +34,9 @@ func FromPrepared(p compose.Prepared) (Message, error) {
 	}
 	defer r.Close()
 	var m Message
+	if m.Subject, err = r.Header.Subject(); err != nil && !message.IsUnknownCharset(err) {
+		return Message{}, fmt.Errorf("review: the prepared message's Subject: %w", err)
+	}
 	for _, f := range []struct {
 		key  string
 		into *[]model.Address

@@ -42,7 +42,7 @@ func TestFoldersInTmuxOnDovecot(t *testing.T) {
 
 	s.keys("o")
 	s.waitFor("Archive  2 unread", 30*time.Second)
-	s.keys("a", "r", "c", "h", "Enter")
+	s.keys("/", "a", "r", "c", "h", "Enter")
 	s.waitUntil("the archive in the list", 30*time.Second, func(lines []string) bool {
 		screen := strings.Join(lines, "\n")
 		return strings.Contains(screen, "Work/Archive") && strings.Contains(screen, "Work: Archive · 2 messages") &&

@@ -45,7 +45,7 @@ func snoozeInTmux(t *testing.T, srv imaptest.Backend) {
 	s.waitFor("snooze this", 30*time.Second)
 	typeTime := func(at time.Time) {
 		s.keys("Z")
-		s.waitFor("snooze 1 message(s) until", 10*time.Second)
+		s.waitFor("snooze 1 message until", 10*time.Second)
 		s.keys("-l", at.UTC().Format(time.RFC3339))
 		s.keys("Enter")
 	}

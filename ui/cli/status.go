@@ -69,10 +69,11 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		out = append(out, sj)
 	}
 	printAccounts(stdout, f.json, out, "ACCOUNT\tSTATE\tLATENCY\tCLASS\tERROR", func(s StatusJSON) string {
-		return fmt.Sprintf("%s\t%s\t%dms\t%s\t%s", textsafe.Line(s.Name), s.State, s.LatencyMS, s.ErrorClass, clip(s.Error, 80))
+		return fmt.Sprintf("%s\t%s\t%dms\t%s\t%s", textsafe.Line(s.Name), s.State, s.LatencyMS, s.ErrorClass, clip(s.Error, errorColumn))
 	})
 	if !f.json {
 		for _, s := range out {
+			printCutError(stdout, s.Name, s.Error)
 			printTrouble(stdout, s.Name, s.Store, s.History)
 		}
 		printOutbox(stdout, env)
@@ -111,6 +112,19 @@ func printOutbox(w io.Writer, env *launch.Env) {
 			what = "may have been sent: check Sent"
 		}
 		fmt.Fprintf(w, "outbox: %s: to %s: %s\n", textsafe.Line(e.Account), clip(strings.Join(e.Rcpt, ", "), 60), textsafe.Line(what))
+	}
+}
+
+// errorColumn is how wide the table's ERROR column may be.
+const errorColumn = 80
+
+// printCutError says an error the table's column cut, whole and on its
+// own line ("Work: the certificate of … is not trusted (…); if the server
+// uses its own CA, set tls_ca_file to its PEM file"): an error's end is
+// often its fix, the very part the column lost.
+func printCutError(w io.Writer, name, err string) {
+	if line := textsafe.Line(err); textsafe.Width(line) > errorColumn {
+		fmt.Fprintf(w, "%s: %s\n", textsafe.Line(name), line)
 	}
 }
 

@@ -87,9 +87,9 @@ func (s listScreen) Header() string {
 		}
 		return h
 	}
-	h = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), s.counted())
+	h = fmt.Sprintf("%d of %s · %s", ok, screen.Count(len(m.panes.accts), "account"), s.counted())
 	if len(why) > 0 {
-		h = fmt.Sprintf("%d of %d accounts · %s", ok, len(m.panes.accts), strings.Join(why, " · "))
+		h = fmt.Sprintf("%d of %s · %s", ok, screen.Count(len(m.panes.accts), "account"), strings.Join(why, " · "))
 	}
 	if q := m.filter.text(); q != "" {
 		h += fmt.Sprintf(" · filter %q: %d shown (%s clears)", q, len(m.list.rows), screen.Hint(k.Back))
@@ -104,11 +104,11 @@ func (s listScreen) Header() string {
 }
 
 // counted is what the list shows, counted: "12 messages", or in the
-// thread view "5 conversations · 12 messages".
+// thread view "5 conversations · 12 messages" ("1 message" for one).
 func (s listScreen) counted() string {
 	m := s.m
 	if !m.threads.On {
-		return fmt.Sprintf("%d messages", len(m.list.rows))
+		return screen.Count(len(m.list.rows), "message")
 	}
 	convs, msgs := 0, 0
 	for _, r := range m.list.rows {
@@ -117,7 +117,7 @@ func (s listScreen) counted() string {
 			msgs += r.Thread.Count
 		}
 	}
-	return fmt.Sprintf("%d conversations · %d messages", convs, msgs)
+	return screen.Count(convs, "conversation") + " · " + screen.Count(msgs, "message")
 }
 
 // messageScreen is the message view: the viewer, its attachments, the

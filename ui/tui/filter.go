@@ -98,6 +98,9 @@ type searchBox struct {
 	pending int
 	found   int
 	failed  []string
+	// said is the status line the search put up last (its progress, then
+	// its outcome): esc, which clears the search's rows, takes it away.
+	said string
 }
 
 // start begins the search req for query over n accounts.
@@ -118,7 +121,7 @@ func startSearch(e *screen.Env, query string, accts map[int]screen.Account) (sea
 
 // progress is the status line of a search in flight.
 func (s searchBox) progress() string {
-	return fmt.Sprintf("searching %d account(s) for %q…", s.pending, s.query)
+	return fmt.Sprintf("searching %s for %q…", screen.Count(s.pending, "account"), s.query)
 }
 
 // searched takes one account's answer; add puts what it found into the

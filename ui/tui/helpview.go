@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -21,7 +22,7 @@ import (
 // km is the view's keys (its component's help); helpKey the binding of ?.
 func (f *frame) helpPages(km help.KeyMap, helpKey key.Binding) []string {
 	if !f.help.ShowAll {
-		return []string{f.help.View(km)}
+		return []string{f.help.ShortHelpView(f.shortFit(km.ShortHelp(), helpKey))}
 	}
 	lines := max(1, f.height-4) // bar, header, one body line, status
 	if full := f.help.View(km); lipgloss.Height(full) <= lines && lipgloss.Width(full) <= f.width {
@@ -29,6 +30,34 @@ func (f *frame) helpPages(km help.KeyMap, helpKey key.Binding) []string {
 	}
 	return f.flowHelp(km.FullHelp(), lines, helpKey)
 }
+
+// shortFit is the short help's bindings that fit the width: while the
+// line is too long, the last hint other than the help key's gives way,
+// so ? is always on the line (bubbles would cut the line's end, and at
+// 80 columns the list's "? help" with it).
+func (f *frame) shortFit(bs []key.Binding, helpKey key.Binding) []key.Binding {
+	if !slices.ContainsFunc(bs, func(b key.Binding) bool { return isKey(b, helpKey) }) {
+		return bs // a screen where ? is text: bubbles cuts the line as before
+	}
+	measure := f.help
+	measure.Width = 0 // the line's whole width
+	bs = slices.Clone(bs)
+	for lipgloss.Width(measure.ShortHelpView(bs)) > f.width {
+		i := len(bs) - 1
+		for i >= 0 && (isKey(bs[i], helpKey) || !bs[i].Enabled()) {
+			i--
+		}
+		if i < 0 {
+			break // the help key alone: bubbles cuts it
+		}
+		bs = slices.Delete(bs, i, i+1)
+	}
+	return bs
+}
+
+// isKey: b is bound to exactly the keys of k (the help key, as the
+// screen's help names it, maybe with its own words).
+func isKey(b, k key.Binding) bool { return slices.Equal(b.Keys(), k.Keys()) }
 
 // helpPageOf is the page of the help on screen.
 func (f *frame) helpPageOf(km help.KeyMap, helpKey key.Binding) string {

@@ -132,7 +132,7 @@ func TestHintsFollowRebinding(t *testing.T) {
 	}
 
 	r.press("move")
-	if got, want := r.header(now), "move 1 message(s) · "+l["open"]+" pick · "+l["back"]+" cancel"; r.frame.mode != modePicker || got != want {
+	if got, want := r.header(now), "move 1 message · "+l["open"]+" pick · "+l["back"]+" cancel"; r.frame.mode != modePicker || got != want {
 		t.Errorf("picker (%s): header %q, want %q", r.frame.mode, got, want)
 	}
 	r.checkHelp(t, "picker")
@@ -148,8 +148,15 @@ func TestHintsFollowRebinding(t *testing.T) {
 	if r.Update(tea.KeyMsg{Type: tea.KeyEnter}); r.frame.mode != modePicker {
 		t.Error("enter picked a folder with open bound elsewhere")
 	}
-	r.Update(tea.KeyMsg{Type: tea.KeyDown})
-	if r.press("open"); r.frame.mode != modeList || r.frame.status != "moved to Later: 1 message(s)…" {
+	if r.press("filter"); !r.top.(picker.Move).Typing() {
+		t.Error("the filter key of the picker did not start its filter")
+	}
+	r.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")})
+	if r.press("back"); r.top.(picker.Move).Typing() || r.frame.mode != modePicker {
+		t.Errorf("the back key in the picker's filter: %s", r.frame.mode)
+	}
+	r.press("down")
+	if r.press("open"); r.frame.mode != modeList || r.frame.status != "moved to Later: 1 message…" {
 		t.Errorf("the open key of the picker: %s, %q", r.frame.mode, r.frame.status)
 	}
 	r.press("all_accounts")

@@ -31,8 +31,9 @@ type screenRow struct {
 	// adapter builds the screen of a mode whose state and flows are still
 	// the root's; nil: the screen is its own (Model.top), opened by show.
 	adapter func(m *Model, now time.Time) screen.Screen
-	// typesHelp: the help key is text typed into the screen (a picker's
-	// filter), not the frame's help.
+	// typesHelp: the help key is text typed into the screen (the snooze
+	// picker's time), not the frame's help; a screen that types only at
+	// times says so itself (screen.Typing).
 	typesHelp bool
 	// frameKeys: the unsubscribe box's answer and the undo of a send come
 	// before the screen's own keys.
@@ -60,16 +61,21 @@ var screens = [modeCount]screenRow{
 		"open", "snooze", "unsubscribe", "attachments", "save_attachment"}},
 	modeDetails: {name: "details", place: "account details", frameKeys: true,
 		actions: []string{"back", "quit", "details", "refresh", "help", "undo"}},
-	modePicker: {name: "picker", place: "move picker", typesHelp: true, actions: []string{"back", "open"}},
+	// The pickers move and filter as the list does (picker/picklist.go).
+	modePicker: {name: "picker", place: "move picker", actions: pickerActions},
 	modeReview: {name: "review", place: "review screen", adapter: newReviewScreen, actions: []string{
 		"send", "edit", "postpone", "discard", "own_from", "back", "help",
 		"down", "up", "page_down", "page_up", "top", "bottom"}},
 	modeDrafts: {name: "drafts", place: "drafts view",
 		actions: []string{"back", "quit", "drafts", "open", "send", "discard", "down", "up", "help"}},
-	modeFolders: {name: "folders", place: "folder picker", actions: []string{"back", "open", "help"}},
+	modeFolders: {name: "folders", place: "folder picker", actions: pickerActions},
 	modeSnooze:  {name: "snooze", place: "snooze picker", typesHelp: true, actions: []string{"back", "open"}},
 	modeQuit:    {name: "quit", place: "quit question", actions: []string{"send", "quit", "back"}},
 }
+
+// pickerActions are the move and folder pickers' keys: the list's keys
+// move, its filter key starts the filter, and ? is help until it does.
+var pickerActions = []string{"back", "open", "filter", "up", "down", "top", "bottom", "page_up", "page_down", "help"}
 
 // String names the view, for test failures and traces.
 func (md mode) String() string {

@@ -220,5 +220,5 @@ func (t *triageBox) snooze(rows []model.Row, until time.Time, apply snoozeApplie
 	}
 	t.groups[group] = gs
 	t.clear()
-	return tea.Batch(cmds...), note{status: fmt.Sprintf("snoozing %d message(s)…", len(rows))}
+	return tea.Batch(cmds...), note{status: "snoozing " + screen.Count(len(rows), "message") + "…"}
 }

@@ -122,7 +122,7 @@ func (t *triageBox) act(op model.Op, rows []model.Row, apply applier) (tea.Cmd, 
 	if op.Removes() {
 		t.clear()
 	}
-	return tea.Batch(cmds...), note{status: fmt.Sprintf("%s: %d message(s)…", op.Verb(), len(rows))}
+	return tea.Batch(cmds...), note{status: fmt.Sprintf("%s: %s…", op.Verb(), screen.Count(len(rows), "message"))}
 }
 
 // undo runs the plan that takes back the last action.

@@ -12,6 +12,7 @@ import (
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/screen"
 	"unibox/ui/tui/threads"
 	"unibox/ui/tui/unsub"
 )
@@ -23,7 +24,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.handleFilterKey(msg)
 	}
 	row := m.row()
-	helpKey := !row.typesHelp && key.Matches(msg, m.env.Keys.Help)
+	typing, _ := m.top.(screen.Typing)
+	helpKey := !row.typesHelp && (typing == nil || !typing.Typing()) && key.Matches(msg, m.env.Keys.Help)
 	if row.frameKeys || helpKey {
 		asking := m.unsub.Asking()
 		var cmd tea.Cmd
@@ -70,6 +72,7 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.Keys.Back):
 		if m.filter.text() != "" {
 			m.filter = m.filter.clear()
+			m.dropSearch()
 			m.rebuild()
 		} else if len(m.triage.selected) > 0 {
 			m.triage.clear()
@@ -229,6 +232,9 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	m.rebuild()
 	text := m.filter.text()
 	switch {
+	case !m.filter.active && search && text == "": // esc, or nothing to search
+		m.dropSearch()
+		return nil
 	case !m.filter.active && search:
 		return m.startSearch(text)
 	case m.filter.active && text != before && text != "" && !search && m.folder.On:
@@ -248,7 +254,18 @@ func (m *Model) startSearch(q string) tea.Cmd {
 	var cmd tea.Cmd
 	m.search, cmd = startSearch(&m.env, q, m.panes.inFocus())
 	m.frame.setStatus(m.search.progress(), false)
+	m.search.said = m.frame.status
 	return cmd
+}
+
+// dropSearch forgets the server search (late answers are dropped) and
+// takes its line off the status line, if it is still there: esc cleared
+// its text, and a line about it would outlive it.
+func (m *Model) dropSearch() {
+	if m.search.said != "" && m.frame.status == m.search.said {
+		m.frame.setStatus("", false)
+	}
+	m.search = searchBox{}
 }
 
 func (m *Model) searched(msg searchedMsg) {
@@ -261,7 +278,7 @@ func (m *Model) searched(msg searchedMsg) {
 	m.rebuild()
 	if m.search.finished() {
 		m.frame.setStatus(m.search.outcome(len(m.list.rows)))
-		m.search = searchBox{}
+		m.search = searchBox{said: m.frame.status}
 	}
 }
 

@@ -1,6 +1,7 @@
 package outbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,20 +62,21 @@ const (
 // NewDraft puts text on disk before anything else happens (the editor is
 // started on d.Path only after this returns): the text first, then what
 // it belongs to, each written atomically. A crash between the two leaves
-// the text, listed by Drafts as damaged.
+// the text, listed by Drafts as damaged. The text is the editor's file:
+// it is written with LF line ends (editorText), whatever it came with.
 func (b *Box) NewDraft(account, kind string, orig *Ref, text []byte) (Draft, error) {
 	d := Draft{ID: newID(), Account: account, Kind: kind, Original: orig}
 	if err := checkDraft(d); err != nil {
 		return Draft{}, err
 	}
-	if err := writeAtomic(b.drafts, d.ID+draftText, text); err != nil {
+	if err := writeAtomic(b.drafts, d.ID+draftText, editorText(text)); err != nil {
 		return Draft{}, err
 	}
 	return d, b.writeDraftMeta(&d)
 }
 
 // SaveDraft stores text (nil: the text stays as it is, e.g. after
-// postponing, when only ServerUID changes) and d's account, kind,
+// postponing, when only ServerUID changes; LF line ends, as NewDraft) and d's account, kind,
 // original and ServerUID. It also mends a damaged draft.
 func (b *Box) SaveDraft(d Draft, text []byte) error {
 	if err := checkID(d.ID); err != nil {
@@ -84,13 +86,21 @@ func (b *Box) SaveDraft(d Draft, text []byte) error {
 		return err
 	}
 	if text != nil {
-		if err := writeAtomic(b.drafts, d.ID+draftText, text); err != nil {
+		if err := writeAtomic(b.drafts, d.ID+draftText, editorText(text)); err != nil {
 			return err
 		}
 	} else if _, err := os.Stat(filepath.Join(b.drafts, d.ID+draftText)); err != nil {
 		return fmt.Errorf("outbox: draft %s: %w", d.ID, notFound(err))
 	}
 	return b.writeDraftMeta(&d)
+}
+
+// editorText is a draft's text as its file holds it: CRLF line ends
+// made LF. A text can come with CRLF (the copy for Sent of a `send
+// --queue` entry taken back into a draft is wire bytes); in the editor
+// that showed as [dos], and CRLF is for the wire only.
+func editorText(text []byte) []byte {
+	return bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
 }
 
 func checkDraft(d Draft) error {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A draft is on disk when NewDraft returns, at the Path the editor is
@@ -119,5 +120,52 @@ func TestDamagedDraftIsListed(t *testing.T) {
 	}
 	if _, text, err := b.Draft(lost.ID); err != nil || string(text) != "lost json" {
 		t.Fatalf("mended: %q %v", text, err)
+	}
+}
+
+// A draft's file is the editor's: LF line ends whatever text it is given
+// (NewDraft, SaveDraft), and the copy for Sent of a `send --queue` entry
+// taken back into a draft (wire bytes, CRLF) too; vi showed it as [dos]
+// (issue 37, item 13).
+func TestDraftTextIsLF(t *testing.T) {
+	b := openBox(t)
+	crlf := []byte("From: sam@example.org\r\nTo: bob@example.org\r\nSubject: x\r\n\r\none\r\ntwo\r\n")
+	lf := "From: sam@example.org\nTo: bob@example.org\nSubject: x\n\none\ntwo\n"
+	read := func(d Draft) string {
+		t.Helper()
+		data, err := os.ReadFile(d.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	d, err := b.NewDraft("work", "new", nil, crlf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read(d); got != lf {
+		t.Fatalf("NewDraft wrote %q, want %q", got, lf)
+	}
+	if err := b.SaveDraft(d, append(crlf, "three\r\n"...)); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(d); got != lf+"three\n" {
+		t.Fatalf("SaveDraft wrote %q", got)
+	}
+	e, err := b.Enqueue(Entry{Account: "work", MessageID: "<q@example.org>", From: "sam@example.org", Rcpt: []string{"bob@example.org"},
+		SendAt: time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)}, crlf, crlf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err = b.Cancel(e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := b.Draft(e.DraftID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read(back); got != lf {
+		t.Fatalf("the entry taken back is a draft of %q, want %q", got, lf)
 	}
 }

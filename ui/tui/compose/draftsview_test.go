@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +42,11 @@ func TestDraftsViewTakesBackAQueuedMessage(t *testing.T) {
 	ds, _ := box.Drafts()
 	if len(es) != 0 || len(ds) != 1 {
 		t.Fatalf("entries %+v, drafts %+v: want the message back as a draft", es, ds)
+	}
+	// The editor opens it with LF line ends, not the wire's CRLF (vi
+	// showed it as [dos]).
+	if text, err := os.ReadFile(ds[0].Path); err != nil || strings.Contains(string(text), "\r") {
+		t.Fatalf("the draft's file (%v): %q", err, text)
 	}
 }
 

@@ -175,7 +175,11 @@ func (v Viewer) ShortHelp() []key.Binding {
 }
 func (v Viewer) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{v.ShortHelp(), {k.Reply, k.ReplyAll, k.Forward, k.Compose, k.Attachments, k.SaveAttachment}}
+	return [][]key.Binding{v.ShortHelp(),
+		// What acts on the message on screen, as in the list (screens.go's
+		// row of the message view), and the steps through its thread.
+		{k.Archive, k.Trash, k.ToggleRead, k.ToggleFlag, k.Move, k.Snooze, k.Undo, k.Unsubscribe},
+		{k.NextInThread, k.PrevInThread, k.Reply, k.ReplyAll, k.Forward, k.Compose, k.Attachments, k.SaveAttachment}}
 }
 
 // body is the message on screen, once it has loaded (for an answer).

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
@@ -20,7 +18,8 @@ import (
 )
 
 // Folders is `o`: the focused account's folders with their unread
-// counts, narrowed by typing. It shows the store's list at once (it never
+// counts, moved through by the list's keys and narrowed by a filter (/),
+// as Move is. It shows the store's list at once (it never
 // waits on the server, and offline it is all there is), and the server's
 // list_folders when it answers. INBOX is always first: choosing it goes
 // back to the unified inbox.
@@ -50,12 +49,7 @@ type FolderListMsg struct {
 func (FolderListMsg) AccountIndex() int { return screen.NoAccount }
 
 func NewFolders(e *screen.Env, i int, a screen.Account) (Folders, tea.Cmd) {
-	in := textinput.New()
-	in.Prompt = "folder: "
-	in.Placeholder = "type to filter"
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Focus()
-	p := Folders{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, account: i, name: a.Name(), req: e.Next(), loading: true,
+	p := Folders{styles: e.Styles, keys: e.Keys, pickList: newPickList(e.Keys, "folder: "), account: i, name: a.Name(), req: e.Next(), loading: true,
 		folders: inboxFirst(nil)} // the way back is there before any list comes
 	var cmds []tea.Cmd
 	if s := screen.StoredOf(a); s != nil {
@@ -139,7 +133,7 @@ func (p Folders) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		return p.listed(msg), nil
 	case tea.KeyMsg:
 		m := p.matches()
-		done, picked, cmd := p.key(msg, p.keys, len(m))
+		done, picked, cmd := p.key(msg, len(m))
 		switch {
 		case !done:
 			return p, cmd
@@ -196,10 +190,8 @@ func (p Folders) Header() string {
 	return h
 }
 
-func (p Folders) ShortHelp() []key.Binding {
-	return []key.Binding{screen.As(p.keys.Open, "show folder"), screen.As(p.keys.Back, "cancel")}
-}
-func (p Folders) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+func (p Folders) ShortHelp() []key.Binding  { return p.help("show folder") }
+func (p Folders) FullHelp() [][]key.Binding { return p.fullHelp("show folder") }
 
 // foldersTimeout bounds a folder list read from the store.
 const foldersTimeout = 2 * time.Second

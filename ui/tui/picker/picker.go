@@ -7,9 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
@@ -19,8 +17,9 @@ import (
 )
 
 // Move is the move flow: it asks the accounts of the rows for their
-// folders, lets the user narrow them by typing, j/k or arrows, and ends
-// with a folder picked (the KeyMap's open) or the move cancelled (back).
+// folders, lets the user move among them by the list's keys and narrow
+// them by a filter (/), and ends with a folder picked (the KeyMap's
+// open) or the move cancelled (back).
 type Move struct {
 	styles   screen.Styles
 	keys     screen.KeyMap
@@ -32,53 +31,10 @@ type Move struct {
 	err      string
 }
 
-// The picker moves by the arrows and ctrl+n/ctrl+p only: the list's j/k
-// are letters of a folder's name here.
-var (
-	pickerDown = key.NewBinding(key.WithKeys("down", "ctrl+n"))
-	pickerUp   = key.NewBinding(key.WithKeys("up", "ctrl+p"))
-)
-
-// pickList is what the pickers that narrow a list by typing share: the
-// filter's input and the cursor among the n matches it leaves.
-type pickList struct {
-	input  textinput.Model
-	cursor int
-}
-
-// key handles msg: back cancels (done, picked -1), open picks the match
-// under the cursor (done, its index), the arrows move the cursor, and
-// anything else is typed into the filter (the cursor back on the first).
-func (l *pickList) key(msg tea.KeyMsg, keys screen.KeyMap, n int) (done bool, picked int, cmd tea.Cmd) {
-	switch {
-	case key.Matches(msg, keys.Back):
-		return true, -1, nil
-	case key.Matches(msg, keys.Open):
-		if l.cursor < n {
-			return true, l.cursor, nil
-		}
-		return false, -1, nil
-	case key.Matches(msg, pickerDown):
-		l.cursor = min(l.cursor+1, max(0, n-1))
-		return false, -1, nil
-	case key.Matches(msg, pickerUp):
-		l.cursor = max(l.cursor-1, 0)
-		return false, -1, nil
-	}
-	l.input, cmd = l.input.Update(msg)
-	l.cursor = 0
-	return false, -1, cmd
-}
-
 // StartMove opens a picker for moving rows and asks accts (the accounts
 // the rows are in) for their folders, as request req.
 func StartMove(e *screen.Env, rows []model.Row, accts []screen.Account) (Move, tea.Cmd) {
-	in := textinput.New()
-	in.Prompt = "move to: "
-	in.Placeholder = "type to filter"
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Focus()
-	b := Move{styles: e.Styles, keys: e.Keys, pickList: pickList{input: in}, rows: rows, Req: e.Next(), loading: true}
+	b := Move{styles: e.Styles, keys: e.Keys, pickList: newPickList(e.Keys, "move to: "), rows: rows, Req: e.Next(), loading: true}
 	return b, foldersCmd(e.Ctx, accts, b.Req, e.Opts.CallTimeout)
 }
 
@@ -108,7 +64,7 @@ func (b Move) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		return b, nil
 	case tea.KeyMsg:
 		m := b.matches()
-		done, picked, cmd := b.key(msg, b.keys, len(m))
+		done, picked, cmd := b.key(msg, len(m))
 		switch {
 		case !done:
 			return b, cmd
@@ -151,8 +107,8 @@ func (b Move) View(width, height int) string {
 func (b Move) Header() string { return pickHeader("move", len(b.rows), "", b.keys) }
 
 // ShortHelp and FullHelp are the picker's keys, for the help.
-func (b Move) ShortHelp() []key.Binding  { return pickKeys(b.keys, "move here") }
-func (b Move) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
+func (b Move) ShortHelp() []key.Binding  { return b.help("move here") }
+func (b Move) FullHelp() [][]key.Binding { return b.fullHelp("move here") }
 
 // MovePickedMsg: the move picker ended with a folder for rows.
 type MovePickedMsg struct {
@@ -197,14 +153,8 @@ type FoldersMsg struct {
 	err     error
 }
 
-// pickHeader is a picker's header over n rows: "move 2 message(s) · enter
+// pickHeader is a picker's header over n rows: "move 2 messages · enter
 // pick · esc cancel".
 func pickHeader(verb string, n int, what string, keys screen.KeyMap) string {
-	return fmt.Sprintf("%s %d message(s)%s · %s pick · %s cancel", verb, n, what, screen.Hint(keys.Open), screen.Hint(keys.Back))
-}
-
-// pickKeys are a picker's keys for the help: open does what picks,
-// back cancels.
-func pickKeys(keys screen.KeyMap, picks string) []key.Binding {
-	return []key.Binding{screen.As(keys.Open, picks), screen.As(keys.Back, "cancel")}
+	return fmt.Sprintf("%s %s%s · %s pick · %s cancel", verb, screen.Count(n, "message"), what, screen.Hint(keys.Open), screen.Hint(keys.Back))
 }

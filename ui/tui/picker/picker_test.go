@@ -13,8 +13,8 @@ import (
 )
 
 // The move flow is the picker's own: it waits for its folders request
-// (an earlier one's answer is dropped), narrows by typing, moves by the
-// arrows, and ends picked (telling the folder) or cancelled (telling a
+// (an earlier one's answer is dropped), narrows by a filter after /,
+// moves by the arrows, and ends picked (telling the folder) or cancelled (telling a
 // note).
 func TestPickerIsTheMoveFlow(t *testing.T) {
 	e := screentest.Env(t)
@@ -31,6 +31,7 @@ func TestPickerIsTheMoveFlow(t *testing.T) {
 	if v := s.View(40, 6); !strings.Contains(v, "> Archive") || strings.Count(v, "\n") != 5 {
 		t.Fatalf("view:\n%s", v)
 	}
+	s, _ = screentest.Step(s, screentest.Typed("/"))
 	s, _ = screentest.Step(s, screentest.Typed("proj"))
 	var said []tea.Msg
 	if s, said = screentest.Step(s, tea.KeyMsg{Type: tea.KeyDown}); s == nil || len(said) > 0 {

@@ -166,6 +166,19 @@ func (b Snooze) Header() string { return pickHeader("snooze", len(b.rows), " unt
 func (b Snooze) ShortHelp() []key.Binding  { return pickKeys(b.keys, "snooze until") }
 func (b Snooze) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
 
+// The snooze picker moves by the arrows and ctrl+n/ctrl+p only: letters
+// and digits are the typed time's.
+var (
+	pickerDown = key.NewBinding(key.WithKeys("down", "ctrl+n"))
+	pickerUp   = key.NewBinding(key.WithKeys("up", "ctrl+p"))
+)
+
+// pickKeys are a picker's keys for the help: open does what picks,
+// back cancels.
+func pickKeys(keys screen.KeyMap, picks string) []key.Binding {
+	return []key.Binding{screen.As(keys.Open, picks), screen.As(keys.Back, "cancel")}
+}
+
 // SnoozePickedMsg: the snooze picker ended with a time for rows.
 type SnoozePickedMsg struct {
 	Until time.Time

@@ -96,7 +96,7 @@ func TestSnoozePickerRefusesABadTime(t *testing.T) {
 	e := screentest.Env(t)
 	e.Opts.Now = func() time.Time { return now }
 	b := StartSnooze(e, []model.Row{{}}, now)
-	if h := b.Header(); !strings.HasPrefix(h, "snooze 1 message(s) until") {
+	if h := b.Header(); !strings.HasPrefix(h, "snooze 1 message until") {
 		t.Fatalf("header %q", h)
 	}
 	var s screen.Screen = b

@@ -17,6 +17,11 @@ type Screen interface {
 	Header() string
 }
 
+// Typing is a screen that takes keys as text at times (a picker once its
+// filter key started the filter): while Typing says so, the frame's help
+// key is text too, as in the list's own filter.
+type Typing interface{ Typing() bool }
+
 // Told is a screen's next state with what it tells the root: the root
 // routes msgs as it routes any message, before the next key.
 type Told struct {

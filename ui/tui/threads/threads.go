@@ -191,7 +191,7 @@ func (v *View) Step(showing model.MessageID, dir int) {
 		v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("message %d of %d in this conversation", j+1, len(thread))}, OpenRowMsg{Row: thread[j]})
 		return
 	}
-	v.e.Tell(screen.NoteMsg{Text: fmt.Sprintf("no more in this conversation (%d messages)", len(thread))})
+	v.e.Tell(screen.NoteMsg{Text: "no more in this conversation (" + screen.Count(len(thread), "message") + ")"})
 }
 
 // RowsMsg: the list's rows changed (the thread view turned, a

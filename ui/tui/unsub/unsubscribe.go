@@ -195,8 +195,8 @@ func (u *Box) Offer(msg StoredMsg, inbox []model.Row, here bool) {
 		return
 	}
 	u.Archive = &ArchiveOffer{Sender: msg.sender, Rows: rows}
-	u.shown = textsafe.Line(fmt.Sprintf("unsubscribed (%s). y archives the %d message(s) from %s in every account (%s undoes), any other key leaves them",
-		msg.what, len(rows), msg.sender, screen.Hint(u.e.Keys.Undo))) // as the status line has it
+	u.shown = textsafe.Line(fmt.Sprintf("unsubscribed (%s). y archives the %s from %s in every account (%s undoes), any other key leaves them",
+		msg.what, screen.Count(len(rows), "message"), msg.sender, screen.Hint(u.e.Keys.Undo))) // as the status line has it
 	u.say(u.shown, false)
 }
 

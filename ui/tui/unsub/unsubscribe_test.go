@@ -83,7 +83,7 @@ func TestUnsubBoxTellsTheRoot(t *testing.T) {
 		{"the offer where no box can wait", func(u *Box) { u.Offer(StoredMsg{sender: "news@shop.example", what: "done"}, rows, false) },
 			[]tea.Msg{screen.NoteMsg{Text: "unsubscribed: done", Bad: false}}, false, false},
 		{"the offer", func(u *Box) { u.Offer(StoredMsg{sender: "news@shop.example", what: "done"}, rows, true) },
-			[]tea.Msg{screen.NoteMsg{Text: "unsubscribed (done). y archives the 1 message(s) from news@shop.example in every account (z undoes), any other key leaves them", Bad: false}}, false, true},
+			[]tea.Msg{screen.NoteMsg{Text: "unsubscribed (done). y archives the 1 message from news@shop.example in every account (z undoes), any other key leaves them", Bad: false}}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &screen.Env{Keys: screen.DefaultKeyMap()}
