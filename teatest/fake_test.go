@@ -3,6 +3,7 @@ package teatest
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -31,9 +32,11 @@ type fakeAccount struct {
 	older    []model.Message // beyond the loaded page: only a server search finds them
 }
 
+// newFake holds its own copy of msgs: Apply edits the page in place, and
+// a test that still reads its slice must not share the backing array.
 func newFake(name string, st conn.Status, msgs ...model.Message) *fakeAccount {
 	st.Account = name
-	return &fakeAccount{name: name, status: st, page: accounts.Page{Folder: "INBOX", Messages: msgs}, ch: make(chan accounts.Health, 1)}
+	return &fakeAccount{name: name, status: st, page: accounts.Page{Folder: "INBOX", Messages: slices.Clone(msgs)}, ch: make(chan accounts.Health, 1)}
 }
 
 func (f *fakeAccount) Name() string { return f.name }
