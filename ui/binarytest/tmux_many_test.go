@@ -124,10 +124,10 @@ func TestResizeStormInRealTerminal(t *testing.T) {
 		s.tmux("resize-window", "-t", "%t", "-x", fmt.Sprint(sz[0]), "-y", fmt.Sprint(sz[1]))
 	}
 	s.w, s.h = 60, 15
-	// The header line ("1 of 1 account ·", one account, no plural) proves
-	// the frame whole: "Wide" alone is also in
-	// every row, so a screen caught mid-redraw (rows on the first line)
-	// passed for the frame under load.
+	// The header line ("1 of 1 account ·": one account, no plural)
+	// proves the frame whole: "Wide" alone is also in every row, so a
+	// screen caught mid-redraw (rows on the first line) passed for the
+	// frame under load.
 	lines := s.waitUntil("the frame at 60x15", 10*time.Second, func(l []string) bool {
 		return len(l) == s.h && strings.Contains(l[0], "Wide") && strings.Contains(l[1], "1 of 1 account · ") &&
 			strings.Contains(l[s.h-1], "open") && len([]rune(l[s.h-1])) <= s.w
