@@ -124,27 +124,15 @@ func ui(t *table, u UI) UI {
 			u.DateFormat = s
 		}
 	}
-	if list, ok := t.strList("notify_cmd"); ok {
-		switch {
-		case len(list) == 0 || list[0] == "":
-			t.errorf("notify_cmd", "needs a program, like [\"notify-send\", \"unibox\"]")
-		case slices.ContainsFunc(list, hasControl):
-			t.errorf("notify_cmd", "contains control characters")
-		case notifyargs.Check(list) != nil:
-			t.errorf("notify_cmd", "%v", notifyargs.Check(list))
-		default:
+	if list, ok := t.argv("notify_cmd", `["notify-send", "unibox"]`); ok {
+		if err := notifyargs.Check(list); err != nil {
+			t.errorf("notify_cmd", "%v", err)
+		} else {
 			u.NotifyCmd = list
 		}
 	}
-	if list, ok := t.strList("open_cmd"); ok {
-		switch {
-		case len(list) == 0 || list[0] == "":
-			t.errorf("open_cmd", "needs a program, like [\"xdg-open\"] (the file's path is appended)")
-		case slices.ContainsFunc(list, hasControl):
-			t.errorf("open_cmd", "contains control characters")
-		default:
-			u.OpenCmd = list
-		}
+	if list, ok := t.argv("open_cmd", `["xdg-open"] (the file's path is appended)`); ok {
+		u.OpenCmd = list
 	}
 	if s, ok := t.str("download_dir"); ok {
 		u.DownloadDir = downloadDir(t, s)

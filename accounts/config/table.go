@@ -150,6 +150,25 @@ func (t *table) strList(key string) ([]string, bool) {
 	return out, ok
 }
 
+// argv reads a command given as an argument list (notify_cmd, open_cmd,
+// signature_cmd): a program first, no control characters anywhere, since
+// it is run without a shell and shown in errors. example is the error's
+// suggestion when the list has no program.
+func (t *table) argv(key, example string) ([]string, bool) {
+	list, ok := t.strList(key)
+	switch {
+	case !ok:
+		return nil, false
+	case len(list) == 0 || list[0] == "":
+		t.errorf(key, "needs a program, like %s", example)
+	case slices.ContainsFunc(list, hasControl):
+		t.errorf(key, "contains control characters")
+	default:
+		return list, true
+	}
+	return nil, false
+}
+
 // sub returns key's value as a table.
 func (t *table) sub(key string) (*table, bool) {
 	v, ok := t.get(key)

@@ -60,14 +60,7 @@ func syncCmd(ctx context.Context, acct screen.Account, a *accounts.Stored, i int
 // waitPush delivers the next push of one account; the model re-arms it
 // after every delivery.
 func waitPush(ctx context.Context, i int, ch <-chan struct{}) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-ch:
-			return pushedMsg{account: i}
-		case <-ctx.Done():
-			return nil
-		}
-	}
+	return screen.Await(ctx, ch, pushedMsg{account: i})
 }
 
 func listCmd(ctx context.Context, a screen.Account, i int, req uint64, opts accounts.ListOptions, older bool, timeout time.Duration) tea.Cmd {

@@ -78,12 +78,5 @@ func FollowCmd(ctx context.Context, i int, a screen.Account, folder string, time
 // WaitPush delivers the next push of account i's followed folder;
 // re-armed after each.
 func WaitPush(ctx context.Context, i int, ch <-chan struct{}) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-ch:
-			return PushedMsg{Account: i}
-		case <-ctx.Done():
-			return nil
-		}
-	}
+	return screen.Await(ctx, ch, PushedMsg{Account: i})
 }
