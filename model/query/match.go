@@ -1,0 +1,110 @@
+package query
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Doc is one message as Match sees it: the text of each field as stored
+// (Match cuts it into tokens itself) and what the other keys ask about.
+type Doc struct {
+	Account, Folder string
+	Text            map[Field]string // From, To, Cc, Subject, Body, Filename
+	Date            time.Time
+	Seen, Flagged   bool
+	Answered        bool
+	Attachment      bool
+}
+
+// Match answers n for d the slow, obvious way: the oracle the index is
+// held against, and the check of rows a server search brings in.
+func Match(n Node, d Doc) bool {
+	return (&matcher{d: d, toks: map[Field][]string{}}).match(n)
+}
+
+type matcher struct {
+	d    Doc
+	toks map[Field][]string
+}
+
+func (m *matcher) tokens(f Field) []string {
+	t, ok := m.toks[f]
+	if !ok {
+		t = Tokens(m.d.Text[f])
+		m.toks[f] = t
+	}
+	return t
+}
+
+func (m *matcher) match(n Node) bool {
+	switch n := n.(type) {
+	case Text:
+		if n.Field != Anywhere {
+			return Contains(m.tokens(n.Field), n.Tokens, n.Prefix)
+		}
+		return slices.ContainsFunc(Fields, func(f Field) bool { return Contains(m.tokens(f), n.Tokens, n.Prefix) })
+	case State:
+		switch n {
+		case Unread:
+			return !m.d.Seen
+		case Read:
+			return m.d.Seen
+		case Flagged:
+			return m.d.Flagged
+		case Answered:
+			return m.d.Answered
+		case Attachment:
+			return m.d.Attachment
+		}
+	case Place:
+		if n.Folder {
+			return strings.EqualFold(m.d.Folder, n.Name)
+		}
+		return strings.EqualFold(m.d.Account, n.Name)
+	case Dated:
+		if n.Before {
+			return m.d.Date.Before(n.At)
+		}
+		return !m.d.Date.Before(n.At)
+	case And:
+		for _, c := range n.Nodes {
+			if !m.match(c) {
+				return false
+			}
+		}
+		return true
+	case Or:
+		return slices.ContainsFunc(n.Nodes, m.match)
+	case Not:
+		return !m.match(n.Node)
+	}
+	return false
+}
+
+// Contains says whether want stands in have as consecutive tokens, the
+// last one only as a prefix when prefix is set.
+func Contains(have, want []string, prefix bool) bool {
+	if len(want) == 0 {
+		return false
+	}
+	last := len(want) - 1
+	for i := 0; i+len(want) <= len(have); i++ {
+		ok := true
+		for j, w := range want {
+			h := have[i+j]
+			if j == last && prefix {
+				ok = strings.HasPrefix(h, w)
+			} else {
+				ok = h == w
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
