@@ -124,6 +124,9 @@ func (a *Account) list(ctx context.Context, opts ListOptions, store bool) (Page,
 	if err == nil && store {
 		a.cache.saveListing(opts, p)
 	}
+	if err == nil {
+		a.feat.counts.afterListing(ctx, opts, p)
+	}
 	err = a.scrub(err)
 	a.listingEvent(opts, p, err, time.Since(start))
 	return p, err

@@ -13,7 +13,7 @@
 //     watcher.
 //   - handles.go: the feature handles, wired by Open from one list and
 //     asked for with one accessor each (Sending, Snoozing, Unsubscribing,
-//     Threads, Stored, Watching), so that a feature's operations are its
+//     Threads, Stored, Watching, Counting), so that a feature's operations are its
 //     handle's, not Account's.
 //   - health.go: Health, the one value every face renders: state and push
 //     (named by conn and the provider, not spelt here), the constructor
@@ -45,6 +45,10 @@
 //     are pushed (at most one more IMAP connection per account).
 //   - triage.go: writes, where one whose outcome is unknown is reconciled
 //     by reading before anything is resent.
+//   - counting.go, countadjust.go: Counting, each folder's unread count,
+//     the folder's own (the store's when it holds the whole folder, else
+//     the server's folder_status), refreshed with each sync step and
+//     adjusted by the account's own triage: what every face's count says.
 //   - specials.go: Specials, where Sent, Drafts, Archive and Trash are,
 //     and the folders agents' writes are kept out of (Walled).
 //

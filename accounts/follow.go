@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"unibox/accounts/provider"
 	"unibox/accounts/store"
 	"unibox/conn"
 	"unibox/model"
@@ -155,5 +156,10 @@ func (s *Stored) Folders(ctx context.Context) ([]model.Folder, error) {
 	}
 	fs, err := a.cache.st.Folders(ctx, a.cache.key)
 	a.cache.note(err)
+	if _, can := a.ops.(provider.Counter); !can {
+		for i := range fs {
+			fs[i].Inexact = true // its server's totals prove nothing (counting.go)
+		}
+	}
 	return fs, err
 }

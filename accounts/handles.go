@@ -1,7 +1,8 @@
 package accounts
 
 // Feature handles: what an account can do beyond reading and triage
-// (sending, snooze, unsubscribe, conversations, the store, pushes) is a small type of its own, made
+// (sending, snooze, unsubscribe, conversations, the store, pushes, unread
+// counts) is a small type of its own, made
 // by Open from one list (features) and asked for by the faces through
 // one accessor each, so that Account does not grow a method per
 // operation and a face asks "can it?" in one place.
@@ -15,6 +16,7 @@ var features = []func(*Account){
 	func(a *Account) { a.feat.threads = &Threads{c: &a.cache} },
 	func(a *Account) { a.feat.stored = &Stored{a: a} },
 	func(a *Account) { a.feat.watch = &Watching{a: a} },
+	func(a *Account) { a.feat.counts = &Counting{a: a} },
 }
 
 // handles are an account's feature handles (nil: it lacks the feature).
@@ -25,6 +27,7 @@ type handles struct {
 	threads *Threads
 	stored  *Stored
 	watch   *Watching
+	counts  *Counting
 }
 
 // wire makes a's feature handles from the list.

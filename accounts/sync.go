@@ -159,6 +159,9 @@ func (a *Account) syncStep(ctx context.Context, folder string, limit int) (SyncP
 		}
 		done = done && !more
 	}
+	// The count follows the step: the store's once it holds the whole
+	// folder, the server's until then (counting.go).
+	_, _, _ = a.feat.counts.refresh(ctx, countKey(folder), nil)
 	stored := st.Held + uint32(len(page.New))
 	if len(page.New) > 0 || len(page.Flags) > 0 || page.Checked {
 		a.hist.Add(history.KindListing, "", "", fmt.Sprintf("synced %s: %d new, %d flag states, %s in %s", folder, len(page.New), len(page.Flags),

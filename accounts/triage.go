@@ -29,9 +29,11 @@ func (a *Account) applyStored(ctx context.Context, op model.Op, folder string, u
 	if err := a.checkInputs(op.Action.String(), nil, folder, op.To); err != nil {
 		return nil, err
 	}
+	a.feat.counts.begin(op, folder)
 	prior := a.cache.applyOptimistic(op, msgs)
 	res, err := a.apply(ctx, op, folder, uidValidity, msgs)
 	a.cache.settle(msgs, prior, res, err)
+	a.feat.counts.end(op, folder, msgs, prior, res)
 	res, err = a.scrubResults(res), a.scrub(err)
 	a.triageEvent(op, folder, res, err)
 	return res, err

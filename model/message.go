@@ -94,4 +94,7 @@ type Folder struct {
 	SpecialUse string // archive, trash, junk, sent, drafts or ""
 	Unread     uint32
 	Total      uint32
+	// Inexact: Unread is only what the local store holds of a folder it
+	// holds part of (the folder may have more); a server's count is exact.
+	Inexact bool
 }

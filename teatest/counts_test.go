@@ -1,10 +1,16 @@
 package teatest
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2"
+
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
 	"unibox/ui/tui"
 )
 
@@ -26,4 +32,33 @@ func TestCountsOfOneAreSingular(t *testing.T) {
 			t.Errorf("the screen says %q:\n%s", plural, screen)
 		}
 	}
+}
+
+// Issue 37 item 4: a 1,000-message inbox, 600 unread, with a 50-row page
+// loaded. The badge, the terminal title and the folder picker's INBOX
+// say 600, the folder's count (the server's while the store fills, the
+// store's once it holds the whole folder), not the loaded rows'; marking
+// a row unread adds one to each at once. A real serve-imap child on a
+// loopback server, with a store.
+func TestBadgeTitleAndPickerSayTheInboxsCount(t *testing.T) {
+	mem := imaptest.NewMem(t, memimap.Options{})
+	mem.NewUser(t) // user1
+	left := 600
+	for i := range 1000 {
+		flags := []imap.Flag{imap.FlagSeen}
+		if (i%5 < 3 || 1000-i <= left) && left > 0 {
+			flags, left = nil, left-1
+		}
+		mem.Seed(t, "user1", "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: fmt.Sprintf("n%04d", i),
+			Date: now.Add(time.Duration(i-1000) * time.Minute), Body: "x"}.Bytes(), flags...)
+	}
+	set, st := openStoredUser(t, mem, filepath.Join(t.TempDir(), "store.db"), "user1", "user1-pw")
+	defer st.Close()
+	defer set.Close()
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.Now, o.PageSize, o.Title = nil, 50, true })
+	waitFor(t, tm, "n0999", "1 of 1 account · 50 messages", "Home ● connected 600", "unibox (600 unread)")
+	tm.Send(key("u")) // the newest row, read
+	waitFor(t, tm, "marked unread", "Home ● connected 601", "unibox (601 unread)")
+	tm.Send(key("o"))
+	waitFor(t, tm, "folders of Home", "INBOX  601 unread")
 }

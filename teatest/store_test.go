@@ -217,9 +217,10 @@ func TestFirstSyncFillsTheStore(t *testing.T) {
 	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.Now = nil })
 	// One wait for both (output is consumed as it is read): the rows, and
 	// the badge once it no longer says syncing, which it says from the
-	// first page on, so "connected 50" shows only when the sync is done.
+	// first page on, so "connected 450" shows only when the sync is done.
 	// (Whether a "syncing" frame is drawn at all depends on the frame rate.)
-	waitFor(t, tm, "message 449", "Home ● connected 50")
+	// 450 unread, the folder's count, though 50 rows are loaded.
+	waitFor(t, tm, "message 449", "Home ● connected 450")
 	sync, err := st.SyncState(context.Background(), store.Key{Name: "Home", Host: mem.Host(), User: "user1"}, "INBOX")
 	if err != nil || sync.UIDNext == 0 || sync.Held != 450 {
 		t.Fatalf("the first sync is not complete: %+v %v", sync, err) // every uid below UIDNEXT stored

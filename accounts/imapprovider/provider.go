@@ -266,3 +266,12 @@ func (p imapProvider) SpecialFolder(ctx context.Context, a *conn.Adapter, specia
 	}
 	return out.Folder, nil
 }
+
+// Count asks the child for the folder's counts (one STATUS).
+func (p imapProvider) Count(ctx context.Context, a *conn.Adapter, folder string) (provider.FolderCount, error) {
+	var out imapwire.FolderStatusOut
+	if _, err := provider.Call(ctx, a, imapwire.ToolFolderStatus, imapwire.FolderStatusIn{Account: p.account, Folder: folder}, true, &out, imapwire.Decode); err != nil {
+		return provider.FolderCount{}, err
+	}
+	return provider.FolderCount{Total: out.Total, Unread: out.Unread}, nil
+}

@@ -15,6 +15,7 @@ const (
 	ToolListFolders     = "list_folders"
 	ToolListMessages    = "list_messages"
 	ToolSyncFolder      = "sync_folder"
+	ToolFolderStatus    = "folder_status"
 	ToolFetchThreading  = "fetch_threading"
 	ToolSpecialFolder   = "special_folder"
 	ToolSpecialFolders  = "special_folders"
@@ -38,7 +39,7 @@ const (
 // a test of serveimap checks the server lists exactly these.
 var Tools = []string{
 	ToolAddAccount, ToolCheckAccount, ToolListFolders, ToolListMessages, ToolSyncFolder,
-	ToolFetchThreading, ToolSpecialFolder, ToolSpecialFolders, ToolGetMessage, ToolSearch,
+	ToolFolderStatus, ToolFetchThreading, ToolSpecialFolder, ToolSpecialFolders, ToolGetMessage, ToolSearch,
 	ToolFindMessage, ToolSentTo, ToolSetFlags, ToolMove, ToolArchive, ToolTrash,
 	ToolAppendMessage, ToolDeleteMessages, ToolCreateFolder, ToolGetPart,
 	ToolUnsubscribeInfo, ToolSavePart,

@@ -272,6 +272,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "Messages of a folder, newest first."}, s.listMessages)
 	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSyncFolder, Annotations: readOnly,
 		Description: "What changed in a folder since the client's sync state: new messages, flag changes, and (when the counts disagree) the uid set to learn expunges from."}, s.syncFolder)
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolFolderStatus, Annotations: readOnly,
+		Description: "A folder's message and unread counts (IMAP STATUS), without listing a message."}, s.folderStatus)
 	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolFetchThreading, Annotations: readOnly,
 		Description: "Message-ID, In-Reply-To and References of these uids (mail stored before its threading ids were fetched)."}, s.fetchThreading)
 	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSpecialFolder, Annotations: readOnly,

@@ -21,6 +21,7 @@ func TestToolNamesAreTheWireList(t *testing.T) {
 		{imapwire.ToolListFolders, "list_folders"},
 		{imapwire.ToolListMessages, "list_messages"},
 		{imapwire.ToolSyncFolder, "sync_folder"},
+		{imapwire.ToolFolderStatus, "folder_status"},
 		{imapwire.ToolFetchThreading, "fetch_threading"},
 		{imapwire.ToolSpecialFolder, "special_folder"},
 		{imapwire.ToolSpecialFolders, "special_folders"},

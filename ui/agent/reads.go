@@ -247,13 +247,20 @@ func (h *Hub) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*
 		hl.ErrorClass, hl.Error = hl.LastClass, hl.LastError
 		hl.OK = hl.Connected() || hl.State == accounts.StateIdle
 		hs = append(hs, hl)
-		s := state(hl)
+		s := AccountStatus{AccountState: state(hl)}
 		s.SyncedAt = jsonview.Date(a.SyncedAt(ctx))
+		// The last count, else the store's: never a dial.
+		if n, ok := a.Counting().Known(ctx, ""); ok {
+			s.Unread, s.UnreadExact = &n.Unread, n.Exact
+		}
 		out.Accounts = append(out.Accounts, s)
 	}
 	var lines []string
 	for _, s := range out.Accounts {
 		line := fmt.Sprintf("%s: %s", s.Name, s.State)
+		if s.Unread != nil {
+			line += "; " + accounts.Count{Unread: *s.Unread, Exact: s.UnreadExact}.String() + " unread"
+		}
 		if s.Store != "" {
 			line += "; store: " + s.Store
 		}

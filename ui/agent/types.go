@@ -142,5 +142,14 @@ type WriteOut struct {
 // StatusOut is account_status' answer: every account's health as it is,
 // without waiting on any.
 type StatusOut struct {
-	Accounts []AccountState `json:"accounts"`
+	Accounts []AccountStatus `json:"accounts"`
+}
+
+// AccountStatus is one account in account_status: its state and its
+// INBOX's unread count, the folder's own, as the TUI's badge and
+// `unibox status` say it (accounts.Counting).
+type AccountStatus struct {
+	AccountState
+	Unread      *int `json:"unread,omitempty" jsonschema:"unread messages in INBOX, the whole folder's (not a page's): from the local store when it holds the whole folder, else as the server last counted it; absent when nothing is known yet"`
+	UnreadExact bool `json:"unread_exact" jsonschema:"false: unread is only what the local store holds of the folder (its server cannot count, or has not yet), so the folder may have more"`
 }

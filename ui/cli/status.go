@@ -26,6 +26,20 @@ type StatusJSON struct {
 	// directory"); empty when nothing is. The account works regardless.
 	Store   string `json:"store"`
 	History string `json:"history"`
+	// Unread is INBOX's unread count, the folder's own (the TUI's badge
+	// says the same): from the store when it holds the whole folder,
+	// else from the server; null when nothing is known of it.
+	// UnreadExact is false when it is only what the store holds of the
+	// folder (a server that cannot count, or did not answer).
+	Unread      *int `json:"unread"`
+	UnreadExact bool `json:"unread_exact"`
+}
+
+// probed is one account's probe: how long it took, and INBOX's count.
+type probed struct {
+	took  time.Duration
+	count accounts.Count
+	known bool
 }
 
 // Status is `unibox status`: a health probe per account (start the
@@ -44,13 +58,15 @@ func Status(args []string, stdout, stderr io.Writer) int {
 	if *hist {
 		return printHistory(stdout, stderr, accts, f.json)
 	}
-	results := accounts.Fanout(context.Background(), accts, f.timeout, func(ctx context.Context, a *accounts.Account) (time.Duration, error) {
+	results := accounts.Fanout(context.Background(), accts, f.timeout, func(ctx context.Context, a *accounts.Account) (probed, error) {
 		start := time.Now()
 		// Refresh connects (spawn + handshake + add_account) and probes.
 		err := a.Refresh(ctx)
-		took := time.Since(start)
+		p := probed{took: time.Since(start)}
 		a.CheckStore(ctx) // can the store take a write (a full disk)?
-		return took, err
+		// Counted after the probe: a down account's count is the store's.
+		p.count, p.known, _ = a.Counting().Refresh(ctx, "")
+		return p, err
 	})
 	var out []StatusJSON
 	ok := 0
@@ -60,16 +76,19 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		// went through before it.
 		sj := StatusJSON{AccountRef: jsonview.AccountRef{Name: h.Name, State: string(h.State)}, ErrorClass: h.ErrorClass,
 			Error: h.LastError, Connects: h.Connects, Store: h.Store, History: h.History}
+		if r.Value.known {
+			sj.Unread, sj.UnreadExact = &r.Value.count.Unread, r.Value.count.Exact
+		}
 		if h.OK {
 			ok++
-			sj.LatencyMS = r.Value.Milliseconds()
+			sj.LatencyMS = r.Value.took.Milliseconds()
 		} else {
 			sj.Error = h.Error
 		}
 		out = append(out, sj)
 	}
-	printAccounts(stdout, f.json, out, "ACCOUNT\tSTATE\tLATENCY\tCLASS\tERROR", func(s StatusJSON) string {
-		return fmt.Sprintf("%s\t%s\t%dms\t%s\t%s", textsafe.Line(s.Name), s.State, s.LatencyMS, s.ErrorClass, clip(s.Error, errorColumn))
+	printAccounts(stdout, f.json, out, "ACCOUNT\tSTATE\tLATENCY\tUNREAD\tCLASS\tERROR", func(s StatusJSON) string {
+		return fmt.Sprintf("%s\t%s\t%dms\t%s\t%s\t%s", textsafe.Line(s.Name), s.State, s.LatencyMS, unreadCell(s), s.ErrorClass, clip(s.Error, errorColumn))
 	})
 	if !f.json {
 		for _, s := range out {
@@ -79,6 +98,15 @@ func Status(args []string, stdout, stderr io.Writer) int {
 		printOutbox(stdout, env)
 	}
 	return exitCode(ok, len(results))
+}
+
+// unreadCell is the UNREAD column: the count as every screen says it
+// ("600", "~33" for the stored part of a folder), "-" when none is known.
+func unreadCell(s StatusJSON) string {
+	if s.Unread == nil {
+		return "-"
+	}
+	return accounts.Count{Unread: *s.Unread, Exact: s.UnreadExact}.String()
 }
 
 // printOutbox says what waits in the outbox, a line each: mail a person

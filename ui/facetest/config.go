@@ -125,6 +125,25 @@ func AppendMail(t testing.TB, srv *memimap.Server, from, n int) {
 	}
 }
 
+// BigInbox delivers total messages "n0000"... to sam's INBOX, a minute
+// apart, of which unread lack \Seen, mixed with the read ones: a folder
+// far bigger than a page, whose real unread count no page shows.
+func BigInbox(t testing.TB, srv *memimap.Server, total, unread int) {
+	t.Helper()
+	left := unread
+	for i := range total {
+		flags := []imap.Flag{imap.FlagSeen}
+		if (i%5 < 3 || total-i <= left) && left > 0 {
+			flags, left = nil, left-1
+		}
+		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("n%04d", i),
+			Date: time.Now().Add(time.Duration(i-total) * time.Minute), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, flags, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // OtherClient is a phone or webmail: logged in as sam with password pass,
 // with INBOX selected, f changes the mailbox between two runs of unibox.
 func OtherClient(t testing.TB, srv *memimap.Server, pass string, f func(c *imapclient.Client)) {

@@ -14,7 +14,8 @@ type accountPanes struct {
 	accts      []*accountPane
 	subs       []<-chan accounts.Health // one health subscription per account
 	unsubs     []func()
-	unread     map[string]int // per account, counted on rebuild, not per frame
+	unread     map[string]accounts.Count // per account, on rebuild, not per frame (unread.go)
+	counts     map[string]accounts.Count // per account, its handle's last count
 	tags       map[string]string
 	tagW       int
 	focus      int // account index, or -1 for all accounts

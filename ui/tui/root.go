@@ -98,7 +98,7 @@ func New(opts screen.Options) (*Model, error) {
 		names = append(names, a.Name())
 		m.panes.accts = append(m.panes.accts, &accountPane{acct: a, health: a.Health()})
 	}
-	m.panes.focus, m.panes.unread = -1, map[string]int{}
+	m.panes.focus, m.panes.unread = -1, map[string]accounts.Count{}
 	m.panes.tags, m.panes.tagW = accountTags(names)
 	m.inbox = model.NewInbox(names)
 	m.triage = triageBox{keys: keys, t: model.NewTriage(m.inbox), selected: map[model.MessageID]bool{},
@@ -182,19 +182,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, tea.SetWindowTitle(t))
 	}
 	return m, cmd
-}
-
-// title is the terminal title: the unread total, a number only (never
-// mail text, which could carry an escape sequence into the title bar).
-func (p *accountPanes) title() string {
-	total := 0
-	for _, n := range p.unread {
-		total += n
-	}
-	if total == 0 {
-		return "unibox"
-	}
-	return fmt.Sprintf("unibox (%d unread)", total)
 }
 
 // route sends a message to its handler.

@@ -239,7 +239,7 @@ func (m *Model) report(cmd tea.Cmd, n note) tea.Cmd {
 	if n.status != "" {
 		m.frame.setStatus(n.status, n.bad)
 	}
-	cmds := []tea.Cmd{cmd}
+	cmds := []tea.Cmd{cmd, m.panes.recount(&m.env)} // what it did to the counts (accounts.Counting)
 	for _, name := range n.reload {
 		if i := m.panes.index(name); i >= 0 {
 			cmds = append(cmds, m.panes.Load(&m.env, i))

@@ -353,7 +353,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case statusMsg:
 		return m.handleConnEvent(msg)
 	case restoredMsg:
-		return m.restored(msg)
+		return tea.Batch(m.restored(msg), m.panes.recount(&m.env))
 	case connectMsg:
 		return m.panes.connect(&m.env)
 	case firstScreenMsg:
@@ -397,11 +397,14 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case pushedMsg:
 		return m.panes.pushed(&m.env, msg)
 	case syncedMsg:
-		return tea.Batch(m.synced(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account))
+		return tea.Batch(m.synced(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account), m.panes.recount(&m.env, msg.account))
+	case countedMsg:
+		m.panes.counted(msg)
+		m.rebuild()
 	case storedMatchMsg:
 		m.storedMatched(msg)
 	case listedMsg:
-		return tea.Batch(m.listed(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account))
+		return tea.Batch(m.listed(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account), m.panes.recount(&m.env, msg.account))
 	case snoozeMarksMsg:
 		return m.panes.snoozeMarksArrived(&m.env, msg) // drawn with the next view
 	case snoozeDueMsg:
@@ -468,7 +471,7 @@ func (m *Model) rebuild() {
 	}
 	m.list = m.list.setRows(rows)
 	for _, a := range m.panes.accts {
-		m.panes.unread[a.acct.Name()] = m.home().Unread(a.acct.Name())
+		m.panes.unread[a.acct.Name()] = m.panes.unreadOf(a, m.home())
 	}
 }
 

@@ -60,7 +60,8 @@ func (p *accountPanes) bar(styles screen.Styles, width int, now time.Time, folde
 		if f := folderAt(i); f != "" {
 			name += "/" + f // the folder on screen, named where its account is
 		}
-		badges[i] = accountbar.Badge{Name: name, Health: a.health, Unread: p.unread[a.acct.Name()], Focused: i == p.focus,
+		n := p.unread[a.acct.Name()]
+		badges[i] = accountbar.Badge{Name: name, Health: a.health, Unread: n.Unread, Inexact: !n.Exact, Focused: i == p.focus,
 			Syncing: a.syncing}
 	}
 	return accountbar.Bar{Styles: styles, Badges: badges, Now: now}.View(width, 1)

@@ -27,9 +27,12 @@ type Bar struct {
 // Badge is one account's part of the bar: what it is called, how it is,
 // what is unread and whether it has the focus.
 type Badge struct {
-	Name    string
-	Health  accounts.Health
-	Unread  int
+	Name   string
+	Health accounts.Health
+	Unread int
+	// Inexact: Unread is only what unibox holds of the inbox (a server
+	// that cannot count it): drawn "~12".
+	Inexact bool
 	Focused bool
 	Syncing string // "syncing 12k/100k" while a first sync fills the store
 }

@@ -1,11 +1,11 @@
 package accountbar
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"unibox/accounts"
 	"unibox/model/textsafe"
 )
 
@@ -102,7 +102,7 @@ func NewBadgeParts(bd Badge, now time.Time) *badgeParts {
 		p.Label += " · " + bd.Syncing
 	}
 	if bd.Unread > 0 {
-		p.count = fmt.Sprintf(" %d", bd.Unread)
+		p.count = " " + accounts.Count{Unread: bd.Unread, Exact: !bd.Inexact}.String()
 	}
 	p.nameW, p.glyphW, p.labelW = textsafe.Width(p.name), textsafe.Width(p.glyph), textsafe.Width(p.Label)
 	return p

@@ -52,12 +52,13 @@ func NewFolders(e *screen.Env, i int, a screen.Account) (Folders, tea.Cmd) {
 	p := Folders{styles: e.Styles, keys: e.Keys, pickList: newPickList(e.Keys, "folder: "), account: i, name: a.Name(), req: e.Next(), loading: true,
 		folders: inboxFirst(nil)} // the way back is there before any list comes
 	var cmds []tea.Cmd
+	c := screen.CountingOf(a)
 	if s := screen.StoredOf(a); s != nil {
 		cmds = append(cmds, func() tea.Msg {
 			sctx, cancel := context.WithTimeout(e.Ctx, foldersTimeout)
 			defer cancel()
 			fs, err := s.Folders(sctx)
-			return FolderListMsg{req: p.req, stored: true, folders: fs, err: err}
+			return FolderListMsg{req: p.req, stored: true, folders: counted(sctx, c, fs, true), err: err}
 		})
 	}
 	p.offline = a.Health().Degraded()
@@ -67,7 +68,7 @@ func NewFolders(e *screen.Env, i int, a screen.Account) (Folders, tea.Cmd) {
 			cctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
 			fs, err := a.Folders(cctx)
-			return FolderListMsg{req: p.req, folders: fs, err: err}
+			return FolderListMsg{req: p.req, folders: counted(cctx, c, fs, false), err: err}
 		})
 	}
 	return p, tea.Batch(cmds...)
@@ -92,6 +93,30 @@ func (p Folders) listed(msg FolderListMsg) Folders {
 	p.folders = inboxFirst(msg.folders)
 	p.cursor = min(p.cursor, max(0, len(p.matches())-1))
 	return p
+}
+
+// counted puts the account's own counts (accounts.Counting) over a folder
+// list: INBOX's always, so the picker says what the badge says; from the
+// store's list, any other folder counted since (a visit's sync), which is
+// newer than its stored rows. c nil: the list stands.
+func counted(ctx context.Context, c *accounts.Counting, fs []model.Folder, stored bool) []model.Folder {
+	if c == nil {
+		return fs
+	}
+	for i, f := range fs {
+		var n accounts.Count
+		var ok bool
+		switch {
+		case model.CanonicalFolder(f.Name) == "INBOX":
+			n, ok = c.Known(ctx, "")
+		case stored:
+			n, ok = c.Last(f.Name)
+		}
+		if ok {
+			fs[i].Unread, fs[i].Inexact = uint32(n.Unread), !n.Exact
+		}
+	}
+	return fs
 }
 
 // inboxFirst sorts folders by name with INBOX first, and adds INBOX when
@@ -161,7 +186,7 @@ func (p Folders) View(width, height int) string {
 		for i := off; i < len(ms) && i-off < height-1; i++ {
 			line := textsafe.Line(ms[i].Name)
 			if ms[i].Unread > 0 {
-				line += fmt.Sprintf("  %d unread", ms[i].Unread)
+				line += "  " + accounts.Count{Unread: int(ms[i].Unread), Exact: !ms[i].Inexact}.String() + " unread"
 			}
 			if i == p.cursor {
 				s.WriteString(p.styles.RowSelected.Render(textsafe.Fit("> "+line, width)))

@@ -24,6 +24,7 @@ type featured interface {
 	Threads() *accounts.Threads
 	Stored() *accounts.Stored
 	Watching() *accounts.Watching
+	Counting() *accounts.Counting
 	History(n int) []history.Event
 }
 
@@ -112,6 +113,16 @@ func StoredOf(acct Account) *accounts.Stored {
 func WatchingOf(acct Account) *accounts.Watching {
 	if f, ok := featuresOf(acct); ok {
 		return f.Watching()
+	}
+	return nil
+}
+
+// CountingOf is acct's unread counts handle: the badge, the title and
+// the folder picker say the folder's own count, not the loaded rows';
+// nil for a test's account, whose rows are all it has.
+func CountingOf(acct Account) *accounts.Counting {
+	if f, ok := featuresOf(acct); ok {
+		return f.Counting()
 	}
 	return nil
 }
