@@ -177,19 +177,34 @@ func unmodifiedCmd(ctx context.Context, room *screen.Mailroom, acct screen.Accou
 	}
 }
 
-// readDraftCmd reads the edited text back onto base.
+// readDraftCmd reads the edited text back onto base, with the files its
+// Attach lines name (copied into the draft's folder the first time:
+// drafting.Attach), and checks that it fits what its account's server
+// takes. Reading and copying files is why this is a command: the TUI
+// never waits on a disk. A file that cannot be attached is the review's
+// problem, the rest of the draft shown as it is.
 func readDraftCmd(room *screen.Mailroom, id string, base mailcompose.Draft) tea.Cmd {
 	return func() tea.Msg {
-		_, text, err := room.Box.Draft(id)
+		dr, text, err := room.Box.Draft(id)
 		if err != nil {
 			return ReviewMsg{DraftID: id, draft: base, err: err}
 		}
 		d, err := mailcompose.Parse(string(text), base)
 		if err != nil {
-			d = base
+			return ReviewMsg{DraftID: id, draft: base, err: err}
+		}
+		limit := sizeLimit(room, dr.Account)
+		d, err = drafting.Attach(room.Box, id, d, limit)
+		if err == nil {
+			err = drafting.Fits(d, limit)
 		}
 		return ReviewMsg{DraftID: id, draft: d, err: err}
 	}
+}
+
+// sizeLimit is the largest message account's server takes.
+func sizeLimit(_ *screen.Mailroom, _ string) int64 {
+	return drafting.DefaultSizeLimit
 }
 
 // queueCmd writes the message into the outbox, to go after delay; the

@@ -90,7 +90,11 @@ func (c Composer) headerLines(width int) []string {
 	}
 	words("Subject:", d.Subject)
 	for _, p := range d.Attachments {
-		words("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, screen.HumanSize(int64(len(p.Data)))))
+		what := fmt.Sprintf("%s (%s, %s)", textsafe.Line(p.Name), textsafe.Line(p.Type), screen.HumanSize(int64(len(p.Data))))
+		if p.Path != "" && p.Path != p.Name {
+			what += " from " + textsafe.Line(p.Path)
+		}
+		words("Attach:", what)
 	}
 	return out
 }
