@@ -152,3 +152,50 @@ func TestAttachMissingFileRefusedOnReview(t *testing.T) {
 		t.Fatalf("the outbox holds %d entries, want the one sent once mended", len(es))
 	}
 }
+
+// A message whose encoded size is over the SIZE its account's server
+// last announced (remembered by the outbox when it last sent) is refused
+// on the review before anything is sent, though each file alone fits;
+// before any SIZE is known, 25 MB is the limit and the same message goes.
+func TestReviewRefusesOverTheServersSize(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.bin", "b.bin"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, bytes.Repeat([]byte{0xfe, 0x01}, 3<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, tc := range []struct {
+		name  string
+		size  int64 // remembered SIZE; -1: none known
+		shows string
+	}{
+		{"over the announced SIZE", 10 << 10, "cannot send: too big to send: the message is 17 kB once encoded, over the 10 kB the account's server takes (its SMTP SIZE)"},
+		{"no SIZE known yet", -1, "every recipient has been written to before"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, box := lunchWriter(t)
+			if tc.size >= 0 {
+				if err := box.NoteSMTPSize("Work", tc.size); err != nil {
+					t.Fatal(err)
+				}
+			}
+			room := &tui.Mailroom{Box: box, Editor: attachEditor(t, "Two files.", paths...), SendDelay: 10 * time.Second}
+			tm, _ := run(t, []tui.Account{w}, 180, 30, func(o *tui.Options) { o.Mailroom = room })
+			replyToLunch(t, tm)
+			waitFor(t, tm, tc.shows, "a.bin (application/octet-stream, 6 kB)", "b.bin")
+			tm.Send(key("y"))
+			if tc.size < 0 {
+				waitFor(t, tm, "sending in 10s")
+				return
+			}
+			tm.Send(key("x"))
+			waitFor(t, tm, "x again discards this draft")
+			if es, _ := box.Entries(); len(es) != 0 {
+				t.Fatalf("a message over the server's SIZE was queued: %+v", es)
+			}
+		})
+	}
+}

@@ -14,10 +14,34 @@ import (
 	"unibox/model/compose"
 )
 
-// DefaultSizeLimit is the largest message an account is taken to accept
-// before its server has said (SMTP SIZE): 25 MB, what Gmail and Outlook
-// take.
-const DefaultSizeLimit = 25 << 20
+// Limit is the largest message an account's server takes, in Bytes (0:
+// no fixed limit), and whether its server said so (Known: the SIZE it
+// last announced, outbox.Box.SMTPSize) or it is DefaultLimit.
+type Limit struct {
+	Bytes int64
+	Known bool
+}
+
+// DefaultLimit is the limit before an account's server has said: 25 MB,
+// what Gmail and Outlook take.
+var DefaultLimit = Limit{Bytes: 25 << 20}
+
+// SizeLimit is account's limit: the SIZE its server last announced, as
+// the outbox remembers it, else DefaultLimit.
+func SizeLimit(box *outbox.Box, account string) Limit {
+	if n, ok := box.SMTPSize(account); ok {
+		return Limit{Bytes: n, Known: true}
+	}
+	return DefaultLimit
+}
+
+// words names the limit and where it comes from, for a refusal.
+func (l Limit) words() string {
+	if l.Known {
+		return "the " + SizeWords(l.Bytes) + " the account's server takes (its SMTP SIZE)"
+	}
+	return "the " + SizeWords(l.Bytes) + " taken as the limit until the account's server says (SMTP SIZE)"
+}
 
 // Attach turns d's Attach lines into parts after d's own (a forward's):
 // each the copy kept in draft id's folder (outbox.Box.KeepFile), made now
@@ -28,7 +52,7 @@ const DefaultSizeLimit = 25 << 20
 // naming its line; the other lines are attached all the same and the
 // text is untouched: nothing else of the draft is lost. Copies no line
 // names any more are removed. It reads files: run it off the UI's loop.
-func Attach(box *outbox.Box, id string, d compose.Draft, limit int64) (compose.Draft, error) {
+func Attach(box *outbox.Box, id string, d compose.Draft, limit Limit) (compose.Draft, error) {
 	parts := append([]compose.Part(nil), d.Attachments...)
 	var first error
 	for _, written := range d.Attach {
@@ -50,7 +74,7 @@ func Attach(box *outbox.Box, id string, d compose.Draft, limit int64) (compose.D
 // copy, made now (OpenFile's checks, then the copy, 0600) unless the
 // draft has one, read back with its name, the type its content shows
 // and its bytes.
-func AttachFile(box *outbox.Box, id, written string, limit int64) (compose.Part, error) {
+func AttachFile(box *outbox.Box, id, written string, limit Limit) (compose.Part, error) {
 	copyPath, ok := box.KeptFile(id, written)
 	if !ok {
 		f, size, err := OpenFile(written, limit)
@@ -58,8 +82,8 @@ func AttachFile(box *outbox.Box, id, written string, limit int64) (compose.Part,
 			return compose.Part{}, err
 		}
 		bound := size
-		if limit > 0 {
-			bound = max(size, largestFile(limit)) // it may grow a little, never past what could go
+		if limit.Bytes > 0 {
+			bound = max(size, largestFile(limit.Bytes)) // it may grow a little, never past what could go
 		}
 		copyPath, err = box.KeepFile(id, written, f, bound)
 		f.Close()
@@ -98,20 +122,20 @@ func Sniff(data []byte) string {
 	return t
 }
 
-// Fits refuses a message too big for limit (0: no limit) as it will go,
-// encoded: what the review checks before anything is sent. The date it
-// is prepared with only fills a header of fixed length. A draft that
-// cannot be prepared is not this check's to refuse (the send says why).
-func Fits(d compose.Draft, limit int64) error {
-	if limit <= 0 {
+// Fits refuses a message too big for limit as it will go, encoded: what
+// the review checks before anything is sent. The date it is prepared
+// with only fills a header of fixed length. A draft that cannot be
+// prepared is not this check's to refuse (the send says why).
+func Fits(d compose.Draft, limit Limit) error {
+	if limit.Bytes <= 0 {
 		return nil
 	}
 	p, err := d.Prepare(time.Now())
 	if err != nil {
 		return nil
 	}
-	if n := int64(len(p.Wire)); n > limit {
-		return fmt.Errorf("%w: the message is %s once encoded, over the %s the account's server takes", ErrTooBig, SizeWords(n), SizeWords(limit))
+	if n := int64(len(p.Wire)); n > limit.Bytes {
+		return fmt.Errorf("%w: the message is %s once encoded, over %s", ErrTooBig, SizeWords(n), limit.words())
 	}
 	return nil
 }

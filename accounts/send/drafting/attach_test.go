@@ -77,12 +77,12 @@ func TestAttachRefusesWhatCannotGo(t *testing.T) {
 		{"socket", sock, ErrNotRegular, "a socket"},
 		{"dev zero", "/dev/zero", ErrNotRegular, "a character device"},
 		{"missing", filepath.Join(dir, "nope.pdf"), fs.ErrNotExist, "no such file"},
-		{"too big", sparse, ErrTooBig, "1024.0 MB, 1401.3 MB once encoded for mail, over the 25.0 MB"},
+		{"too big", sparse, ErrTooBig, "1024.0 MB, 1401.3 MB once encoded for mail, over the 25.0 MB taken as the limit until the account's server says"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			box, dr := attachBox(t)
 			err := within(t, "AttachFile", func() error {
-				_, err := AttachFile(box, dr.ID, tc.path, DefaultSizeLimit)
+				_, err := AttachFile(box, dr.ID, tc.path, DefaultLimit)
 				return err
 			})
 			var ae *AttachError
@@ -108,7 +108,7 @@ func TestOpenCheckedDoesNotBlockOnAFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := within(t, "openChecked", func() error {
-		f, _, err := openChecked(fifo, 0)
+		f, _, err := openChecked(fifo, Limit{})
 		if f != nil {
 			f.Close()
 		}
@@ -134,7 +134,7 @@ func TestAttachCopiesWhenAttached(t *testing.T) {
 	}
 	box, dr := attachBox(t)
 	d := compose.Draft{To: []model.Address{{Address: "b@example.com"}}, Attach: []string{"~/notes.pdf"}}
-	got, err := Attach(box, dr.ID, d, DefaultSizeLimit)
+	got, err := Attach(box, dr.ID, d, DefaultLimit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,18 +155,18 @@ func TestAttachCopiesWhenAttached(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "notes.pdf"), []byte("changed since"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	again, err := Attach(box, dr.ID, d, DefaultSizeLimit)
+	again, err := Attach(box, dr.ID, d, DefaultLimit)
 	if err != nil || !bytes.Equal(again.Attachments[0].Data, png) {
 		t.Fatalf("after the file changed: %v, data %q: want the copy made when attached", err, again.Attachments[0].Data)
 	}
 
-	if _, err := Attach(box, dr.ID, compose.Draft{}, DefaultSizeLimit); err != nil {
+	if _, err := Attach(box, dr.ID, compose.Draft{}, DefaultLimit); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := box.KeptFile(dr.ID, "~/notes.pdf"); ok {
 		t.Error("the copy outlived its Attach line")
 	}
-	fresh, err := Attach(box, dr.ID, d, DefaultSizeLimit)
+	fresh, err := Attach(box, dr.ID, d, DefaultLimit)
 	if err != nil || string(fresh.Attachments[0].Data) != "changed since" {
 		t.Fatalf("written again: %v, data %q: want the file read afresh", err, fresh.Attachments[0].Data)
 	}
@@ -195,7 +195,7 @@ func TestAttachKeepsTheRestOfTheDraft(t *testing.T) {
 	box, dr := attachBox(t)
 	fwd := compose.Part{Name: "fwd.bin", Type: "application/octet-stream", Data: []byte{1}}
 	d := compose.Draft{Attachments: []compose.Part{fwd}, Attach: []string{missing, good}}
-	got, err := Attach(box, dr.ID, d, DefaultSizeLimit)
+	got, err := Attach(box, dr.ID, d, DefaultLimit)
 	var ae *AttachError
 	if !errors.As(err, &ae) || ae.Path != missing || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v, want the missing line named", err)
@@ -232,12 +232,12 @@ func TestSniff(t *testing.T) {
 func TestFits(t *testing.T) {
 	d := compose.Draft{From: model.Address{Address: "a@example.org"}, To: []model.Address{{Address: "b@example.com"}},
 		Attachments: []compose.Part{{Name: "x.bin", Type: "application/octet-stream", Data: bytes.Repeat([]byte{0xff}, 300<<10)}}}
-	if err := Fits(d, 400<<10); !errors.Is(err, ErrTooBig) || !strings.Contains(err.Error(), "over the 400 kB") {
+	if err := Fits(d, Limit{Bytes: 400 << 10, Known: true}); !errors.Is(err, ErrTooBig) || !strings.Contains(err.Error(), "over the 400 kB the account's server takes (its SMTP SIZE)") {
 		t.Errorf("300 kB (about 405 kB encoded) against 400 kB: err = %v, want ErrTooBig", err)
 	}
-	for _, limit := range []int64{500 << 10, 0} {
+	for _, limit := range []Limit{{Bytes: 500 << 10}, {Known: true}} {
 		if err := Fits(d, limit); err != nil {
-			t.Errorf("limit %d: %v", limit, err)
+			t.Errorf("limit %+v: %v", limit, err)
 		}
 	}
 }

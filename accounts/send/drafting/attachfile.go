@@ -54,11 +54,11 @@ func ExpandPath(written string) (string, error) {
 }
 
 // OpenFile opens the file written names for attaching: a regular file
-// whose size, encoded for mail, is within limit (0: no limit), checked
+// whose size, encoded for mail, is within limit, checked
 // before it is read. It is opened without blocking and checked again
 // on the open file, so a file swapped for a FIFO in between cannot
 // hang the caller. The caller closes it; size is what it held then.
-func OpenFile(written string, limit int64) (f *os.File, size int64, err error) {
+func OpenFile(written string, limit Limit) (f *os.File, size int64, err error) {
 	fail := func(err error) (*os.File, int64, error) {
 		return nil, 0, &AttachError{Path: written, Err: err}
 	}
@@ -84,7 +84,7 @@ func OpenFile(written string, limit int64) (f *os.File, size int64, err error) {
 // would wait for a writer; O_NOCTTY: a terminal never becomes ours) and
 // checks the open file as OpenFile checked the path: what was a regular
 // file a moment ago may not be now.
-func openChecked(path string, limit int64) (*os.File, int64, error) {
+func openChecked(path string, limit Limit) (*os.File, int64, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
 		return nil, 0, unwrapPath(err)
@@ -101,13 +101,13 @@ func openChecked(path string, limit int64) (*os.File, int64, error) {
 }
 
 // checkFile refuses what is not a regular file, or is too big to go.
-func checkFile(info fs.FileInfo, limit int64) error {
+func checkFile(info fs.FileInfo, limit Limit) error {
 	if !info.Mode().IsRegular() {
 		return fmt.Errorf("%w: it is %s", ErrNotRegular, kindOf(info.Mode()))
 	}
-	if n := info.Size(); limit > 0 && EncodedSize(n) > limit {
-		return fmt.Errorf("%w: %s, %s once encoded for mail, over the %s the account's server takes", ErrTooBig,
-			SizeWords(n), SizeWords(EncodedSize(n)), SizeWords(limit))
+	if n := info.Size(); limit.Bytes > 0 && EncodedSize(n) > limit.Bytes {
+		return fmt.Errorf("%w: %s, %s once encoded for mail, over %s", ErrTooBig,
+			SizeWords(n), SizeWords(EncodedSize(n)), limit.words())
 	}
 	return nil
 }

@@ -180,7 +180,8 @@ func unmodifiedCmd(ctx context.Context, room *screen.Mailroom, acct screen.Accou
 // readDraftCmd reads the edited text back onto base, with the files its
 // Attach lines name (copied into the draft's folder the first time:
 // drafting.Attach), and checks that it fits what its account's server
-// takes. Reading and copying files is why this is a command: the TUI
+// takes (the SIZE it last announced: drafting.SizeLimit), so a message
+// too big is refused here, before anything is sent. Reading and copying files is why this is a command: the TUI
 // never waits on a disk. A file that cannot be attached is the review's
 // problem, the rest of the draft shown as it is.
 func readDraftCmd(room *screen.Mailroom, id string, base mailcompose.Draft) tea.Cmd {
@@ -193,18 +194,13 @@ func readDraftCmd(room *screen.Mailroom, id string, base mailcompose.Draft) tea.
 		if err != nil {
 			return ReviewMsg{DraftID: id, draft: base, err: err}
 		}
-		limit := sizeLimit(room, dr.Account)
+		limit := drafting.SizeLimit(room.Box, dr.Account)
 		d, err = drafting.Attach(room.Box, id, d, limit)
 		if err == nil {
 			err = drafting.Fits(d, limit)
 		}
 		return ReviewMsg{DraftID: id, draft: d, err: err}
 	}
-}
-
-// sizeLimit is the largest message account's server takes.
-func sizeLimit(_ *screen.Mailroom, _ string) int64 {
-	return drafting.DefaultSizeLimit
 }
 
 // queueCmd writes the message into the outbox, to go after delay; the
