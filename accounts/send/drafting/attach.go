@@ -35,8 +35,8 @@ func SizeLimit(box *outbox.Box, account string) Limit {
 	return DefaultLimit
 }
 
-// words names the limit and where it comes from, for a refusal.
-func (l Limit) words() string {
+// Words names the limit and where it comes from, for a refusal.
+func (l Limit) Words() string {
 	if l.Known {
 		return "the " + SizeWords(l.Bytes) + " the account's server takes (its SMTP SIZE)"
 	}
@@ -135,7 +135,7 @@ func Fits(d compose.Draft, limit Limit) error {
 		return nil
 	}
 	if n := int64(len(p.Wire)); n > limit.Bytes {
-		return fmt.Errorf("%w: the message is %s once encoded, over %s", ErrTooBig, SizeWords(n), limit.words())
+		return fmt.Errorf("%w: the message is %s once encoded, over %s", ErrTooBig, SizeWords(n), limit.Words())
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package drafting
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"unibox/model/compose"
 	"unibox/model/textsafe"
 )
 
@@ -107,7 +109,7 @@ func checkFile(info fs.FileInfo, limit Limit) error {
 	}
 	if n := info.Size(); limit.Bytes > 0 && EncodedSize(n) > limit.Bytes {
 		return fmt.Errorf("%w: %s, %s once encoded for mail, over %s", ErrTooBig,
-			SizeWords(n), SizeWords(EncodedSize(n)), limit.words())
+			SizeWords(n), SizeWords(EncodedSize(n)), limit.Words())
 	}
 	return nil
 }
@@ -155,4 +157,27 @@ func SizeWords(n int64) string {
 		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// ReadFile is the part the file written names makes, read now (OpenFile's
+// checks first): what `unibox send --attach` carries, with no draft to
+// keep a copy in.
+func ReadFile(written string, limit Limit) (compose.Part, error) {
+	f, size, err := OpenFile(written, limit)
+	if err != nil {
+		return compose.Part{}, err
+	}
+	defer f.Close()
+	bound := size
+	if limit.Bytes > 0 {
+		bound = max(size, largestFile(limit.Bytes))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, bound+1))
+	switch {
+	case err != nil:
+		return compose.Part{}, &AttachError{Path: written, Err: err}
+	case int64(len(data)) > bound:
+		return compose.Part{}, &AttachError{Path: written, Err: fmt.Errorf("%w: it grew while read", ErrTooBig)}
+	}
+	return compose.Part{Name: compose.FileName(filepath.Base(written)), Type: Sniff(data), Data: data, Path: written}, nil
 }
