@@ -199,3 +199,41 @@ func TestReviewRefusesOverTheServersSize(t *testing.T) {
 		})
 	}
 }
+
+// On the review, a asks for a path (keys are its text there: ? is typed,
+// not the help), tab completes it, enter attaches the file, and y sends
+// it: Bob gets it through a real SMTP server.
+func TestAttachKeyOnTheReview(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "menu?.pdf")
+	pdf := []byte("%PDF-1.4 the menu")
+	if err := os.WriteFile(file, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Were ? the help, "menu" would complete to both, and attach neither.
+	if err := os.WriteFile(filepath.Join(dir, "menu.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, smtp, set, box, runner := mailWorld(t)
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "Menu attached.")}
+	tm, _ := run(t, uiAccounts(set), 120, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
+	answerLunch(t, tm, "Menu attached.")
+	tm.Send(key("a"))
+	waitFor(t, tm, "attach a file · enter attaches · tab completes · esc cancels")
+	for _, r := range dir + "/menu?" {
+		tm.Send(key(string(r)))
+	}
+	tm.Send(key("tab"))
+	waitFor(t, tm, "menu?.pdf")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "attached menu?.pdf", "menu?.pdf (application/pdf, 17 B)")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sent: Re: lunch?")
+	bob := facetest.Folder(t, srv, "bob", "pw", "INBOX")
+	if len(bob) != 1 || smtp.Deliveries() != 1 {
+		t.Fatalf("bob's INBOX %d, deliveries %d: want 1", len(bob), smtp.Deliveries())
+	}
+	if mt, parts := attachedParts(t, bob[0].Raw); mt != "multipart/mixed" || !bytes.Equal(parts["menu?.pdf"], pdf) {
+		t.Errorf("Content-Type %s, parts %v", mt, keys(parts))
+	}
+}

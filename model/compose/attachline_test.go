@@ -62,3 +62,26 @@ func TestParseAttachRefusals(t *testing.T) {
 		t.Errorf("the unknown-header refusal does not name Attach: %v", ErrUnknownHeader)
 	}
 }
+
+// The review's attach key adds its line at the end of the header block,
+// where Parse reads it, leaving the rest of the text as it was; the same
+// path twice, an empty one or one with a control character is refused.
+func TestWithAttach(t *testing.T) {
+	text := "From: a@example.org\nTo: b@example.com\nSubject: s\nAttach: ~/a.pdf\n\nbody\nAttach: not a header\n"
+	got, err := WithAttach(text, " ~/b c.png ")
+	want := "From: a@example.org\nTo: b@example.com\nSubject: s\nAttach: ~/a.pdf\nAttach: ~/b c.png\n\nbody\nAttach: not a header\n"
+	if err != nil || got != want {
+		t.Fatalf("got %q, %v\nwant %q", got, err, want)
+	}
+	if d, err := Parse(got, Draft{From: alice}); err != nil || !reflect.DeepEqual(d.Attach, []string{"~/a.pdf", "~/b c.png"}) {
+		t.Errorf("read back: %q, %v", d.Attach, err)
+	}
+	if got, err := WithAttach("To: b@example.com", "/x"); err != nil || got != "To: b@example.com\nAttach: /x\n" {
+		t.Errorf("no blank line: %q, %v", got, err)
+	}
+	for path, want := range map[string]error{"~/a.pdf": ErrAttachedTwice, "  ": ErrNoPath, "/tmp/\x1b[2Jx": ErrControl} {
+		if _, err := WithAttach(text, path); !errors.Is(err, want) {
+			t.Errorf("WithAttach(%q): %v, want %v", path, err, want)
+		}
+	}
+}

@@ -249,3 +249,36 @@ func Peek(text string) Draft {
 	}
 	return d
 }
+
+// WithAttach is the editor's text with an Attach line for written added
+// at the end of its header block (what the review's attach key does), the
+// rest byte for byte. A path the block names already is ErrAttachedTwice;
+// one with a control character, which no header line may hold, is
+// ErrControl; an empty one ErrNoPath.
+func WithAttach(text, written string) (string, error) {
+	written = strings.TrimSpace(written)
+	switch {
+	case written == "":
+		return "", ErrNoPath
+	case hasControl(written) || strings.ContainsAny(written, "\r\n") || !utf8.ValidString(written):
+		return "", ErrControl
+	}
+	at := len(text) // no blank line: the whole text is its header block
+	for off := 0; off < len(text); {
+		line, _, _ := strings.Cut(text[off:], "\n")
+		if strings.TrimSuffix(line, "\r") == "" {
+			at = off
+			break
+		}
+		if name, value, ok := strings.Cut(line, ":"); ok && strings.EqualFold(strings.TrimSpace(name), "attach") &&
+			strings.TrimSpace(strings.TrimSuffix(value, "\r")) == written {
+			return "", ErrAttachedTwice
+		}
+		off += len(line) + 1
+	}
+	head := text[:at]
+	if head != "" && !strings.HasSuffix(head, "\n") {
+		head += "\n" // a last header line with no line end
+	}
+	return head + "Attach: " + written + "\n" + text[at:], nil
+}

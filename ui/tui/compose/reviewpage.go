@@ -24,6 +24,7 @@ const labelWidth = 9
 // as they will go, the text, then the message it answers).
 func (c Composer) Page(width int) (fixed, text []string) {
 	d := c.Shown
+	fixed = c.promptLines(width)
 	if c.refused != "" {
 		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("the server refused it: "+c.refused), width)))
 	}
