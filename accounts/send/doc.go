@@ -16,6 +16,9 @@
 //	  ▼                                           Box.NewDraft (outbox/draft.go)
 //	draft file              drafts/<id>.eml + drafts/<id>.json, before any editor runs
 //	  │ the editor          editCmd, readDraftCmd (ui/tui/compose/mailroom.go)
+//	  │ Attach: lines       drafting.Attach (drafting/attach.go): each file checked
+//	  │                     (drafting/attachfile.go) and copied, 0600, into
+//	  │                     drafts/<id>.files/ (outbox/files.go) when first read
 //	  │ y on the review     ui/tui/compose/composer.go, queueCmd (ui/tui/compose/mailroom.go)
 //	  ▼                                           Box.Enqueue (outbox/entry.go)
 //	outbox entry            outbox/<id>.json (queued, SendAt = now + send_delay),

@@ -29,21 +29,24 @@ func (e *LineError) Unwrap() error { return e.Err }
 
 // Why a header line is refused; each is wrapped in a *LineError.
 var (
-	ErrUnknownHeader = errors.New("not one of From, To, Cc, Bcc, Subject (a header only unibox writes cannot be added here)")
+	ErrUnknownHeader = errors.New("not one of From, To, Cc, Bcc, Subject, Attach (a header only unibox writes cannot be added here)")
 	ErrContinuation  = errors.New("a continuation line is not accepted: write the whole value on one line")
 	ErrDuplicate     = errors.New("this header is given twice")
 	ErrControl       = errors.New("the value holds a control character (CR, LF or another)")
 	ErrBadAddress    = errors.New("an address does not parse")
+	ErrNoPath        = errors.New("Attach: names no file")
+	ErrAttachedTwice = errors.New("this file is attached twice")
 )
 
 var errLongWord = fmt.Errorf("a word over %d characters without a space cannot be written in a header line", maxWordLen)
 
 // editable are the header lines the editor gets, in order; no other header
-// line is read back.
-var editable = []string{"From", "To", "Cc", "Bcc", "Subject"}
+// line is read back. Attach may come any number of times, one file each.
+var editable = []string{"From", "To", "Cc", "Bcc", "Subject", "Attach"}
 
 // Editable is the text the editor gets: the From, To, Cc, Bcc and Subject
-// lines (always all five, possibly empty), a blank line, then the body.
+// lines (always all five, possibly empty), an Attach line per file
+// attached, a blank line, then the body.
 // Every value went through textsafe.Line on its way into the draft, and
 // goes through it again here, so no CR or LF from mail can start a header
 // line of its own. Its lines end in LF, the body's too (vi showed a CRLF
@@ -55,6 +58,9 @@ func (d Draft) Editable() string {
 	b.WriteString("Cc: " + formatList(cleanList(d.Cc)) + "\n")
 	b.WriteString("Bcc: " + formatList(cleanList(d.Bcc)) + "\n")
 	b.WriteString("Subject: " + cleanLine(d.Subject) + "\n")
+	for _, p := range d.Attach {
+		b.WriteString("Attach: " + cleanLine(p) + "\n")
+	}
 	b.WriteString("\n")
 	b.WriteString(LF(d.Body))
 	return b.String()
@@ -65,11 +71,12 @@ func (d Draft) Editable() string {
 func LF(text string) string { return strings.ReplaceAll(text, "\r\n", "\n") }
 
 // Parse reads the editor's text back onto base: the five header lines
-// (in any order, any case, each at most once, a missing one empty) up to
-// the first blank line, then the body. An editor may save LF or CRLF
+// (in any order, any case, each at most once, a missing one empty) and
+// any number of Attach lines (each a file, once; into Attach as written)
+// up to the first blank line, then the body. An editor may save LF or CRLF
 // line ends: either reads the same (the body with LF). Kind, InReplyTo, References and
 // Attachments stay base's: the editor cannot change threading. A line that
-// is not one of the five headers, a continuation line, a value with a
+// is not one of those headers, a continuation line, a value with a
 // control character, an address that does not parse or a From that is not
 // exactly one address is refused as a *LineError; no recipient at all is
 // ErrNoRecipient. A deleted From line means base's From.
@@ -115,7 +122,13 @@ func readHeader(d *Draft, seen map[string]bool, line string) error {
 	if !ok || !isEditable(key) {
 		return ErrUnknownHeader
 	}
+	if key == "attach" {
+		key = "attach " + strings.TrimSpace(value) // one line per file
+	}
 	if seen[key] {
+		if strings.HasPrefix(key, "attach ") {
+			return ErrAttachedTwice
+		}
 		return ErrDuplicate
 	}
 	seen[key] = true
@@ -126,6 +139,13 @@ func readHeader(d *Draft, seen map[string]bool, line string) error {
 		return ErrControl
 	}
 	value = strings.TrimSpace(value)
+	if strings.HasPrefix(key, "attach ") {
+		if value == "" {
+			return ErrNoPath
+		}
+		d.Attach = append(d.Attach, value)
+		return nil
+	}
 	if key == "subject" {
 		if longWord(value) {
 			return errLongWord
@@ -228,4 +248,37 @@ func Peek(text string) Draft {
 		_ = readHeader(&d, seen, line) // a bad line labels nothing
 	}
 	return d
+}
+
+// WithAttach is the editor's text with an Attach line for written added
+// at the end of its header block (what the review's attach key does), the
+// rest byte for byte. A path the block names already is ErrAttachedTwice;
+// one with a control character, which no header line may hold, is
+// ErrControl; an empty one ErrNoPath.
+func WithAttach(text, written string) (string, error) {
+	written = strings.TrimSpace(written)
+	switch {
+	case written == "":
+		return "", ErrNoPath
+	case hasControl(written) || strings.ContainsAny(written, "\r\n") || !utf8.ValidString(written):
+		return "", ErrControl
+	}
+	at := len(text) // no blank line: the whole text is its header block
+	for off := 0; off < len(text); {
+		line, _, _ := strings.Cut(text[off:], "\n")
+		if strings.TrimSuffix(line, "\r") == "" {
+			at = off
+			break
+		}
+		if name, value, ok := strings.Cut(line, ":"); ok && strings.EqualFold(strings.TrimSpace(name), "attach") &&
+			strings.TrimSpace(strings.TrimSuffix(value, "\r")) == written {
+			return "", ErrAttachedTwice
+		}
+		off += len(line) + 1
+	}
+	head := text[:at]
+	if head != "" && !strings.HasSuffix(head, "\n") {
+		head += "\n" // a last header line with no line end
+	}
+	return head + "Attach: " + written + "\n" + text[at:], nil
 }

@@ -44,12 +44,20 @@ func Forward(o Original, self Identity) Draft {
 // name without controls and at most maxFileNameLen bytes, its type a valid
 // media type (else application/octet-stream). The data stays byte-exact.
 func cleanPart(p Part) Part {
-	name := cleanLine(p.Name)
+	return Part{Name: FileName(p.Name), Type: partType(p.Type), Data: p.Data}
+}
+
+// FileName is name as an attachment's name goes out: without controls
+// or invisible characters, at most maxFileNameLen bytes. A file attached
+// from disk is named so on the review too, so what is shown is what is
+// sent.
+func FileName(name string) string {
+	name = cleanLine(name)
 	for len(name) > maxFileNameLen {
 		_, size := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-size]
 	}
-	return Part{Name: name, Type: partType(p.Type), Data: p.Data}
+	return name
 }
 
 // partType is t as a media type the writer can declare. go-message refuses

@@ -33,10 +33,13 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// Part is an attachment carried by a forward.
+// Part is an attachment: one a forward carries from its original, or a
+// file an Attach: line names (Path, as the person wrote it, kept for the
+// review to show where it came from; "" for a part that came with mail).
 type Part struct {
 	Name, Type string
 	Data       []byte
+	Path       string
 }
 
 // Identity is the account's own addresses: its "from" and its "aliases".
@@ -86,8 +89,12 @@ type Original struct {
 	Attachments []Part
 }
 
-// Draft is a message being written. Kind, InReplyTo, References and
-// Attachments are fixed when it is made; the editor changes the rest.
+// Draft is a message being written. Kind, InReplyTo, References and the
+// Attachments it was made with (a forward's) are fixed when it is made;
+// the editor changes the rest. Attach is the files the editor's Attach:
+// lines name, each path as written (~ not expanded): reading them is
+// I/O, so accounts/send/drafting turns them into Parts, appended to
+// Attachments, and the model never touches a file.
 type Draft struct {
 	Kind        Kind
 	From        model.Address
@@ -97,6 +104,7 @@ type Draft struct {
 	References  []string
 	Body        string
 	Attachments []Part
+	Attach      []string
 }
 
 // New is an empty message from the account.

@@ -28,8 +28,8 @@ var errNoDrafts = errors.New("drafting is not available: the drafts folder ($XDG
 
 func (h *Hub) addDraftTools(s *mcp.Server) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	mcp.AddTool(s, &mcp.Tool{Name: "draft_reply", Description: "Draft a reply to a message, as the TUI would (Re:, threading, quote). It is filed in the account's Drafts for a person to review and send; nothing is sent. Returns draft_id."}, h.draftReply)
-	mcp.AddTool(s, &mcp.Tool{Name: "draft_message", Description: "Draft a new message. It is filed in the account's Drafts for a person to review and send; nothing is sent. Returns draft_id."}, h.draftMessage)
+	mcp.AddTool(s, &mcp.Tool{Name: "draft_reply", Description: "Draft a reply to a message, as the TUI would (Re:, threading, quote). It is filed in the account's Drafts for a person to review and send; nothing is sent. It cannot attach files from this computer. Returns draft_id."}, h.draftReply)
+	mcp.AddTool(s, &mcp.Tool{Name: "draft_message", Description: "Draft a new message. It is filed in the account's Drafts for a person to review and send; nothing is sent. It cannot attach files from this computer. Returns draft_id."}, h.draftMessage)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_drafts", Annotations: ro, Description: "Every draft (local, and in the Drafts folders), with recipients, subject, the message it answers and who wrote it (agent, person, or found: in Drafts, not written from this data directory)."}, h.listDrafts)
 	mcp.AddTool(s, &mcp.Tool{Name: "discard_draft", Description: "Discard a draft an agent wrote and nobody edited since (also from Drafts). A person's draft cannot be discarded."}, h.discardDraft)
 }

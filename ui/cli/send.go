@@ -41,15 +41,18 @@ const OutcomeQueued = "queued"
 // server takes it, and it is all held in memory.
 const maxSend = 50 << 20
 
-// Send is `unibox send --account NAME [--json] [--queue] [FILE|-]`: one
-// RFC 5322 message through the same at-most-once path as the TUI, with no
-// delay, and its copy in Sent.
+// Send is `unibox send --account NAME [--json] [--queue] [--attach PATH]...
+// [FILE|-]`: one RFC 5322 message through the same at-most-once path as
+// the TUI, with no delay, and its copy in Sent; --attach wraps it in
+// multipart/mixed with the files (attach.go).
 func Send(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const use = "usage: unibox send --account NAME [--json] [--queue] [--timeout 5m] [FILE|-]"
+	const use = "usage: unibox send --account NAME [--json] [--queue] [--timeout 5m] [--attach PATH]... [FILE|-]"
 	f := newFaceFlags("send", use, stderr)
 	f.timeout = 5 * time.Minute
 	f.fs.Lookup("timeout").DefValue = "5m0s"
 	queue := f.fs.Bool("queue", false, "an unreachable account leaves the message in the outbox (exit 4)")
+	var attach stringList
+	f.fs.Var(&attach, "attach", "attach this file (repeatable): the message is sent as multipart/mixed")
 	if err := f.fs.Parse(args); err != nil {
 		return launch.ExitUsage
 	}
@@ -73,7 +76,7 @@ func Send(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if roomErr == nil {
 		recoverOutbox(room, stderr)
 	}
-	out, code := send(a, room, roomErr, raw, *queue, f.timeout)
+	out, code := send(a, room, roomErr, raw, attach, *queue, f.timeout)
 	// The error carries what the SMTP and IMAP servers said: a hostile
 	// server's reply must not drive the terminal (on stderr, or on
 	// whatever prints the JSON's decoded strings).
@@ -138,7 +141,7 @@ func readMessage(path string, stdin io.Reader) ([]byte, error) {
 
 // send puts the message in the outbox (on disk before anything can
 // fail), delivers it once, and says how it went.
-func send(a *accounts.Account, room *launch.Mailroom, roomErr error, raw []byte, queue bool, timeout time.Duration) (SendJSON, int) {
+func send(a *accounts.Account, room *launch.Mailroom, roomErr error, raw []byte, attach []string, queue bool, timeout time.Duration) (SendJSON, int) {
 	from, err := a.Sending().From()
 	if cerr := a.Sending().CanSend(); cerr != nil {
 		err = cerr
@@ -151,9 +154,18 @@ func send(a *accounts.Account, room *launch.Mailroom, roomErr error, raw []byte,
 	if err != nil {
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
 	}
+	limit := sizeLimit(a, room)
+	if raw, err = attachFiles(raw, attach, limit); err != nil {
+		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
+	}
 	prep, err := compose.PrepareRaw(raw, model.Address{Name: from.Name, Address: from.Address}, time.Now())
 	if err != nil {
 		return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
+	}
+	if len(attach) > 0 {
+		if err := fits(prep, limit); err != nil {
+			return SendJSON{Outcome: string(dispatch.OutcomeFailed), Error: err.Error()}, launch.ExitUsage
+		}
 	}
 	out := SendJSON{MessageID: prep.MessageID, Outcome: string(dispatch.OutcomeFailed)}
 	if roomErr != nil {

@@ -33,7 +33,7 @@ Usage:
   unibox sync [--json] [--account NAME]... [--folder NAME]... [--timeout 10s]
                               bring every inbox (or the folders named) in the
                               local store up to date (only what changed), then exit
-  unibox send --account NAME [--json] [--queue] [--timeout 5m] [FILE|-]
+  unibox send --account NAME [--json] [--queue] [--timeout 5m] [--attach PATH]... [FILE|-]
                               send one RFC 5322 message (stdin without FILE),
                               at most once, and file its copy in Sent (exit 0
                               sent, 1 not sent, 3 may have been sent, 4 queued)

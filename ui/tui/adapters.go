@@ -190,3 +190,6 @@ func (s reviewScreen) View(width, height int) string { return s.m.compose.View(w
 func (s reviewScreen) Header() string                { return s.m.compose.Header() }
 func (s reviewScreen) ShortHelp() []key.Binding      { return s.m.compose.ShortHelp() }
 func (s reviewScreen) FullHelp() [][]key.Binding     { return s.m.compose.FullHelp() }
+
+// Typing: the attach prompt has the keyboard (screen.Typing).
+func (s reviewScreen) Typing() bool { return s.m.compose.Prompting() }

@@ -204,7 +204,7 @@ func TestWritingHintsFollowRebinding(t *testing.T) {
 	now := r.env.Opts.Now()
 	r.compose.Review = true
 	r.setMode(modeReview)
-	want := "review · " + l["send"] + " send · " + l["edit"] + " edit · " + l["postpone"] + " postpone · " + l["discard"] + " discard · " + l["back"] + " keep as draft"
+	want := "review · " + l["send"] + " send · " + l["edit"] + " edit · " + l["attach"] + " attach · " + l["postpone"] + " postpone · " + l["discard"] + " discard · " + l["back"] + " keep as draft"
 	if got := r.header(now); got != want {
 		t.Errorf("review header %q, want %q", got, want)
 	}

@@ -64,8 +64,8 @@ var screens = [modeCount]screenRow{
 	// The pickers move and filter as the list does (picker/picklist.go).
 	modePicker: {name: "picker", place: "move picker", actions: pickerActions},
 	modeReview: {name: "review", place: "review screen", adapter: newReviewScreen, actions: []string{
-		"send", "edit", "postpone", "discard", "own_from", "back", "help",
-		"down", "up", "page_down", "page_up", "top", "bottom"}},
+		"send", "edit", "postpone", "discard", "own_from", "attach", "complete", "back", "help",
+		"down", "up", "page_down", "page_up", "top", "bottom", "open"}},
 	modeDrafts: {name: "drafts", place: "drafts view",
 		actions: []string{"back", "quit", "drafts", "open", "send", "discard", "down", "up", "help"}},
 	modeFolders: {name: "folders", place: "folder picker", actions: pickerActions},

@@ -24,7 +24,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.handleFilterKey(msg)
 	}
 	row := m.row()
-	typing, _ := m.top.(screen.Typing)
+	typing, _ := m.screenAt(m.env.Opts.Now()).(screen.Typing)
 	helpKey := !row.typesHelp && (typing == nil || !typing.Typing()) && key.Matches(msg, m.env.Keys.Help)
 	if row.frameKeys || helpKey {
 		asking := m.unsub.Asking()
@@ -363,7 +363,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.resume(&m.env)
 	case resumeMsg:
 		return m.panes.resume(&m.env)
-	case compose.ComposeReadyMsg, compose.ReopenedMsg, compose.EditedMsg, compose.UnmodifiedMsg, compose.ReviewMsg, compose.MarksMsg, compose.QueuedMsg, compose.CancelledMsg:
+	case compose.ComposeReadyMsg, compose.ReopenedMsg, compose.EditedMsg, compose.UnmodifiedMsg, compose.ReviewMsg, compose.MarksMsg, compose.QueuedMsg, compose.CancelledMsg,
+		compose.AttachedMsg, compose.CompletedMsg:
 		return m.composed(msg)
 	case compose.SentNowMsg:
 		return m.toTop(msg)

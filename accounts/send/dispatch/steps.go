@@ -82,9 +82,14 @@ func (r *Runner) send(ctx context.Context, a Account, c *outbox.Claim) error {
 	if err != nil {
 		return c.Mark(outbox.StateFailed, func(e *outbox.Entry) { e.LastError = "the message on disk cannot be read: " + err.Error() })
 	}
-	_, err = a.Send(ctx, smtpsend.Envelope{From: e.From, Rcpt: e.Rcpt, Data: wire}, func() error {
+	rec, err := a.Send(ctx, smtpsend.Envelope{From: e.From, Rcpt: e.Rcpt, Data: wire}, func() error {
 		return c.Mark(outbox.StateSending, nil)
 	})
+	if sz := smtpsend.SizeOf(rec, err); sz.Announced {
+		// For the review's check of the next message (a record not
+		// written only means the default there).
+		_ = r.box.NoteSMTPSize(e.Account, sz.Limit)
+	}
 	switch {
 	case err == nil:
 		// The copy in Sent is due at once, or, where the server may be

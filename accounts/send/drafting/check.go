@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -156,8 +157,15 @@ func CheckAddress(field string, a model.Address) error {
 // with what was built around it: the recipients and subject taken from
 // the message answered, the quote): the same rules, naming the field as
 // the message has it. Every string from a stranger's mail went through
-// compose's cleaning already; this says so rather than trusting it.
+// compose's cleaning already; this says so rather than trusting it. A
+// file from this computer is refused whatever asked for it: an agent
+// told by a stranger's mail to "attach ~/.ssh/id_ed25519" would hand
+// over any file the person can read, and a person attaches files on the
+// review.
 func CheckDraft(d compose.Draft) error {
+	if len(d.Attach) > 0 || slices.ContainsFunc(d.Attachments, func(p compose.Part) bool { return p.Path != "" }) {
+		return &FieldError{"attach", "an agent cannot attach files from this computer (they could leak any file the person can read); a person attaches them on the review screen"}
+	}
 	if err := CheckSubject("subject", d.Subject); err != nil {
 		return err
 	}

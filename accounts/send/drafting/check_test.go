@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"unibox/model"
+	"unibox/model/compose"
 )
 
 // TestAgentDraftRefusals: every refused input is refused before anything
@@ -112,5 +113,27 @@ func TestReplyDropsInvisibleFromTheOriginal(t *testing.T) {
 	}
 	if _, err := w.Reply(context.Background(), f, orig, "mine\u200b", false, true, time.Second); err == nil || !strings.HasPrefix(err.Error(), "body: holds a zero-width") {
 		t.Fatalf("the agent's own zero-width character: %v", err)
+	}
+}
+
+// A draft an agent files carries no file from this computer: an Attach
+// line, or a part read from a path, is refused naming the field; a
+// forward's parts (from mail, no path) are not files of this computer.
+func TestCheckDraftRefusesLocalFiles(t *testing.T) {
+	to := []model.Address{{Address: "a@example.org"}}
+	for _, tc := range []struct {
+		name string
+		d    compose.Draft
+		bad  bool
+	}{
+		{"an Attach line", compose.Draft{To: to, Attach: []string{"~/.ssh/id_ed25519"}}, true},
+		{"a part from a path", compose.Draft{To: to, Attachments: []compose.Part{{Name: "id", Data: []byte("k"), Path: "/root/id"}}}, true},
+		{"a part from mail", compose.Draft{To: to, Attachments: []compose.Part{{Name: "a.pdf", Data: []byte("%PDF")}}}, false},
+	} {
+		err := CheckDraft(tc.d)
+		var fe *FieldError
+		if got := errors.As(err, &fe) && fe.Field == "attach"; got != tc.bad {
+			t.Errorf("%s: err = %v, want refused on attach: %v", tc.name, err, tc.bad)
+		}
 	}
 }

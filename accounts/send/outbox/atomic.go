@@ -1,9 +1,11 @@
 package outbox
 
 import (
+	"bytes"
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,11 +33,23 @@ func isTemp(name string) bool { return strings.HasPrefix(name, tempPrefix) }
 // rename itself survives a power cut. The temp file is 0600 from its
 // creation (it holds mail) and flocked while it is written, so that
 // cleanTemps in another process never takes it from its living writer.
-func writeAtomic(dir, name string, data []byte) (err error) {
+func writeAtomic(dir, name string, data []byte) error {
+	_, err := writeAtomicFrom(dir, name, bytes.NewReader(data), -1)
+	return err
+}
+
+// errTooLong: a copy read more than its bound (a file that grew while it
+// was copied); nothing was written.
+var errTooLong = errors.New("longer than its bound")
+
+// writeAtomicFrom is writeAtomic of what r holds, streamed (an attached
+// file need not be held in memory): at most max bytes (max < 0: no
+// bound), else errTooLong and nothing written. It returns the length.
+func writeAtomicFrom(dir, name string, r io.Reader, max int64) (n int64, err error) {
 	tmp := filepath.Join(dir, tempPrefix+name+"-"+rand.Text()[:8])
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return fmt.Errorf("outbox: writing %s: %w", name, err)
+		return 0, fmt.Errorf("outbox: writing %s: %w", name, err)
 	}
 	defer func() {
 		if err != nil {
@@ -45,21 +59,27 @@ func writeAtomic(dir, name string, data []byte) (err error) {
 		}
 	}()
 	if err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		return err
+		return 0, err
 	}
-	if _, err = f.Write(data); err != nil {
-		return err
+	if max >= 0 {
+		r = io.LimitReader(r, max+1)
+	}
+	if n, err = io.Copy(f, r); err != nil {
+		return 0, err
+	}
+	if max >= 0 && n > max {
+		return 0, fmt.Errorf("%w (%d bytes)", errTooLong, max)
 	}
 	if err = f.Sync(); err != nil {
-		return err
+		return 0, err
 	}
 	if err = os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		return err
+		return 0, err
 	}
 	if err = f.Close(); err != nil {
-		return err
+		return 0, err
 	}
-	return syncDir(dir)
+	return n, syncDir(dir)
 }
 
 // syncDir makes the names in dir durable: a rename or an unlink is in the

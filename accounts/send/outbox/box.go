@@ -48,7 +48,8 @@ func DefaultRoot() (string, error) {
 
 // Open makes root, drafts/ and outbox/ (0700) when missing, takes group
 // and other bits off them when they exist with looser modes (they hold
-// mail: see Warning), and clears temp files that writers cut short left.
+// mail: see Warning), and clears temp files that writers cut short left
+// and copies of attached files whose draft is gone.
 func Open(root string) (*Box, error) {
 	b := &Box{root: root, drafts: filepath.Join(root, "drafts"), outbox: filepath.Join(root, "outbox")}
 	for _, d := range []string{root, b.drafts, b.outbox} {
@@ -73,6 +74,9 @@ func Open(root string) (*Box, error) {
 		if err := cleanTemps(d); err != nil {
 			return nil, err
 		}
+	}
+	if err := b.cleanOrphanFiles(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -206,7 +206,9 @@ func (b *Box) Drafts() ([]Draft, error) {
 
 // DiscardDraft removes a draft: a person discarded it, or its message is
 // sent and saved. The metadata goes first, so a crash between the two
-// leaves the text (listed as damaged), never metadata naming no text.
+// leaves the text (listed as damaged), never metadata naming no text;
+// the copies of its attached files go last (Open clears any a crash
+// left without their draft).
 func (b *Box) DiscardDraft(id string) error {
 	if err := checkID(id); err != nil {
 		return err
@@ -219,7 +221,10 @@ func (b *Box) DiscardDraft(id string) error {
 	if err := removeAll(b.drafts, id+draftMeta); err != nil {
 		return err
 	}
-	return removeAll(b.drafts, id+draftText)
+	if err := removeAll(b.drafts, id+draftText); err != nil {
+		return err
+	}
+	return b.removeFiles(id)
 }
 
 func notFound(err error) error {

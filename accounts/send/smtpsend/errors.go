@@ -82,6 +82,7 @@ type Error struct {
 	Code      int    // the server's reply code, 0 when there was none
 	Recipient string // the refused address, at StageRcpt
 	Err       error  // the cause; never holds the secret
+	Size      Size   // what EHLO said of SIZE, when it got that far
 
 	class conn.ErrorClass // set when the cause alone does not say it (config)
 }

@@ -80,11 +80,36 @@ func TestSizeLimit(t *testing.T) {
 	if w.srv.MailCommands() != 0 {
 		t.Fatalf("%d MAIL commands: the limit was not checked before MAIL", w.srv.MailCommands())
 	}
+	want := smtpsend.Size{Announced: true, Limit: 300}
+	if got := smtpsend.SizeOf(smtpsend.Receipt{}, err); got != want {
+		t.Errorf("the refusal says SIZE %+v, want %+v", got, want)
+	}
 	small, marker := w.envelope()
-	if _, err := smtpsend.Send(ctx(t), w.server(), password("ann-pw"), small, smtpsend.Options{}); err != nil {
+	rec, err := smtpsend.Send(ctx(t), w.server(), password("ann-pw"), small, smtpsend.Options{})
+	if err != nil {
 		t.Fatalf("a message under the limit: %v", err)
 	}
 	if n := w.copies(t, marker); n != 1 {
 		t.Fatalf("%d copies of the small message", n)
+	}
+	if got := smtpsend.SizeOf(rec, nil); got != want {
+		t.Errorf("the receipt says SIZE %+v, want %+v", got, want)
+	}
+}
+
+// A bare SIZE (what a server with no fixed limit says) is announced with
+// no limit; a failure before EHLO announces nothing.
+func TestSizeAnnounced(t *testing.T) {
+	w := newWorld(t, smtptest.Options{})
+	env, _ := w.envelope()
+	rec, err := smtpsend.Send(ctx(t), w.server(), password("ann-pw"), env, smtpsend.Options{})
+	if got := smtpsend.SizeOf(rec, err); err != nil || got != (smtpsend.Size{Announced: true}) {
+		t.Errorf("bare SIZE: %+v, %v; want announced, no limit", got, err)
+	}
+	srv := w.server()
+	srv.Port = 1 // nothing listens there
+	_, err = smtpsend.Send(ctx(t), srv, password("ann-pw"), env, smtpsend.Options{})
+	if got := smtpsend.SizeOf(smtpsend.Receipt{}, err); err == nil || got.Announced {
+		t.Errorf("no connection: %+v, %v; want nothing announced", got, err)
 	}
 }

@@ -67,6 +67,27 @@ type Options struct {
 // Receipt is the proof of a send.
 type Receipt struct {
 	Reply string // the answer to the final dot, e.g. "250 2.0.0 Ok: queued as X"
+	Size  Size   // what the server's EHLO said of SIZE
+}
+
+// Size is what a server's EHLO said of SIZE (RFC 1870): whether it was
+// Announced, and its Limit in bytes (0: announced, with no fixed limit).
+// The outbox remembers it per account, so that the review can refuse a
+// message too big before anything is sent.
+type Size struct {
+	Announced bool
+	Limit     int64
+}
+
+// SizeOf is the SIZE a Send's server announced, from its Receipt or from
+// its *Error (a refusal after EHLO still tells it); not Announced when
+// the send never got that far, or the server said nothing of SIZE.
+func SizeOf(rec Receipt, err error) Size {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Size
+	}
+	return rec.Size
 }
 
 const (
@@ -95,6 +116,7 @@ type sender struct {
 	env    Envelope
 	opts   Options
 	scrub  scrubber
+	size   Size // what EHLO said of SIZE, once it has answered
 	ctx    context.Context
 	stop   func() bool // ends the watch of ctx on the connection
 }
@@ -106,7 +128,7 @@ func (s *sender) fail(stage Stage, out Outcome, err error) *Error {
 		err = fmt.Errorf("%w (%v)", cerr, err)
 	}
 	err = s.scrub.scrub(err)
-	return &Error{Stage: stage, Outcome: out, Code: codeOf(err), Err: err}
+	return &Error{Stage: stage, Outcome: out, Code: codeOf(err), Err: err, Size: s.size}
 }
 
 // config is a setup that cannot work however often it is tried.
@@ -128,8 +150,9 @@ func (s *sender) send(ctx context.Context) (Receipt, error) {
 	}
 	defer c.Close()
 
-	if n, ok := c.MaxMessageSize(); ok && n > 0 && len(s.env.Data) > n {
-		return Receipt{}, &Error{Stage: StageMail, Outcome: Refused,
+	s.size = announced(c)
+	if n := s.size.Limit; n > 0 && int64(len(s.env.Data)) > n {
+		return Receipt{}, &Error{Stage: StageMail, Outcome: Refused, Size: s.size,
 			Err: fmt.Errorf("the message is %d bytes, over the server's SIZE limit of %d bytes (RFC 1870)", len(s.env.Data), n)}
 	}
 	if err := s.auth(ctx, c); err != nil {
@@ -139,6 +162,23 @@ func (s *sender) send(ctx context.Context) (Receipt, error) {
 		return Receipt{}, err
 	}
 	return s.data(c, w)
+}
+
+// announced is what c's EHLO said of SIZE: "SIZE 35882577", or a bare
+// "SIZE" (RFC 1870: no fixed limit), or nothing (or nothing readable).
+func announced(c *smtp.Client) Size {
+	ok, v := c.Extension("SIZE")
+	if !ok {
+		return Size{}
+	}
+	if v == "" {
+		return Size{Announced: true}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return Size{}
+	}
+	return Size{Announced: true, Limit: n}
 }
 
 // check refuses, before any dial or lookup, what cannot be sent.

@@ -156,7 +156,7 @@ func (s *sender) data(c *smtp.Client, w *wire) (Receipt, error) {
 	// Sent: a slow or failing QUIT changes nothing.
 	c.CommandTimeout = min(step, 5*time.Second)
 	_ = c.Quit()
-	return Receipt{Reply: "250 " + resp.StatusText}, nil
+	return Receipt{Reply: "250 " + resp.StatusText, Size: s.size}, nil
 }
 
 func ascii(s string) bool {

@@ -59,6 +59,10 @@ type Composer struct {
 	// bodies and quoted keep the text and the answered message's text as
 	// drawn, between frames (shared by the composer's copies).
 	bodies, quoted *wrapMemo
+	// prompt is the attach key's path being typed (nil: none); attaching
+	// the path of a file being copied ("": none): attaching.go.
+	prompt    *attachPrompt
+	attaching string
 }
 
 // New is the composer over the UI's Env: nothing written yet.
@@ -90,6 +94,7 @@ func (c Composer) started(msg ComposeReadyMsg) Composer {
 	c.problem, c.confirm, c.Review, c.busy, c.scroll = "", false, false, false, 0
 	c.answers, c.answersNote = msg.answers, msg.answersNote
 	c.pristine, c.refused = msg.pristine, msg.refused
+	c.prompt, c.attaching = nil, ""
 	return c
 }
 
@@ -177,6 +182,10 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 		c = c.reviewed(msg)
 		c.Marks, c.checking = nil, true
 		return c, checkCmd(c.e.Ctx, room, c.acct, c.Draft.ID, c.Shown)
+	case CompletedMsg:
+		return c.completed(msg), nil
+	case AttachedMsg:
+		return c.attached(msg)
 	case MarksMsg:
 		if msg.DraftID == c.Draft.ID && msg.text == c.Shown.Body {
 			c.Marks, c.checking = msg.marks, false
@@ -220,6 +229,17 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 		return c, nil
 	case tea.KeyMsg:
 		if !c.Review || c.busy {
+			return c, nil
+		}
+		if c.prompt != nil {
+			return c.promptKey(msg)
+		}
+		if c.attaching != "" && key.Matches(msg, c.keys.Send, c.keys.Edit, c.keys.Postpone, c.keys.Discard, c.keys.Attach) {
+			c.say("a file is being attached: wait until it is", true)
+			return c, nil
+		}
+		if key.Matches(msg, c.keys.Attach) {
+			c.prompt = newAttachPrompt()
 			return c, nil
 		}
 		if c.fromFix && key.Matches(msg, c.keys.OwnFrom) {

@@ -126,24 +126,36 @@ func addressList(l []model.Address) string {
 	return strings.Join(out, ", ")
 }
 
-// Header names the review screen's keys.
+// Header names the review screen's keys (the prompt's while it is up).
 func (c Composer) Header() string {
 	k := c.keys
-	return fmt.Sprintf("review · %s send · %s edit · %s postpone · %s discard · %s keep as draft",
-		screen.Hint(k.Send), screen.Hint(k.Edit), screen.Hint(k.Postpone), screen.Hint(k.Discard), screen.Hint(k.Back))
+	if c.prompt != nil {
+		return fmt.Sprintf("attach a file · %s attaches · %s completes · %s cancels",
+			screen.Hint(k.Open), screen.Hint(k.Complete), screen.Hint(k.Back))
+	}
+	return fmt.Sprintf("review · %s send · %s edit · %s attach · %s postpone · %s discard · %s keep as draft",
+		screen.Hint(k.Send), screen.Hint(k.Edit), screen.Hint(k.Attach), screen.Hint(k.Postpone), screen.Hint(k.Discard), screen.Hint(k.Back))
 }
 
-// ShortHelp and FullHelp are the review screen's keys.
+// ShortHelp and FullHelp are the review screen's keys (attach, named
+// in the header, is in the full help: the short line has no room left
+// at 80 columns).
 func (c Composer) ShortHelp() []key.Binding {
 	k := c.keys
-	if c.fromFix {
+	switch {
+	case c.prompt != nil:
+		return c.promptHelp()
+	case c.fromFix:
 		return []key.Binding{k.OwnFrom, k.Edit, k.Discard, k.Back, k.Help}
 	}
 	return []key.Binding{k.Send, k.Edit, k.Postpone, k.Discard, k.Back, k.Help}
 }
 func (c Composer) FullHelp() [][]key.Binding {
 	k := c.keys
-	return [][]key.Binding{c.ShortHelp(), {k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
+	if c.prompt != nil {
+		return [][]key.Binding{c.promptHelp()}
+	}
+	return [][]key.Binding{c.ShortHelp(), {k.Attach, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
 }
 
 // faithful is a text that passed mailcompose.CheckDraftShowable as it will

@@ -24,6 +24,7 @@ const labelWidth = 9
 // as they will go, the text, then the message it answers).
 func (c Composer) Page(width int) (fixed, text []string) {
 	d := c.Shown
+	fixed = c.promptLines(width)
 	if c.refused != "" {
 		fixed = append(fixed, c.styles.StatusError.Render(textsafe.Fit(textsafe.Line("the server refused it: "+c.refused), width)))
 	}
@@ -90,7 +91,11 @@ func (c Composer) headerLines(width int) []string {
 	}
 	words("Subject:", d.Subject)
 	for _, p := range d.Attachments {
-		words("Attach:", fmt.Sprintf("%s (%s, %s)", p.Name, p.Type, screen.HumanSize(int64(len(p.Data)))))
+		what := fmt.Sprintf("%s (%s, %s)", textsafe.Line(p.Name), textsafe.Line(p.Type), screen.HumanSize(int64(len(p.Data))))
+		if p.Path != "" && p.Path != p.Name {
+			what += " from " + textsafe.Line(p.Path)
+		}
+		words("Attach:", what)
 	}
 	return out
 }

@@ -26,6 +26,10 @@ type KeyMap struct {
 	// OwnFrom on the review puts the account's from on a draft whose
 	// From is none of its addresses (one found in Drafts).
 	OwnFrom key.Binding
+	// Attach on the review asks for a file's path (a, as in mutt's
+	// compose menu; in the list a stays all_accounts), in which Complete
+	// completes a file name.
+	Attach, Complete key.Binding
 	// Conversations: the thread view, a thread opened and closed in it,
 	// and stepping through a thread in the message view.
 	Threads, Expand, Collapse, NextInThread, PrevInThread key.Binding
@@ -81,6 +85,8 @@ func DefaultKeyMap() KeyMap {
 		Postpone:       b([]string{"p"}, "p", "postpone to Drafts"),
 		Discard:        b([]string{"x"}, "x", "discard"),
 		OwnFrom:        b([]string{"f"}, "f", "From: the account's"),
+		Attach:         b([]string{"a"}, "a", "attach"),
+		Complete:       b([]string{"tab"}, "tab", "complete the file name"),
 		Threads:        b([]string{"t"}, "t", "threads"),
 		Expand:         b([]string{"l", "right"}, "l/→", "open thread"),
 		Collapse:       b([]string{"h", "left"}, "h/←", "close thread"),
@@ -106,6 +112,7 @@ func (k *KeyMap) Actions() map[string]*key.Binding {
 		"filter": &k.Filter, "search": &k.Search, "snooze": &k.Snooze,
 		"compose": &k.Compose, "reply": &k.Reply, "reply_all": &k.ReplyAll, "forward": &k.Forward, "drafts": &k.Drafts,
 		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard, "own_from": &k.OwnFrom,
+		"attach": &k.Attach, "complete": &k.Complete,
 		"threads": &k.Threads, "expand": &k.Expand, "collapse": &k.Collapse,
 		"next_in_thread": &k.NextInThread, "prev_in_thread": &k.PrevInThread,
 		"unsubscribe": &k.Unsubscribe,
