@@ -243,7 +243,7 @@ func TestFullDiskAgent(t *testing.T) {
 	}
 	var st agent.StatusOut
 	text := facetest.Call(t, cs, "account_status", struct{}{}, &st)
-	if len(st.Accounts) != 1 || st.Accounts[0].Store != "database or disk is full" || !strings.Contains(text, "Work: connected; store: database or disk is full") {
+	if len(st.Accounts) != 1 || st.Accounts[0].Store != "database or disk is full" || !strings.HasPrefix(text, "Work: connected; ") || !strings.HasSuffix(strings.TrimSpace(text), "; store: database or disk is full") {
 		t.Fatalf("account_status on a full disk: %+v\n%s", st, text)
 	}
 }
