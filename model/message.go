@@ -30,6 +30,13 @@ type Message struct {
 	Forwarded      bool // $Forwarded: forwarded (a keyword, RFC 5788)
 	Size           uint32
 	HasAttachments bool
+	// Cc are the copy recipients; nil where the source did not give them
+	// (a row stored before they were listed, an MCP provider without
+	// them), empty where there are none. Search looks in them.
+	Cc []Address
+	// AttachmentNames are its attachments' file names, from the structure
+	// a listing fetches anyway (never from a body): search finds them.
+	AttachmentNames []string
 	// ThreadID is the conversation the message is in (see model/thread):
 	// the store assigns it; "" where nothing threaded the message.
 	ThreadID string
@@ -62,12 +69,12 @@ type Header struct{ Name, Value string }
 // Body is a message opened for reading.
 type Body struct {
 	Message
-	// What an answer needs: Reply-To and Cc for the recipients of a reply
-	// (to all), In-Reply-To and References for the thread. The ids are
-	// raw msg-ids without <>, each checked against the msg-id grammar
-	// (CleanMsgID), never display text: they become header values.
+	// What an answer needs: Reply-To and (the Message's) Cc for the
+	// recipients of a reply (to all), In-Reply-To and References for the
+	// thread. The ids are raw msg-ids without <>, each checked against
+	// the msg-id grammar (CleanMsgID), never display text: they become
+	// header values.
 	ReplyTo []Address
-	Cc      []Address
 	// Bcc: only a copy its writer kept (a draft in Drafts, Sent) has
 	// one; a reopened draft keeps its blind recipients with it.
 	Bcc         []Address

@@ -55,11 +55,17 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 	if err != nil {
 		id = model.MessageID{Account: account, Folder: folder, UIDValidity: m.UIDValidity, UID: m.UID}
 	}
-	return model.Message{
+	out := model.Message{
 		ID: id, MessageID: m.MessageID, From: model.Address(m.From), To: addrs(m.To), Subject: m.Subject,
 		Date: parseTime(m.Date), Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered, Forwarded: m.Forwarded,
 		Size: m.Size, HasAttachments: m.HasAttachments, Threading: threading(m.Threading),
+		AttachmentNames: m.AttachmentNames,
 	}
+	if m.Threading != nil {
+		// Fetched in the same FETCH as the threading ids: known, if none.
+		out.Cc = append(make([]model.Address, 0, len(m.Cc)), addrs(m.Cc)...)
+	}
+	return out
 }
 
 // threading carries the raw ids over as they are: the child checked them.
@@ -91,7 +97,8 @@ func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.Message
 			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", id.Folder, out.UIDValidity, id.UIDValidity)}
 	}
 	b := model.Body{Message: toModel(p.account, id.Folder, out.Message), Text: out.Body, FromHTML: out.BodyIsHTML, Problems: out.Problems,
-		ReplyTo: addrs(out.ReplyTo), Cc: addrs(out.Cc), Bcc: addrs(out.Bcc), InReplyTo: out.InReplyTo, References: out.References}
+		ReplyTo: addrs(out.ReplyTo), Bcc: addrs(out.Bcc), InReplyTo: out.InReplyTo, References: out.References}
+	b.Cc = append(make([]model.Address, 0, len(out.Cc)), addrs(out.Cc)...)
 	for _, h := range out.Headers {
 		b.Headers = append(b.Headers, model.Header(h))
 	}

@@ -128,6 +128,11 @@ type Message struct {
 	Forwarded      bool      `json:"forwarded" jsonschema:"the $Forwarded keyword is set"`
 	Size           uint32    `json:"size"`
 	HasAttachments bool      `json:"has_attachments"`
+	// Cc and the attachments' names come with the envelope and the
+	// structure a listing fetches; with threading set they are known (an
+	// absent cc is none), else they were not fetched.
+	Cc              []Address `json:"cc,omitempty"`
+	AttachmentNames []string  `json:"attachment_names,omitempty" jsonschema:"the file names of the attachments"`
 	// Threading: the raw ids threading reads (message_id above is display
 	// text), fetched with the envelope; absent when they were not.
 	Threading *ThreadHeaders `json:"threading,omitempty" jsonschema:"the raw Message-ID, In-Reply-To and References ids, without <>"`

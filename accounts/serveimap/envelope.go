@@ -77,7 +77,8 @@ func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessage
 			m.From = fs[0]
 		}
 		m.To = addresses(env.To)
-		if !env.Date.IsZero() && env.Date.Year() > 1970 {
+		m.Cc = addresses(env.Cc)
+		if !env.Date.IsZero() && env.Date.Year() > 1970 && !implausible(env.Date, b.InternalDate) {
 			date = env.Date
 		}
 	}
@@ -89,6 +90,7 @@ func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessage
 	m.Answered = hasFlag(b.Flags, imap.FlagAnswered)
 	m.Forwarded = hasFlag(b.Flags, imap.FlagForwarded)
 	m.HasAttachments = hasAttachments(b.BodyStructure)
+	m.AttachmentNames = attachmentNames(b.BodyStructure)
 	m.Threading = threadHeaders(b)
 	return m
 }
@@ -134,6 +136,38 @@ func hasSection(b *imapclient.FetchMessageBuffer, want *imap.FetchItemBodySectio
 // depend on that.
 func hasFlag(flags []imap.Flag, f imap.Flag) bool {
 	return slices.ContainsFunc(flags, func(x imap.Flag) bool { return strings.EqualFold(string(x), string(f)) })
+}
+
+// implausible: a Date header more than a day after the message arrived
+// (spam dated 2099) would sit at the top of every list sorted newest
+// first, for good; the arrival time stands in for it, as for a message
+// without a Date.
+func implausible(date, arrived time.Time) bool {
+	return !arrived.IsZero() && date.After(arrived.Add(24*time.Hour))
+}
+
+// maxAttachmentNames bounds what one message adds to a listing and to the
+// index: a message of 10,000 tiny parts is a listing's problem otherwise.
+const maxAttachmentNames = 64
+
+// attachmentNames are the file names of the parts hasAttachments counts,
+// made safe to show (at most maxAttachmentNames).
+func attachmentNames(bs imap.BodyStructure) []string {
+	if bs == nil {
+		return nil
+	}
+	var names []string
+	bs.Walk(func(path []int, part imap.BodyStructure) bool {
+		sp, ok := part.(*imap.BodyStructureSinglePart)
+		if !ok {
+			return true
+		}
+		if name := textsafe.Line(sp.Filename()); name != "" && len(names) < maxAttachmentNames {
+			names = append(names, name)
+		}
+		return len(names) < maxAttachmentNames
+	})
+	return names
 }
 
 // hasAttachments: any part disposed as an attachment, or a non-text leaf

@@ -240,7 +240,7 @@ func BenchmarkMigrate4to5(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					<-s.threaded
+					<-s.upgraded
 					s.Close()
 				}
 				b.StartTimer()
@@ -250,7 +250,7 @@ func BenchmarkMigrate4to5(b *testing.B) {
 					b.Fatal(err, s.Warning)
 				}
 				b.StopTimer()
-				<-s.threaded
+				<-s.upgraded
 				threaded += time.Since(start)
 				s.Close()
 				b.StartTimer()

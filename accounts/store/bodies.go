@@ -91,7 +91,10 @@ func (s *Store) Body(ctx context.Context, k Key, id model.MessageID) (model.Body
 		if err := json.Unmarshal(data, &sb); err != nil {
 			return fmt.Errorf("stored body of uid %d: %w", id.UID, err)
 		}
-		body = model.Body{Message: m, Cc: sb.Cc, ReplyTo: sb.ReplyTo, Headers: sb.Headers, Text: sb.Text, FromHTML: sb.FromHTML, Attachments: sb.Attachments, Problems: sb.Problems}
+		body = model.Body{Message: m, ReplyTo: sb.ReplyTo, Headers: sb.Headers, Text: sb.Text, FromHTML: sb.FromHTML, Attachments: sb.Attachments, Problems: sb.Problems}
+		if sb.Cc != nil || body.Cc == nil {
+			body.Cc = sb.Cc // what the opened message said, over the listing's
+		}
 		return nil
 	})
 	return body, err

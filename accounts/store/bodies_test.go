@@ -9,8 +9,9 @@ import (
 )
 
 func body(m model.Message, text string) model.Body {
+	m.Cc = []model.Address{{Name: "Carol", Address: "carol@example.com"}}
 	return model.Body{Message: m, Text: text, Headers: []model.Header{{Name: "Subject", Value: m.Subject}},
-		Cc: []model.Address{{Name: "Carol", Address: "carol@example.com"}}, ReplyTo: []model.Address{{Address: "list@example.org"}},
+		ReplyTo:     []model.Address{{Address: "list@example.org"}},
 		Attachments: []model.Attachment{{Name: "a.pdf", Type: "application/pdf", Size: 3}}, Problems: []string{"charset x-unknown read as UTF-8"}}
 }
 

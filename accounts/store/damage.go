@@ -49,8 +49,8 @@ func (s *Store) recover(bad *sql.DB, cause error) {
 		s.problem = fmt.Sprintf("local store %s is damaged (%v) and could not be replaced: %v", s.path, cause, err)
 		return
 	}
-	fresh.stopThreading() // a new file: nothing to thread, and s threads its own
-	<-fresh.threaded
+	fresh.stopUpgrade() // a new file: nothing to thread, and s threads its own
+	<-fresh.upgraded
 	s.db = fresh.db
 	s.problem = fmt.Sprintf("local store %s was damaged (%v): set aside as %s, starting a new one", s.path, cause, filepath.Base(aside))
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"unibox/model"
@@ -152,12 +153,13 @@ func dropMissing(tx *sql.Tx, acct int64, l Listing, low, high uint32) error {
 }
 
 // upsertSQL writes a row. A version without threading ids (threading 0)
-// keeps the ids a row has; the row's seq moves (the threaders of every
+// keeps the ids a row has, one without Cc (cc ”: not known) keeps the
+// Cc and attachment names it has; the row's seq moves (the threaders of every
 // process read it again) only when what threading reads changed, so a
 // listing that rewrites a page of known rows costs no threading.
 const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
-		seen, flagged, answered, forwarded, size, attachments, raw_id, in_reply_to, refs, threading, seq)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		seen, flagged, answered, forwarded, size, attachments, raw_id, in_reply_to, refs, threading, seq, cc, filenames)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (account_id, folder, uid) DO UPDATE SET message_id = excluded.message_id, from_name = excluded.from_name,
 		from_addr = excluded.from_addr, recipients = excluded.recipients, subject = excluded.subject, date = excluded.date,
 		seen = excluded.seen, flagged = excluded.flagged, answered = excluded.answered, forwarded = excluded.forwarded,
@@ -166,6 +168,8 @@ const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, fro
 		in_reply_to = CASE WHEN excluded.threading THEN excluded.in_reply_to ELSE in_reply_to END,
 		refs = CASE WHEN excluded.threading THEN excluded.refs ELSE refs END,
 		threading = max(threading, excluded.threading),
+		cc = CASE WHEN excluded.cc = '' THEN cc ELSE excluded.cc END,
+		filenames = CASE WHEN excluded.cc = '' THEN filenames ELSE excluded.filenames END,
 		seq = CASE WHEN excluded.threading AND (NOT threading OR excluded.raw_id IS NOT raw_id
 				OR excluded.in_reply_to IS NOT in_reply_to OR excluded.refs IS NOT refs)
 			OR NOT excluded.threading AND NOT threading AND excluded.message_id IS NOT message_id
@@ -175,7 +179,7 @@ const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, fro
 // messageFrom: the thread_id through the alias table (one hop: it is kept
 // resolved).
 const messageColumns = `uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments,
-	raw_id, in_reply_to, refs, threading, coalesce(thread_alias.new, thread_id)`
+	raw_id, in_reply_to, refs, threading, coalesce(thread_alias.new, thread_id), cc, filenames`
 
 // messageFrom is the table messageColumns are read from.
 const messageFrom = `message LEFT JOIN thread_alias ON thread_alias.old = message.thread_id`
@@ -215,8 +219,16 @@ func (u *upserter) exec(acct int64, folder string, m model.Message) error {
 		irt, _ = model.CleanMsgID(t.InReplyTo)
 		refs = joinIDs(capIDs(t.References))
 	}
+	var cc, names string // '': not known (a row keeps what it has)
+	if m.Cc != nil {
+		b, err := json.Marshal(m.Cc)
+		if err != nil {
+			return err
+		}
+		cc, names = string(b), joinNames(m.AttachmentNames)
+	}
 	_, err = u.st.Exec(acct, folder, m.ID.UID, m.MessageID, m.From.Name, m.From.Address, string(to), m.Subject, unixMilli(m.Date),
-		m.Seen, m.Flagged, m.Answered, m.Forwarded, m.Size, m.HasAttachments, raw, irt, refs, m.Threading != nil, u.seq)
+		m.Seen, m.Flagged, m.Answered, m.Forwarded, m.Size, m.HasAttachments, raw, irt, refs, m.Threading != nil, u.seq, cc, names)
 	return err
 }
 
@@ -299,13 +311,23 @@ func scanMessage(rows *sql.Rows, account string, f Folder) (model.Message, error
 // message; the caller sets its ID's account, folder and UIDVALIDITY.
 func scanRow(rows *sql.Rows, pre ...any) (model.Message, error) {
 	var m model.Message
-	var to, raw, irt, refs string
+	var to, raw, irt, refs, cc, names string
 	var date int64
 	var threading bool
 	dest := append(pre, &m.ID.UID, &m.MessageID, &m.From.Name, &m.From.Address, &to, &m.Subject, &date,
-		&m.Seen, &m.Flagged, &m.Answered, &m.Forwarded, &m.Size, &m.HasAttachments, &raw, &irt, &refs, &threading, &m.ThreadID)
+		&m.Seen, &m.Flagged, &m.Answered, &m.Forwarded, &m.Size, &m.HasAttachments, &raw, &irt, &refs, &threading, &m.ThreadID,
+		&cc, &names)
 	if err := rows.Scan(dest...); err != nil {
 		return m, err
+	}
+	if cc != "" {
+		if err := json.Unmarshal([]byte(cc), &m.Cc); err != nil {
+			return m, fmt.Errorf("stored cc of uid %d: %w", m.ID.UID, err)
+		}
+		if m.Cc == nil {
+			m.Cc = []model.Address{}
+		}
+		m.AttachmentNames = splitNames(names)
 	}
 	if threading {
 		m.Threading = &model.ThreadHeaders{MessageID: raw, InReplyTo: irt, References: splitIDs(refs)}
@@ -317,6 +339,23 @@ func scanRow(rows *sql.Rows, pre ...any) (model.Message, error) {
 		m.Date = time.UnixMilli(date).UTC()
 	}
 	return m, nil
+}
+
+// joinNames and splitNames store attachment names one a line (a line
+// break inside a name, which no safe name has, is a space).
+func joinNames(names []string) string {
+	clean := make([]string, len(names))
+	for i, n := range names {
+		clean[i] = strings.NewReplacer("\r", " ", "\n", " ").Replace(n)
+	}
+	return strings.Join(clean, "\n")
+}
+
+func splitNames(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
 }
 
 func unixMilli(t time.Time) int64 {

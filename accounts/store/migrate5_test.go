@@ -63,7 +63,7 @@ func TestMigrationFrom4KeepsRowsAndThreadsThem(t *testing.T) {
 	if err := s.db.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != schemaVersion {
 		t.Fatalf("version %d, %v", version, err)
 	}
-	<-s.threaded // threaded after Open returned
+	<-s.upgraded // threaded after Open returned
 	inbox := threadIDs(t, s, work, "INBOX")
 	archive := threadIDs(t, s, work, "Archive")
 	if len(inbox) != 2 || len(archive) != 1 || inbox["same@x"] != archive["same@x"] || inbox["other@x"] == inbox["same@x"] {
@@ -88,8 +88,8 @@ func TestUpgradeThreadsAChunkPerWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.stopThreading() // this test takes the background's steps itself
-	<-s.threaded
+	s.stopUpgrade() // this test takes the background's steps itself
+	<-s.upgraded
 	unthreaded := func() int {
 		t.Helper()
 		var k int

@@ -41,9 +41,9 @@ type Store struct {
 	problem string // the last time the file was set aside while open
 	verify  context.CancelFunc
 	done    chan struct{}
-	// stopThreading ends threadInBackground; threaded closes when it has.
-	stopThreading context.CancelFunc
-	threaded      chan struct{}
+	// stopUpgrade ends upgradeInBackground; upgraded closes when it has.
+	stopUpgrade context.CancelFunc
+	upgraded    chan struct{}
 
 	threads threads // this process's threads of every row (threads.go)
 }
@@ -186,10 +186,10 @@ func open(dsn, path string) (*Store, error) {
 			return nil, err
 		}
 	}
-	// A file from before threads (v1-v4) is threaded once, in the
-	// background; Open reads nothing more of a current file (damage is
-	// met as it is read).
-	s.threadInBackground()
+	// A file from before threads or the index is brought up to date in
+	// the background; Open reads nothing more of a current file (damage
+	// is met as it is read).
+	s.upgradeInBackground()
 	return s, nil
 }
 
@@ -304,8 +304,8 @@ func moveAside(path string) (string, error) {
 
 // Close stops the verification (if one is pending) and closes the store.
 func (s *Store) Close() error {
-	s.stopThreading()
-	<-s.threaded
+	s.stopUpgrade()
+	<-s.upgraded
 	if s.verify != nil {
 		s.verify()
 		<-s.done

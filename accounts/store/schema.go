@@ -111,6 +111,57 @@ var migrations = []string{
 		value INTEGER NOT NULL
 	) WITHOUT ROWID;
 	INSERT INTO counter (name, value) VALUES ('seq', 0);`,
+	// 6: search (issue 38, index.go). Cc and attachment names beside the
+	// recipients ('' where not known: rows stored before, fetched again
+	// in the background), and the full-text index: a contentless FTS5
+	// table (the text is the rows' and the bodies'; the index holds only
+	// its postings) whose rowid, each row's docid, is in date order, so
+	// the newest hits are read off the end without a sort. Triggers keep
+	// it in the transaction that writes the rows, deletes included
+	// (a folder's cascade, an expunge, a body evicted); rows stored
+	// before have no docid and are indexed in the background, in chunks
+	// (IndexOlder).
+	`ALTER TABLE message ADD COLUMN cc TEXT NOT NULL DEFAULT ''; -- JSON [{"name","address"}]
+	ALTER TABLE message ADD COLUMN filenames TEXT NOT NULL DEFAULT ''; -- attachment names, one a line
+	ALTER TABLE message ADD COLUMN docid INTEGER; -- its rowid in search; NULL: not indexed yet
+	CREATE UNIQUE INDEX message_docid ON message (docid);
+	CREATE INDEX message_unindexed ON message (account_id, folder, uid) WHERE docid IS NULL;
+	CREATE VIRTUAL TABLE search USING fts5 (sender, recipient, copied, subject, body, filename,
+		content = '', contentless_delete = 1, tokenize = 'ascii');
+	CREATE TRIGGER message_docid AFTER INSERT ON message BEGIN
+		UPDATE message SET docid = ` + nextDocid("new.date") + `
+			WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid;
+	END;
+	CREATE TRIGGER message_redate AFTER UPDATE OF date ON message WHEN new.docid IS NOT NULL AND old.date IS NOT new.date BEGIN
+		UPDATE message SET docid = ` + nextDocid("new.date") + `
+			WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid;
+	END;
+	CREATE TRIGGER message_index AFTER UPDATE OF docid ON message WHEN new.docid IS NOT NULL BEGIN
+		DELETE FROM search WHERE rowid = old.docid;
+		INSERT INTO search (rowid, sender, recipient, copied, subject, body, filename) VALUES (new.docid,
+			unibox_words(new.from_name || ' ' || new.from_addr), unibox_addr_words(new.recipients), unibox_addr_words(new.cc),
+			unibox_words(new.subject),
+			coalesce((SELECT unibox_body_words(b.body) FROM body b WHERE b.account_id = new.account_id AND b.folder = new.folder AND b.uid = new.uid), ''),
+			unibox_words(new.filenames));
+	END;
+	CREATE TRIGGER message_reindex AFTER UPDATE OF from_name, from_addr, recipients, cc, subject, filenames ON message
+		WHEN new.docid IS NOT NULL AND (old.from_name IS NOT new.from_name OR old.from_addr IS NOT new.from_addr
+			OR old.recipients IS NOT new.recipients OR old.cc IS NOT new.cc OR old.subject IS NOT new.subject
+			OR old.filenames IS NOT new.filenames) BEGIN
+		UPDATE message SET docid = docid WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid;
+	END;
+	CREATE TRIGGER message_unindex AFTER DELETE ON message WHEN old.docid IS NOT NULL BEGIN
+		DELETE FROM search WHERE rowid = old.docid;
+	END;
+	CREATE TRIGGER body_index AFTER INSERT ON body BEGIN
+		UPDATE message SET docid = docid WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid AND docid IS NOT NULL;
+	END;
+	CREATE TRIGGER body_reindex AFTER UPDATE OF body ON body BEGIN
+		UPDATE message SET docid = docid WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid AND docid IS NOT NULL;
+	END;
+	CREATE TRIGGER body_unindex AFTER DELETE ON body BEGIN
+		UPDATE message SET docid = docid WHERE account_id = old.account_id AND folder = old.folder AND uid = old.uid AND docid IS NOT NULL;
+	END;`,
 }
 
 // schemaVersion is the version this unibox writes.

@@ -93,31 +93,24 @@ func (s *Store) WarmThreads(ctx context.Context) error {
 	return s.write(ctx, func(*sql.Tx) error { return nil })
 }
 
-// threadInBackground gives a thread id to the rows that have none (a
-// file upgraded from version 4, or one whose upgrade a kill cut short),
-// after Open has returned: one write per chunk of rows, so a launch draws
-// from the store while it goes on, and other writes go between chunks.
-// Until then such rows have no thread (each its own conversation). Close
-// stops it.
-func (s *Store) threadInBackground() {
-	ctx, cancel := context.WithCancel(context.Background())
-	s.stopThreading, s.threaded = cancel, make(chan struct{})
-	go func() {
-		defer close(s.threaded)
-		var any bool
-		if err := s.read(ctx, func(tx *sql.Tx) error {
-			return tx.QueryRow(`SELECT EXISTS (SELECT 1 FROM message WHERE thread_id = '')`).Scan(&any)
-		}); err != nil || !any {
+// threadOlder gives a thread id to the rows that have none (a file
+// upgraded from version 4, or one whose upgrade a kill cut short): one
+// write per chunk of rows. Until then such rows have no thread (each its
+// own conversation).
+func (s *Store) threadOlder(ctx context.Context) {
+	var any bool
+	if err := s.read(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRow(`SELECT EXISTS (SELECT 1 FROM message WHERE thread_id = '')`).Scan(&any)
+	}); err != nil || !any {
+		return
+	}
+	for ctx.Err() == nil {
+		// An error ends it: the next write of a face builds the
+		// threads again and goes on with the rows.
+		if err := s.WarmThreads(ctx); err != nil || !s.threads.unwritten() {
 			return
 		}
-		for ctx.Err() == nil {
-			// An error ends it: the next write of a face builds the
-			// threads again and goes on with the rows.
-			if err := s.WarmThreads(ctx); err != nil || !s.threads.unwritten() {
-				return
-			}
-		}
-	}()
+	}
 }
 
 // Unthreaded is up to limit uids of folder, below before (0: from the

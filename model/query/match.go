@@ -11,10 +11,13 @@ import (
 type Doc struct {
 	Account, Folder string
 	Text            map[Field]string // From, To, Cc, Subject, Body, Filename
-	Date            time.Time
-	Seen, Flagged   bool
-	Answered        bool
-	Attachment      bool
+	// Tokens, when set, are Text already cut (Tokenize): a caller
+	// matching one document against many queries cuts it once.
+	Tokens        map[Field][]string
+	Date          time.Time
+	Seen, Flagged bool
+	Answered      bool
+	Attachment    bool
 }
 
 // Match answers n for d the slow, obvious way: the oracle the index is
@@ -28,7 +31,18 @@ type matcher struct {
 	toks map[Field][]string
 }
 
+// Tokenize sets d.Tokens from d.Text.
+func (d *Doc) Tokenize() {
+	d.Tokens = make(map[Field][]string, len(Fields))
+	for _, f := range Fields {
+		d.Tokens[f] = Tokens(d.Text[f])
+	}
+}
+
 func (m *matcher) tokens(f Field) []string {
+	if m.d.Tokens != nil {
+		return m.d.Tokens[f]
+	}
 	t, ok := m.toks[f]
 	if !ok {
 		t = Tokens(m.d.Text[f])

@@ -29,15 +29,26 @@ func TestListCachedSaysTheStoreIsDamaged(t *testing.T) {
 	// empty store, and must say the same.
 	path := facetest.Write(t, facetest.IMAP("Work", srv.Port(), facetest.Env("UNIBOX_TEST_PW"))+facetest.IMAP("Home", srv.Port(), facetest.Env("UNIBOX_TEST_PW")))
 	t.Setenv("UNIBOX_TEST_PW", "pw")
+	// The new file's size is its schema's: the damage goes past it.
+	db, _ := store.DefaultPath()
+	fresh, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.Close()
+	st, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := int(st.Size())
 	if _, code, _ := facetest.ListJSON(t, "--config", path, "--limit", "200"); code != launch.ExitOK {
 		t.Fatalf("first listing: exit %d", code)
 	}
-	db, _ := store.DefaultPath()
 	b, err := os.ReadFile(db)
-	if err != nil || len(b) < 32<<10 {
+	if err != nil || len(b) < schema+32<<10 {
 		t.Fatalf("store %d bytes, %v", len(b), err)
 	}
-	for i := 8 << 10; i < len(b); i++ {
+	for i := schema; i < len(b); i++ {
 		b[i] = 0xA5
 	}
 	if err := os.WriteFile(db, b, 0o600); err != nil {
@@ -45,11 +56,11 @@ func TestListCachedSaysTheStoreIsDamaged(t *testing.T) {
 	}
 	out, code, stderr := facetest.ListJSON(t, "--cached", "--config", path)
 	if code != launch.ExitNone || len(out.Accounts) != 2 || len(out.Messages) != 0 {
-		t.Fatalf("exit %d, %+v", code, out)
+		t.Fatalf("exit %d, %+v\n%s", code, out, stderr)
 	}
 	for _, a := range out.Accounts {
 		if a.ErrorClass != "store" || !strings.Contains(a.Error, "damaged") || !strings.Contains(a.Error, "set aside as store.db.broken-") {
-			t.Fatalf("%s's error: %q (class %q)", a.Name, a.Error, a.ErrorClass)
+			t.Fatalf("%s's error: %q (class %q)\n%+v\n%s", a.Name, a.Error, a.ErrorClass, out, stderr)
 		}
 		if !strings.Contains(stderr, a.Error) {
 			t.Fatalf("stderr %q does not say %q", stderr, a.Error)

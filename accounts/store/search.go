@@ -1,0 +1,150 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"unibox/model"
+	"unibox/model/query"
+)
+
+// Search is a query answered from the store alone (issue 38): no server
+// is asked, so it is as fast offline as on, and the same on every face.
+type Search struct {
+	Query    query.Node
+	Accounts []Key // the accounts to look in (account: narrows them)
+	Limit    int
+	// Before continues a search below the last page's Next (0: from the
+	// newest).
+	Before int64
+}
+
+// Found is a page of a search's hits, newest first.
+type Found struct {
+	Messages []model.Message
+	// Next is where the next page starts (Search.Before); 0 when none is
+	// left.
+	Next int64
+	// Unindexed counts stored rows that are not in the index yet (a file
+	// being upgraded): they are not searched, and a face says so.
+	Unindexed int
+}
+
+// Search answers s from the index: rows in date order (docids), the text
+// of the query matched by FTS5, the rest (flags, places, dates) by SQL on
+// the rows. What query.Match answers for a row's stored text is what
+// Search answers (the oracle test holds them together).
+func (st *Store) Search(ctx context.Context, s Search) (Found, error) {
+	var out Found
+	if s.Limit <= 0 {
+		return out, nil
+	}
+	err := st.read(ctx, func(tx *sql.Tx) error {
+		names := map[int64]string{}
+		c := compiler{accounts: map[string][]int64{}}
+		for _, k := range s.Accounts {
+			id, err := accountID(tx, k, false)
+			if err != nil {
+				continue // nothing stored of it yet
+			}
+			names[id] = k.Name
+			c.accounts[k.Name] = append(c.accounts[k.Name], id)
+			c.ids = append(c.ids, id)
+		}
+		if err := tx.QueryRow(`SELECT count(*) FROM message INDEXED BY message_unindexed WHERE docid IS NULL`).Scan(&out.Unindexed); err != nil {
+			return err
+		}
+		if len(c.ids) == 0 {
+			return nil
+		}
+		sqlText, args := c.statement(s)
+		if c.err != nil {
+			return c.err
+		}
+		rows, err := tx.QueryContext(ctx, sqlText, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var last int64
+		for rows.Next() {
+			var acct, docid int64
+			var folder string
+			var uv uint32
+			m, err := scanRow(rows, &acct, &docid, &folder, &uv)
+			if err != nil {
+				return err
+			}
+			if len(out.Messages) == s.Limit {
+				out.Next = last // a row beyond the page: there is more
+				break
+			}
+			m.ID.Account, m.ID.Folder, m.ID.UIDValidity = names[acct], folder, uv
+			last = docid
+			out.Messages = append(out.Messages, m)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// statement is the SQL of a search: one FTS5 MATCH that drives it when
+// the query's top level has text to match (the hits come off the index
+// newest first, and rows are looked up by docid until the page is
+// full), else the rows by docid, newest first.
+func (c *compiler) statement(s Search) (string, []any) {
+	before := s.Before
+	if before <= 0 {
+		before = 1 << 62
+	}
+	match, rest := c.split(s.Query)
+	head := `SELECT m.account_id, m.docid, f.name, f.uidvalidity, ` + prefixed(messageColumns, "m.") + `
+		FROM `
+	tail := ` JOIN folder f ON f.account_id = m.account_id AND f.name = m.folder
+		LEFT JOIN thread_alias ON thread_alias.old = m.thread_id
+		WHERE m.account_id IN (` + placeholders(len(c.ids)) + `) AND m.docid < ?`
+	var args []any
+	var from, order string
+	if match != "" {
+		from = `search JOIN message m ON m.docid = search.rowid`
+		tail += ` AND search MATCH ?`
+		order = ` ORDER BY search.rowid DESC`
+	} else {
+		from = `message m INDEXED BY message_docid`
+		order = ` ORDER BY m.docid DESC`
+	}
+	for _, id := range c.ids {
+		args = append(args, id)
+	}
+	args = append(args, before)
+	if match != "" {
+		args = append(args, match)
+	}
+	if rest != nil {
+		cond, more := c.sql(rest)
+		tail += ` AND (` + cond + `)`
+		args = append(args, more...)
+	}
+	return head + from + tail + order + ` LIMIT ?`, append(args, s.Limit+1)
+}
+
+// prefixed qualifies a column list with a table alias (the thread id's
+// coalesce reads thread_alias, which stays as it is).
+func prefixed(cols, alias string) string {
+	parts := strings.Split(cols, ",")
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if !strings.Contains(p, "(") {
+			p = alias + p
+		} else {
+			p = strings.Replace(p, "(thread_alias.new, thread_id)", "(thread_alias.new, "+alias+"thread_id)", 1)
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, ", ")
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
