@@ -22,13 +22,20 @@ type Search struct {
 
 // Found is a page of a search's hits, newest first.
 type Found struct {
-	Messages []model.Message
+	Hits []Hit
 	// Next is where the next page starts (Search.Before); 0 when none is
 	// left.
 	Next int64
 	// Unindexed counts stored rows that are not in the index yet (a file
 	// being upgraded): they are not searched, and a face says so.
 	Unindexed int
+}
+
+// Hit is a message a search found, with its stored text (at most
+// maxIndexedBody; "" when no body is stored), for a snippet.
+type Hit struct {
+	model.Message
+	Text string
 }
 
 // Search answers s from the index: rows in date order (docids), the text
@@ -72,17 +79,18 @@ func (st *Store) Search(ctx context.Context, s Search) (Found, error) {
 			var acct, docid int64
 			var folder string
 			var uv uint32
-			m, err := scanRow(rows, &acct, &docid, &folder, &uv)
+			var body sql.NullString
+			m, err := scanRow(rows, &acct, &docid, &folder, &uv, &body)
 			if err != nil {
 				return err
 			}
-			if len(out.Messages) == s.Limit {
+			if len(out.Hits) == s.Limit {
 				out.Next = last // a row beyond the page: there is more
 				break
 			}
 			m.ID.Account, m.ID.Folder, m.ID.UIDValidity = names[acct], folder, uv
 			last = docid
-			out.Messages = append(out.Messages, m)
+			out.Hits = append(out.Hits, Hit{Message: m, Text: bodyText(body.String)})
 		}
 		return rows.Err()
 	})
@@ -99,10 +107,11 @@ func (c *compiler) statement(s Search) (string, []any) {
 		before = 1 << 62
 	}
 	match, rest := c.split(s.Query)
-	head := `SELECT m.account_id, m.docid, f.name, f.uidvalidity, ` + prefixed(messageColumns, "m.") + `
+	head := `SELECT m.account_id, m.docid, f.name, f.uidvalidity, b.body, ` + prefixed(messageColumns, "m.") + `
 		FROM `
 	tail := ` JOIN folder f ON f.account_id = m.account_id AND f.name = m.folder
 		LEFT JOIN thread_alias ON thread_alias.old = m.thread_id
+		LEFT JOIN body b ON b.account_id = m.account_id AND b.folder = m.folder AND b.uid = m.uid
 		WHERE m.account_id IN (` + placeholders(len(c.ids)) + `) AND m.docid < ?`
 	var args []any
 	var from, order string

@@ -191,14 +191,14 @@ func TestSearchIsTheOracle(t *testing.T) {
 				want = append(want, r.id)
 			}
 		}
-		var got []model.Message
+		var got []Hit
 		var before int64
 		for page := 0; ; page++ {
 			f, err := s.Search(ctx, Search{Query: n, Accounts: keys, Limit: 97, Before: before})
 			if err != nil {
 				t.Fatalf("query %q (%s): %v", q, query.String(n), err)
 			}
-			got = append(got, f.Messages...)
+			got = append(got, f.Hits...)
 			if f.Next == 0 {
 				break
 			}
@@ -207,6 +207,9 @@ func TestSearchIsTheOracle(t *testing.T) {
 		ids := make([]string, len(got))
 		for i, m := range got {
 			ids[i] = m.ID.String()
+			if b := byID[ids[i]]; b != nil && m.Text != b.Text || b == nil && m.Text != "" {
+				t.Fatalf("hit %s carries text %q, not its stored body's", ids[i], m.Text)
+			}
 			if i > 0 && m.Date.After(got[i-1].Date) {
 				for _, x := range got[max(0, i-3):min(len(got), i+3)] {
 					var docid int64

@@ -26,11 +26,18 @@ type faceFlags struct {
 }
 
 func newFaceFlags(face, usage string, stderr io.Writer) *faceFlags {
+	f := newOfflineFlags(face, usage, stderr)
+	f.fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "deadline per account")
+	return f
+}
+
+// newOfflineFlags are the flags of a face that never dials (search):
+// all of faceFlags but --timeout.
+func newOfflineFlags(face, usage string, stderr io.Writer) *faceFlags {
 	f := &faceFlags{face: face, usage: usage, stderr: stderr, fs: flag.NewFlagSet(face, flag.ContinueOnError)}
 	f.fs.SetOutput(stderr)
 	f.fs.BoolVar(&f.json, "json", false, "print JSON")
 	f.fs.Var(&f.names, "account", "only this account (repeatable)")
-	f.fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "deadline per account")
 	f.fs.StringVar(&f.path, "config", "", "config file")
 	f.fs.BoolVar(&f.demo, "demo", false, "use the built-in demo accounts")
 	return f

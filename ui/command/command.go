@@ -27,6 +27,15 @@ Usage:
                               --folder lists that folder instead ("Sent" too);
                               --threads one entry per conversation;
                               --cached prints the local store, dialling nothing
+  unibox search [--json] [--limit N] [--account NAME]... [--] QUERY
+                              find mail in the local store, offline, newest
+                              first (exit 0 found, 1 none, 3 some account or
+                              folder asked for is not all stored, 2 usage);
+                              QUERY: words, "phrases", from: to: cc: subject:
+                              body: filename: account: folder: is:unread
+                              is:flagged is:answered has:attachment before:
+                              after: (YYYY-MM-DD) newer: older: (7d, 2w, 3m, 1y),
+                              NOT or -word, OR, ( ); put -word after --
   unibox status [--json] [--history] [--account NAME]... [--timeout 10s]
                               a health probe per account; --history prints
                               what each account went through instead
@@ -41,7 +50,7 @@ Usage:
   unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
   unibox --help | --version
 
-list, status, sync, send and mcp take --config FILE or --demo too.
+list, search, status, sync, send and mcp take --config FILE or --demo too.
 
 The config file is $XDG_CONFIG_HOME/unibox/config.toml (see config.example.toml).
 `
@@ -62,6 +71,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return serveimap.Main(args[1:], os.Stdin, os.Stdout, stderr)
 		case "list":
 			return cli.List(args[1:], stdout, stderr)
+		case "search":
+			return cli.Search(args[1:], stdout, stderr)
 		case "status":
 			return cli.Status(args[1:], stdout, stderr)
 		case "sync":
