@@ -15,7 +15,7 @@ func TestSnippet(t *testing.T) {
 	}{
 		{long, "koln", 40, "…meet in Köln on Tuesday and then trave…"},
 		{long, "hello", 30, "Hello Sam, here is the plan f…"},
-		{long, "from:sam", 20, "Hello Sam, here is …"},      // a header hit: the start
+		{long, "from:sam", 20, "Hello Sam, here is …"}, // a header hit: the start
 		{long, "-tuesday coast", 30, "…the coast for the workshop."},
 		{long, "work*", 200, "…Tuesday and then travel on to the coast for the workshop."},
 		{"会議は東京で行います", "東京", 10, "…議は東京で行います"},
