@@ -41,6 +41,8 @@
 //     CachedMatch), and the holds that keep a triage and a gap's fill
 //     apart.
 //   - sync.go: incremental sync into the store, and mending its gaps.
+//   - searching.go: Search, a query answered from the store's index over
+//     some accounts, and what the store could not answer for.
 //   - follow.go: Follow, the one folder besides the inbox whose changes
 //     are pushed (at most one more IMAP connection per account).
 //   - triage.go: writes, where one whose outcome is unknown is reconciled

@@ -98,6 +98,18 @@ func Search(ctx context.Context, accts []*Account, q query.Node, opts SearchOpti
 		out.Uncovered = append(out.Uncovered, Uncovered{Why: fmt.Sprintf("%d stored messages are still being indexed", found.Unindexed)})
 	}
 	out.Next = found.Next
+	// Hits of one second come in the order they were stored, which
+	// accounts syncing at once make a race: the page is put in the
+	// accounts' order within a date, then by id, so a page reads the
+	// same each time.
+	order := map[string]int{}
+	for i, a := range accts {
+		order[a.Name()] = i
+	}
+	slices.SortStableFunc(found.Hits, func(x, y store.Hit) int {
+		return cmp.Or(y.Date.Compare(x.Date), cmp.Compare(order[x.ID.Account], order[y.ID.Account]),
+			cmp.Compare(x.ID.Folder, y.ID.Folder), cmp.Compare(y.ID.UID, x.ID.UID))
+	})
 	for _, h := range found.Hits {
 		hit := SearchHit{Message: h.Message}
 		if opts.SnippetWidth > 0 {

@@ -29,12 +29,20 @@ type storedBody struct {
 // whose message row is not stored (it came from a search beyond the
 // stored pages) is not kept: nothing would list it offline.
 func (s *Store) SaveBody(ctx context.Context, k Key, b model.Body, maxBytes int64) error {
-	data, err := json.Marshal(storedBody{Cc: b.Cc, ReplyTo: b.ReplyTo, Headers: b.Headers, Text: b.Text, FromHTML: b.FromHTML, Attachments: b.Attachments, Problems: b.Problems})
-	if err != nil {
-		return err
-	}
-	if int64(len(data)) > maxBytes {
-		return nil // bigger than the whole cap: keeping it would evict everything else
+	return s.SaveBodies(ctx, k, []model.Body{b}, maxBytes)
+}
+
+// SaveBodies is SaveBody for several bodies of one account in one write:
+// one transaction and one eviction (which reads every stored body's
+// size) for a batch, not one each.
+func (s *Store) SaveBodies(ctx context.Context, k Key, bodies []model.Body, maxBytes int64) error {
+	data := make([][]byte, len(bodies))
+	for i, b := range bodies {
+		d, err := json.Marshal(storedBody{Cc: b.Cc, ReplyTo: b.ReplyTo, Headers: b.Headers, Text: b.Text, FromHTML: b.FromHTML, Attachments: b.Attachments, Problems: b.Problems})
+		if err != nil {
+			return err
+		}
+		data[i] = d
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
 		acct, err := accountID(tx, k, false)
@@ -44,12 +52,22 @@ func (s *Store) SaveBody(ctx context.Context, k Key, b model.Body, maxBytes int6
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`INSERT INTO body (account_id, folder, uid, body, size, stored_at)
+		st, err := tx.Prepare(`INSERT INTO body (account_id, folder, uid, body, size, stored_at)
 			SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM message m JOIN folder f ON f.account_id = m.account_id AND f.name = m.folder
 				WHERE m.account_id = ? AND m.folder = ? AND m.uid = ? AND f.uidvalidity = ?)
-			ON CONFLICT (account_id, folder, uid) DO UPDATE SET body = excluded.body, size = excluded.size, stored_at = excluded.stored_at`,
-			acct, b.ID.Folder, b.ID.UID, data, len(data), time.Now().UnixMilli(), acct, b.ID.Folder, b.ID.UID, b.ID.UIDValidity); err != nil {
+			ON CONFLICT (account_id, folder, uid) DO UPDATE SET body = excluded.body, size = excluded.size, stored_at = excluded.stored_at`)
+		if err != nil {
 			return err
+		}
+		defer st.Close()
+		now := time.Now().UnixMilli()
+		for i, b := range bodies {
+			if int64(len(data[i])) > maxBytes {
+				continue // bigger than the whole cap: keeping it would evict everything else
+			}
+			if _, err := st.Exec(acct, b.ID.Folder, b.ID.UID, data[i], len(data[i]), now, acct, b.ID.Folder, b.ID.UID, b.ID.UIDValidity); err != nil {
+				return err
+			}
 		}
 		return evict(tx, maxBytes)
 	})

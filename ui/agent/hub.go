@@ -82,7 +82,7 @@ func (h *Hub) Server() *mcp.Server {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	mcp.AddTool(s, &mcp.Tool{Name: "inbox_summary", Annotations: ro, Description: "Counts and highlights (newest, unread, flagged) per account. The text's first lines name every account that did not answer, and why."}, h.summary)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_messages", Annotations: ro, Description: "Messages of all accounts (or some), merged newest first, with each account's state."}, h.list)
-	mcp.AddTool(s, &mcp.Tool{Name: "search", Annotations: ro, Description: "Server-side search (from, subject, body) across accounts."}, h.search)
+	mcp.AddTool(s, &mcp.Tool{Name: "search", Annotations: ro, Description: "Search every account's mail in the local store's index (offline; no server is asked), newest first, each hit with a snippet of its stored text; covered names the accounts and folders the store could not answer for (not stored, or stored in part)."}, h.search)
 	mcp.AddTool(s, &mcp.Tool{Name: "get_message", Annotations: ro, Description: "One message by id, with its text body; never marks it read."}, h.get)
 	mcp.AddTool(s, &mcp.Tool{Name: "set_flags", Description: "Mark read/unread, flag/unflag (absolute). Outcome per message; never retried blindly."}, h.setFlags)
 	mcp.AddTool(s, &mcp.Tool{Name: "archive", Description: "Archive messages. Outcome per message; an unknown outcome is settled by reading, never resent blindly."}, h.archive)

@@ -133,21 +133,7 @@ func (h *Hub) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp
 		}})
 }
 
-func (h *Hub) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, ListOut, error) {
-	if in.Query == "" {
-		return nil, ListOut{}, fmt.Errorf("search: empty query")
-	}
-	if err := model.CheckBytes("query", in.Query, model.MaxQueryBytes); err != nil {
-		return nil, ListOut{}, err
-	}
-	return h.readAcross(ctx, across{names: in.Accounts, folder: in.Folder, limit: in.Limit, what: fmt.Sprintf(" matching %q", in.Query),
-		read: func(ctx context.Context, a *accounts.Account, limit int) (accounts.Page, error) {
-			return a.Search(ctx, in.Folder, in.Query, limit)
-		}})
-}
-
-// across is a read of one folder on some accounts, what list_messages and
-// search share.
+// across is a read of one folder on some accounts (list_messages).
 type across struct {
 	names  []string // the accounts asked for; none: all
 	folder string
