@@ -56,6 +56,15 @@ type ThreadHeaders struct {
 	References []string
 }
 
+// Refetched is what a background re-fetch brings for a row stored
+// before these came with the envelope: its threading ids, and the Cc and
+// attachment names search looks in.
+type Refetched struct {
+	Threading       ThreadHeaders
+	Cc              []Address // non-nil: known
+	AttachmentNames []string
+}
+
 // Attachment is listed, never loaded.
 type Attachment struct {
 	Name string

@@ -252,15 +252,16 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 }
 
 // FetchThreading asks the child for the threading ids of stored mail.
-func (p imapProvider) FetchThreading(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids [][2]uint32) (uint32, map[uint32]model.ThreadHeaders, error) {
+func (p imapProvider) FetchThreading(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids [][2]uint32) (uint32, map[uint32]model.Refetched, error) {
 	var out imapwire.FetchThreadingOut
 	in := imapwire.FetchThreadingIn{Account: p.account, Folder: folder, UIDValidity: uidValidity, UIDs: uids}
 	if _, err := provider.Call(ctx, a, imapwire.ToolFetchThreading, in, true, &out, imapwire.Decode); err != nil {
 		return 0, nil, err
 	}
-	ids := make(map[uint32]model.ThreadHeaders, len(out.Messages))
+	ids := make(map[uint32]model.Refetched, len(out.Messages))
 	for _, m := range out.Messages {
-		ids[m.UID] = *threading(&m.Threading)
+		ids[m.UID] = model.Refetched{Threading: *threading(&m.Threading),
+			Cc: append(make([]model.Address, 0, len(m.Cc)), addrs(m.Cc)...), AttachmentNames: m.AttachmentNames}
 	}
 	return out.UIDValidity, ids, nil
 }

@@ -87,10 +87,13 @@ type FetchThreadingIn struct {
 // background fetch, a few hundred bytes of IMAP a message at most.
 const MaxThreadingUIDs = 1000
 
-// ThreadingRow is one message's threading ids.
+// ThreadingRow is one message's threading ids, and what search needs of
+// it that rows stored before issue 38 lack: its Cc and attachment names.
 type ThreadingRow struct {
-	UID       uint32        `json:"uid"`
-	Threading ThreadHeaders `json:"threading"`
+	UID             uint32        `json:"uid"`
+	Threading       ThreadHeaders `json:"threading"`
+	Cc              []Address     `json:"cc"`
+	AttachmentNames []string      `json:"attachment_names,omitempty"`
 }
 
 // FetchThreadingOut is fetch_threading's answer: the ids of the uids the

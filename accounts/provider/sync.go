@@ -51,9 +51,10 @@ type SyncPage struct {
 // before they came with the envelope, and finds the Sent folder (synced
 // for threading: a reply there belongs to the conversation).
 type Threader interface {
-	// FetchThreading gives the ids of folder's uids (inclusive ranges) it
-	// still has, and the folder's UIDVALIDITY (another one: none).
-	FetchThreading(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids [][2]uint32) (uint32, map[uint32]model.ThreadHeaders, error)
+	// FetchThreading gives the ids, Cc and attachment names of folder's
+	// uids (inclusive ranges) it still has, and the folder's UIDVALIDITY
+	// (another one: none).
+	FetchThreading(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids [][2]uint32) (uint32, map[uint32]model.Refetched, error)
 	// SpecialFolder is the name of the account's sent (archive, trash,
 	// drafts) folder.
 	SpecialFolder(ctx context.Context, a *conn.Adapter, special string) (string, error)

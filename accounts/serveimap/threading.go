@@ -51,10 +51,18 @@ func (s *Server) fetchThreading(ctx context.Context, in imapwire.FetchThreadingI
 		if sel.UIDValidity != in.UIDValidity || n == 0 {
 			return nil
 		}
-		opts := &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{threadingSection}}
+		// The envelope (for Cc) and the structure (for attachment names)
+		// come too: rows stored before search need them, once.
+		opts := &imap.FetchOptions{UID: true, Envelope: true, BodyStructure: &imap.FetchItemBodyStructure{Extended: true},
+			BodySection: []*imap.FetchItemBodySection{threadingSection}}
 		return a.fetchEach(ctx, c, set, opts, func(b *imapclient.FetchMessageBuffer) {
 			if b.UID != 0 {
-				out.Messages = append(out.Messages, imapwire.ThreadingRow{UID: uint32(b.UID), Threading: parseThreading(b.FindBodySection(threadingSection))})
+				row := imapwire.ThreadingRow{UID: uint32(b.UID), Threading: parseThreading(b.FindBodySection(threadingSection)),
+					Cc: []imapwire.Address{}, AttachmentNames: attachmentNames(b.BodyStructure)}
+				if b.Envelope != nil {
+					row.Cc = append(row.Cc, addresses(b.Envelope.Cc)...)
+				}
+				out.Messages = append(out.Messages, row)
 			}
 		})
 	})

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -133,7 +134,7 @@ func (s *Store) Unthreaded(ctx context.Context, k Key, folder string, before uin
 			return err
 		}
 		uv = f.UIDValidity
-		rows, err := tx.Query(`SELECT uid FROM message WHERE account_id = ? AND folder = ? AND uid < ? AND threading = 0
+		rows, err := tx.Query(`SELECT uid FROM message WHERE account_id = ? AND folder = ? AND uid < ? AND (threading = 0 OR cc = '')
 			ORDER BY uid DESC LIMIT ?`, acct, folder, before, limit)
 		if err != nil {
 			return err
@@ -157,7 +158,7 @@ func (s *Store) Unthreaded(ctx context.Context, k Key, folder string, before uin
 // SetThreading records the threading ids fetched for rows of folder
 // stored before they were (Unthreaded), and threads them again. Rows of
 // another UIDVALIDITY, or gone meanwhile, are left alone.
-func (s *Store) SetThreading(ctx context.Context, k Key, folder string, uidValidity uint32, ids map[uint32]model.ThreadHeaders) error {
+func (s *Store) SetThreading(ctx context.Context, k Key, folder string, uidValidity uint32, ids map[uint32]model.Refetched) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -170,16 +171,26 @@ func (s *Store) SetThreading(ctx context.Context, k Key, folder string, uidValid
 		if err != nil {
 			return err
 		}
-		up, err := tx.Prepare(`UPDATE message SET raw_id = ?, in_reply_to = ?, refs = ?, threading = 1, seq = ?
+		up, err := tx.Prepare(`UPDATE message SET raw_id = ?, in_reply_to = ?, refs = ?, threading = 1, seq = ?,
+			cc = CASE WHEN ? = '' THEN cc ELSE ? END, filenames = CASE WHEN ? = '' THEN filenames ELSE ? END
 			WHERE account_id = ? AND folder = ? AND uid = ?`)
 		if err != nil {
 			return err
 		}
 		defer up.Close()
-		for uid, t := range ids {
+		for uid, r := range ids {
+			t := r.Threading
 			raw, _ := model.CleanMsgID(t.MessageID)
 			irt, _ := model.CleanMsgID(t.InReplyTo)
-			if _, err := up.Exec(raw, irt, joinIDs(capIDs(t.References)), seq, acct, folder, uid); err != nil {
+			var cc, names string // '': not known, the row keeps its own
+			if r.Cc != nil {
+				b, err := json.Marshal(r.Cc)
+				if err != nil {
+					return err
+				}
+				cc, names = string(b), joinNames(r.AttachmentNames)
+			}
+			if _, err := up.Exec(raw, irt, joinIDs(capIDs(t.References)), seq, cc, cc, cc, names, acct, folder, uid); err != nil {
 				return err
 			}
 		}
