@@ -52,8 +52,15 @@ type SearchOptions struct {
 	SnippetWidth int
 }
 
-// Search answers q over accts from their store.
-func Search(ctx context.Context, accts []*Account, q query.Node, opts SearchOptions) (SearchResult, error) {
+// Search answers q from the store over the accounts of handles (a nil
+// handle, an account the face has none of, is skipped).
+func Search(ctx context.Context, handles []*Stored, q query.Node, opts SearchOptions) (SearchResult, error) {
+	var accts []*Account
+	for _, h := range handles {
+		if h != nil {
+			accts = append(accts, h.a)
+		}
+	}
 	var out SearchResult
 	askedAccts, askedFolders := query.Places(q)
 	var st *store.Store

@@ -84,11 +84,11 @@ func TestFilterAndServerSearch(t *testing.T) {
 	tm, _ := run(t, []tui.Account{work}, 80, 24, nil)
 	waitFor(t, tm, "10 messages")
 	tm.Send(key("/"))
-	for _, r := range "q3 rep" {
+	for _, r := range "q3 report" {
 		tm.Send(key(string(r)))
 	}
 	tm.Send(key("enter"))
-	waitFor(t, tm, `filter "q3 rep": 2 shown`)
+	waitFor(t, tm, `filter "q3 report": 2 shown`)
 	tm.Send(key("s"))
 	tm.Send(key("enter")) // search the servers for the same text
 	waitFor(t, tm, "1 more found")
@@ -108,9 +108,9 @@ func TestEscClearsTheSearchLine(t *testing.T) {
 	tm, _ := run(t, []tui.Account{work}, 80, 24, nil)
 	waitFor(t, tm, "10 messages")
 	tm.Send(key("s"))
-	typeText(tm, "q3 rep")
+	typeText(tm, "q3 report")
 	tm.Send(key("enter"))
-	waitFor(t, tm, `search "q3 rep": 1 more found on the servers, 3 shown`)
+	waitFor(t, tm, `search "q3 report": 1 more found on the servers, 3 shown`)
 	tm.Send(key("esc"))
 	waitFor(t, tm, "1 of 1 account · 11 messages")
 	if screen := final(t, tm); strings.Contains(screen, "search") {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"unibox/model"
 )
 
 // Doc is one message as Match sees it: the text of each field as stored
@@ -121,4 +123,21 @@ func Contains(have, want []string, prefix bool) bool {
 		}
 	}
 	return false
+}
+
+// Envelope is m as Match sees it from its envelope alone (no body): what
+// a face checks its loaded rows against, and the rows a server search
+// brings in. The text is written as the store indexes it.
+func Envelope(m model.Message) Doc {
+	addrs := func(as []model.Address) string {
+		var b strings.Builder
+		for _, a := range as {
+			b.WriteString(a.Name + " " + a.Address + "\n")
+		}
+		return b.String()
+	}
+	return Doc{Account: m.ID.Account, Folder: m.ID.Folder, Date: m.Date, Seen: m.Seen, Flagged: m.Flagged,
+		Answered: m.Answered, Attachment: m.HasAttachments, Text: map[Field]string{
+			From: m.From.Name + " " + m.From.Address, To: addrs(m.To), Cc: addrs(m.Cc), Subject: m.Subject,
+			Filename: strings.Join(m.AttachmentNames, "\n")}}
 }

@@ -47,7 +47,11 @@ func (h *Hub) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (
 	if limit <= 0 {
 		limit = 20
 	}
-	res, err := accounts.Search(ctx, accts, q, accounts.SearchOptions{Limit: limit * len(accts), SnippetWidth: agentSnippet})
+	handles := make([]*accounts.Stored, len(accts))
+	for i, a := range accts {
+		handles[i] = a.Stored()
+	}
+	res, err := accounts.Search(ctx, handles, q, accounts.SearchOptions{Limit: limit * len(accts), SnippetWidth: agentSnippet})
 	if err != nil {
 		return nil, SearchOut{}, err
 	}

@@ -85,7 +85,11 @@ func Search(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer env.Close()
-	res, err := accounts.Search(context.Background(), accts, q, accounts.SearchOptions{Limit: *limit, SnippetWidth: snippetWidth})
+	handles := make([]*accounts.Stored, len(accts))
+	for i, a := range accts {
+		handles[i] = a.Stored()
+	}
+	res, err := accounts.Search(context.Background(), handles, q, accounts.SearchOptions{Limit: *limit, SnippetWidth: snippetWidth})
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox search:", textsafe.Line(err.Error()))
 		return launch.ExitNone

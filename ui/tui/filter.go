@@ -11,17 +11,24 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/model/query"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/screen"
 )
 
 // filterBox is the incremental filter over sender and subject ("/"), and
-// the query of a server-side search ("s").
+// the query of a search ("s": the local store's index, then the servers
+// of accounts it does not hold).
 type filterBox struct {
 	keys   screen.KeyMap // open ends the input, back clears it
 	input  textinput.Model
 	active bool // the input has the keyboard
-	search bool // enter runs a server-side search
+	search bool // enter runs a search
+	// query is a search's parsed text once it ran, hits the rows the
+	// index and the servers found for it: the list shows those, and the
+	// loaded rows whose envelope the query matches.
+	query query.Node
+	hits  map[model.MessageID]bool
 }
 
 func newFilterBox(keys screen.KeyMap) filterBox {
@@ -57,9 +64,10 @@ func (f filterBox) text() string { return strings.TrimSpace(f.input.Value()) }
 
 func (f filterBox) Open(search bool) (filterBox, tea.Cmd) {
 	f.active, f.search = true, search
+	f.query, f.hits = nil, nil
 	f.input.Prompt = "/"
 	if search {
-		f.input.Prompt = "search server: "
+		f.input.Prompt = "search: "
 	}
 	return f, f.input.Focus()
 }
@@ -72,6 +80,7 @@ func (f filterBox) close() filterBox {
 
 func (f filterBox) clear() filterBox {
 	f.input.SetValue("")
+	f.query, f.hits = nil, nil
 	return f.close()
 }
 
@@ -83,7 +92,8 @@ func (f filterBox) apply(rows []model.Row) []model.Row {
 	}
 	out := make([]model.Row, 0, len(rows))
 	for _, r := range rows {
-		if model.Match(r, q) {
+		if f.query != nil && (f.hits[r.ID] || query.Match(f.query, query.Envelope(r.Message))) ||
+			f.query == nil && model.Match(r, q) {
 			out = append(out, r)
 		}
 	}
@@ -98,6 +108,13 @@ type searchBox struct {
 	pending int
 	found   int
 	failed  []string
+	// indexing: the local store's index has not answered yet; indexed:
+	// it has, with inStore hits, and partial names what it holds in part.
+	indexing, indexed bool
+	inStore           int
+	partial           []string
+	servers           int      // accounts whose servers were asked
+	noStore           []string // accounts without a store handle
 	// said is the status line the search put up last (its progress, then
 	// its outcome): esc, which clears the search's rows, takes it away.
 	said string
@@ -108,19 +125,11 @@ func (s searchBox) Start(req uint64, query string, n int) searchBox {
 	return searchBox{req: req, query: query, pending: n}
 }
 
-// startSearch asks the servers of accts (by pane index) for query; a new
-// search replaces the one in flight.
-func startSearch(e *screen.Env, query string, accts map[int]screen.Account) (searchBox, tea.Cmd) {
-	req := e.Next()
-	var cmds []tea.Cmd
-	for i, a := range accts {
-		cmds = append(cmds, searchCmd(e.Ctx, a, i, req, query, e.Opts.PageSize, e.Opts.CallTimeout))
-	}
-	return searchBox{}.Start(req, query, len(cmds)), tea.Batch(cmds...)
-}
-
 // progress is the status line of a search in flight.
 func (s searchBox) progress() string {
+	if s.indexing {
+		return fmt.Sprintf("searching the local store for %q…", s.query)
+	}
 	return fmt.Sprintf("searching %s for %q…", screen.Count(s.pending, "account"), s.query)
 }
 
@@ -145,7 +154,17 @@ func (s searchBox) finished() bool { return s.req != 0 && s.pending <= 0 }
 // outcome is the status line of a finished search, with shown rows on
 // screen; bad when some account could not search.
 func (s searchBox) outcome(shown int) (string, bool) {
-	line := fmt.Sprintf("search %q: %d more found on the servers, %d shown", s.query, s.found, shown)
+	var parts []string
+	if s.indexed {
+		parts = append(parts, fmt.Sprintf("%d in the local store", s.inStore))
+	}
+	if !s.indexed || s.servers > 0 {
+		parts = append(parts, fmt.Sprintf("%d more found on the servers", s.found))
+	}
+	line := fmt.Sprintf("search %q: %s, %d shown", s.query, strings.Join(parts, ", "), shown)
+	if len(s.partial) > 0 {
+		line += "; stored in part: " + strings.Join(s.partial, ", ")
+	}
 	if len(s.failed) > 0 {
 		line += "; not searched: " + strings.Join(s.failed, ", ")
 	}

@@ -200,6 +200,8 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()
+	case indexedMsg: // every account's at once
+		return m, m.indexed(msg)
 	case message.ProgressMsg, message.SavedMsg, message.AttachOpenedMsg: // the viewer's, wherever the view has gone
 		return m, tea.Batch(m.viewer.AttachMsg(msg), m.heard())
 	case compose.FarewellMsg:

@@ -245,19 +245,6 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// startSearch asks every reachable account's server for the text, to find
-// what the loaded rows do not hold; found rows join the list.
-func (m *Model) startSearch(q string) tea.Cmd {
-	if q == "" {
-		return nil
-	}
-	var cmd tea.Cmd
-	m.search, cmd = startSearch(&m.env, q, m.panes.inFocus())
-	m.frame.setStatus(m.search.progress(), false)
-	m.search.said = m.frame.status
-	return cmd
-}
-
 // dropSearch forgets the server search (late answers are dropped) and
 // takes its line off the status line, if it is still there: esc cleared
 // its text, and a line about it would outlive it.
@@ -271,6 +258,11 @@ func (m *Model) dropSearch() {
 func (m *Model) searched(msg searchedMsg) {
 	name := m.panes.accts[msg.account].acct.Name()
 	m.search = m.search.searched(msg, name, func(msgs []model.Message) int {
+		for _, x := range msgs {
+			if m.filter.hits != nil {
+				m.filter.hits[x.ID] = true
+			}
+		}
 		n := m.home().AddFound(name, msgs)
 		m.homeTriage().reapply()
 		return n

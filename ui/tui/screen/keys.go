@@ -74,7 +74,7 @@ func DefaultKeyMap() KeyMap {
 		Undo:           b([]string{"z"}, "z", "undo"),
 		Snooze:         b([]string{"Z"}, "Z", "snooze"),
 		Filter:         b([]string{"/"}, "/", "filter"),
-		Search:         b([]string{"s"}, "s", "search server"),
+		Search:         b([]string{"s"}, "s", "search"),
 		Compose:        b([]string{"c"}, "c", "compose"),
 		Reply:          b([]string{"r"}, "r", "reply"),
 		ReplyAll:       b([]string{"R"}, "R", "reply all"),

@@ -1,0 +1,68 @@
+package teatest
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/memimap"
+	"unibox/ui/tui"
+)
+
+// s searches the local store's index, offline: with the server gone, a
+// launch from the store finds a message of Archive (never loaded in the
+// list) beside one of INBOX, folded (koln finds Köln), newest first, and
+// says they came from the store; rows the query does not match leave
+// the list; a query that does not parse says where.
+func TestSearchFromTheStoreOffline(t *testing.T) {
+	mem := imaptest.NewMem(t, memimap.Options{})
+	user, pw := mem.NewUser(t)
+	mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: "Lunch on Friday", Date: time.Now().Add(-time.Hour), Body: "noon"}.Bytes())
+	mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: "Budget for Köln", Date: time.Now().Add(-2 * time.Hour), Body: "numbers"}.Bytes())
+	mem.Seed(t, user, "Archive", imaptest.Mail{From: "Bob <bob@example.org>", Subject: "Old budget 2025", Date: time.Now().Add(-400 * 24 * time.Hour), Body: "last year"}.Bytes())
+	path := filepath.Join(t.TempDir(), "store.db")
+
+	set, st := openStoredUser(t, mem, path, user, pw)
+	for _, folder := range []string{"", "Archive"} {
+		for done := false; !done; {
+			var err error
+			if _, done, err = set.Accounts[0].Stored().SyncStep(context.Background(), folder); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	set.Close()
+	st.Close()
+	mem.Srv.Close() // offline from here on
+
+	set, st = openStoredUser(t, mem, path, user, pw)
+	defer st.Close()
+	defer set.Close()
+	tm, _ := run(t, uiAccounts(set), 100, 24, func(o *tui.Options) { o.Now = nil })
+	waitFor(t, tm, "Lunch on Friday", "Budget for Köln")
+	tm.Send(key("s"))
+	typeText(tm, "koln OR 2025")
+	tm.Send(key("enter"))
+	waitFor(t, tm, `search "koln OR 2025": 2 in the local store, 2 shown`, "Old budget 2025", "Budget for Köln")
+	screen := final(t, tm)
+	if strings.Contains(screen, "Lunch on Friday") {
+		t.Fatalf("a row the query does not match stayed:\n%s", screen)
+	}
+	if strings.Index(screen, "Budget for Köln") > strings.Index(screen, "Old budget 2025") {
+		t.Fatalf("not newest first:\n%s", screen)
+	}
+}
+
+// A search whose query does not parse says where, on the status line.
+func TestSearchSaysWhereTheQueryIsWrong(t *testing.T) {
+	work := newFake("Work", connected, msgs("Work", 3, time.Minute)...)
+	tm, _ := run(t, []tui.Account{work}, 100, 24, nil)
+	waitFor(t, tm, "3 messages")
+	tm.Send(key("s"))
+	typeText(tm, "budget (from:ann")
+	tm.Send(key("enter"))
+	waitFor(t, tm, `search: query: "(" at column 8`)
+}
