@@ -91,7 +91,7 @@ func (m *Model) folderKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		return cmd, false // and the key does what it does in the inbox
 	case key.Matches(msg, k.Search):
-		m.frame.setStatus("search asks the server's INBOX: in a folder, "+screen.Hint(k.Filter)+" filters its stored rows", false)
+		m.frame.setStatus("search from the list covers every stored folder: in a folder, "+screen.Hint(k.Filter)+" filters its stored rows", false)
 		return nil, true
 	case key.Matches(msg, k.Refresh):
 		m.frame.setStatus("refreshing "+m.folder.Name+"…", false)
