@@ -317,17 +317,7 @@ func printList(w io.Writer, out ListJSON, sent bool) {
 	}
 	fmt.Fprintln(tw, "DATE\tACCOUNT\tFLAGS\t"+who+"\tSUBJECT")
 	for _, m := range out.Messages {
-		flags := ""
-		if !m.Seen {
-			flags += "•"
-		}
-		if m.Flagged {
-			flags += "!"
-		}
-		date := m.Date
-		if t, err := time.Parse(time.RFC3339, m.Date); err == nil {
-			date = t.Local().Format("2006-01-02 15:04")
-		}
+		flags, date := rowMarks(m.Envelope)
 		person := m.From.Display()
 		if sent {
 			person = recipients(m.to)
@@ -336,6 +326,22 @@ func printList(w io.Writer, out ListJSON, sent bool) {
 			clip(person, 24), clip(m.Subject, 60))
 	}
 	tw.Flush()
+}
+
+// rowMarks are a table row's flags (• unread, ! flagged) and its date in
+// local time.
+func rowMarks(e jsonview.Envelope) (flags, date string) {
+	if !e.Seen {
+		flags += "•"
+	}
+	if e.Flagged {
+		flags += "!"
+	}
+	date = e.Date
+	if t, err := time.Parse(time.RFC3339, e.Date); err == nil {
+		date = t.Local().Format("2006-01-02 15:04")
+	}
+	return flags, date
 }
 
 // recipients names the first recipient, and how many more there are.

@@ -149,17 +149,7 @@ func printSearch(w io.Writer, out SearchJSON) {
 	tw := newTable(w)
 	fmt.Fprintln(tw, "DATE\tACCOUNT\tFOLDER\tFLAGS\tFROM\tSUBJECT")
 	for _, m := range out.Messages {
-		flags := ""
-		if !m.Seen {
-			flags += "•"
-		}
-		if m.Flagged {
-			flags += "!"
-		}
-		date := m.Date
-		if t, err := time.Parse(time.RFC3339, m.Date); err == nil {
-			date = t.Local().Format("2006-01-02 15:04")
-		}
+		flags, date := rowMarks(m.Envelope)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", date, clip(m.Account, 16), clip(m.Folder, 20), flags,
 			clip(m.From.Display(), 24), clip(m.Subject, 60))
 	}

@@ -1,8 +1,8 @@
 package screen
 
 import (
-	"fmt"
 	"strings"
+	"unibox/accounts/send/drafting"
 	"unibox/model"
 	"unibox/model/textsafe"
 
@@ -50,15 +50,9 @@ func FormatAddr(a model.Address) string {
 	return a.Address
 }
 
-func HumanSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
+// HumanSize is a size as every screen writes it: the review's
+// attachment sizes and the viewer's say the same.
+func HumanSize(n int64) string { return drafting.SizeWords(n) }
 
 // Wrap breaks long lines at spaces to the width (by display width).
 func Wrap(text string, w int) string {
