@@ -153,6 +153,10 @@ func fileDSN(path string) string {
 	// that is not ours before migrate has looked at it (see open).
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
+	// Statement journals (each row write that runs the index's triggers
+	// opens one) in memory, not in a temporary file: 40 % of indexing
+	// time was their writes to disk.
+	q.Add("_pragma", "temp_store(MEMORY)")
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
 

@@ -2,7 +2,10 @@ package query
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestTokens(t *testing.T) {
@@ -36,5 +39,18 @@ func TestIndexTextIsTokensJoined(t *testing.T) {
 	got := IndexText(in)
 	if want := "zoe zoe ex com 東 京 final report v2 1 2"; got != want {
 		t.Fatalf("IndexText = %q, want %q", got, want)
+	}
+}
+
+// The ASCII fast path of Fold is the full fold, for every ASCII byte.
+func TestFoldASCIIFastPath(t *testing.T) {
+	var all strings.Builder
+	for c := 0; c < 0x80; c++ {
+		all.WriteByte(byte(c))
+	}
+	s := all.String()
+	slow := folder().String(norm.NFC.String(norm.NFKD.String(s)))
+	if got := Fold(s); got != slow {
+		t.Fatalf("fast fold %q, full fold %q", got, slow)
 	}
 }
