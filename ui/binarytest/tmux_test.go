@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -61,8 +63,37 @@ func startTmuxIn(t *testing.T, loc termLocale, bin string, args []string, env []
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
 	s.session = sock + "|" + s.session
-	t.Cleanup(func() { s.tmux("kill-server") })
+	pid, _ := strconv.Atoi(strings.TrimSpace(s.tmux("list-panes", "-t", "%t", "-F", "#{pane_pid}")))
+	t.Cleanup(func() {
+		s.tmux("kill-server")
+		// kill-server only sends SIGHUP: unibox may still be writing its
+		// history under HOME, which t.TempDir's own cleanup (run after
+		// this one) removes. Wait for it to be gone (CI once saw
+		// "directory not empty").
+		waitGone(t, pid, 20*time.Second)
+	})
 	return s
+}
+
+// waitGone waits until process pid no longer exists (it is tmux's child,
+// not ours: it is polled, not waited for); bound is a failure bound,
+// after which it is killed.
+func waitGone(t *testing.T, pid int, bound time.Duration) {
+	if pid <= 0 {
+		return
+	}
+	deadline := time.Now().Add(bound)
+	for syscall.Kill(pid, 0) == nil {
+		if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && strings.Contains(string(stat), ") Z ") {
+			return // exited, not yet reaped by init
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("unibox (pid %d) still ran %s after its terminal went away", pid, bound)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func (s *tmuxScreen) tmux(args ...string) string {
