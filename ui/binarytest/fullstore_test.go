@@ -100,14 +100,18 @@ func TestFullDiskIsAWarning(t *testing.T) {
 		freeKB   int
 		newMail  int    // delivered after the first run
 		total    int    // what the server then holds
-		inStatus string // what status says of the store
+		inStatus []string // what status may say of the store
 	}{
 		// The first list stored its 20 rows (a first sync's first page is
 		// --limit); room for them, not for the sync's next 200:
 		// the warning stays (a smaller write that fits proves nothing).
-		{"a first sync's next page", "list --limit 20", 64, 0, 300, "store: disk nearly full"},
-		{"new mail", "sync", 40, 150, 450, "store: disk nearly full"},
-		{"no room to open the store", "list --limit 20", 0, 0, 300, "store: off: database or disk is full"},
+		{"a first sync's next page", "list --limit 20", 64, 0, 300, []string{"store: disk nearly full"}},
+		{"new mail", "sync", 40, 150, 450, []string{"store: disk nearly full"}},
+		// With no room at all, status's own open of the store fails, or
+		// succeeds (likely when the last process left its -wal and -shm
+		// files behind, its checkpoint at close having no room either):
+		// either is a warning, and CI saw both.
+		{"no room to open the store", "list --limit 20", 0, 0, 300, []string{"store: off: database or disk is full", "store: disk nearly full"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := facetest.Sam(t, "pw", nil)
@@ -146,10 +150,12 @@ func TestFullDiskIsAWarning(t *testing.T) {
 			o, e, rc = read("status")
 			var status struct{ Accounts []cli.StatusJSON }
 			_ = json.Unmarshal([]byte(o), &status)
-			if rc != launch.ExitOK || len(status.Accounts) != 1 || !strings.HasPrefix("store: "+status.Accounts[0].Store, tt.inStatus) {
+			if rc != launch.ExitOK || len(status.Accounts) != 1 || !slices.ContainsFunc(tt.inStatus, func(p string) bool {
+				return strings.HasPrefix("store: "+status.Accounts[0].Store, p)
+			}) {
 				t.Fatalf("status on a full disk: exit %d\n%s\n%s", rc, o, e)
 			}
-			if o, _, _ := read("statustext"); !strings.Contains(o, "Work: "+tt.inStatus) {
+			if o, _, _ := read("statustext"); !slices.ContainsFunc(tt.inStatus, func(p string) bool { return strings.Contains(o, "Work: "+p) }) {
 				t.Fatalf("status's text on a full disk:\n%s", o)
 			}
 
