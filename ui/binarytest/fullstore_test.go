@@ -98,8 +98,8 @@ func TestFullDiskIsAWarning(t *testing.T) {
 		name     string
 		prime    string // the first run, on a disk with room
 		freeKB   int
-		newMail  int    // delivered after the first run
-		total    int    // what the server then holds
+		newMail  int      // delivered after the first run
+		total    int      // what the server then holds
 		inStatus []string // what status may say of the store
 	}{
 		// The first list stored its 20 rows (a first sync's first page is
