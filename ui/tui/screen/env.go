@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/unsubscribe"
+	"unibox/model/contact"
 )
 
 // Options configure the TUI.
@@ -44,6 +45,8 @@ type Options struct {
 	// where S saves (run.go resolves its default).
 	OpenCmd     []string
 	DownloadDir string
+	// Contacts completes recipients at the To: prompt; nil: no completion.
+	Contacts contact.Book
 }
 
 // Env is what the components run with: the UI's lifetime, its options,
