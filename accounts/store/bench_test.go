@@ -117,11 +117,12 @@ func launch(b *testing.B, path string, accounts int) {
 	}
 }
 
-// benchPer is per when benchmarking for figures, and a tenth of it in
-// -short runs.
+// benchPer is per when benchmarking for figures, and a fiftieth of it in
+// -short runs (CI's smoke: each benchmark runs once, to show it still
+// works, in a few seconds for the whole package).
 func benchPer(per int) int {
 	if testing.Short() {
-		return per / 10
+		return per / 50
 	}
 	return per
 }
@@ -140,7 +141,7 @@ func BenchmarkLaunchFromStore(b *testing.B) {
 func BenchmarkLaunchFromStore20vs1(b *testing.B) {
 	for _, accounts := range []int{1, 20} {
 		b.Run(fmt.Sprintf("accounts=%d", accounts), func(b *testing.B) {
-			path := benchStore(b, accounts, benchPer(2000))
+			path := benchStore(b, accounts, max(benchPer(2000), 50))
 			for b.Loop() {
 				launch(b, path, accounts)
 			}

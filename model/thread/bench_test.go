@@ -47,12 +47,19 @@ func corpus(n int) []Message {
 	return append(msgs, sent...)
 }
 
-const benchN = 100_000
+// benchSize is 100,000 messages for figures; CI's -short smoke runs each
+// benchmark once over a tenth of that.
+func benchSize() int {
+	if testing.Short() {
+		return 10_000
+	}
+	return 100_000
+}
 
 // Baseline for the figures: one map from each Message-ID, the least any
 // threading over ids must do.
 func BenchmarkBaselineMap100k(b *testing.B) {
-	msgs := corpus(benchN)
+	msgs := corpus(benchSize())
 	b.ReportAllocs()
 	for b.Loop() {
 		m := map[string]int32{}
@@ -64,7 +71,7 @@ func BenchmarkBaselineMap100k(b *testing.B) {
 
 // Threading 100,000 messages from scratch (issue 28: ≤ 200 ms).
 func BenchmarkThread100k(b *testing.B) {
-	msgs := corpus(benchN)
+	msgs := corpus(benchSize())
 	b.ReportAllocs()
 	for b.Loop() {
 		build(Options{}, msgs)
@@ -73,7 +80,7 @@ func BenchmarkThread100k(b *testing.B) {
 
 // The same when the caller knows the row count (the store at launch).
 func BenchmarkThread100kGrow(b *testing.B) {
-	msgs := corpus(benchN)
+	msgs := corpus(benchSize())
 	b.ReportAllocs()
 	for b.Loop() {
 		th := New(Options{})
@@ -86,7 +93,7 @@ func BenchmarkThread100kGrow(b *testing.B) {
 
 // The same with subject grouping on.
 func BenchmarkThread100kBySubject(b *testing.B) {
-	msgs := corpus(benchN)
+	msgs := corpus(benchSize())
 	b.ReportAllocs()
 	for b.Loop() {
 		build(Options{BySubject: true}, msgs)
@@ -97,10 +104,10 @@ func BenchmarkThread100kBySubject(b *testing.B) {
 // a 100,000-message state (issue 28: ≤ 1 ms). The message's ids are made
 // in the loop, so the figure includes building them.
 func BenchmarkAddOne(b *testing.B) {
-	msgs := corpus(benchN)
+	msgs := corpus(benchSize())
 	th := build(Options{}, msgs)
 	r := rand.New(rand.NewPCG(1, 2))
-	uid := uint32(benchN + 1)
+	uid := uint32(len(msgs) + 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		parent := msgs[r.IntN(len(msgs))]
@@ -131,13 +138,13 @@ func BenchmarkOrder1000(b *testing.B) {
 // One message whose References holds 5,000 ids arriving into a
 // 100,000-message state: bounded by MaxTail, not by the header.
 func BenchmarkAddHostile5000(b *testing.B) {
-	msgs := corpus(benchN)
+	msgs := corpus(benchSize())
 	th := build(Options{}, msgs)
 	refs := make([]string, 5000)
 	for i := range refs {
 		refs[i] = msgs[(i*7919)%len(msgs)].MessageID
 	}
-	uid := uint32(benchN + 1)
+	uid := uint32(len(msgs) + 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		th.Add(at("A", "INBOX", uid, "h"+strconv.Itoa(int(uid))+"@example.org", "", refs...))
@@ -151,8 +158,8 @@ func BenchmarkAddHostile5000(b *testing.B) {
 // the merge itself, so the merge is timed by hand: read ns/merge, not
 // ns/op (which is the setup's).
 func BenchmarkAddMerge(b *testing.B) {
-	half := benchN / 2
-	msgs := make([]Message, 0, benchN)
+	half := benchSize() / 2
+	msgs := make([]Message, 0, 2*half)
 	for _, root := range []string{"x", "y"} {
 		for i := range half {
 			id := root + strconv.Itoa(i) + "@example.org"
