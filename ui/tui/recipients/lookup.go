@@ -9,8 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
-	"unibox/model/contact"
 	mailcompose "unibox/model/compose"
+	"unibox/model/contact"
 	"unibox/model/review"
 	"unibox/model/textsafe"
 )
