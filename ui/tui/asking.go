@@ -51,22 +51,16 @@ type askBox struct {
 	to, cc  []model.Address
 }
 
-// cancelWords are what esc does, for the prompt's help.
-const (
-	cancelMessage    = "cancel the message"
-	cancelRecipients = "keep the recipients"
-)
-
 // askTo asks To: for a message c or F starts; nothing is written yet.
 func (m *Model) askTo(acct screen.Account, kind mailcompose.Kind, body *model.Body) tea.Cmd {
 	m.ask = askBox{purpose: askCompose, acct: acct, kind: kind, body: body}
-	return m.openPrompt(recipients.Ask{Field: "To", Cancel: cancelMessage})
+	return m.openPrompt(recipients.Ask{Field: "To"})
 }
 
 // askRecipients asks the review's draft's To: (then Cc:), prefilled.
 func (m *Model) askRecipients(msg compose.AskRecipientsMsg) tea.Cmd {
 	m.ask = askBox{purpose: askReview, draftID: msg.DraftID, cc: msg.Cc}
-	return m.openPrompt(recipients.Ask{Field: "To", Value: mailcompose.FormatRecipients(msg.To), Cancel: cancelRecipients})
+	return m.openPrompt(recipients.Ask{Field: "To", Value: mailcompose.FormatRecipients(msg.To)})
 }
 
 func (m *Model) openPrompt(ask recipients.Ask) tea.Cmd {
@@ -111,7 +105,7 @@ func (m *Model) asked(msg tea.Msg) tea.Cmd {
 			return compose.StartComposeCmd(m.env.Ctx, room, a.acct, a.kind, a.body, msg.Addresses, m.env.Opts.CallTimeout)
 		case a.purpose == askReview && msg.Field == "To":
 			m.ask = askBox{purpose: askReview, draftID: a.draftID, to: msg.Addresses}
-			return m.openPrompt(recipients.Ask{Field: "Cc", Value: mailcompose.FormatRecipients(a.cc), Cancel: cancelRecipients})
+			return m.openPrompt(recipients.Ask{Field: "Cc", Value: mailcompose.FormatRecipients(a.cc)})
 		case a.purpose == askReview:
 			return m.composed(compose.RecipientsMsg{DraftID: a.draftID, To: a.to, Cc: msg.Addresses})
 		}

@@ -73,7 +73,7 @@ func newPrompt(t *testing.T, book contact.Book, value string) (Prompt, *screen.E
 	if book != nil {
 		e.Opts.Contacts = book
 	}
-	return New(e, Ask{Field: "To", Value: value, Cancel: "cancel the message"}).Resized(80), e
+	return New(e, Ask{Field: "To", Value: value}).Resized(80), e
 }
 
 // typed is each key of keys in turn ("tab", "shift+tab", "enter",

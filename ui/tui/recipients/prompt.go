@@ -49,9 +49,8 @@ func (s State) String() string {
 
 // Ask is what a prompt asks for.
 type Ask struct {
-	Field  string // "To", "Cc": the label, and the field an error names
-	Value  string // the line it starts with (FormatRecipients of what is there)
-	Cancel string // what back does, for the help: "cancel the message"
+	Field string // "To", "Cc": the label, and the field an error names
+	Value string // the line it starts with (FormatRecipients of what is there)
 }
 
 // Prompt is one recipient line being typed.

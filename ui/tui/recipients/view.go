@@ -96,10 +96,10 @@ func flatten(blocks [][]string) []string {
 func (p Prompt) ShortHelp() []key.Binding {
 	k := p.keys
 	if p.state == Listing {
-		return []key.Binding{screen.As(k.Complete, "next"), screen.As(k.CompletePrev, "previous"),
-			screen.As(k.Open, "take"), screen.As(k.Back, p.ask.Cancel)}
+		return []key.Binding{screen.As(k.Complete, "next"), screen.As(k.Open, "take"), screen.As(k.Back, "cancel"),
+			screen.As(k.CompletePrev, "previous")} // last: the first a narrow line cuts
 	}
-	return []key.Binding{screen.As(k.Complete, "complete"), screen.As(k.Open, "done"), screen.As(k.Back, p.ask.Cancel)}
+	return []key.Binding{screen.As(k.Complete, "complete"), screen.As(k.Open, "done"), screen.As(k.Back, "cancel")}
 }
 
 func (p Prompt) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
