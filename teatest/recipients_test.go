@@ -2,6 +2,7 @@ package teatest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -243,4 +244,23 @@ func onlyDraft(t *testing.T, box *outbox.Box) (string, string) {
 		t.Fatal(err)
 	}
 	return ds[0].ID, string(text)
+}
+
+// cannotSend is lunchWriter's account with no way to send.
+type cannotSend struct{ *writer }
+
+func (cannotSend) CanSend() error { return errors.New("sending is not configured for this account (smtp_host)") }
+
+// An account that cannot send says so at c, before a To: is typed for a
+// message that could not go.
+func TestComposeRefusedBeforeTo(t *testing.T) {
+	w, box := lunchWriter(t)
+	room := &tui.Mailroom{Box: box, Editor: "true"}
+	tm, _ := run(t, []tui.Account{cannotSend{w}}, 80, 24, func(o *tui.Options) { o.Mailroom = room; o.Contacts = people })
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("c"))
+	waitFor(t, tm, "Work: sending is not configured for this account (smtp_host)")
+	if screen := final(t, tm); strings.Contains(screen, "To: ") || strings.Contains(screen, "esc cancel") {
+		t.Fatalf("a To: was asked:\n%s", screen)
+	}
 }

@@ -78,7 +78,18 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 	}
 	acct := m.panes.accts[i].acct
 	if kind == mailcompose.KindNew || kind == mailcompose.KindForward {
-		return m.askTo(acct, kind, body), true // To: first, mutt's way (asking.go)
+		// To: first, mutt's way (asking.go); an account that cannot send
+		// says so before anything is typed.
+		c, ok := screen.ComposerOf(acct)
+		switch {
+		case !ok:
+			m.frame.setStatus(compose.ErrCannotSend.Error(), true)
+			return nil, true
+		case c.CanSend() != nil:
+			m.frame.setStatus(acct.Name()+": "+c.CanSend().Error(), true)
+			return nil, true
+		}
+		return m.askTo(acct, kind, body), true
 	}
 	m.frame.setStatus("writing…", false)
 	return compose.StartComposeCmd(m.env.Ctx, room, acct, kind, body, nil, m.env.Opts.CallTimeout), true
