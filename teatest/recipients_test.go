@@ -249,7 +249,9 @@ func onlyDraft(t *testing.T, box *outbox.Box) (string, string) {
 // cannotSend is lunchWriter's account with no way to send.
 type cannotSend struct{ *writer }
 
-func (cannotSend) CanSend() error { return errors.New("sending is not configured for this account (smtp_host)") }
+func (cannotSend) CanSend() error {
+	return errors.New("sending is not configured for this account (smtp_host)")
+}
 
 // An account that cannot send says so at c, before a To: is typed for a
 // message that could not go.
