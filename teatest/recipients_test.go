@@ -266,3 +266,21 @@ func TestComposeRefusedBeforeTo(t *testing.T) {
 		t.Fatalf("a To: was asked:\n%s", screen)
 	}
 }
+
+// The full help open when c is pressed closes: its lines go to the list
+// under the prompt, the prompt's keys on the one help line.
+func TestPromptClosesTheFullHelp(t *testing.T) {
+	_, _, _, start := writingWorld(t, "true", 40, 10)
+	tm := start()
+	waitFor(t, tm, "lunch?")
+	tm.Send(key("?"))
+	waitFor(t, tm, "more (1/")
+	tm.Send(key("c"))
+	tm.Type("mo")
+	tm.Send(key("tab"))
+	waitFor(t, tm, "mom@family.test", "evil@attacker.test")
+	lines := strings.Split(final(t, tm), "\n")
+	if len(lines) != 10 || !strings.HasPrefix(lines[9], "tab next • enter take") || !strings.HasPrefix(lines[6], "To: mo") {
+		t.Fatalf("want the prompt, its two rows and the short help at the bottom:\n%s", strings.Join(lines, "\n"))
+	}
+}

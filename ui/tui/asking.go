@@ -63,9 +63,12 @@ func (m *Model) askRecipients(msg compose.AskRecipientsMsg) tea.Cmd {
 	return m.openPrompt(recipients.Ask{Field: "To", Value: mailcompose.FormatRecipients(msg.To)})
 }
 
+// openPrompt puts the prompt on the status line; a full help open
+// closes, so the list has the lines under it.
 func (m *Model) openPrompt(ask recipients.Ask) tea.Cmd {
 	p := recipients.New(&m.env, ask)
 	m.ask.prompt = &p
+	m.frame.help.ShowAll, m.frame.helpPage = false, 0
 	m.layout()
 	return nil
 }
