@@ -85,8 +85,14 @@ func (p *accountPanes) bar(styles screen.Styles, width int, now time.Time, folde
 	return accountbar.Bar{Styles: styles, Badges: badges, Now: now}.View(width, 1)
 }
 
-// Header is the mode's screen's: what the view is and its keys.
-func (m *Model) header(now time.Time) string { return m.screenAt(now).Header() }
+// Header is the mode's screen's: what the view is and its keys; the
+// prompt's while one asks.
+func (m *Model) header(now time.Time) string {
+	if m.ask.prompt != nil {
+		return m.ask.prompt.Header() // the screen's keys are text meanwhile
+	}
+	return m.screenAt(now).Header()
+}
 
 // emptyText is what an empty list says: whether mail may still come.
 func (p *accountPanes) emptyText() string {

@@ -92,6 +92,14 @@ func flatten(blocks [][]string) []string {
 	return out
 }
 
+// Header says what the prompt asks, over whatever screen it asks on
+// (whose own keys are text until it ends).
+func (p Prompt) Header() string {
+	k := p.keys
+	return fmt.Sprintf("%s: addresses separated by commas · %s completes · %s cancels",
+		p.ask.Field, screen.Hint(k.Complete), screen.Hint(k.Back))
+}
+
 // ShortHelp and FullHelp are the prompt's keys: every other key is text.
 func (p Prompt) ShortHelp() []key.Binding {
 	k := p.keys
