@@ -87,6 +87,10 @@ func TestAttachLineSendsTheFile(t *testing.T) {
 				waitFor(t, tm, "Noon?")
 			}
 			tm.Send(key(tc.key))
+			if tc.key != "r" {
+				waitFor(t, tm, "esc cancel") // To: first; the editor fills it
+				tm.Send(key("enter"))
+			}
 			waitFor(t, tm, "review · y send", "Attach:", "menu.dat (application/pdf, 29 kB) from "+file[:20])
 			tm.Send(key("y"))
 			waitFor(t, tm, "sent: ")

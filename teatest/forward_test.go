@@ -3,8 +3,6 @@ package teatest
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -25,19 +23,17 @@ import (
 // the mark cannot come from the server. A listing then agrees.
 func TestForwardMarksTheRow(t *testing.T) {
 	srv, smtp, set, box, runner := mailWorld(t)
-	editor := filepath.Join(t.TempDir(), "editor")
-	// A forward starts with an empty To (the quoted block has its own).
-	if err := os.WriteFile(editor, []byte("#!/bin/sh\nsed -i '0,/^To:/s/^To:.*/To: Bob <bob@example.com>/' \"$1\"\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
 	acct := &gatedLists{Account: set.Accounts[0]}
-	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editor}
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: "true"} // To is typed at F's prompt
 	tm, _ := run(t, []tui.Account{acct}, 100, 30, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now; o.MarkReadOnOpen = true })
 	waitFor(t, tm, "lunch?")
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Noon?")
 	tm.Send(key("F"))
-	waitFor(t, tm, "review · y send", "Fwd: lunch?")
+	waitFor(t, tm, "esc cancel")
+	tm.Type("Bob <bob@example.com>")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "review · y send", "Fwd: lunch?", "bob@example.com")
 	acct.shut.Store(true)
 	tm.Send(key("y"))
 	waitFor(t, tm, "sent: Fwd: lunch?", "> f   Work") // marked by the screen itself

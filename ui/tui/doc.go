@@ -9,6 +9,8 @@
 //     the account handles (StoredOf, WatchingOf, ComposerOf...), the note
 //     a screen sends the status line, fitting text to cells;
 //   - compose: the composer, the review screen and the drafts view;
+//   - recipients: the To: and Cc: prompt on the status line, completed
+//     from Options.Contacts (asked by the root: asking.go);
 //   - message: the message view and its attachments;
 //   - picker: the move, folder and snooze pickers;
 //   - details, threads, unsub, folder, notify, accountbar.

@@ -98,6 +98,11 @@ func TestKeyClashesPerScreen(t *testing.T) {
 		{`discard = ["D"]`, `t.toml:7: keys.discard: "D" is both drafts and discard in the drafts view`},
 		{`own_from = ["u"]`, ""}, // the review's f; u is the list's
 		{`send = ["r"]`, ""},     // the review's and the drafts view's y; r refreshes in the list
+		{`edit_recipients = ["e"]`, `t.toml:7: keys.edit_recipients: "e" is both edit and edit_recipients in the review screen`},
+		{`complete_prev = ["tab"]`, `t.toml:7: keys.complete_prev: "tab" is both complete and complete_prev in the To: prompt`},
+		{`complete_prev = ["enter"]`, `t.toml:7: keys.complete_prev: "enter" is both open and complete_prev in the To: prompt`},
+		{`edit_recipients = ["T"]`, ""}, // t stays threads in the list either way
+		{`threads = ["T"]`, ""},         // the list's t; the review's is edit_recipients
 	} {
 		cfg, err := config.Parse("t.toml", []byte(head+tc.keys+"\n"))
 		if err != nil {

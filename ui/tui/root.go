@@ -17,6 +17,7 @@ import (
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/recipients"
 	"unibox/ui/tui/screen"
 	"unibox/ui/tui/threads"
 	"unibox/ui/tui/unsub"
@@ -39,6 +40,7 @@ type Model struct {
 	threads threads.View
 	unsub   unsub.Box
 	folder  folderView // another folder on screen (folders.go)
+	ask     askBox     // the To: or Cc: prompt on the status line (asking.go)
 	// top is the mode's screen when it is one of its own (the details,
 	// the pickers, the drafts view); nil under an adapted one (screens.go).
 	top screen.Screen
@@ -193,6 +195,12 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
+	case recipients.CompletedMsg:
+		return m, m.asking(msg)
+	case recipients.AnsweredMsg, recipients.CancelledMsg:
+		return m, m.asked(msg)
+	case compose.AskRecipientsMsg:
+		return m, m.askRecipients(msg)
 	case accountMsg:
 		if i := msg.AccountIndex(); i < screen.NoAccount || i >= len(m.panes.accts) {
 			return m, nil // not an account of this UI
@@ -215,7 +223,15 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // layout sizes the components from the window.
 func (m *Model) layout() {
-	bodyH := max(m.frame.height-3-lipgloss.Height(m.frame.helpPageOf(m.helpKeys(), m.env.Keys.Help)), 1) // bar, header, status line, help
+	if m.ask.prompt != nil {
+		p := m.ask.prompt.Resized(m.frame.width)
+		m.ask.prompt = &p
+	}
+	help := lipgloss.Height(m.frame.helpPageOf(m.helpKeys(), m.env.Keys.Help))
+	if u := m.under(help); u != "" {
+		help += lipgloss.Height(u) // the prompt's list, over the help
+	}
+	bodyH := max(m.frame.height-3-help, 1) // bar, header, status line, help
 	m.list.width, m.list.height = m.frame.width, bodyH
 	m.env.Rows = bodyH
 	m.list = m.list.clamp()

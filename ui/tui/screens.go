@@ -65,13 +65,18 @@ var screens = [modeCount]screenRow{
 	modePicker: {name: "picker", place: "move picker", actions: pickerActions},
 	modeReview: {name: "review", place: "review screen", adapter: newReviewScreen, actions: []string{
 		"send", "edit", "postpone", "discard", "own_from", "attach", "complete", "back", "help",
-		"down", "up", "page_down", "page_up", "top", "bottom", "open"}},
+		"down", "up", "page_down", "page_up", "top", "bottom", "open", "edit_recipients"}},
 	modeDrafts: {name: "drafts", place: "drafts view",
 		actions: []string{"back", "quit", "drafts", "open", "send", "discard", "down", "up", "help"}},
 	modeFolders: {name: "folders", place: "folder picker", actions: pickerActions},
 	modeSnooze:  {name: "snooze", place: "snooze picker", typesHelp: true, actions: []string{"back", "open"}},
 	modeQuit:    {name: "quit", place: "quit question", actions: []string{"send", "quit", "back"}},
 }
+
+// promptRow is the To: and Cc: prompts' keys (asking.go): not a mode,
+// since they ask over the list, the message view and the review, but
+// checked for clashes as a screen is; every other key is text there.
+var promptRow = screenRow{name: "recipients", place: "To: prompt", actions: []string{"open", "back", "complete", "complete_prev"}}
 
 // pickerActions are the move and folder pickers' keys: the list's keys
 // move, its filter key starts the filter, and ? is help until it does.
@@ -160,7 +165,7 @@ func (m *Model) toTop(msg tea.Msg) tea.Cmd {
 func clashes(k screen.KeyMap) []screen.Clash {
 	acts := k.Actions()
 	var out []screen.Clash
-	for _, row := range screens {
+	for _, row := range append(screens[:], promptRow) {
 		for i, a := range row.actions {
 			for _, kk := range acts[a].Keys() {
 				for _, o := range row.actions[:i] {

@@ -20,6 +20,9 @@ import (
 // handleKey routes a key: the filter's while it is open, else the frame's
 // keys where the mode's row takes them, else the mode's screen.
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if m.ask.prompt != nil {
+		return m.asking(msg)
+	}
 	if m.filter.active {
 		return m.handleFilterKey(msg)
 	}
@@ -356,7 +359,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case resumeMsg:
 		return m.panes.resume(&m.env)
 	case compose.ComposeReadyMsg, compose.ReopenedMsg, compose.EditedMsg, compose.UnmodifiedMsg, compose.ReviewMsg, compose.MarksMsg, compose.QueuedMsg, compose.CancelledMsg,
-		compose.AttachedMsg, compose.CompletedMsg:
+		compose.AttachedMsg, compose.CompletedMsg, compose.RecipientsSetMsg:
 		return m.composed(msg)
 	case compose.SentNowMsg:
 		return m.toTop(msg)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"unibox/model/textsafe"
@@ -35,6 +36,18 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	st := m.env.Styles.Status
 	status := m.frame.status
+	help := m.frame.helpPageOf(m.helpKeys(), m.env.Keys.Help)
+	if m.ask.prompt != nil {
+		// The prompt is the status line, its list under it, over the help.
+		b.WriteString(m.ask.prompt.Line(m.frame.width))
+		b.WriteByte('\n')
+		if u := m.under(lipgloss.Height(help)); u != "" {
+			b.WriteString(u)
+			b.WriteByte('\n')
+		}
+		b.WriteString(m.helpLines(help))
+		return b.String()
+	}
 	if line, waiting := m.compose.Countdown(now); waiting {
 		status = line // the message waiting out send_delay, and how to take it back
 	} else if m.frame.statusErr {
@@ -42,14 +55,19 @@ func (m *Model) View() string {
 	}
 	b.WriteString(st.Render(textsafe.Fit(textsafe.Line(status), m.frame.width)))
 	b.WriteByte('\n')
-	// bubbles/help can overflow by one item when its ellipsis does not fit:
-	// cut every help line to the width, escape-sequence aware.
-	lines := strings.Split(m.frame.helpPageOf(m.helpKeys(), m.env.Keys.Help), "\n")
+	b.WriteString(m.helpLines(help))
+	return b.String()
+}
+
+// helpLines is the help's page cut to the width: bubbles/help can
+// overflow by one item when its ellipsis does not fit (escape-sequence
+// aware).
+func (m *Model) helpLines(page string) string {
+	lines := strings.Split(page, "\n")
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, m.frame.width, "…")
 	}
-	b.WriteString(strings.Join(lines, "\n"))
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 // bar is the account bar: one badge per pane.
@@ -67,8 +85,14 @@ func (p *accountPanes) bar(styles screen.Styles, width int, now time.Time, folde
 	return accountbar.Bar{Styles: styles, Badges: badges, Now: now}.View(width, 1)
 }
 
-// Header is the mode's screen's: what the view is and its keys.
-func (m *Model) header(now time.Time) string { return m.screenAt(now).Header() }
+// Header is the mode's screen's: what the view is and its keys; the
+// prompt's while one asks.
+func (m *Model) header(now time.Time) string {
+	if m.ask.prompt != nil {
+		return m.ask.prompt.Header() // the screen's keys are text meanwhile
+	}
+	return m.screenAt(now).Header()
+}
 
 // emptyText is what an empty list says: whether mail may still come.
 func (p *accountPanes) emptyText() string {
@@ -82,7 +106,12 @@ func (p *accountPanes) emptyText() string {
 
 // helpKeys are the bindings that mean something in the current mode: its
 // screen's.
-func (m *Model) helpKeys() help.KeyMap { return m.screenAt(m.env.Opts.Now()) }
+func (m *Model) helpKeys() help.KeyMap {
+	if m.ask.prompt != nil {
+		return *m.ask.prompt // every other key is text
+	}
+	return m.screenAt(m.env.Opts.Now())
+}
 
 // The smallest terminal the frame is laid out for.
 const MinWidth, MinHeight = 40, 10

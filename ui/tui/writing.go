@@ -26,8 +26,8 @@ func (m *Model) undoSendKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 
 // writeKey runs the keys that write mail, in the list and the message
 // view: compose in both, the drafts view from the list, reply, reply all
-// and forward in a message (r and R refresh in the list). ok is false for
-// any other key.
+// and forward in a message (r and R refresh in the list); compose and
+// forward ask To: first. ok is false for any other key.
 func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 	k := m.env.Keys
 	room := m.env.Opts.Mailroom
@@ -76,8 +76,23 @@ func (m *Model) writeKey(msg tea.KeyMsg, inMessage bool) (tea.Cmd, bool) {
 		m.frame.setStatus(compose.ErrCannotSend.Error(), true)
 		return nil, true
 	}
+	acct := m.panes.accts[i].acct
+	if kind == mailcompose.KindNew || kind == mailcompose.KindForward {
+		// To: first, mutt's way (asking.go); an account that cannot send
+		// says so before anything is typed.
+		c, ok := screen.ComposerOf(acct)
+		switch {
+		case !ok:
+			m.frame.setStatus(compose.ErrCannotSend.Error(), true)
+			return nil, true
+		case c.CanSend() != nil:
+			m.frame.setStatus(acct.Name()+": "+c.CanSend().Error(), true)
+			return nil, true
+		}
+		return m.askTo(acct, kind, body), true
+	}
 	m.frame.setStatus("writing…", false)
-	return compose.StartComposeCmd(m.env.Ctx, room, m.panes.accts[i].acct, kind, body, m.env.Opts.CallTimeout), true
+	return compose.StartComposeCmd(m.env.Ctx, room, acct, kind, body, nil, m.env.Opts.CallTimeout), true
 }
 
 // composed hands a message to the composer; what it tells (the review

@@ -104,11 +104,16 @@ func Save(box *outbox.Box, account string, d compose.Draft, ref *outbox.Ref) (ou
 }
 
 // Start is Build then Save: what the TUI does when a person presses
-// reply, reply all, forward or compose, before any editor runs.
-func Start(ctx context.Context, box *outbox.Box, account string, c Composer, kind compose.Kind, body *model.Body, timeout time.Duration) (outbox.Draft, compose.Draft, error) {
+// reply, reply all, forward or compose, before any editor runs. to,
+// when not empty, is the To the person typed at the TUI's prompt (a new
+// message or a forward, which ask first); it replaces the built one.
+func Start(ctx context.Context, box *outbox.Box, account string, c Composer, kind compose.Kind, body *model.Body, to []model.Address, timeout time.Duration) (outbox.Draft, compose.Draft, error) {
 	d, ref, err := Build(ctx, account, c, kind, body, timeout)
 	if err != nil {
 		return outbox.Draft{}, compose.Draft{}, err
+	}
+	if len(to) > 0 {
+		d.To = to
 	}
 	dr, err := Save(box, account, d, ref)
 	return dr, d, err

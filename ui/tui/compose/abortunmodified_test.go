@@ -35,7 +35,7 @@ func TestAbortUnmodifiedOnlyTheFirstEdit(t *testing.T) {
 			box, e := openRoom(t, w)
 			e.Opts.Mailroom.AbortUnmodified = tc.abort
 			orig := lunch("Work")
-			ready := StartComposeCmd(e.Ctx, e.Opts.Mailroom, w, mailcompose.KindReply, &orig, time.Second)()
+			ready := StartComposeCmd(e.Ctx, e.Opts.Mailroom, w, mailcompose.KindReply, &orig, nil, time.Second)()
 			c := New(e)
 			c.Width, c.Height = 100, 20
 			c, _ = c.Update(ready) // the editor's command, run by the program: done by hand below

@@ -62,7 +62,7 @@ func replyOnReview(t *testing.T) (Composer, *writer) {
 	w := newWriter("Work")
 	_, e := openRoom(t, w)
 	orig := lunch("Work")
-	ready := StartComposeCmd(e.Ctx, e.Opts.Mailroom, w, mailcompose.KindReply, &orig, time.Second)()
+	ready := StartComposeCmd(e.Ctx, e.Opts.Mailroom, w, mailcompose.KindReply, &orig, nil, time.Second)()
 	c := New(e)
 	c.Width, c.Height = 120, 30
 	c, _ = c.Update(ready)

@@ -186,6 +186,10 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 		return c.completed(msg), nil
 	case AttachedMsg:
 		return c.attached(msg)
+	case RecipientsMsg:
+		return c.setRecipients(msg)
+	case RecipientsSetMsg:
+		return c.recipientsSet(msg)
 	case MarksMsg:
 		if msg.DraftID == c.Draft.ID && msg.text == c.Shown.Body {
 			c.Marks, c.checking = msg.marks, false
@@ -234,13 +238,16 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 		if c.prompt != nil {
 			return c.promptKey(msg)
 		}
-		if c.attaching != "" && key.Matches(msg, c.keys.Send, c.keys.Edit, c.keys.Postpone, c.keys.Discard, c.keys.Attach) {
+		if c.attaching != "" && key.Matches(msg, c.keys.Send, c.keys.Edit, c.keys.Postpone, c.keys.Discard, c.keys.Attach, c.keys.EditRecipients) {
 			c.say("a file is being attached: wait until it is", true)
 			return c, nil
 		}
-		if key.Matches(msg, c.keys.Attach) {
+		switch {
+		case key.Matches(msg, c.keys.Attach):
 			c.prompt = newAttachPrompt()
 			return c, nil
+		case key.Matches(msg, c.keys.EditRecipients):
+			return c.askRecipients(), nil
 		}
 		if c.fromFix && key.Matches(msg, c.keys.OwnFrom) {
 			c.fromFix = false

@@ -130,15 +130,16 @@ func (m OutboxMsg) AccountIndex() int       { return screen.NoAccount }
 var ErrCannotSend = errors.New("this account cannot send mail")
 
 // StartComposeCmd builds the draft (a reply or forward from the message
-// on screen) and writes it to disk before any editor runs: from here on
-// the text survives a crash.
-func StartComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, kind mailcompose.Kind, body *model.Body, timeout time.Duration) tea.Cmd {
+// on screen; to, the To typed at the prompt c and F ask first) and
+// writes it to disk before any editor runs: from here on the text
+// survives a crash.
+func StartComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, kind mailcompose.Kind, body *model.Body, to []model.Address, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		c, ok := screen.ComposerOf(acct)
 		if room == nil || !ok {
 			return ComposeReadyMsg{Err: ErrCannotSend}
 		}
-		dr, d, err := drafting.Start(ctx, room.Box, acct.Name(), c, kind, body, timeout)
+		dr, d, err := drafting.Start(ctx, room.Box, acct.Name(), c, kind, body, to, timeout)
 		if err != nil {
 			return ComposeReadyMsg{Err: err}
 		}

@@ -155,7 +155,7 @@ func (c Composer) FullHelp() [][]key.Binding {
 	if c.prompt != nil {
 		return [][]key.Binding{c.promptHelp()}
 	}
-	return [][]key.Binding{c.ShortHelp(), {k.Attach, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
+	return [][]key.Binding{c.ShortHelp(), {k.Attach, k.EditRecipients, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom}}
 }
 
 // faithful is a text that passed mailcompose.CheckDraftShowable as it will

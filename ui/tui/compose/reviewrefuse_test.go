@@ -46,7 +46,7 @@ func TestReviewRefusesInvisibleCharacters(t *testing.T) {
 			w := newWriter("Work")
 			box, e := openRoom(t, w)
 			orig := lunch("Work")
-			ready := StartComposeCmd(e.Ctx, e.Opts.Mailroom, w, mailcompose.KindReply, &orig, time.Second)()
+			ready := StartComposeCmd(e.Ctx, e.Opts.Mailroom, w, mailcompose.KindReply, &orig, nil, time.Second)()
 			c := New(e)
 			c.Width, c.Height = 120, 20
 			c, _ = c.Update(ready) // the editor's command, run by the program: done by hand below

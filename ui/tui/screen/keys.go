@@ -30,6 +30,12 @@ type KeyMap struct {
 	// compose menu; in the list a stays all_accounts), in which Complete
 	// completes a file name.
 	Attach, Complete key.Binding
+	// EditRecipients on the review asks To: then Cc: (t, as in mutt's
+	// compose menu; in the list t stays threads). At those prompts, and
+	// the To: that c and F ask first, Complete completes an address from
+	// the contacts and, with a list open, moves down it; CompletePrev
+	// moves up.
+	EditRecipients, CompletePrev key.Binding
 	// Conversations: the thread view, a thread opened and closed in it,
 	// and stepping through a thread in the message view.
 	Threads, Expand, Collapse, NextInThread, PrevInThread key.Binding
@@ -86,7 +92,9 @@ func DefaultKeyMap() KeyMap {
 		Discard:        b([]string{"x"}, "x", "discard"),
 		OwnFrom:        b([]string{"f"}, "f", "From: the account's"),
 		Attach:         b([]string{"a"}, "a", "attach"),
-		Complete:       b([]string{"tab"}, "tab", "complete the file name"),
+		Complete:       b([]string{"tab"}, "tab", "complete"),
+		CompletePrev:   b([]string{"shift+tab"}, "S-tab", "previous completion"),
+		EditRecipients: b([]string{"t"}, "t", "To, Cc"),
 		Threads:        b([]string{"t"}, "t", "threads"),
 		Expand:         b([]string{"l", "right"}, "l/→", "open thread"),
 		Collapse:       b([]string{"h", "left"}, "h/←", "close thread"),
@@ -112,7 +120,7 @@ func (k *KeyMap) Actions() map[string]*key.Binding {
 		"filter": &k.Filter, "search": &k.Search, "snooze": &k.Snooze,
 		"compose": &k.Compose, "reply": &k.Reply, "reply_all": &k.ReplyAll, "forward": &k.Forward, "drafts": &k.Drafts,
 		"send": &k.Send, "edit": &k.Edit, "postpone": &k.Postpone, "discard": &k.Discard, "own_from": &k.OwnFrom,
-		"attach": &k.Attach, "complete": &k.Complete,
+		"attach": &k.Attach, "complete": &k.Complete, "complete_prev": &k.CompletePrev, "edit_recipients": &k.EditRecipients,
 		"threads": &k.Threads, "expand": &k.Expand, "collapse": &k.Collapse,
 		"next_in_thread": &k.NextInThread, "prev_in_thread": &k.PrevInThread,
 		"unsubscribe": &k.Unsubscribe,
