@@ -50,6 +50,9 @@ type SearchOptions struct {
 	Before int64
 	// SnippetWidth is the snippet's length in characters (0: none).
 	SnippetWidth int
+	// Ranked: the Limit most relevant hits, best first (store.Search's
+	// Ranked), no next page.
+	Ranked bool
 }
 
 // Search answers q from the store over the accounts of handles (a nil
@@ -97,7 +100,7 @@ func Search(ctx context.Context, handles []*Stored, q query.Node, opts SearchOpt
 	if st == nil {
 		return out, nil
 	}
-	found, err := st.Search(ctx, store.Search{Query: q, Accounts: keys, Limit: opts.Limit, Before: opts.Before})
+	found, err := st.Search(ctx, store.Search{Query: q, Accounts: keys, Limit: opts.Limit, Before: opts.Before, Ranked: opts.Ranked})
 	if err != nil {
 		return out, fmt.Errorf("search: %w", err)
 	}
@@ -113,10 +116,12 @@ func Search(ctx context.Context, handles []*Stored, q query.Node, opts SearchOpt
 	for i, a := range accts {
 		order[a.Name()] = i
 	}
-	slices.SortStableFunc(found.Hits, func(x, y store.Hit) int {
-		return cmp.Or(y.Date.Compare(x.Date), cmp.Compare(order[x.ID.Account], order[y.ID.Account]),
-			cmp.Compare(x.ID.Folder, y.ID.Folder), cmp.Compare(y.ID.UID, x.ID.UID))
-	})
+	if !opts.Ranked {
+		slices.SortStableFunc(found.Hits, func(x, y store.Hit) int {
+			return cmp.Or(y.Date.Compare(x.Date), cmp.Compare(order[x.ID.Account], order[y.ID.Account]),
+				cmp.Compare(x.ID.Folder, y.ID.Folder), cmp.Compare(y.ID.UID, x.ID.UID))
+		})
+	}
 	for _, h := range found.Hits {
 		hit := SearchHit{Message: h.Message}
 		if opts.SnippetWidth > 0 {

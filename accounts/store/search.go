@@ -18,6 +18,12 @@ type Search struct {
 	// Before continues a search below the last page's Next (0: from the
 	// newest).
 	Before int64
+	// Ranked orders hits by relevance (FTS5's bm25, a word in the subject
+	// or the sender weighing more than one in the body; then newest
+	// first) instead of by date: the top Limit only, no further page,
+	// and Before is not used. A query without text to match has nothing
+	// to rank by and comes newest first.
+	Ranked bool
 }
 
 // Found is a page of a search's hits, newest first.
@@ -85,7 +91,9 @@ func (st *Store) Search(ctx context.Context, s Search) (Found, error) {
 				return err
 			}
 			if len(out.Hits) == s.Limit {
-				out.Next = last // a row beyond the page: there is more
+				if !s.Ranked {
+					out.Next = last // a row beyond the page: there is more
+				}
 				break
 			}
 			m.ID.Account, m.ID.Folder, m.ID.UIDValidity = names[acct], folder, uv
@@ -103,7 +111,7 @@ func (st *Store) Search(ctx context.Context, s Search) (Found, error) {
 // full), else the rows by docid, newest first.
 func (c *compiler) statement(s Search) (string, []any) {
 	before := s.Before
-	if before <= 0 {
+	if before <= 0 || s.Ranked {
 		before = 1 << 62
 	}
 	match, rest := c.split(s.Query)
@@ -119,6 +127,9 @@ func (c *compiler) statement(s Search) (string, []any) {
 		from = `search JOIN message m ON m.docid = search.rowid`
 		tail += ` AND search MATCH ?`
 		order = ` ORDER BY search.rowid DESC`
+		if s.Ranked {
+			order = ` ORDER BY ` + rankWeights + `, search.rowid DESC`
+		}
 	} else {
 		from = `message m INDEXED BY message_docid`
 		order = ` ORDER BY m.docid DESC`
@@ -137,6 +148,12 @@ func (c *compiler) statement(s Search) (string, []any) {
 	}
 	return head + from + tail + order + ` LIMIT ?`, append(args, s.Limit+1)
 }
+
+// rankWeights is bm25 over the index's columns in their order (sender,
+// recipient, copied, subject, body, filename): a word in a subject says
+// more about what a message is than the same word in a long body, and
+// the sender is what a person searches by most.
+const rankWeights = `bm25(search, 4.0, 2.0, 1.0, 6.0, 1.0, 3.0)`
 
 // prefixed qualifies a column list with a table alias (the thread id's
 // coalesce reads thread_alias, which stays as it is).

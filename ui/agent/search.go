@@ -51,7 +51,7 @@ func (h *Hub) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (
 	for i, a := range accts {
 		handles[i] = a.Stored()
 	}
-	res, err := accounts.Search(ctx, handles, q, accounts.SearchOptions{Limit: limit * len(accts), SnippetWidth: agentSnippet})
+	res, err := accounts.Search(ctx, handles, q, accounts.SearchOptions{Limit: limit * len(accts), SnippetWidth: agentSnippet, Ranked: in.Rank})
 	if err != nil {
 		return nil, SearchOut{}, err
 	}

@@ -77,6 +77,7 @@ type SearchIn struct {
 	Accounts []string `json:"accounts,omitempty"`
 	Folder   string   `json:"folder,omitempty" jsonschema:"only this folder; default every stored folder; at most 255 bytes"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"per account, default 20"`
+	Rank     bool     `json:"rank,omitempty" jsonschema:"best matches first (a word in the subject or sender weighs more) instead of newest first"`
 }
 
 // SearchOut is search's answer: the hits newest first across accounts,
@@ -84,7 +85,7 @@ type SearchIn struct {
 // not answer for.
 type SearchOut struct {
 	Accounts []AccountState `json:"accounts"`
-	Messages []SearchHit    `json:"messages" jsonschema:"newest first, across accounts"`
+	Messages []SearchHit    `json:"messages" jsonschema:"newest first across accounts (rank: best first)"`
 	Covered  Covered        `json:"covered"`
 }
 

@@ -56,12 +56,14 @@ type MissingJSON struct {
 const snippetWidth = 160
 
 // Search is `unibox search`: the query answered from the local store,
-// over every account (or those named), newest first; nothing dials.
+// over every account (or those named), newest first (--rank: best
+// first); nothing dials.
 // Exit 0 found, 1 none found, 3 some account or folder asked for could
 // not be covered (hits printed all the same), 2 usage or a bad query.
 func Search(args []string, stdout, stderr io.Writer) int {
-	f := newOfflineFlags("search", "usage: unibox search [--json] [--limit N] [--account NAME]... [--] QUERY", stderr)
+	f := newOfflineFlags("search", "usage: unibox search [--json] [--limit N] [--rank] [--account NAME]... [--] QUERY", stderr)
 	limit := f.fs.Int("limit", 50, "at most this many messages")
+	rank := f.fs.Bool("rank", false, "the best matches first (a word in the subject or sender weighs more), not the newest")
 	if err := f.fs.Parse(args); err != nil {
 		return launch.ExitUsage
 	}
@@ -89,7 +91,7 @@ func Search(args []string, stdout, stderr io.Writer) int {
 	for i, a := range accts {
 		handles[i] = a.Stored()
 	}
-	res, err := accounts.Search(context.Background(), handles, q, accounts.SearchOptions{Limit: *limit, SnippetWidth: snippetWidth})
+	res, err := accounts.Search(context.Background(), handles, q, accounts.SearchOptions{Limit: *limit, SnippetWidth: snippetWidth, Ranked: *rank})
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox search:", textsafe.Line(err.Error()))
 		return launch.ExitNone

@@ -73,6 +73,8 @@ func TestSearchOfflineFromTheStore(t *testing.T) {
 		{[]string{"has:attachment", "OR", "lunch"}, []string{"Invoices", "Lunch"}, launch.ExitOK},
 		{[]string{"--", "budget", "-carl"}, []string{"Budget for Köln"}, launch.ExitOK},
 		{[]string{"--limit", "1", "budget"}, []string{"Budget, again"}, launch.ExitOK},
+		{[]string{"--limit", "1", "ann OR budget"}, []string{"Budget, again"}, launch.ExitOK},
+		{[]string{"--rank", "--limit", "1", "ann OR budget"}, []string{"Budget for Köln"}, launch.ExitOK}, // both words
 		{[]string{"zeppelin"}, nil, launch.ExitNone},
 		{[]string{"--account", "Work", "account:work", "lunch"}, []string{"Lunch"}, launch.ExitOK},
 	} {

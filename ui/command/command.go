@@ -27,7 +27,7 @@ Usage:
                               --folder lists that folder instead ("Sent" too);
                               --threads one entry per conversation;
                               --cached prints the local store, dialling nothing
-  unibox search [--json] [--limit N] [--account NAME]... [--] QUERY
+  unibox search [--json] [--limit N] [--rank] [--account NAME]... [--] QUERY
                               find mail in the local store, offline, newest
                               first (exit 0 found, 1 none, 3 some account or
                               folder asked for is not all stored, 2 usage);
