@@ -49,7 +49,7 @@ func TestRankedPutsWhatItIsAboutFirst(t *testing.T) {
 		{"quarterly OR budget", "Quarterly budget", true, 5},
 		{"quarterly OR budget", "notes 0", false, 5},
 		{"budget", "Quarterly budget", true, 3},
-		{"from:bob", "", true, 5}, // bm25 favours short rows: any first
+		{"from:bob", "", true, 5},         // bm25 favours short rows: any first
 		{"is:unread", "notes 0", true, 5}, // nothing to rank by
 	} {
 		t.Run(fmt.Sprintf("%s ranked=%v", tt.query, tt.ranked), func(t *testing.T) {
