@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -71,6 +72,40 @@ func init() {
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_body_words", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 		return query.IndexText(bodyText(str(args[0]))), nil
 	})
+}
+
+// retokenize empties the index of a file built with an older definition
+// of a word (query.TokensVersion, kept in the counter table; a file
+// indexed by schema 6 before the counter existed was built by version
+// 1): a query folded the new way would miss what was folded the old way.
+// Its rows lose their docids and are indexed again in the background
+// (IndexOlder), as an upgraded file's are; faces say how many are left
+// meanwhile. from is the file's schema version before migrate (0: new,
+// whose empty index is current). It reports whether it wrote.
+func retokenize(tx *sql.Tx, from int) (bool, error) {
+	built := 1
+	err := tx.QueryRow(`SELECT value FROM counter WHERE name = 'tokens'`).Scan(&built)
+	switch {
+	case errors.Is(err, sql.ErrNoRows) && from == 0:
+		built = 0 // nothing indexed yet
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return false, fmt.Errorf("the index's word version: %w", err)
+	}
+	if built >= query.TokensVersion {
+		return false, nil
+	}
+	if built > 0 || from >= 6 {
+		if _, err := tx.Exec(`INSERT INTO search (search) VALUES ('delete-all');
+			UPDATE message SET docid = NULL WHERE docid IS NOT NULL`); err != nil {
+			return false, fmt.Errorf("emptying an index of words version %d: %w", built, err)
+		}
+	}
+	if _, err := tx.Exec(`INSERT INTO counter (name, value) VALUES ('tokens', ?)
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value`, query.TokensVersion); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // addressText is a stored address list (JSON) as text to index: each

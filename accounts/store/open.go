@@ -243,7 +243,11 @@ func (s *Store) migrate() (int, error) {
 	case version > schemaVersion:
 		return version, fmt.Errorf("%w: schema version %d is newer than this unibox's %d", errUnknownFile, version, schemaVersion)
 	case version == schemaVersion:
-		return version, nil
+		redo, err := retokenize(tx, version)
+		if err != nil || !redo {
+			return version, err
+		}
+		return version, tx.Commit()
 	case version == 0 && tables > 0:
 		// migrations[0] starts from an empty file: these tables are not
 		// of any version we know.
@@ -253,6 +257,9 @@ func (s *Store) migrate() (int, error) {
 		if _, err := tx.Exec(migrations[v]); err != nil {
 			return version, fmt.Errorf("schema version %d: %w", v+1, err)
 		}
+	}
+	if _, err := retokenize(tx, version); err != nil {
+		return version, err
 	}
 	if _, err := tx.Exec(fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, schemaVersion)); err != nil {
 		return version, err

@@ -15,7 +15,9 @@ import (
 //   - Text is folded: compatibility-decomposed (NFKD: "ﬁ" is "fi", "Ａ"
 //     is "a"), combining marks dropped ("Köln" is "koln"), composed
 //     again (Hangul syllables, which NFKD cut into jamo), then case
-//     folded ("Straße" is "strasse").
+//     folded ("Straße" is "strasse"), then the Latin letters that carry
+//     no mark to drop spelled as people type them without one: "Ærø"
+//     is "aero", "Łódź" is "lodz", "œuvre" is "oeuvre" (unspelled).
 //   - A token is a run of letters, digits and spacing marks (the vowel
 //     signs of Indic scripts); everything else separates.
 //   - Han, Kana and Hangul carry no spaces between words, so each of
@@ -24,6 +26,16 @@ import (
 //     character included. (A trigram index misses one- and two-character
 //     queries; single characters as tokens cost more postings, which
 //     FTS5's phrase matching walks in a few milliseconds.)
+
+// TokensVersion names this definition of a token. The store keeps the
+// version its index was built with and builds it again when this one is
+// newer (a query folded one way finds nothing in an index folded
+// another): bump it whenever Tokens changes what a word is.
+const TokensVersion = 2
+
+// unspelled are the folded letters that NFKD does not decompose into a
+// base letter and a mark, as they are written without one.
+var unspelled = strings.NewReplacer("æ", "ae", "ø", "o", "œ", "oe", "ł", "l", "đ", "d", "ð", "d", "þ", "th", "ħ", "h", "ı", "i", "ŀ", "l", "ŧ", "t")
 
 // folder folds case the Unicode way (ß to ss, final sigma), unlike
 // strings.ToLower. A cases.Caser keeps state: one per call.
@@ -46,7 +58,7 @@ func Fold(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return folder().String(norm.NFC.String(b.String()))
+	return unspelled.Replace(folder().String(norm.NFC.String(b.String())))
 }
 
 func isASCII(s string) bool {

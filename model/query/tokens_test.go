@@ -22,6 +22,7 @@ func TestTokens(t *testing.T) {
 		{"東京tower", []string{"東", "京", "tower"}},
 		{"カタカナ ひら 한국어", []string{"カ", "タ", "カ", "ナ", "ひ", "ら", "한", "국", "어"}},
 		{"Ωμέγα ΣΊΣΥΦΟΣ", []string{"ωμεγα", "σισυφοσ"}},
+		{"Ærø Łódź Œuvre Þórr Đorđe", []string{"aero", "lodz", "oeuvre", "thorr", "dorde"}},
 		{"क्षत्रिय", []string{"कषतरिय"}},
 		{"👍 ☃ -- ...", nil},
 		{"", nil},
