@@ -36,6 +36,10 @@ func run(t testing.TB, accts []tui.Account, w, h int, mod func(*tui.Options)) (*
 
 // waitFor waits until the output shows every one of ss. Output is consumed
 // as it is read, so things that appear together are waited for together.
+// The bound is only a failure bound: a flow with a real serve-imap child
+// under the race detector on a loaded 2-core machine took over 10 s to
+// draw its first page (CI saw TestBadgeTitleAndPickerSayTheInboxsCount
+// still "Loading…" at 10 s).
 func waitFor(t testing.TB, tm *teatest.TestModel, ss ...string) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
@@ -46,8 +50,12 @@ func waitFor(t testing.TB, tm *teatest.TestModel, ss ...string) {
 		}
 		return true
 	},
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+		teatest.WithDuration(waitBound), teatest.WithCheckInterval(5*time.Millisecond))
 }
+
+// waitBound is how long a wait on the screen may take before the test
+// fails.
+const waitBound = 45 * time.Second
 
 // final quits and returns the last screen, for a golden.
 func final(t *testing.T, tm *teatest.TestModel) string {

@@ -125,7 +125,7 @@ func TestPushLostShowsInTheBadge(t *testing.T) {
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		i := bytes.LastIndex(b, []byte("Home ● connected"))
 		return i >= 0 && !bytes.HasPrefix(b[i+len("Home ● connected"):], []byte(" · polling"))
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	}, teatest.WithDuration(waitBound), teatest.WithCheckInterval(5*time.Millisecond))
 	if screen := final(t, tm); strings.Contains(screen, "polling") {
 		t.Fatalf("still polling:\n%s", screen)
 	}

@@ -322,7 +322,7 @@ func TestUnsubscribeMailtoRefused(t *testing.T) {
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		after = b
 		return bytes.Contains(b, []byte("unsubscribe failed: the server refused the message to leave@example.com: smtp rcpt: recipient leave@example.com: SMTP error 550"))
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	}, teatest.WithDuration(waitBound), teatest.WithCheckInterval(5*time.Millisecond))
 	if bytes.Contains(after, []byte("unsubscribed")) {
 		t.Fatalf("the screen said \"unsubscribed\" for a refused message:\n%s", after)
 	}

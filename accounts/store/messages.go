@@ -178,8 +178,22 @@ const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, fro
 // messageColumns are the columns scanMessage reads, in its order, from
 // messageFrom: the thread_id through the alias table (one hop: it is kept
 // resolved).
-const messageColumns = `uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, forwarded, size, attachments,
-	raw_id, in_reply_to, refs, threading, coalesce(thread_alias.new, thread_id), cc, filenames`
+var messageColumns = columnsOf("")
+
+// columnsOf is messageColumns read from the message table under alias
+// ("m.", or "" unqualified) in a statement that joins thread_alias.
+func columnsOf(alias string) string {
+	cols := []string{"uid", "message_id", "from_name", "from_addr", "recipients", "subject", "date", "seen", "flagged",
+		"answered", "forwarded", "size", "attachments", "raw_id", "in_reply_to", "refs", "threading", "", "cc", "filenames"}
+	for i, c := range cols {
+		if c == "" {
+			cols[i] = "coalesce(thread_alias.new, " + alias + "thread_id)"
+		} else {
+			cols[i] = alias + c
+		}
+	}
+	return strings.Join(cols, ", ")
+}
 
 // messageFrom is the table messageColumns are read from.
 const messageFrom = `message LEFT JOIN thread_alias ON thread_alias.old = message.thread_id`

@@ -115,7 +115,7 @@ func (c *compiler) statement(s Search) (string, []any) {
 		before = 1 << 62
 	}
 	match, rest := c.split(s.Query)
-	head := `SELECT m.account_id, m.docid, f.name, f.uidvalidity, b.body, ` + prefixed(messageColumns, "m.") + `
+	head := `SELECT m.account_id, m.docid, f.name, f.uidvalidity, b.body, ` + columnsOf("m.") + `
 		FROM `
 	tail := ` JOIN folder f ON f.account_id = m.account_id AND f.name = m.folder
 		LEFT JOIN thread_alias ON thread_alias.old = m.thread_id
@@ -154,22 +154,6 @@ func (c *compiler) statement(s Search) (string, []any) {
 // more about what a message is than the same word in a long body, and
 // the sender is what a person searches by most.
 const rankWeights = `bm25(search, 4.0, 2.0, 1.0, 6.0, 1.0, 3.0)`
-
-// prefixed qualifies a column list with a table alias (the thread id's
-// coalesce reads thread_alias, which stays as it is).
-func prefixed(cols, alias string) string {
-	parts := strings.Split(cols, ",")
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		if !strings.Contains(p, "(") {
-			p = alias + p
-		} else {
-			p = strings.Replace(p, "(thread_alias.new, thread_id)", "(thread_alias.new, "+alias+"thread_id)", 1)
-		}
-		parts[i] = p
-	}
-	return strings.Join(parts, ", ")
-}
 
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")

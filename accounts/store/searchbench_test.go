@@ -97,6 +97,21 @@ func BenchmarkSearch(b *testing.B) {
 	s.db.QueryRow(`SELECT (SELECT coalesce(sum(length(block)), 0) FROM search_data) + (SELECT coalesce(sum(length(term)) + count(*) * 16, 0) FROM search_idx)`).Scan(&index)
 	s.db.QueryRow(`SELECT coalesce(sum(size), 0) FROM body`).Scan(&bodies)
 	b.Logf("index %.1f MB, stored bodies %.1f MB: %.2fx", float64(index)/1e6, float64(bodies)/1e6, float64(index)/float64(bodies))
+	// What a face's search adds to the store's: the coverage of every
+	// account (accounts.Search reads Folders for each).
+	b.Run("coverage-of-4-accounts", func(b *testing.B) {
+		var took []time.Duration
+		for b.Loop() {
+			t := time.Now()
+			for _, k := range keys {
+				if _, err := s.Folders(ctx, k); err != nil {
+					b.Fatal(err)
+				}
+			}
+			took = append(took, time.Since(t))
+		}
+		reportP95(b, took)
+	})
 	for _, q := range []struct{ name, query, like string }{
 		{"one-word", "invoice", "invoice"},
 		{"two-word", "budget approval", "budget approval"},
