@@ -136,7 +136,7 @@ func Search(ctx context.Context, handles []*Stored, q query.Node, opts SearchOpt
 // it when nothing is stored; of the folders asked (all stored ones when
 // none is named), those not stored and those stored in part.
 func coverage(ctx context.Context, st *store.Store, name string, k store.Key, asked []string) ([]Uncovered, error) {
-	folders, err := st.Folders(ctx, k)
+	folders, err := st.Coverage(ctx, k)
 	if errors.Is(err, store.ErrNotStored) {
 		return []Uncovered{{Account: name, Why: "nothing of it is stored yet"}}, nil
 	}
@@ -144,8 +144,8 @@ func coverage(ctx context.Context, st *store.Store, name string, k store.Key, as
 		return nil, err
 	}
 	var out []Uncovered
-	part := func(f model.Folder) {
-		if f.Inexact {
+	part := func(f store.Covered) {
+		if !f.Whole {
 			out = append(out, Uncovered{Account: name, Folder: f.Name,
 				Why: fmt.Sprintf("the local store holds part of it (the server had %d messages)", f.Total)})
 		}
@@ -157,7 +157,7 @@ func coverage(ctx context.Context, st *store.Store, name string, k store.Key, as
 		return out, nil
 	}
 	for _, n := range asked {
-		i := slices.IndexFunc(folders, func(f model.Folder) bool { return strings.EqualFold(f.Name, n) })
+		i := slices.IndexFunc(folders, func(f store.Covered) bool { return strings.EqualFold(f.Name, n) })
 		if i < 0 {
 			out = append(out, Uncovered{Account: name, Folder: n, Why: "not in the local store"})
 			continue

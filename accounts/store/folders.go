@@ -43,3 +43,42 @@ func (s *Store) Folders(ctx context.Context, k Key) ([]model.Folder, error) {
 	})
 	return out, err
 }
+
+// Covered is what the store holds of one folder of an account, for a
+// search to say what it could not answer for.
+type Covered struct {
+	Name  string
+	Total uint32 // the server's count when last listed
+	// Whole: every row of the folder is stored (see whole).
+	Whole bool
+}
+
+// Coverage is what the store holds of each folder of k, from the folder
+// rows alone (held is kept by triggers): cheap enough to ask at every
+// search, unlike Folders' pass over the rows.
+func (s *Store) Coverage(ctx context.Context, k Key) ([]Covered, error) {
+	var out []Covered
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		acct, err := accountID(tx, k, false)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(`SELECT name, total, more, sync_floor, held FROM folder WHERE account_id = ? ORDER BY name`, acct)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var c Covered
+			var more bool
+			var floor, held uint32
+			if err := rows.Scan(&c.Name, &c.Total, &more, &floor, &held); err != nil {
+				return err
+			}
+			c.Whole = whole(more, floor, held, c.Total)
+			out = append(out, c)
+		}
+		return rows.Err()
+	})
+	return out, err
+}

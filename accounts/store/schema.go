@@ -162,6 +162,23 @@ var migrations = []string{
 	CREATE TRIGGER body_unindex AFTER DELETE ON body BEGIN
 		UPDATE message SET docid = docid WHERE account_id = old.account_id AND folder = old.folder AND uid = old.uid AND docid IS NOT NULL;
 	END;`,
+	// 7: how many rows each folder holds, kept by triggers in the
+	// transaction that writes them: a search says which folders the
+	// store holds only part of (held against the server's total), and
+	// counting the rows took ~20 ms an account of 25,000 each search.
+	`ALTER TABLE folder ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+	UPDATE folder SET held = (SELECT count(*) FROM message m WHERE m.account_id = folder.account_id AND m.folder = folder.name);
+	CREATE TRIGGER message_held AFTER INSERT ON message BEGIN
+		UPDATE folder SET held = held + 1 WHERE account_id = new.account_id AND name = new.folder;
+	END;
+	CREATE TRIGGER message_unheld AFTER DELETE ON message BEGIN
+		UPDATE folder SET held = held - 1 WHERE account_id = old.account_id AND name = old.folder;
+	END;
+	CREATE TRIGGER message_moved AFTER UPDATE OF account_id, folder ON message
+		WHEN old.account_id IS NOT new.account_id OR old.folder IS NOT new.folder BEGIN
+		UPDATE folder SET held = held - 1 WHERE account_id = old.account_id AND name = old.folder;
+		UPDATE folder SET held = held + 1 WHERE account_id = new.account_id AND name = new.folder;
+	END;`,
 }
 
 // schemaVersion is the version this unibox writes.

@@ -117,36 +117,36 @@ func (c *compiler) statement(s Search) (string, []any) {
 	match, rest := c.split(s.Query)
 	head := `SELECT m.account_id, m.docid, f.name, f.uidvalidity, b.body, ` + columnsOf("m.") + `
 		FROM `
-	tail := ` JOIN folder f ON f.account_id = m.account_id AND f.name = m.folder
+	joins := ` JOIN folder f ON f.account_id = m.account_id AND f.name = m.folder
 		LEFT JOIN thread_alias ON thread_alias.old = m.thread_id
-		LEFT JOIN body b ON b.account_id = m.account_id AND b.folder = m.folder AND b.uid = m.uid
-		WHERE m.account_id IN (` + placeholders(len(c.ids)) + `) AND m.docid < ?`
+		LEFT JOIN body b ON b.account_id = m.account_id AND b.folder = m.folder AND b.uid = m.uid`
+	// The rows' conditions, and their arguments: the accounts, the page,
+	// and what the index does not answer.
+	where := ` WHERE m.account_id IN (` + placeholders(len(c.ids)) + `) AND m.docid < ?`
 	var args []any
-	var from, order string
-	if match != "" {
-		from = `search JOIN message m ON m.docid = search.rowid`
-		tail += ` AND search MATCH ?`
-		order = ` ORDER BY search.rowid DESC`
-		if s.Ranked {
-			order = ` ORDER BY ` + rankWeights + `, search.rowid DESC`
-		}
-	} else {
-		from = `message m INDEXED BY message_docid`
-		order = ` ORDER BY m.docid DESC`
-	}
 	for _, id := range c.ids {
 		args = append(args, id)
 	}
 	args = append(args, before)
-	if match != "" {
-		args = append(args, match)
-	}
 	if rest != nil {
 		cond, more := c.sql(rest)
-		tail += ` AND (` + cond + `)`
+		where += ` AND (` + cond + `)`
 		args = append(args, more...)
 	}
-	return head + from + tail + order + ` LIMIT ?`, append(args, s.Limit+1)
+	if match == "" {
+		return head + `message m INDEXED BY message_docid` + joins + where + ` ORDER BY m.docid DESC LIMIT ?`, append(args, s.Limit+1)
+	}
+	matched := `search JOIN message m ON m.docid = search.rowid` + joins + where + ` AND search MATCH ?`
+	if !s.Ranked {
+		return head + matched + ` ORDER BY search.rowid DESC LIMIT ?`, append(args, match, s.Limit+1)
+	}
+	// Every match is scored before the best are known: the scoring pass
+	// reads only docids and scores (SQLite drops the unused LEFT JOINs),
+	// and whole rows, bodies included, are read for the best Limit alone
+	// (sorting whole rows carried every match's body through the sorter).
+	best := `WITH best AS (SELECT m.docid AS d, ` + rankWeights + ` AS r FROM ` + matched + ` ORDER BY r, search.rowid DESC LIMIT ?) `
+	all := append(append(append([]any{}, args...), match, s.Limit+1), args...)
+	return best + head + `best JOIN message m ON m.docid = best.d` + joins + where + ` ORDER BY best.r, best.d DESC`, all
 }
 
 // rankWeights is bm25 over the index's columns in their order (sender,
