@@ -92,7 +92,7 @@ func (s listScreen) Header() string {
 		h = fmt.Sprintf("%d of %s · %s", ok, screen.Count(len(m.panes.accts), "account"), strings.Join(why, " · "))
 	}
 	if q := m.filter.text(); q != "" {
-		h += fmt.Sprintf(" · filter %q: %d shown (%s clears)", q, len(m.list.rows), screen.Hint(k.Back))
+		h += fmt.Sprintf(" · %s %q: %d shown (%s clears)", m.filter.words(), q, len(m.list.rows), screen.Hint(k.Back))
 	}
 	if n := len(m.triage.selected); n > 0 {
 		h += fmt.Sprintf(" · %d selected", n)

@@ -62,6 +62,15 @@ func (f filterBox) View(width, _ int) string { return textsafe.Fit(f.input.View(
 
 func (f filterBox) text() string { return strings.TrimSpace(f.input.Value()) }
 
+// words is what the header calls what narrows the list: a search
+// (its query) or the instant filter.
+func (f filterBox) words() string {
+	if f.query != nil {
+		return "search"
+	}
+	return "filter"
+}
+
 func (f filterBox) Open(search bool) (filterBox, tea.Cmd) {
 	f.active, f.search = true, search
 	f.query, f.hits = nil, nil

@@ -165,7 +165,7 @@ func (l listScreen) folderHeader() string {
 		s += " · " + a.health.Words(m.env.Opts.Now())
 	}
 	if q := m.filter.text(); q != "" {
-		s += fmt.Sprintf(" · filter %q: %d shown", q, len(m.list.rows))
+		s += fmt.Sprintf(" · %s %q: %d shown", m.filter.words(), q, len(m.list.rows))
 	}
 	if n := len(m.triage.selected); n > 0 {
 		s += fmt.Sprintf(" · %d selected", n)
