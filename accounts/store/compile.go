@@ -14,7 +14,9 @@ import (
 type compiler struct {
 	accounts map[string][]int64 // a searched account's name: its ids
 	ids      []int64            // every searched account's
-	err      error              // a node it has no SQL for
+	// everyAccount: the search covers every account the store holds.
+	everyAccount bool
+	err          error // a node it has no SQL for
 }
 
 // columns are the FTS5 columns of query.Fields, in its order.

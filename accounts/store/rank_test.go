@@ -12,7 +12,9 @@ import (
 // A ranked search puts the message about the words first: one whose
 // subject says "quarterly budget" beats newer ones that only mention
 // either word in a long body; the top Limit are given, never a next
-// page; and a query with no text to rank by comes newest first.
+// page, never one of an account not searched (scored on the index alone
+// or checked on the rows); and a query with no text to rank by comes
+// newest first.
 func TestRankedPutsWhatItIsAboutFirst(t *testing.T) {
 	s := newStore(t)
 	newest := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
@@ -40,24 +42,39 @@ func TestRankedPutsWhatItIsAboutFirst(t *testing.T) {
 	if err := s.SaveBodies(ctx, work, bodies, 1<<30); err != nil {
 		t.Fatal(err)
 	}
+	// Another account's message, more about it than any: never a hit of
+	// a search of Work alone.
+	home := Key{Name: "Home", Host: "imap.example.net", User: "ann"}
+	other := model.Message{ID: model.MessageID{Account: home.Name, Folder: "INBOX", UIDValidity: 1, UID: 1}, MessageID: "<h@example.org>",
+		Subject: "Quarterly budget quarterly budget", Date: newest, Cc: []model.Address{}}
+	if err := s.Save(ctx, home, Listing{Folder: "INBOX", UIDValidity: 1, Messages: []model.Message{other}}); err != nil {
+		t.Fatal(err)
+	}
 	now := newest.Add(time.Hour)
 	for _, tt := range []struct {
 		query, first string
 		ranked       bool
 		hits         int
+		both         bool // search Home too (scored on the index alone)
 	}{
-		{"quarterly OR budget", "Quarterly budget", true, 5},
-		{"quarterly OR budget", "notes 0", false, 5},
-		{"budget", "Quarterly budget", true, 3},
-		{"from:bob", "", true, 5},         // bm25 favours short rows: any first
-		{"is:unread", "notes 0", true, 5}, // nothing to rank by
+		{"quarterly OR budget", "Quarterly budget", true, 5, false},
+		{"quarterly OR budget", "notes 0", false, 5, false},
+		{"budget", "Quarterly budget", true, 3, false},
+		{"(quarterly OR budget) is:unread", "Quarterly budget", true, 5, false}, // checked on the rows too
+		{"quarterly OR budget", "Quarterly budget quarterly budget", true, 5, true},
+		{"from:bob", "", true, 5, false},         // bm25 favours short rows: any first
+		{"is:unread", "notes 0", true, 5, false}, // nothing to rank by
 	} {
 		t.Run(fmt.Sprintf("%s ranked=%v", tt.query, tt.ranked), func(t *testing.T) {
 			n, err := query.Parse(tt.query, now)
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := s.Search(ctx, Search{Query: n, Accounts: []Key{work}, Limit: tt.hits, Ranked: tt.ranked})
+			keys := []Key{work}
+			if tt.both {
+				keys = append(keys, home)
+			}
+			f, err := s.Search(ctx, Search{Query: n, Accounts: keys, Limit: tt.hits, Ranked: tt.ranked})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,6 +83,11 @@ func TestRankedPutsWhatItIsAboutFirst(t *testing.T) {
 			}
 			if tt.ranked && f.Next != 0 && tt.query != "is:unread" {
 				t.Fatalf("a ranked search gave a next page (%d)", f.Next)
+			}
+			for _, h := range f.Hits {
+				if h.ID.Account != work.Name && !tt.both {
+					t.Fatalf("a search of Work found %s", h.ID)
+				}
 			}
 		})
 	}

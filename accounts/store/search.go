@@ -71,6 +71,11 @@ func (st *Store) Search(ctx context.Context, s Search) (Found, error) {
 		if len(c.ids) == 0 {
 			return nil
 		}
+		var stored int
+		if err := tx.QueryRow(`SELECT count(*) FROM account`).Scan(&stored); err != nil {
+			return err
+		}
+		c.everyAccount = stored == len(c.ids)
 		sqlText, args := c.statement(s)
 		if c.err != nil {
 			return c.err
@@ -146,6 +151,13 @@ func (c *compiler) statement(s Search) (string, []any) {
 	// (sorting whole rows carried every match's body through the sorter).
 	best := `WITH best AS (SELECT m.docid AS d, ` + rankWeights + ` AS r FROM ` + matched + ` ORDER BY r, search.rowid DESC LIMIT ?) `
 	all := append(append(append([]any{}, args...), match, s.Limit+1), args...)
+	if c.everyAccount && rest == nil {
+		// Nothing to check on the rows: the index alone scores (a join
+		// to each match's row took the scoring pass from 20 to 55 ms
+		// over 100,000 messages).
+		best = `WITH best AS (SELECT rowid AS d, ` + rankWeights + ` AS r FROM search WHERE search MATCH ? ORDER BY r, rowid DESC LIMIT ?) `
+		all = append([]any{match, s.Limit + 1}, args...)
+	}
 	return best + head + `best JOIN message m ON m.docid = best.d` + joins + where + ` ORDER BY best.r, best.d DESC`, all
 }
 
