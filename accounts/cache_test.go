@@ -36,7 +36,11 @@ func storedAccountOn(t *testing.T, cacheBodies bool, opts memimap.Options) (*Acc
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
-	cfg.Store = config.Store{CacheBodies: cacheBodies, CacheBodiesMaxMB: 1}
+	keep := config.BodiesNone
+	if cacheBodies {
+		keep = config.BodiesAll
+	}
+	cfg.Store = config.Store{CacheBodies: config.Bodies{Keep: keep}, CacheBodiesMaxMB: 1, BodyFetchKBps: config.DefaultBodyFetchKBps}
 	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
 		Store: Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return user + "-pw", nil }

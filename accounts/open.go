@@ -207,7 +207,7 @@ func off(why error) string {
 
 // bodyCap is the [store] cap on bodies in bytes, 0 when they are not kept.
 func bodyCap(s config.Store) int64 {
-	if !s.CacheBodies {
+	if !s.CacheBodies.Stored() {
 		return 0
 	}
 	return int64(s.CacheBodiesMaxMB) << 20
