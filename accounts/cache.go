@@ -26,6 +26,9 @@ type cache struct {
 	st     *store.Store // nil: no store
 	key    store.Key
 	bodies int64 // cap on stored bodies in bytes; 0: bodies are not stored
+	// fetch is which bodies the background fetch keeps, and how fast
+	// (bodyfetch.go).
+	fetch bodyPolicy
 
 	// off says why there is no store though one was wanted (it could not
 	// be opened); nil otherwise.

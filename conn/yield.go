@@ -68,3 +68,10 @@ func (a *Adapter) Yielding() int {
 	defer a.yield.mu.Unlock()
 	return a.yield.waiting
 }
+
+// Busy is how many calls that are not background ones are in progress.
+func (a *Adapter) Busy() int {
+	a.yield.mu.Lock()
+	defer a.yield.mu.Unlock()
+	return a.yield.n
+}

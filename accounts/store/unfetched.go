@@ -25,6 +25,7 @@ type Unfetched struct {
 type UnfetchedOptions struct {
 	Since time.Time // only mail dated at or after this (zero: all)
 	Below int64     // only below this docid (0: from the newest)
+	Above int64     // only above this docid (0: down to Since)
 	Limit int
 }
 
@@ -47,8 +48,11 @@ func (s *Store) Unfetched(ctx context.Context, k Key, o UnfetchedOptions) ([]Unf
 			below = 1 << 62
 		}
 		var floor int64
+		if o.Above > 0 {
+			floor = o.Above + 1
+		}
 		if !o.Since.IsZero() {
-			floor = max(o.Since.UnixMilli(), 0) / 1000 << docidShift
+			floor = max(floor, max(o.Since.UnixMilli(), 0)/1000<<docidShift)
 		}
 		rows, err := tx.Query(`SELECT m.folder, f.uidvalidity, m.uid, m.size, m.date, m.docid
 			FROM message m INDEXED BY message_docid JOIN folder f ON f.account_id = m.account_id AND f.name = m.folder
