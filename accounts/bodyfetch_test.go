@@ -432,3 +432,51 @@ func (s *syncBuffer) From(n int) string {
 	defer s.mu.Unlock()
 	return s.b.String()[n:]
 }
+
+// A third-party MCP server has no batch fetch: its account fetches no
+// body in the background, its history says so, and a search for text
+// says its bodies are searched only where opened (a header search does
+// not).
+func TestMCPAccountFetchesNoBodies(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(dir + "/store.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ac := config.Account{Name: "Thirdparty", Kind: config.KindMCP, Command: []string{testExe(t)},
+		Tools: map[string]config.ToolCall{"list": {Tool: "list_mail"}},
+		Env:   map[string]string{"UNIBOX_TEST_MCP_SEND": dir, "GORACE": "atexit_sleep_ms=0"}}
+	cfg := &config.Config{Accounts: []config.Account{ac}, Store: config.Defaults().Store}
+	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
+	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{}, Store: Have(st)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(set.Close)
+	a := set.Accounts[0]
+	if _, err := a.List(context.Background(), ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	log := newFetchLog()
+	stop := set.FetchBodies(BodyFetchOptions{Clock: newVirtualClock(true), Observe: log.observe})
+	log.until(t, BodyUnsupported)
+	stop()
+	if hist := fmt.Sprint(a.hist.Recent(100)); !strings.Contains(hist, "bodies: not fetched in the background") {
+		t.Errorf("history: %s", hist)
+	}
+	for q, want := range map[string]bool{"lunch": true, "subject:lunch": false} {
+		n, err := query.Parse(q, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Search(context.Background(), []*Stored{a.Stored()}, n, SearchOptions{Limit: 10})
+		if err != nil || len(res.Hits) != 1 {
+			t.Fatalf("search %q: %+v %v", q, res, err)
+		}
+		said := strings.Contains(fmt.Sprint(res.Uncovered), "bodies are searched only where opened")
+		if said != want {
+			t.Errorf("search %q: uncovered %v, want the bodies named: %v", q, res.Uncovered, want)
+		}
+	}
+}

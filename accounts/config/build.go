@@ -27,7 +27,7 @@ func Defaults() *Config {
 			PageSize:        DefaultPageSize,
 			AmbiguousWidth:  "auto",
 		},
-		Store:    Store{CacheBodies: Bodies{Age: DefaultBodiesAge}, CacheBodiesMaxMB: DefaultCacheBodiesMaxMB, BodyFetchKBps: DefaultBodyFetchKBps},
+		Store:    Store{CacheBodies: Bodies{Keep: BodiesNewer, Age: DefaultBodiesAge}, CacheBodiesMaxMB: DefaultCacheBodiesMaxMB, BodyFetchKBps: DefaultBodyFetchKBps},
 		Compose:  Compose{SendDelay: Duration{DefaultSendDelay}, AbortUnmodified: true},
 		Agent:    Agent{MaxDraftsPerHour: DefaultMaxDraftsPerHour},
 		Keys:     map[string][]string{},

@@ -35,17 +35,17 @@ const (
 type BodyKeep int
 
 const (
-	BodiesNewer BodyKeep = iota // the bodies of mail newer than Bodies.Age (the default)
-	BodiesNone                  // cache_bodies = false: headers only
+	BodiesNone  BodyKeep = iota // cache_bodies = false: headers only (the zero value)
+	BodiesNewer                 // the bodies of mail newer than Bodies.Age (the default)
 	BodiesAll                   // cache_bodies = true
 )
 
 func (k BodyKeep) String() string {
 	switch k {
-	case BodiesNewer:
-		return "newer"
 	case BodiesNone:
 		return "none"
+	case BodiesNewer:
+		return "newer"
 	case BodiesAll:
 		return "all"
 	}
