@@ -41,6 +41,8 @@ func runChild(role string) int {
 		err = openerChild()
 	case "threader":
 		err = threaderChild()
+	case "bodyfetcher":
+		err = bodyFetcherChild()
 	default:
 		err = fmt.Errorf("unknown %s=%q", childEnv, role)
 	}
