@@ -198,6 +198,13 @@ func TestDropBodies(t *testing.T) {
 // column lies past each body's overflow pages.
 func TestEvictionReadsNoBody(t *testing.T) {
 	s := newStore(t)
+	// A batch of fetched bodies finds each row by its key, the batch the
+	// outer loop (a scan of the rows per body took minutes a batch).
+	plan := queryPlan(t, s, "EXPLAIN QUERY PLAN "+insertBodies+"DO NOTHING", 0, "[]", 1)
+	outer, byKey := strings.Index(plan, "SCAN j"), strings.Index(plan, "SEARCH m USING PRIMARY KEY (account_id=? AND folder=? AND uid=?)")
+	if outer < 0 || byKey < outer {
+		t.Errorf("batch insert: plan %s", plan)
+	}
 	for _, q := range []string{`SELECT coalesce(sum(size), 0) FROM body INDEXED BY body_date`,
 		`SELECT account_id, folder, uid, size FROM body INDEXED BY body_date ORDER BY date, size`} {
 		var plan strings.Builder
@@ -299,4 +306,23 @@ func TestMigrationFrom6DatesTheBodies(t *testing.T) {
 	if !slices.Equal(uids, []uint32{1, 3}) {
 		t.Errorf("bodies kept %v, want [1 3]", uids)
 	}
+}
+
+func queryPlan(t *testing.T, s *Store, q string, args ...any) string {
+	t.Helper()
+	rows, err := s.db.Query(q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(detail + "; ")
+	}
+	return plan.String()
 }
