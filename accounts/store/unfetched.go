@@ -82,8 +82,17 @@ func (s *Store) Unfetched(ctx context.Context, k Key, o UnfetchedOptions) ([]Unf
 const dropChunk = 500
 
 // DropBodies deletes every stored body of k (cache_bodies = false: the
-// bodies leave the disk), a chunk a write; dropped is how many.
+// bodies leave the disk), a chunk a write; dropped is how many. Their
+// text leaves the file too, not just the tables: the deletes overwrite
+// the freed pages (secure_delete), the index is merged whole (FTS5 keeps
+// a deleted row's terms in its segments until a merge), and the WAL is
+// checkpointed and emptied (it holds the pages as they were).
 func (s *Store) DropBodies(ctx context.Context, k Key) (dropped int, err error) {
+	defer func() {
+		if dropped > 0 && err == nil {
+			err = s.scrubFreed(ctx)
+		}
+	}()
 	for {
 		var n int64
 		err := s.write(ctx, func(tx *sql.Tx) error {
@@ -93,6 +102,9 @@ func (s *Store) DropBodies(ctx context.Context, k Key) (dropped int, err error) 
 				return nil
 			}
 			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`PRAGMA secure_delete = ON`); err != nil {
 				return err
 			}
 			res, err := tx.Exec(`DELETE FROM body WHERE (account_id, folder, uid) IN
@@ -108,6 +120,28 @@ func (s *Store) DropBodies(ctx context.Context, k Key) (dropped int, err error) 
 		}
 		dropped += int(n)
 	}
+}
+
+// scrubFreed merges the index whole, with freed pages overwritten, and
+// empties the WAL, after bodies were dropped.
+func (s *Store) scrubFreed(ctx context.Context) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`PRAGMA secure_delete = ON`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`INSERT INTO search (search) VALUES ('optimize')`)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return s.use(func(db *sql.DB) error {
+		if _, err := db.ExecContext(ctx, `PRAGMA secure_delete = OFF`); err != nil {
+			return err
+		}
+		_, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		return err
+	})
 }
 
 // BodyBytes is the size of every stored body (what the cap counts).

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"database/sql"
 	"fmt"
 	"os"
@@ -325,4 +326,44 @@ func queryPlan(t *testing.T, s *Store, q string, args ...any) string {
 		plan.WriteString(detail + "; ")
 	}
 	return plan.String()
+}
+
+// Dropped bodies leave the file, not just the tables: no word of theirs
+// is in the database or its WAL afterwards (freed pages overwritten, the
+// index merged, the WAL emptied), while the rows' words stay.
+func TestDroppedBodiesLeaveTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "unibox", "store.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	in := msgs(7, 3, 2, 1)
+	if err := s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 7, Messages: in, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	var bodies []model.Body
+	for i, m := range in {
+		bodies = append(bodies, model.Body{Message: m, Text: fmt.Sprintf("zebracorn%d the private words of message %d", i, i) + strings.Repeat(" quixotic", 500)})
+	}
+	if _, err := s.SaveFetched(ctx, work, bodies, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DropBodies(ctx, work); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		data, err := os.ReadFile(path + suffix)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		for _, word := range []string{"zebracorn", "quixotic"} {
+			if bytes.Contains(data, []byte(word)) {
+				t.Errorf("store.db%s still holds %q after the bodies were dropped", suffix, word)
+			}
+		}
+	}
+	if h := hits(t, s, "subject:subject"); len(h) != 3 {
+		t.Errorf("rows after the drop: %v", h)
+	}
 }
