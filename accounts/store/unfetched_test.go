@@ -77,6 +77,15 @@ func TestUnfetchedNewestFirstWithinTheAge(t *testing.T) {
 	if u := page[0]; u.ID != inbox[0].ID || u.Size != int64(inbox[0].Size) || !u.Date.Equal(day(20)) {
 		t.Errorf("first unfetched %+v, want %+v", u, inbox[0].ID)
 	}
+	// A rescan looks only above the newest the last walk began with.
+	all, err := s.Unfetched(ctx, work, UnfetchedOptions{Limit: 10})
+	if err != nil || len(all) != 5 {
+		t.Fatal(all, err)
+	}
+	above, err := s.Unfetched(ctx, work, UnfetchedOptions{Above: all[1].Docid, Limit: 10})
+	if err != nil || len(above) != 1 || above[0].ID.UID != 5 {
+		t.Errorf("above uid 40's docid: %+v %v, want uid 5", above, err)
+	}
 	if page, err := s.Unfetched(ctx, Key{Name: "Nobody"}, UnfetchedOptions{Limit: 5}); err != nil || len(page) != 0 {
 		t.Errorf("an account not stored: %v %v", page, err)
 	}
