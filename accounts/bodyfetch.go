@@ -166,15 +166,22 @@ func (f *bodyFetch) run(ctx context.Context) {
 	}
 	f.note(fmt.Sprintf("fetching the text of %s in the background, at most %d KB/s", describeKeep(c.fetch.keep), c.fetch.rate>>10))
 	w := walk{}
+	lastPause := conn.ClassNone // the history says a pause once, not every minute of an outage
 	for ctx.Err() == nil {
-		if err := f.step(ctx, bf, &w); err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			f.note(fmt.Sprintf("paused for %s: %s", bodyPause, ShortReason(a.scrub(err))))
-			f.event(BodyEvent{Kind: BodyPaused, Pause: bodyPause, Err: err})
-			_ = f.o.Clock.Sleep(ctx, bodyPause)
+		err := f.step(ctx, bf, &w)
+		if err == nil {
+			lastPause = conn.ClassNone
+			continue
 		}
+		if ctx.Err() != nil {
+			return
+		}
+		if class := conn.ClassOf(err); class != lastPause || class == conn.ClassNone {
+			f.note(fmt.Sprintf("paused for %s: %s", bodyPause, ShortReason(a.scrub(err))))
+			lastPause = class
+		}
+		f.event(BodyEvent{Kind: BodyPaused, Pause: bodyPause, Err: err})
+		_ = f.o.Clock.Sleep(ctx, bodyPause)
 	}
 }
 
