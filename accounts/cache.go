@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -26,6 +27,9 @@ type cache struct {
 	st     *store.Store // nil: no store
 	key    store.Key
 	bodies int64 // cap on stored bodies in bytes; 0: bodies are not stored
+	// fetch is which bodies the background fetch keeps, and how fast
+	// (bodyfetch.go).
+	fetch bodyPolicy
 
 	// off says why there is no store though one was wanted (it could not
 	// be opened); nil otherwise.
@@ -240,7 +244,11 @@ func (c *cache) offlineBody(id model.MessageID) (model.Body, error) {
 	}
 	b, err := c.st.Body(context.Background(), c.key, id)
 	if errors.Is(err, store.ErrNotStored) {
-		return b, errors.New("its body is not stored: it was not opened while online")
+		setting := c.fetch.keep.String()
+		if c.fetch.keep.Keep == config.BodiesNewer {
+			setting = strconv.Quote(setting) // as the config file writes an age
+		}
+		return b, fmt.Errorf("its body is not stored: it was not opened while online, nor fetched in the background yet (cache_bodies = %s)", setting)
 	}
 	c.note(err)
 	return b, err

@@ -25,9 +25,33 @@ func storedAccount(t *testing.T, cacheBodies bool) (*Account, *imaptest.Mem, *st
 // storedAccountOn is storedAccount on a server of the given options.
 func storedAccountOn(t *testing.T, cacheBodies bool, opts memimap.Options) (*Account, *imaptest.Mem, *store.Store) {
 	t.Helper()
+	keep := config.BodiesNone
+	if cacheBodies {
+		keep = config.BodiesAll
+	}
+	r := newStoredRig(t, config.Store{CacheBodies: config.Bodies{Keep: keep}, CacheBodiesMaxMB: 1, BodyFetchKBps: config.DefaultBodyFetchKBps}, opts)
+	for i, s := range []string{"older", "newer"} {
+		r.mem.Seed(t, r.user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: s, Date: time.Now().Add(time.Duration(i) * time.Minute), Body: "the body of " + s}.Bytes())
+	}
+	return r.set.Accounts[0], r.mem, r.st
+}
+
+// storedRig is one account, "Work", on an in-process server behind a
+// proxy, through the real serve-imap child, with a store file of its own.
+type storedRig struct {
+	set  *Set
+	mem  *imaptest.Mem
+	st   *store.Store
+	path string // the store's file
+	user string
+}
+
+func newStoredRig(t *testing.T, sc config.Store, opts memimap.Options, mods ...func(*config.Config)) storedRig {
+	t.Helper()
 	mem := imaptest.NewMem(t, opts)
 	user, _ := mem.NewUser(t)
-	st, err := store.Open(filepath.Join(t.TempDir(), "store.db"))
+	path := filepath.Join(t.TempDir(), "store.db")
+	st, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +60,10 @@ func storedAccountOn(t *testing.T, cacheBodies bool, opts memimap.Options) (*Acc
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
-	cfg.Store = config.Store{CacheBodies: cacheBodies, CacheBodiesMaxMB: 1}
+	cfg.Store = sc
+	for _, m := range mods {
+		m(cfg)
+	}
 	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
 		Store: Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return user + "-pw", nil }
@@ -45,10 +72,7 @@ func storedAccountOn(t *testing.T, cacheBodies bool, opts memimap.Options) (*Acc
 		t.Fatal(err)
 	}
 	t.Cleanup(set.Close)
-	for i, s := range []string{"older", "newer"} {
-		mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: s, Date: time.Now().Add(time.Duration(i) * time.Minute), Body: "the body of " + s}.Bytes())
-	}
-	return set.Accounts[0], mem, st
+	return storedRig{set: set, mem: mem, st: st, path: path, user: user}
 }
 
 // Offline reading: with cache_bodies, a message opened while online opens

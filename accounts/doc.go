@@ -43,6 +43,11 @@
 //   - sync.go: incremental sync into the store, and mending its gaps.
 //   - searching.go: Search, a query answered from the store's index over
 //     some accounts, and what the store could not answer for.
+//   - bodyfetch.go, bodypace.go: the background body fetch
+//     (Set.FetchBodies): the text of the mail cache_bodies asks for, newest
+//     first, into the store's index, paced to body_fetch_kbps on an
+//     injected clock, paused a minute by any failure, behind the person's
+//     own calls (conn.Request.Background).
 //   - follow.go: Follow, the one folder besides the inbox whose changes
 //     are pushed (at most one more IMAP connection per account).
 //   - triage.go: writes, where one whose outcome is unknown is reconciled

@@ -177,7 +177,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 		Dials: cfg.Resilience.Dials(), Trace: trace, Client: &mcp.Implementation{Name: "unibox", Version: "1"},
 	})
 	return (&Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
-		cache: cache{st: o.Store.Value, off: o.Store.Off, key: storeKey(ac), bodies: bodyCap(cfg.Store)}, pushes: pushes, follow: fl, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
+		cache: cache{st: o.Store.Value, off: o.Store.Off, key: storeKey(ac), bodies: bodyCap(cfg.Store), fetch: bodyPolicyOf(cfg.Store)}, pushes: pushes, follow: fl, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
 		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour), sending: sendingOf(ac, cfg.Compose, spec),
 		snoozing: snoozingOf(ac, o)}).wire(), nil
 }
@@ -207,7 +207,7 @@ func off(why error) string {
 
 // bodyCap is the [store] cap on bodies in bytes, 0 when they are not kept.
 func bodyCap(s config.Store) int64 {
-	if !s.CacheBodies {
+	if !s.CacheBodies.Stored() {
 		return 0
 	}
 	return int64(s.CacheBodiesMaxMB) << 20

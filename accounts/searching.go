@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"unibox/accounts/provider"
 	"unibox/accounts/store"
 	"unibox/model"
 	"unibox/model/query"
@@ -96,6 +97,10 @@ func Search(ctx context.Context, handles []*Stored, q query.Node, opts SearchOpt
 			return out, fmt.Errorf("search: %s: %w", a.Name(), err)
 		}
 		out.Uncovered = append(out.Uncovered, gaps...)
+		if _, batch := a.ops.(provider.BodyFetcher); !batch && c.fetch.keep.Stored() && searchesBodies(q) {
+			out.Uncovered = append(out.Uncovered, Uncovered{Account: a.Name(),
+				Why: "its message bodies are searched only where opened here: its mail server cannot fetch them in the background"})
+		}
 	}
 	if st == nil {
 		return out, nil
@@ -165,4 +170,20 @@ func coverage(ctx context.Context, st *store.Store, name string, k store.Key, as
 		part(folders[i])
 	}
 	return slices.CompactFunc(out, func(a, b Uncovered) bool { return cmp.Compare(a.Folder, b.Folder) == 0 }), nil
+}
+
+// searchesBodies reports whether q has text that may be looked for in
+// bodies (anywhere, or body:), negated or not.
+func searchesBodies(q query.Node) bool {
+	switch n := q.(type) {
+	case query.Text:
+		return n.Field == query.Anywhere || n.Field == query.Body
+	case query.And:
+		return slices.ContainsFunc(n.Nodes, searchesBodies)
+	case query.Or:
+		return slices.ContainsFunc(n.Nodes, searchesBodies)
+	case query.Not:
+		return searchesBodies(n.Node)
+	}
+	return false
 }

@@ -46,6 +46,7 @@ type Adapter struct {
 
 	inflight        atomic.Int64 // calls in progress, so a busy pipe is not a probe miss
 	pingUnsupported atomic.Bool  // the peer answered ping with -32601
+	yield           yielding     // background calls wait for the others (yield.go)
 
 	mu          sync.Mutex
 	st          Status

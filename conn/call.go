@@ -31,6 +31,10 @@ type Request struct {
 	// TransferTime(Payload) over CallTimeout, so a big message on a slow
 	// link is not cut off while the child is still within its own deadline.
 	Payload int64
+	// Background marks a call nobody is waiting for (the store's body
+	// fetch): it starts only while no other call is in progress on the
+	// account, so the person's calls go first (yield.go).
+	Background bool
 }
 
 // Call runs req on the account's provider. The session is (re)connected as
@@ -42,6 +46,11 @@ type Request struct {
 // account down, tool is returned as is. A RequestScoped request's error
 // answer is returned classified and moves nothing.
 func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, error) {
+	if req.Background {
+		if err := a.yield.wait(ctx); err != nil {
+			return nil, a.callerGone(ctx, req.Tool)
+		}
+	}
 	// A call refused without I/O returns before any wait bookkeeping: the
 	// fail-fast path of a cooling-down account stays free of it.
 	a.mu.Lock()
@@ -52,6 +61,10 @@ func (a *Adapter) Call(ctx context.Context, req Request) (*mcp.CallToolResult, e
 	w := a.beginWait()
 	a.mu.Unlock()
 	defer a.endWait(w)
+	if !req.Background {
+		a.yield.begin()
+		defer a.yield.end()
+	}
 	// One deadline covers the call and its retry: a retry after a drop
 	// gets what is left, not a deadline of its own.
 	bound := a.callBound(req.Payload)

@@ -27,7 +27,7 @@ func Defaults() *Config {
 			PageSize:        DefaultPageSize,
 			AmbiguousWidth:  "auto",
 		},
-		Store:    Store{CacheBodiesMaxMB: DefaultCacheBodiesMaxMB},
+		Store:    Store{CacheBodies: Bodies{Keep: BodiesNewer, Age: DefaultBodiesAge}, CacheBodiesMaxMB: DefaultCacheBodiesMaxMB, BodyFetchKBps: DefaultBodyFetchKBps},
 		Compose:  Compose{SendDelay: Duration{DefaultSendDelay}, AbortUnmodified: true},
 		Agent:    Agent{MaxDraftsPerHour: DefaultMaxDraftsPerHour},
 		Keys:     map[string][]string{},

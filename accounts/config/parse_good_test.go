@@ -130,14 +130,36 @@ command_timeout = "25s"
 				t.Errorf("ui = %+v, want %+v", c.UI, want)
 			}
 		}},
-		{"store", "[[account]]\n" + imapOK + "[store]\ncache_bodies = true\ncache_bodies_max_mb = 64\n", func(t *testing.T, c *Config) {
-			if want := (Store{CacheBodies: true, CacheBodiesMaxMB: 64}); c.Store != want {
+		{"store", "[[account]]\n" + imapOK + "[store]\ncache_bodies = true\ncache_bodies_max_mb = 64\nbody_fetch_kbps = 256\n", func(t *testing.T, c *Config) {
+			if want := (Store{CacheBodies: Bodies{Keep: BodiesAll}, CacheBodiesMaxMB: 64, BodyFetchKBps: 256}); c.Store != want {
 				t.Errorf("store = %+v, want %+v", c.Store, want)
 			}
 		}},
 		{"store defaults", "[[account]]\n" + imapOK, func(t *testing.T, c *Config) {
-			if want := (Store{CacheBodies: false, CacheBodiesMaxMB: DefaultCacheBodiesMaxMB}); c.Store != want {
+			want := Store{CacheBodies: Bodies{Keep: BodiesNewer, Age: 90 * 24 * time.Hour}, CacheBodiesMaxMB: 500, BodyFetchKBps: 1024}
+			if c.Store != want {
 				t.Errorf("store = %+v, want %+v", c.Store, want)
+			}
+			if got := c.Store.CacheBodies.String(); got != "90d" {
+				t.Errorf("default cache_bodies reads %q, want 90d", got)
+			}
+		}},
+		{"store headers only", "[[account]]\n" + imapOK + "[store]\ncache_bodies = false\n", func(t *testing.T, c *Config) {
+			if b := c.Store.CacheBodies; b.Keep != BodiesNone || b.Stored() || b.String() != "false" {
+				t.Errorf("cache_bodies = %+v (%s)", b, b)
+			}
+		}},
+		{"store ages", "[[account]]\n" + imapOK + "[store]\ncache_bodies = \"12w\"\n", func(t *testing.T, c *Config) {
+			b := c.Store.CacheBodies
+			if b.Keep != BodiesNewer || b.Age != 84*24*time.Hour || b.String() != "12w" {
+				t.Errorf("cache_bodies = %+v (%s)", b, b)
+			}
+			now := time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)
+			if got := b.Since(now); !got.Equal(now.AddDate(0, 0, -84)) {
+				t.Errorf("Since = %v", got)
+			}
+			if got := (Bodies{Keep: BodiesAll}).Since(now); !got.IsZero() {
+				t.Errorf("all: Since = %v, want zero", got)
 			}
 		}},
 		{"keys", "[[account]]\n" + imapOK + "\n[keys]\narchive = [\"e\", \"A\"]\n# comment\n\"prev_account\" = [\"shift+tab\"]\nnot_an_action = [\"x\"]\n", func(t *testing.T, c *Config) {

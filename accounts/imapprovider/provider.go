@@ -283,3 +283,20 @@ func (p imapProvider) Count(ctx context.Context, a *conn.Adapter, folder string)
 	}
 	return provider.FolderCount{Total: out.Total, Unread: out.Unread}, nil
 }
+
+// FetchBodies asks the child for the text of several messages, behind
+// the person's own calls (a background call).
+func (p imapProvider) FetchBodies(ctx context.Context, a *conn.Adapter, folder string, uidValidity uint32, uids []uint32, maxBytes int64) (provider.FetchedBodies, error) {
+	var out imapwire.FetchBodiesOut
+	in := imapwire.FetchBodiesIn{Account: p.account, Folder: folder, UIDValidity: uidValidity, UIDs: uids, MaxBytes: maxBytes}
+	req := conn.Request{Tool: imapwire.ToolFetchBodies, Args: in, Idempotent: true, Background: true, Payload: maxBytes}
+	if _, err := provider.Do(ctx, a, req, &out, imapwire.Decode); err != nil {
+		return provider.FetchedBodies{}, err
+	}
+	got := provider.FetchedBodies{UIDValidity: out.UIDValidity, Gone: out.Gone, Answered: out.Answered, Bytes: out.Bytes}
+	for _, b := range out.Bodies {
+		id := model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: b.UID}
+		got.Bodies = append(got.Bodies, model.Body{Message: model.Message{ID: id}, Text: b.Text, FromHTML: b.FromHTML, Problems: b.Problems})
+	}
+	return got, nil
+}

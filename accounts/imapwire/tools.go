@@ -17,6 +17,7 @@ const (
 	ToolSyncFolder      = "sync_folder"
 	ToolFolderStatus    = "folder_status"
 	ToolFetchThreading  = "fetch_threading"
+	ToolFetchBodies     = "fetch_bodies"
 	ToolSpecialFolder   = "special_folder"
 	ToolSpecialFolders  = "special_folders"
 	ToolGetMessage      = "get_message"
@@ -39,7 +40,7 @@ const (
 // a test of serveimap checks the server lists exactly these.
 var Tools = []string{
 	ToolAddAccount, ToolCheckAccount, ToolListFolders, ToolListMessages, ToolSyncFolder,
-	ToolFolderStatus, ToolFetchThreading, ToolSpecialFolder, ToolSpecialFolders, ToolGetMessage, ToolSearch,
+	ToolFolderStatus, ToolFetchThreading, ToolFetchBodies, ToolSpecialFolder, ToolSpecialFolders, ToolGetMessage, ToolSearch,
 	ToolFindMessage, ToolSentTo, ToolSetFlags, ToolMove, ToolArchive, ToolTrash,
 	ToolAppendMessage, ToolDeleteMessages, ToolCreateFolder, ToolGetPart,
 	ToolUnsubscribeInfo, ToolSavePart,

@@ -276,6 +276,8 @@ func (s *Server) MCP() *mcp.Server {
 		Description: "A folder's message and unread counts (IMAP STATUS), without listing a message."}, s.folderStatus)
 	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolFetchThreading, Annotations: readOnly,
 		Description: "Message-ID, In-Reply-To and References of these uids (mail stored before its threading ids were fetched)."}, s.fetchThreading)
+	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolFetchBodies, Annotations: readOnly,
+		Description: "The text of several messages (the text part, else the HTML part as text; no attachment is read), within a byte budget; never marks them read."}, s.fetchBodies)
 	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSpecialFolder, Annotations: readOnly,
 		Description: "The name of the account's sent, archive, trash or drafts folder (override, special-use, usual names)."}, s.specialFolderTool)
 	addTool(s, ms, &mcp.Tool{Name: imapwire.ToolSpecialFolders, Annotations: readOnly,

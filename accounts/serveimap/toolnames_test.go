@@ -23,6 +23,7 @@ func TestToolNamesAreTheWireList(t *testing.T) {
 		{imapwire.ToolSyncFolder, "sync_folder"},
 		{imapwire.ToolFolderStatus, "folder_status"},
 		{imapwire.ToolFetchThreading, "fetch_threading"},
+		{imapwire.ToolFetchBodies, "fetch_bodies"},
 		{imapwire.ToolSpecialFolder, "special_folder"},
 		{imapwire.ToolSpecialFolders, "special_folders"},
 		{imapwire.ToolGetMessage, "get_message"},

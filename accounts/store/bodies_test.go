@@ -18,7 +18,8 @@ func body(m model.Message, text string) model.Body {
 // A stored body reads back whole (Cc and Reply-To too: the view shows
 // them and R answers them offline), under its envelope; it goes with its
 // message (expunged, or its folder refilled), and the cap drops the
-// bodies stored longest ago first.
+// bodies of the oldest mail first, by its date, whenever they were
+// stored.
 func TestBodies(t *testing.T) {
 	s := newStore(t)
 	in := msgs(7, 3, 2, 1)
@@ -31,10 +32,13 @@ func TestBodies(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Three bodies of ~550 bytes do not fit in 1200: the first stored (uid
-	// 3) went.
-	if _, err := s.Body(ctx, work, in[0].ID); err != ErrNotStored {
+	// Three bodies of ~550 bytes do not fit in 1200: the oldest mail's
+	// (uid 1, stored last) went; the first stored (uid 3) stays.
+	if _, err := s.Body(ctx, work, in[2].ID); err != ErrNotStored {
 		t.Fatalf("the oldest body under the cap: %v", err)
+	}
+	if _, err := s.Body(ctx, work, in[0].ID); err != nil {
+		t.Fatalf("the newest mail's body, stored first: %v", err)
 	}
 	got, err := s.Body(ctx, work, in[1].ID)
 	if err != nil || got.Text != strings.Repeat("x", 300) || got.Subject != in[1].Subject || len(got.Attachments) != 1 || len(got.Problems) != 1 || got.ID != in[1].ID ||

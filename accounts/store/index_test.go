@@ -95,17 +95,18 @@ func TestIndexFollowsTheRows(t *testing.T) {
 	check(`filename:invoice`, 3)
 	m[0] = known
 
-	body := model.Body{Message: m[1], Text: "the quarterly numbers are attached"}
+	body := model.Body{Message: m[2], Text: "the quarterly numbers are attached"}
 	if err := s.SaveBody(ctx, work, body, 1<<20); err != nil {
 		t.Fatal(err)
 	}
-	check(`body:quarterly`, 2)
-	big := model.Body{Message: m[2], Text: "another body, long enough to evict the first " + strings.Repeat("x ", 50)}
+	check(`body:quarterly`, 1)
+	// The cap drops the body of the older message (uid 1), stored first.
+	big := model.Body{Message: m[1], Text: "another body, long enough to evict the first " + strings.Repeat("x ", 50)}
 	if err := s.SaveBody(ctx, work, big, 200); err != nil {
 		t.Fatal(err)
 	}
 	check(`body:quarterly`)
-	check(`body:evict`, 1)
+	check(`body:evict`, 2)
 
 	save(m[:1]) // 2 and 1 were expunged
 	check(`recipient:me`, 3)

@@ -43,6 +43,8 @@ func runChild(role string) int {
 		err = threaderChild()
 	case "indexer":
 		err = indexerChild()
+	case "bodyfetcher":
+		err = bodyFetcherChild()
 	default:
 		err = fmt.Errorf("unknown %s=%q", childEnv, role)
 	}

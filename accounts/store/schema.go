@@ -179,6 +179,16 @@ var migrations = []string{
 		UPDATE folder SET held = held - 1 WHERE account_id = old.account_id AND name = old.folder;
 		UPDATE folder SET held = held + 1 WHERE account_id = new.account_id AND name = new.folder;
 	END;`,
+	// 8: bodies fetched in the background (issue 38, bodies.go). The cap
+	// drops the bodies of the oldest mail first, by the message's date,
+	// and reads no body to do it: the date and size sit beside the key in
+	// an index (the size column itself lies past each body's overflow
+	// pages). stored_at stays, unused.
+	`ALTER TABLE body ADD COLUMN date INTEGER NOT NULL DEFAULT 0; -- the message's, unix ms: the oldest go first
+	UPDATE body SET date = coalesce((SELECT m.date FROM message m
+		WHERE m.account_id = body.account_id AND m.folder = body.folder AND m.uid = body.uid), 0);
+	DROP INDEX body_age;
+	CREATE INDEX body_date ON body (date, size);`,
 }
 
 // schemaVersion is the version this unibox writes.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"unibox/accounts"
 	"unibox/ui/launch"
 )
 
@@ -30,6 +31,10 @@ func Run(args []string, stderr io.Writer) int {
 		return code
 	}
 	defer env.Close()
+	// Bodies are fetched in the background while the server runs (there
+	// is no first screen to wait for); this ends before the accounts close.
+	stopBodies := env.Set.FetchBodies(accounts.BodyFetchOptions{})
+	defer stopBodies()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	// stdout belongs to MCP: nothing else may write there.

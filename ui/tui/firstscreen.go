@@ -73,6 +73,10 @@ func (p *accountPanes) resumeIfDrawn(e *screen.Env) tea.Cmd {
 func (p *accountPanes) resume(e *screen.Env) tea.Cmd {
 	p.screenDone = true
 	var cmds []tea.Cmd
+	if f := e.Opts.FirstScreen; f != nil && !p.begun {
+		p.begun = true
+		cmds = append(cmds, func() tea.Msg { f(); return nil })
+	}
 	for i, a := range p.accts {
 		if !a.parked {
 			continue

@@ -11,6 +11,7 @@ import (
 // them.
 type accountPanes struct {
 	screenDone bool // every account answered once, or firstScreenWait passed
+	begun      bool // Options.FirstScreen has been run
 	accts      []*accountPane
 	subs       []<-chan accounts.Health // one health subscription per account
 	unsubs     []func()

@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"unibox/accounts"
 	"unibox/accounts/attach"
 	"unibox/accounts/config"
 	"unibox/accounts/send/dispatch"
@@ -63,11 +65,18 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 	}
 	room, stopRoom := openMailroom(env, stderr)
 	defer stopRoom()
+	// The background body fetch begins once the first screen is drawn,
+	// and ends before the accounts close (defers run last first).
+	firstScreen := make(chan struct{})
+	var drawn sync.Once
+	stopBodies := env.Set.FetchBodies(accounts.BodyFetchOptions{Begin: firstScreen})
+	defer stopBodies()
 	m, err := New(screen.Options{
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, AfterAction: env.Config.UI.AfterAction, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
 		Mailroom: room, OpenCmd: env.Config.UI.OpenCmd, DownloadDir: downloadDir(env.Config.UI.DownloadDir),
+		FirstScreen: func() { drawn.Do(func() { close(firstScreen) }) },
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.Config.Path, err)

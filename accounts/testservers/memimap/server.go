@@ -50,6 +50,7 @@ type Faults struct {
 	loginErr   []*imap.Error
 	noExamine  bool // refuse EXAMINE (a read-only SELECT)
 	seqFetchNO int  // refuse the next FETCHes by sequence number
+	throttled  int  // answer the next FETCHes NO [LIMIT]
 
 	// OnDrop, when set, runs after a DropAfter fault hung up (a test can
 	// change the mailbox before the client looks again).
@@ -164,6 +165,27 @@ func (f *Faults) seqFetchRefused() bool {
 	defer f.mu.Unlock()
 	if f.seqFetchNO > 0 {
 		f.seqFetchNO--
+		return true
+	}
+	return false
+}
+
+// ThrottleFetch makes the next n FETCHes fail with NO [LIMIT], as a
+// server that rate-limits its clients answers.
+func (f *Faults) ThrottleFetch(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.throttled += n
+}
+
+func (f *Faults) fetchThrottled() bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.throttled > 0 {
+		f.throttled--
 		return true
 	}
 	return false

@@ -62,6 +62,9 @@ func (s *session) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *
 	if !s.srv.opts.Faults.wait("FETCH") {
 		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "aborted by the test"}
 	}
+	if s.srv.opts.Faults.fetchThrottled() {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeLimit, Text: "too many requests, slow down (the test)"}
+	}
 	if _, bySeq := numSet.(imap.SeqSet); bySeq && s.srv.opts.Faults.seqFetchRefused() {
 		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "some of the requested messages no longer exist (the test)"}
 	}

@@ -47,6 +47,10 @@ type Options struct {
 	DownloadDir string
 	// Contacts completes recipients at the To: prompt; nil: no completion.
 	Contacts contact.Book
+	// FirstScreen runs once the first screen is drawn (every account has
+	// answered, or FirstScreenWait passed): the background body fetch
+	// begins then (nil: nothing to begin).
+	FirstScreen func()
 }
 
 // Env is what the components run with: the UI's lifetime, its options,
