@@ -82,6 +82,11 @@ type generation struct {
 type flight struct {
 	done chan struct{}
 	err  error
+	// over: the flight has reached its outcome (a cooldown), though its
+	// goroutine has not yet let go of it; a call arriving now is refused
+	// as the cooldown's, not handed the flight's raw error (guarded by
+	// the adapter's mu).
+	over bool
 }
 
 // New makes an idle adapter; nothing is dialled until the first call,

@@ -42,7 +42,7 @@ func (a *Adapter) session(ctx context.Context) (*generation, error) {
 // Called with mu held; returns with it released.
 func (a *Adapter) joinFlight(ctx context.Context, op string) error {
 	f := a.flight
-	if f == nil {
+	if f == nil || f.over {
 		f = a.startFlight()
 	}
 	a.mu.Unlock()
@@ -72,7 +72,9 @@ func (a *Adapter) startFlight() *flight {
 		err := a.connect(ctx)
 		cancel()
 		a.mu.Lock()
-		a.flight = nil
+		if a.flight == f {
+			a.flight = nil
+		}
 		f.err = err
 		a.mu.Unlock()
 		close(f.done)
@@ -380,6 +382,9 @@ func (a *Adapter) coolDown(n int, class ErrorClass, err error) {
 	d := a.backoff.Delay(n)
 	until := a.clock.Now().Add(d)
 	a.setState(StateCoolingDown, class, err, func(s *Status) { s.CooldownUntil, s.Attempt = until, n })
+	if a.flight != nil {
+		a.flight.over = true // its end is this cooldown: calls from now on are refused
+	}
 	if a.coolTimer != nil {
 		a.coolTimer.Stop()
 	}
@@ -394,7 +399,7 @@ func (a *Adapter) coolDown(n int, class ErrorClass, err error) {
 func (a *Adapter) cooldownOver(token uint64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.st.State != StateCoolingDown || a.coolToken != token || a.flight != nil {
+	if a.st.State != StateCoolingDown || a.coolToken != token || a.flight != nil && !a.flight.over {
 		return
 	}
 	a.startFlight()

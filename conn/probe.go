@@ -28,7 +28,7 @@ func (a *Adapter) probeTick() {
 	a.scheduleProbe()
 	switch a.st.State {
 	case StateDisconnected:
-		if a.flight == nil {
+		if a.flight == nil || a.flight.over {
 			a.startFlight()
 		}
 	case StateConnected:
@@ -195,7 +195,7 @@ func (a *Adapter) Wake() {
 	case StateConnected:
 		a.checkAsync(a.gen)
 	case StateDisconnected, StateCoolingDown:
-		if a.flight == nil {
+		if a.flight == nil || a.flight.over {
 			a.startFlight()
 		}
 	}

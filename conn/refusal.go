@@ -18,7 +18,7 @@ func (a *Adapter) refusal() *Error {
 	case StateNoSecret:
 		return a.fail("connect", ClassConfig, fmt.Errorf("%w (press r to retry): %s", ErrNoSecret, a.st.LastError))
 	case StateCoolingDown:
-		if left := a.st.CooldownUntil.Sub(a.clock.Now()); left > 0 && a.flight == nil {
+		if left := a.st.CooldownUntil.Sub(a.clock.Now()); left > 0 && (a.flight == nil || a.flight.over) {
 			return a.coolingError(roundUp(left))
 		}
 	}
