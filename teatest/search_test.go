@@ -2,11 +2,13 @@ package teatest
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"unibox/accounts"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/ui/tui"
@@ -65,4 +67,37 @@ func TestSearchSaysWhereTheQueryIsWrong(t *testing.T) {
 	typeText(tm, "budget (from:ann")
 	tm.Send(key("enter"))
 	waitFor(t, tm, `search: query: "(" at column 8`)
+}
+
+// A folder the store holds in part is asked on its server (issue 38):
+// Archive's newest page is stored, the message a search looks for is
+// older, so the store has no hit and the server finds it, checked
+// against the rest of the query on its envelope (is:flagged drops it:
+// it is not flagged), and the status line says which folder the store
+// holds in part.
+func TestSearchAsksTheServerForAFolderStoredInPart(t *testing.T) {
+	mem := imaptest.NewMem(t, memimap.Options{})
+	user, pw := mem.NewUser(t)
+	mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: "Lunch on Friday", Date: time.Now().Add(-time.Hour), Body: "noon"}.Bytes())
+	mem.Seed(t, user, "Archive", imaptest.Mail{From: "Bob <bob@example.org>", Subject: "Old manifest", Date: time.Now().Add(-900 * 24 * time.Hour), Body: "the zeppelin plans"}.Bytes())
+	for i := range 30 {
+		mem.Seed(t, user, "Archive", imaptest.Mail{From: "Carl <carl@example.org>", Subject: fmt.Sprintf("filed %d", i), Date: time.Now().Add(-time.Duration(400-i) * 24 * time.Hour), Body: "x"}.Bytes())
+	}
+	set, st := openStoredUser(t, mem, filepath.Join(t.TempDir(), "store.db"), user, pw)
+	defer st.Close()
+	defer set.Close()
+	if p, err := set.Accounts[0].List(context.Background(), accounts.ListOptions{Folder: "Archive", Limit: 10}); err != nil || len(p.Messages) != 10 {
+		t.Fatalf("Archive's newest page: %d rows, %v", len(p.Messages), err)
+	}
+	tm, _ := run(t, uiAccounts(set), 120, 24, func(o *tui.Options) { o.Now = nil })
+	waitFor(t, tm, "Lunch on Friday")
+	tm.Send(key("s"))
+	typeText(tm, "zeppelin")
+	tm.Send(key("enter"))
+	waitFor(t, tm, `search "zeppelin": 0 in the local store, 1 more found on the servers, 1 shown; stored in part: Home/Archive`, "Old manifest")
+	tm.Send(key("esc"))
+	tm.Send(key("s"))
+	typeText(tm, "zeppelin is:flagged")
+	tm.Send(key("enter"))
+	waitFor(t, tm, `search "zeppelin is:flagged": 0 in the local store, 0 more found on the servers, 0 shown; stored in part: Home/Archive`)
 }

@@ -209,7 +209,7 @@ type GetMessageOut struct {
 type SearchIn struct {
 	Account string `json:"account"`
 	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
-	Query   string `json:"query" jsonschema:"text searched in from, subject and body"`
+	Query   string `json:"query" jsonschema:"words searched in from, subject and body (each must appear, in any order)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"default 50"`
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -194,13 +195,22 @@ func (s *Server) search(ctx context.Context, in imapwire.SearchIn) (imapwire.Lis
 	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
 	out := imapwire.ListMessagesOut{Folder: folder, Messages: []imapwire.Message{}}
 	q := in.Query
-	crit := &imap.SearchCriteria{Or: [][2]imap.SearchCriteria{{
-		{Or: [][2]imap.SearchCriteria{{
-			{Header: []imap.SearchCriteriaHeaderField{{Key: "From", Value: q}}},
-			{Header: []imap.SearchCriteriaHeaderField{{Key: "Subject", Value: q}}},
-		}}},
-		{Body: []string{q}},
-	}}}
+	// Each word in the sender, the subject or the body, in any order (a
+	// person's "budget approval" finds "approval of the budget"): one OR
+	// pair a word, the pairs ANDed.
+	crit := &imap.SearchCriteria{}
+	for _, w := range strings.Fields(q) {
+		crit.Or = append(crit.Or, [2]imap.SearchCriteria{
+			{Or: [][2]imap.SearchCriteria{{
+				{Header: []imap.SearchCriteriaHeaderField{{Key: "From", Value: w}}},
+				{Header: []imap.SearchCriteriaHeaderField{{Key: "Subject", Value: w}}},
+			}}},
+			{Body: []string{w}},
+		})
+	}
+	if len(crit.Or) == 0 {
+		return imapwire.ListMessagesOut{}, "", withClass(conn.ClassTool, fmt.Errorf("search: empty query"))
+	}
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		sel, err := a.selectFolder(ctx, c, folder)
 		if err != nil {

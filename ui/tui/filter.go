@@ -114,6 +114,7 @@ func (f filterBox) apply(rows []model.Row) []model.Row {
 type searchBox struct {
 	req     uint64 // 0: no search in flight
 	query   string
+	words   []string // the query's words, for the servers (query.Words)
 	pending int
 	found   int
 	failed  []string

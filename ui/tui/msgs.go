@@ -99,6 +99,7 @@ type appliedMsg struct {
 type searchedMsg struct {
 	req     uint64
 	account int
+	folder  string
 	page    accounts.Page
 	err     error
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -14,9 +15,10 @@ import (
 // A search (s) answers from the local store's index first (issue 38):
 // its hits, across folders and accounts, are drawn as soon as it answers,
 // stale until a listing confirms them; only an account the store holds
-// nothing of is asked on its server, and what that finds joins them. The
-// list shows the hits and the loaded rows whose envelope the query
-// matches.
+// nothing of, and a folder it holds in part, are asked on their servers,
+// for the query's words, and what that finds (checked against the rest
+// of the query on its envelope) joins them. The list shows the hits and
+// the loaded rows whose envelope the query matches.
 
 // searchLimit is how many hits the index gives one search.
 const searchLimit = 500
@@ -60,7 +62,7 @@ func (m *Model) startSearch(text string) tea.Cmd {
 		}
 	}
 	req := m.env.Next()
-	m.search = searchBox{req: req, query: text, indexing: true, noStore: noStore}
+	m.search = searchBox{req: req, query: text, words: query.Words(q), indexing: true, noStore: noStore}
 	m.frame.setStatus(m.search.progress(), false)
 	m.search.said = m.frame.status
 	return indexCmd(m.env.Ctx, handles, q, req)
@@ -94,29 +96,41 @@ func (m *Model) indexed(msg indexedMsg) tea.Cmd {
 	for _, name := range m.search.noStore {
 		unstored[name] = true
 	}
+	partial := map[string][]string{} // account: folders stored in part
 	for _, u := range msg.res.Uncovered {
 		switch {
 		case u.Account != "" && u.Folder == "":
 			unstored[u.Account] = true
 		case u.Folder != "":
 			m.search.partial = append(m.search.partial, u.Account+"/"+u.Folder)
+			partial[u.Account] = append(partial[u.Account], u.Folder)
 		}
 	}
-	servers := map[int]screen.Account{}
+	// The servers are asked for what the store cannot answer: the inbox
+	// of an account it holds nothing of, each folder it holds in part,
+	// for the query's words (a server's search knows no fields or flags:
+	// what it finds is checked against the rest in searched).
+	words := strings.Join(m.search.words, " ")
+	var cmds []tea.Cmd
 	for i, a := range m.panes.inFocus() {
-		if unstored[a.Name()] {
-			servers[i] = a
+		switch {
+		case unstored[a.Name()]:
+			text := words
+			if text == "" {
+				text = m.search.query
+			}
+			cmds = append(cmds, searchCmd(m.env.Ctx, a, i, m.search.req, "INBOX", text, m.env.Opts.PageSize, m.env.Opts.CallTimeout))
+		case words != "":
+			for _, f := range partial[a.Name()] {
+				cmds = append(cmds, searchCmd(m.env.Ctx, a, i, m.search.req, f, words, m.env.Opts.PageSize, m.env.Opts.CallTimeout))
+			}
 		}
 	}
 	m.rebuild()
-	if len(servers) == 0 {
+	if len(cmds) == 0 {
 		m.frame.setStatus(m.search.outcome(len(m.list.rows)))
 		m.search = searchBox{said: m.frame.status}
 		return nil
-	}
-	var cmds []tea.Cmd
-	for i, a := range servers {
-		cmds = append(cmds, searchCmd(m.env.Ctx, a, i, m.search.req, m.search.query, m.env.Opts.PageSize, m.env.Opts.CallTimeout))
 	}
 	m.search.pending, m.search.servers = len(cmds), len(cmds)
 	m.frame.setStatus(m.search.progress(), false)

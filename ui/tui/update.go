@@ -6,6 +6,7 @@ import (
 
 	"unibox/accounts"
 	"unibox/model"
+	"unibox/model/query"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/details"
@@ -260,8 +261,15 @@ func (m *Model) dropSearch() {
 
 func (m *Model) searched(msg searchedMsg) {
 	name := m.panes.accts[msg.account].acct.Name()
-	m.search = m.search.searched(msg, name, func(msgs []model.Message) int {
-		for _, x := range msgs {
+	m.search = m.search.searched(msg, name, func(found []model.Message) int {
+		var msgs []model.Message
+		for _, x := range found {
+			// The server matched the words; the rest of the query (its
+			// fields, flags, dates) is checked on the envelope.
+			if q := m.filter.query; q != nil && !query.Match(q, query.ServerDoc(query.Envelope(x), m.search.words)) {
+				continue
+			}
+			msgs = append(msgs, x)
 			if m.filter.hits != nil {
 				m.filter.hits[x.ID] = true
 			}
