@@ -104,6 +104,8 @@
 //   - wake/: notices sleep, a stop or a clock jump, so that accounts
 //     probe at once.
 //   - private/: keeps the store's and history's files the user's only.
+//   - walmode/: switches a SQLite file to WAL while other processes open
+//     it too (the store, the snooze schedule).
 //   - send/: the sending pipeline, from the draft to the copy in Sent
 //     (drafting, outbox, dispatch, smtpsend); its doc draws a message's
 //     way from the key to Sent.

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+	"unibox/accounts/walmode"
 
 	_ "modernc.org/sqlite" // the driver, as accounts/store uses
 )
@@ -124,13 +125,16 @@ func Open(path string) (*Schedule, error) {
 	q := url.Values{}
 	q.Set("_txlock", "immediate")
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)") // a claim or a wake is never lost to a crash
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("snooze: opening the schedule: %w", err)
 	}
 	db.SetMaxOpenConns(1)
+	if err := walmode.Enable(db, busyTimeout); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("snooze: the schedule at %s: %w", path, err)
+	}
 	if _, err := db.Exec(schema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("snooze: the schedule at %s: %w", path, err)

@@ -18,6 +18,8 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"unibox/accounts/walmode"
+
 	"unibox/accounts/private"
 )
 
@@ -185,7 +187,7 @@ func open(dsn, path string) (*Store, error) {
 	// WAL only once the file is known to be ours (it persists in the
 	// file: a later connection finds it there).
 	if path != "" {
-		if err := walMode(db); err != nil {
+		if err := walmode.Enable(db, busyTimeout); err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -195,24 +197,6 @@ func open(dsn, path string) (*Store, error) {
 	// is met as it is read).
 	s.upgradeInBackground()
 	return s, nil
-}
-
-// walMode puts the file in WAL mode (a no-op once it is). The switch
-// upgrades a read lock to a write lock, which SQLite does not wait for
-// (busy_timeout does not apply: waiting there could deadlock), so a
-// process switching a new file while another one opens it gets
-// SQLITE_BUSY: it waits and retries, as busy_timeout would, holding no
-// lock meanwhile.
-func walMode(db *sql.DB) error {
-	deadline := time.Now().Add(busyTimeout)
-	for {
-		_, err := db.Exec("PRAGMA journal_mode = WAL")
-		var se *sqlite.Error
-		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // migrate brings the file to schemaVersion inside one write transaction

@@ -20,3 +20,8 @@ func saveTitle(w io.Writer) (restore func()) {
 		_, _ = io.WriteString(w, ansi.SetWindowTitle("")+ansi.WindowOp(23, 0))
 	}
 }
+
+// WindowTitle is the title the unread total makes ("unibox (6 unread)"),
+// which the terminal is given when Options.Title is on. Headless tests
+// read it here: they leave Title off (see Options.Title).
+func (m *Model) WindowTitle() string { return m.panes.title() }
