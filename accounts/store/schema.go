@@ -162,6 +162,9 @@ var migrations = []string{
 	CREATE TRIGGER body_unindex AFTER DELETE ON body BEGIN
 		UPDATE message SET docid = docid WHERE account_id = old.account_id AND folder = old.folder AND uid = old.uid AND docid IS NOT NULL;
 	END;`,
+	// 7: the contacts index (issue 38, contacts.go): who wrote to whom,
+	// aggregated per address by triggers as rows are written.
+	contactsSchema(),
 }
 
 // schemaVersion is the version this unibox writes.

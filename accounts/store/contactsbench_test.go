@@ -1,0 +1,80 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"unibox/model"
+)
+
+// BenchmarkContactsWrite: storing pages of 500 new messages (a first
+// sync's write) with the contacts index's triggers, against the same
+// writes with them dropped (the baseline), in one run; reports
+// messages/s and, since wall time on a shared machine moves with its
+// load, the process's CPU time per message. INBOX counts each message's
+// From, Sent its recipients.
+func BenchmarkContactsWrite(b *testing.B) {
+	for _, c := range []struct {
+		folder  string
+		counted bool
+	}{{"INBOX", true}, {"INBOX", false}, {"Sent", true}, {"Sent", false}} {
+		folder, counted := c.folder, c.counted
+		b.Run(fmt.Sprintf("folder=%s/contacts=%v", folder, counted), func(b *testing.B) {
+			s, err := Open(filepath.Join(b.TempDir(), "unibox", "store.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if err := s.SetSent(ctx, benchKey(0), "Sent"); err != nil {
+				b.Fatal(err)
+			}
+			if !counted {
+				dropContactsTriggers(b, s.db)
+			}
+			newest := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+			top := map[string]uint32{}
+			n := 0
+			start, cpu0 := time.Now(), cpuTime()
+			for b.Loop() {
+				l := Listing{Folder: folder, UIDValidity: 1700000000, At: newest}
+				for range 500 {
+					top[folder]++
+					m := benchMessage("Account 00", top[folder], newest)
+					m.ID.Folder = folder
+					m.Cc = []model.Address{}
+					l.Messages = append(l.Messages, m)
+				}
+				slices.Reverse(l.Messages)
+				l.UIDNext, l.Total = top[folder]+1, top[folder]
+				if err := s.Save(ctx, benchKey(0), l); err != nil {
+					b.Fatal(err)
+				}
+				n += 500
+			}
+			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "msgs/s")
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(n), "cpu-µs/msg")
+		})
+	}
+}
+
+// cpuTime is the CPU time this process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func dropContactsTriggers(b *testing.B, db *sql.DB) {
+	for _, t := range []string{"message_contacts", "message_contacts_sent", "message_uncontacts", "message_uncontacts_sent", "message_recontacts", "message_recontacts_sent", "body_bulk", "body_rebulk"} {
+		if _, err := db.Exec(`DROP TRIGGER ` + t); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
