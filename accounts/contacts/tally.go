@@ -106,8 +106,11 @@ func (n *newest) offer(name string, at time.Time) {
 }
 
 // receivedWeight is how much a received message counts beside a written
-// one, for an address the person wrote to (log2: a quarter).
-const receivedWeight = -2
+// one, for an address the person wrote to (log2: as much). Once the
+// person has written to an address, its mail is a conversation going
+// on: the one who just wrote is likeliest the one answered (a quarter
+// weight missed the intended recipient 0.5 % more often in the replay).
+const receivedWeight = 0
 
 func (s *seen) entry(key string, bulk bool) contact.Entry {
 	addr := s.sentAddr.name

@@ -41,11 +41,13 @@ func (t Tier) String() string {
 	return "unknown"
 }
 
-// HalfLife is how long a message takes to count half as much. A month:
-// whom the person writes to this week outranks whom they wrote to ten
-// times last year, and a correspondent of years is not forgotten after a
-// quiet month.
-const HalfLife = 30 * 24 * time.Hour
+// HalfLife is how long a message takes to count half as much. A week:
+// whom the person is writing with these days outranks whom they wrote
+// to often last year (replaying a generated Sent folder, a month's half
+// life put the intended recipient in the top 3 for 1.2 % fewer messages
+// than a week's, and a day's gained 0.1 % more), and a correspondent of
+// years still adds up.
+const HalfLife = 7 * 24 * time.Hour
 
 // NoWeight is the weight of nothing (an empty sum): below every real one.
 var NoWeight = math.Inf(-1)

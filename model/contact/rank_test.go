@@ -18,8 +18,8 @@ func TestWeights(t *testing.T) {
 	if got := Weight(-5, now); got != 0 {
 		t.Fatalf("no date weighs %v", got)
 	}
-	if d := Weight(now, now) - Weight(now-30*day, now); math.Abs(d-1) > 1e-9 {
-		t.Fatalf("a month halves the weight: log2 difference %v", d)
+	if d := Weight(now, now) - Weight(now-HalfLife.Milliseconds(), now); math.Abs(d-1) > 1e-9 {
+		t.Fatalf("HalfLife halves the weight: log2 difference %v", d)
 	}
 	// Frequent but old against rare but new, judged at two times.
 	frequent, recent := NoWeight, NoWeight
