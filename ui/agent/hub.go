@@ -37,9 +37,9 @@ type Hub struct {
 	// Contacts answers lookup_contact (nil: the tool says there is no
 	// index).
 	Contacts contact.Book
-	ctx       context.Context // the watch for subscribers ends with it
-	cancel    context.CancelFunc
-	watch     *watcher
+	ctx      context.Context // the watch for subscribers ends with it
+	cancel   context.CancelFunc
+	watch    *watcher
 }
 
 // New serves set; each account gets timeout per call (default 10 s).
