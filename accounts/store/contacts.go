@@ -40,17 +40,11 @@ import (
 // sender's (contact.BulkAddresses). The counter 'contacts' moves with
 // every change, so a face's index in memory knows when to read again.
 
-// contactsSource is a message row as the triggers see it (new or old).
-func contactsSource(row string) string {
-	return `(SELECT ` + row + `.account_id AS account_id, ` + row + `.folder AS folder, ` + row + `.uid AS uid, ` +
-		row + `.from_addr AS from_addr, ` + row + `.from_name AS from_name, ` + row + `.recipients AS recipients, ` +
-		row + `.cc AS cc, ` + row + `.date AS date)`
-}
-
 // The correspondent keys and values message rows give, src being a
 // table or a subquery with message's columns (as m), where a condition
 // on m (and account a, the row's account) holds: one per message for its
-// From (outside Sent), one per distinct recipient, To and Cc (inside).
+// From (outside Sent), one per distinct recipient, To and Cc (inside:
+// recipientKeys).
 // The triggers put the condition in their WHEN, so a message outside
 // Sent costs one plain upsert.
 
@@ -60,17 +54,10 @@ func fromsOf(src, where string) string {
 }
 
 func recipientsOf(src, where string) string {
-	// A list that does not read (never written so: the store marshals
-	// it) counts as none rather than failing the write.
-	list := func(col string) string {
-		return `SELECT m.account_id, m.folder, m.uid, unibox_addr_key(j.value ->> 'address') AS addr, unibox_addr_key(m.from_addr) AS writer,
-			m.date, coalesce(j.value ->> 'address', '') AS address, coalesce(j.value ->> 'name', '') AS name
-			FROM ` + src + ` m JOIN account a ON a.id = m.account_id, json_each(CASE WHEN json_valid(` + col + `) THEN ` + col + ` ELSE '[]' END) j
-			WHERE j.type = 'object' AND ` + where
-	}
-	return `SELECT account_id, addr, writer, max(date) AS date, max(address) AS address, max(name) AS name FROM (
-		` + list("m.recipients") + ` UNION ALL ` + list("m.cc") + `
-	) WHERE addr <> '' GROUP BY account_id, folder, uid, addr, writer`
+	return `SELECT m.account_id, j.value ->> 'k' AS addr, unibox_addr_key(m.from_addr) AS writer, m.date,
+			j.value ->> 'a' AS address, j.value ->> 'n' AS name
+		FROM ` + src + ` m JOIN account a ON a.id = m.account_id, json_each(unibox_recipients(m.recipients, m.cc)) j
+		WHERE ` + where
 }
 
 // inSent and outsideSent are the conditions on a row and its account.
@@ -84,22 +71,50 @@ const (
 func countIn(contributions string) string {
 	return `INSERT INTO correspondent (account_id, addr, writer, n, last, score, address, name, name_at)
 		SELECT account_id, addr, writer, 1, date, unibox_contact_weight(date), address, name, CASE WHEN name = '' THEN 0 ELSE date END
-		FROM (` + contributions + `) WHERE true
-	ON CONFLICT (account_id, addr, writer) DO UPDATE SET n = n + 1, last = max(last, excluded.last),
+		FROM (` + contributions + `) WHERE true ` + countedIn
+}
+
+// countedIn is the upsert's end: one more message for a row.
+const countedIn = `ON CONFLICT (account_id, addr, writer) DO UPDATE SET n = n + 1, last = max(last, excluded.last),
 		score = unibox_logadd(score, excluded.score),
 		address = CASE WHEN excluded.last >= last THEN excluded.address ELSE address END,
 		name = CASE WHEN excluded.name <> '' AND excluded.name_at >= name_at THEN excluded.name ELSE name END,
 		name_at = CASE WHEN excluded.name <> '' AND excluded.name_at >= name_at THEN excluded.name_at ELSE name_at END;`
+
+// countInFrom and countInRecipients add a trigger's row (new): what
+// countIn of fromsOf and recipientsOf add, said without a subquery or a
+// join. Every statement that may fire a trigger compiles it anew (a
+// triage's UPDATE too, to know which columns it reads), so the triggers
+// are kept small; TestContactsAgreeWithACountFromScratch holds the two
+// forms together.
+func countInFrom(row string) string {
+	return `INSERT INTO correspondent (account_id, addr, writer, n, last, score, address, name, name_at)
+		SELECT ` + row + `.account_id, unibox_addr_key(` + row + `.from_addr), '', 1, ` + row + `.date, unibox_contact_weight(` + row + `.date),
+			` + row + `.from_addr, ` + row + `.from_name, CASE WHEN ` + row + `.from_name = '' THEN 0 ELSE ` + row + `.date END
+		WHERE ` + row + `.from_addr <> '' ` + countedIn
 }
 
-// countOut takes the contributions out (the newest date and name stay:
-// what was written was written). A row whose count reaches zero stays,
-// read as none (n > 0 is what Contacts reads): the delete would cost
-// every expunge a second pass over the contributions.
-func countOut(contributions string) string {
-	return `UPDATE correspondent SET n = n - 1, score = unibox_logsub(score, unibox_contact_weight(c.date))
-		FROM (` + contributions + `) c
-		WHERE correspondent.account_id = c.account_id AND correspondent.addr = c.addr AND correspondent.writer = c.writer;`
+func countInRecipients(row string) string {
+	return `INSERT INTO correspondent (account_id, addr, writer, n, last, score, address, name, name_at)
+		SELECT ` + row + `.account_id, j.value ->> 'k', unibox_addr_key(` + row + `.from_addr), 1, ` + row + `.date, unibox_contact_weight(` + row + `.date),
+			j.value ->> 'a', j.value ->> 'n', CASE WHEN j.value ->> 'n' = '' THEN 0 ELSE ` + row + `.date END
+		FROM json_each(unibox_recipients(` + row + `.recipients, ` + row + `.cc)) j WHERE true ` + countedIn
+}
+
+// countOutFrom and countOutRecipients take a trigger's row (old) out
+// (the newest date and name stay: what was written was written), each
+// row updated by its key. A row whose count reaches zero stays, read as
+// none (n > 0 is what Contacts reads): deleting it would cost every
+// expunge a second pass.
+func countOutFrom(row string) string {
+	return `UPDATE correspondent SET n = n - 1, score = unibox_logsub(score, unibox_contact_weight(` + row + `.date))
+		WHERE account_id = ` + row + `.account_id AND addr = unibox_addr_key(` + row + `.from_addr) AND writer = '' AND ` + row + `.from_addr <> '';`
+}
+
+func countOutRecipients(row string) string {
+	return `UPDATE correspondent SET n = n - 1, score = unibox_logsub(score, unibox_contact_weight(` + row + `.date))
+		WHERE account_id = ` + row + `.account_id AND writer = unibox_addr_key(` + row + `.from_addr)
+			AND addr IN (SELECT j.value ->> 'k' FROM json_each(unibox_recipients(` + row + `.recipients, ` + row + `.cc)) j);`
 }
 
 // countAll counts the rows of src (message rows) in.
@@ -147,25 +162,25 @@ func contactsSchema() string {
 	-- everything again in one write.
 	INSERT INTO counter (name, value) VALUES ('contacts', 0), ('contacts_built', NOT EXISTS (SELECT 1 FROM message));
 	CREATE TRIGGER message_contacts AFTER INSERT ON message WHEN ` + sentIs("new", "IS NOT") + ` BEGIN
-		` + countIn(fromsOf(contactsSource("new"), "true")) + bumpContacts + `
+		` + countInFrom("new") + bumpContacts + `
 	END;
 	CREATE TRIGGER message_contacts_sent AFTER INSERT ON message WHEN ` + sentIs("new", "=") + ` BEGIN
-		` + countIn(recipientsOf(contactsSource("new"), "true")) + bumpContacts + `
+		` + countInRecipients("new") + bumpContacts + `
 	END;
 	CREATE TRIGGER message_uncontacts AFTER DELETE ON message WHEN ` + sentIs("old", "IS NOT") + ` BEGIN
-		` + countOut(fromsOf(contactsSource("old"), "true")) + bumpContacts + `
+		` + countOutFrom("old") + bumpContacts + `
 	END;
 	CREATE TRIGGER message_uncontacts_sent AFTER DELETE ON message WHEN ` + sentIs("old", "=") + ` BEGIN
-		` + countOut(recipientsOf(contactsSource("old"), "true")) + bumpContacts + `
+		` + countOutRecipients("old") + bumpContacts + `
 	END;
 	-- A row's folder never changes (a move is a delete and an insert).
 	CREATE TRIGGER message_recontacts AFTER UPDATE OF from_addr, from_name, date ON message
 		WHEN (` + changed + `) AND ` + sentIs("new", "IS NOT") + ` BEGIN
-		` + countOut(fromsOf(contactsSource("old"), "true")) + countIn(fromsOf(contactsSource("new"), "true")) + bumpContacts + `
+		` + countOutFrom("old") + countInFrom("new") + bumpContacts + `
 	END;
 	CREATE TRIGGER message_recontacts_sent AFTER UPDATE OF from_addr, recipients, cc, date ON message
 		WHEN (` + changed + `) AND ` + sentIs("new", "=") + ` BEGIN
-		` + countOut(recipientsOf(contactsSource("old"), "true")) + countIn(recipientsOf(contactsSource("new"), "true")) + bumpContacts + `
+		` + countOutRecipients("old") + countInRecipients("new") + bumpContacts + `
 	END;
 	CREATE TRIGGER body_bulk AFTER INSERT ON body BEGIN
 		` + bulkFromBodies(newBody) + bumpContacts + `
@@ -209,6 +224,9 @@ func init() {
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_logsub", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 		return finite(contact.LogSub(num(args[0]), num(args[1]))), nil
 	})
+	sqlite.MustRegisterDeterministicScalarFunction("unibox_recipients", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		return recipientKeys(str(args[0]), str(args[1])), nil
+	})
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_bulk_addrs", 5, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 		return bulkAddrs(str(args[0]), model.Address{Name: str(args[1]), Address: str(args[2])}, str(args[3]), str(args[4])), nil
 	})
@@ -219,6 +237,48 @@ func init() {
 const noScore = -1e300
 
 func finite(f float64) float64 { return max(f, noScore) }
+
+// recipientKeys are a message's recipients (To, then Cc: stored JSON
+// lists) each once by its key, as a JSON array of {"k": key, "a":
+// address, "n": name} (the first name that is not empty). A list that
+// does not read (never written so: the store marshals it) counts as none
+// rather than failing the write. One call a message, in Go: two
+// json_each and a GROUP BY in SQL cost a Sent folder's sync a third
+// more.
+func recipientKeys(to, cc string) string {
+	type rcpt struct {
+		K string `json:"k"`
+		A string `json:"a"`
+		N string `json:"n"`
+	}
+	var out []rcpt
+	at := map[string]int{}
+	for _, list := range []string{to, cc} {
+		var as []model.Address
+		if list == "" || json.Unmarshal([]byte(list), &as) != nil {
+			continue
+		}
+		for _, a := range as {
+			k := review.AddressKey(a.Address)
+			if k == "" {
+				continue
+			}
+			if i, ok := at[k]; ok {
+				if out[i].N == "" {
+					out[i].N = a.Name
+				}
+				continue
+			}
+			at[k] = len(out)
+			out = append(out, rcpt{K: k, A: a.Address, N: a.Name})
+		}
+	}
+	b, err := json.Marshal(out)
+	if err != nil || out == nil {
+		return "[]"
+	}
+	return string(b)
+}
 
 // bulkAddrs is contact.BulkAddresses of a stored body's headers, as a
 // JSON array ("[]" when the body or a list does not read).

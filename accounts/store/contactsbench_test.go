@@ -115,3 +115,53 @@ func BenchmarkContactsBuild(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkContactsSmallWrite: the writes a person's key makes (one
+// message marked read, one archived and put back) and one new message
+// arriving, with the contacts index's triggers and without (the
+// baseline), in one run: a small write's statements are compiled anew,
+// and every trigger a statement may fire is compiled with it.
+func BenchmarkContactsSmallWrite(b *testing.B) {
+	for _, counted := range []bool{true, false} {
+		b.Run(fmt.Sprintf("contacts=%v", counted), func(b *testing.B) {
+			s, err := Open(filepath.Join(b.TempDir(), "unibox", "store.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if !counted {
+				dropContactsTriggers(b, s.db)
+			}
+			newest := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+			var msgs []model.Message
+			for uid := uint32(1); uid <= 100; uid++ {
+				msgs = append(msgs, benchMessage("Account 00", uid, newest))
+			}
+			if err := s.Save(ctx, benchKey(0), Listing{Folder: "INBOX", UIDValidity: 1700000000, Messages: msgs, At: newest}); err != nil {
+				b.Fatal(err)
+			}
+			uid := uint32(100)
+			start, cpu0 := time.Now(), cpuTime()
+			for b.Loop() {
+				m := msgs[int(uid)%100]
+				if _, err := s.Apply(ctx, benchKey(0), model.Op{Action: model.ActSetSeen, Value: true}, []model.Message{m}); err != nil {
+					b.Fatal(err)
+				}
+				prior, err := s.Apply(ctx, benchKey(0), model.Op{Action: model.ActArchive}, []model.Message{m})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Revert(ctx, benchKey(0), prior); err != nil {
+					b.Fatal(err)
+				}
+				uid++
+				if _, err := s.ApplySync(ctx, benchKey(0), Changes{Folder: "INBOX", UIDValidity: 1700000000, UIDNext: uid + 1, Total: uid,
+					New: []model.Message{benchMessage("Account 00", uid, newest)}, Done: true, At: newest}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/round")
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/round")
+		})
+	}
+}
