@@ -79,6 +79,8 @@
 //   - known.go: whom the account has written to, for the review screen's
 //     "new recipient" mark: its Sent folder (sent_to) and the outbox's
 //     record, within KnownTimeout.
+//   - contactsource.go: ContactSource, what the contacts index reads of
+//     the account (its mailbox in the store, its own addresses).
 //   - snoozing.go: Snoozing, the account's part of the snooze schedule
 //     (accounts/snooze keeps the schedule file).
 //   - unsubscribing.go: Unsubscribing, a message's unsubscribe headers
@@ -111,6 +113,9 @@
 //     way from the key to Sent.
 //   - attach/: saves and opens attachments: a private folder, a safe
 //     name, nothing overwritten or run.
+//   - contacts/: the contacts index that completes recipients: a
+//     contact.Book over the store's count of who wrote to whom, the
+//     outbox's sent-to record and address_book_cmd.
 //   - snooze/: when snoozed mail wakes: a schedule outside the cache,
 //     each wake claimed once.
 //   - unsubscribe/: List-Unsubscribe: DKIM-backed one-click, mailto, or

@@ -100,6 +100,12 @@ func (a *Account) followUp(ctx context.Context, folder string, ph *followUp) (Sy
 			if ph.sent, err = th.SpecialFolder(ctx, a.adapter, imapwire.SpecialSent); err == nil && ph.sent == "" {
 				break // no Sent folder: nothing to read
 			}
+			if err == nil {
+				// Before its rows arrive: the contacts index counts a
+				// message in Sent as written by its From, not as received
+				// (store.SetSent).
+				err = a.cache.st.SetSent(ctx, a.cache.key, syncedName(ph.sent))
+			}
 		}
 		if err == nil {
 			var done bool

@@ -182,6 +182,13 @@ func composeTable(t *table, c Compose) Compose {
 	if b, ok := t.boolean("signature_above_quote"); ok {
 		c.SignatureAboveQuote = b
 	}
+	if list, ok := t.argv("address_book_cmd", `["khard", "email", "--parsable", "--remove-first-line", "{query}"]`); ok {
+		if err := checkAddressBookCmd(list); err != nil {
+			t.errorf("address_book_cmd", "%v", err)
+		} else {
+			c.AddressBookCmd = list
+		}
+	}
 	t.finish()
 	return c
 }

@@ -143,6 +143,11 @@ type Compose struct {
 	// SignatureAboveQuote puts the signature of a reply or forward above
 	// the quoted text instead of at the end (signature_above_quote).
 	SignatureAboveQuote bool
+	// AddressBookCmd is an external address book (address_book_cmd): a
+	// program and its arguments (no shell), one of them exactly
+	// "{query}", replaced by the text typed; it prints aerc's
+	// "address<TAB>name" lines. Empty: none. See AddressBook.
+	AddressBookCmd []string
 }
 
 // Agent is the [agent] table: what `unibox mcp` lets an agent do.

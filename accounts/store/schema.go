@@ -189,6 +189,9 @@ var migrations = []string{
 		WHERE m.account_id = body.account_id AND m.folder = body.folder AND m.uid = body.uid), 0);
 	DROP INDEX body_age;
 	CREATE INDEX body_date ON body (date, size);`,
+	// 9: the contacts index (issue 38, contacts.go): who wrote to whom,
+	// aggregated per address by triggers as rows are written.
+	contactsSchema(),
 }
 
 // schemaVersion is the version this unibox writes.

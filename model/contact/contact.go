@@ -16,7 +16,7 @@ import (
 type Contact struct {
 	Address  string
 	Name     string
-	Sent     int       // messages the person wrote to it (outbox record, Sent with own From)
+	Sent     int       // messages the person wrote to it (Sent with own From; the outbox's record alone says 1)
 	Received int       // messages it wrote to the person
 	Last     time.Time // the newest of either
 	// List is a mailing-list or no-reply address (ranked last).
@@ -24,7 +24,9 @@ type Contact struct {
 }
 
 // Book answers a typed query (a prefix of an address, a name or a word
-// of it) with contacts best first, at most limit of them.
+// of it) with contacts best first, at most limit of them. An error says
+// what could not be asked (the store, an address book); the contacts
+// returned beside it are what could.
 type Book interface {
 	Lookup(ctx context.Context, query string, limit int) ([]Contact, error)
 }

@@ -17,6 +17,7 @@ import (
 	"unibox/accounts"
 	"unibox/accounts/send/drafting"
 	"unibox/model"
+	"unibox/model/contact"
 	"unibox/ui/jsonview"
 )
 
@@ -33,9 +34,12 @@ type Hub struct {
 	// drafts folder is looked at for changes by any process.
 	Drafts    *drafting.Writer
 	DraftPoll time.Duration
-	ctx       context.Context // the watch for subscribers ends with it
-	cancel    context.CancelFunc
-	watch     *watcher
+	// Contacts answers lookup_contact (nil: the tool says there is no
+	// index).
+	Contacts contact.Book
+	ctx      context.Context // the watch for subscribers ends with it
+	cancel   context.CancelFunc
+	watch    *watcher
 }
 
 // New serves set; each account gets timeout per call (default 10 s).
@@ -83,6 +87,7 @@ func (h *Hub) Server() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "inbox_summary", Annotations: ro, Description: "Counts and highlights (newest, unread, flagged) per account. The text's first lines name every account that did not answer, and why."}, h.summary)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_messages", Annotations: ro, Description: "Messages of all accounts (or some), merged newest first, with each account's state."}, h.list)
 	mcp.AddTool(s, &mcp.Tool{Name: "search", Annotations: ro, Description: "Search every account's mail in the local store's index (offline; no server is asked), newest first, each hit with a snippet of its stored text; covered names the accounts and folders the store could not answer for (not stored, or stored in part)."}, h.search)
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup_contact", Annotations: ro, Description: "Complete a recipient as the person would at a To: prompt: the addresses a query matches (the start of an address, of its domain or of a word of a name), best first, from whom the person wrote to and heard from in every account's local store (offline) and their address book. Read only."}, h.lookupContact)
 	mcp.AddTool(s, &mcp.Tool{Name: "get_message", Annotations: ro, Description: "One message by id, with its text body; never marks it read."}, h.get)
 	mcp.AddTool(s, &mcp.Tool{Name: "set_flags", Description: "Mark read/unread, flag/unflag (absolute). Outcome per message; never retried blindly."}, h.setFlags)
 	mcp.AddTool(s, &mcp.Tool{Name: "archive", Description: "Archive messages. Outcome per message; an unknown outcome is settled by reading, never resent blindly."}, h.archive)

@@ -40,6 +40,11 @@ func Run(args []string, stderr io.Writer) int {
 	// stdout belongs to MCP: nothing else may write there.
 	hub := New(env.Set, *timeout)
 	hub.Refresh = env.Config.UI.RefreshInterval.Duration
+	book, warning := env.Contacts(env.Set.Accounts)
+	if warning != "" {
+		fmt.Fprintln(stderr, "unibox mcp:", warning)
+	}
+	hub.Contacts = book
 	// Agents draft into the same drafts as the TUI; without them the
 	// drafting tools say so, and everything else still works.
 	// Their room is the drafting side only (launch.OpenDrafting): no

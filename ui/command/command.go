@@ -36,6 +36,13 @@ Usage:
                               is:flagged is:answered has:attachment before:
                               after: (YYYY-MM-DD) newer: older: (7d, 2w, 3m, 1y),
                               NOT or -word, OR, ( ); put -word after --
+  unibox contacts [--json] [--limit N] [--account NAME]... [--] QUERY
+                              complete a recipient: the addresses QUERY (the
+                              start of an address, its domain or a word of a
+                              name) matches, best first: those you wrote to,
+                              then those that wrote to you, lists and robots
+                              last; offline (exit 0 found, 1 none, 2 usage);
+                              one "address<TAB>name" line each, or --json
   unibox status [--json] [--history] [--account NAME]... [--timeout 10s]
                               a health probe per account; --history prints
                               what each account went through instead
@@ -50,7 +57,7 @@ Usage:
   unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
   unibox --help | --version
 
-list, search, status, sync, send and mcp take --config FILE or --demo too.
+list, search, contacts, status, sync, send and mcp take --config FILE or --demo too.
 
 The config file is $XDG_CONFIG_HOME/unibox/config.toml (see config.example.toml).
 `
@@ -73,6 +80,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cli.List(args[1:], stdout, stderr)
 		case "search":
 			return cli.Search(args[1:], stdout, stderr)
+		case "contacts":
+			return cli.Contacts(args[1:], stdout, stderr)
 		case "status":
 			return cli.Status(args[1:], stdout, stderr)
 		case "sync":

@@ -22,7 +22,7 @@ const root = "../.."
 // for --config and --demo, in the sentence that gives them to all).
 func TestUsageNamesEveryFlag(t *testing.T) {
 	shared := strings.Contains(usage, "take --config FILE or --demo too")
-	for _, face := range []string{"list", "search", "status", "sync", "send", "mcp"} {
+	for _, face := range []string{"list", "search", "contacts", "status", "sync", "send", "mcp"} {
 		var stdout, stderr bytes.Buffer
 		Main([]string{face, "-h"}, &stdout, &stderr)
 		flags := flagNames(stderr.String())

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"unibox/model"
+	"unibox/model/contact"
+	"unibox/model/textsafe"
 )
 
 // MessageRef names a message in every face: the opaque id and the
@@ -56,4 +58,22 @@ func Date(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// Contact is one contact as `unibox contacts --json` and the agent's
+// lookup_contact give it (public names): the address, the name the person
+// wrote it with (else the one its own mail gave: untrusted text), how
+// many messages the person wrote to it and it wrote to the person, and
+// the newest of them (RFC 3339; "" for none).
+type Contact struct {
+	Address  string `json:"address"`
+	Name     string `json:"name"`
+	Sent     int    `json:"sent"`
+	Received int    `json:"received"`
+	Last     string `json:"last"`
+}
+
+// DescribeContact is c in its public shape, its text made safe to print.
+func DescribeContact(c contact.Contact) Contact {
+	return Contact{Address: textsafe.Line(c.Address), Name: textsafe.Line(c.Name), Sent: c.Sent, Received: c.Received, Last: Date(c.Last)}
 }

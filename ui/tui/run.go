@@ -71,12 +71,17 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 	var drawn sync.Once
 	stopBodies := env.Set.FetchBodies(accounts.BodyFetchOptions{Begin: firstScreen})
 	defer stopBodies()
+	book, warning := env.Contacts(env.Set.Accounts)
+	if warning != "" {
+		fmt.Fprintln(stderr, "unibox: warning:", warning)
+	}
 	m, err := New(screen.Options{
 		Accounts: uiAccts, Keys: env.Config.Keys, PageSize: env.Config.UI.PageSize,
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, AfterAction: env.Config.UI.AfterAction, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
 		Mailroom: room, OpenCmd: env.Config.UI.OpenCmd, DownloadDir: downloadDir(env.Config.UI.DownloadDir),
 		FirstScreen: func() { drawn.Do(func() { close(firstScreen) }) },
+		Contacts:    book,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.Config.Path, err)

@@ -146,3 +146,18 @@ func (b *Box) RecordSentTo(account string, addrs []string) error {
 	}
 	return nil
 }
+
+// SentToStamp changes whenever the account's record does (its size and
+// modification time; "" while there is none): a reader that keeps what
+// it read (the contacts index) asks this, a stat, instead of reading the
+// record again.
+func (b *Box) SentToStamp(account string) (string, error) {
+	st, err := os.Stat(b.sentToPath(account))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("outbox: the sent-to record of %s: %w", account, err)
+	}
+	return fmt.Sprintf("%d.%d", st.Size(), st.ModTime().UnixNano()), nil
+}

@@ -158,3 +158,38 @@ func TestSentToBounded(t *testing.T) {
 		t.Fatalf("kept %s", strings.Join(keys, " "))
 	}
 }
+
+// The stamp moves with every change of the record, and only then: ""
+// with none, a new one after an address is added, the same after one
+// already there is recorded again.
+func TestSentToStamp(t *testing.T) {
+	b := openBox(t)
+	stamp := func() string {
+		t.Helper()
+		s, err := b.SentToStamp("work")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if s := stamp(); s != "" {
+		t.Fatalf("no record, stamp %q", s)
+	}
+	var seen []string
+	for _, addr := range []string{"a@example.org", "b@example.org", "c@example.org"} {
+		if err := b.RecordSentTo("work", []string{addr}); err != nil {
+			t.Fatal(err)
+		}
+		s := stamp()
+		if s == "" || slices.Contains(seen, s) {
+			t.Fatalf("after %s: stamp %q, seen %q", addr, s, seen)
+		}
+		seen = append(seen, s)
+	}
+	if err := b.RecordSentTo("work", []string{"A@Example.org"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := stamp(); s != seen[len(seen)-1] {
+		t.Fatalf("nothing new recorded, yet the stamp moved: %q -> %q", seen[len(seen)-1], s)
+	}
+}

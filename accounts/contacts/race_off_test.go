@@ -1,0 +1,5 @@
+//go:build !race
+
+package contacts
+
+const raceEnabled = false
