@@ -53,7 +53,10 @@ func goldenConfig(t *testing.T) string {
 	account := func(name, password string) string { return facetest.IMAP(name, srv.Port(), password) }
 	// The agent face runs as a child with only UNIBOX_TEST_PW: the wrong
 	// password comes from a command.
-	return facetest.Write(t, facetest.Resilience("10m")+
+	// Every body fetched in the background, whatever the clock says of
+	// the fixed dates (the default keeps 90 days'): the search's snippets
+	// are pinned once the fetch has stored them.
+	return facetest.Write(t, "[store]\ncache_bodies = true\n"+facetest.Resilience("10m")+
 		account("Work", facetest.Env("UNIBOX_TEST_PW"))+account("Home", facetest.Env("UNIBOX_TEST_PW"))+
 		account("Locked", `password_cmd = "echo not-the-password"`))
 }
@@ -113,6 +116,7 @@ func TestFaceJSONGoldens(t *testing.T) {
 			ID string `json:"id"`
 		} `json:"messages"`
 	}
+	waitForSnippets(t, cs, 2)
 	for _, call := range []struct {
 		tool string
 		args any
@@ -141,4 +145,36 @@ func TestFaceJSONGoldens(t *testing.T) {
 	}
 	structured, _ := json.MarshalIndent(res.StructuredContent, "", "  ")
 	checkGolden(t, "mcp_get_message.json", fmt.Appendf(nil, "is_error: %v\ntext:\n%s\nstructured:\n%s\n", res.IsError, accounts.ResultText(res), structured))
+}
+
+// waitForSnippets waits until the agent face's background body fetch
+// has stored the bodies a search for Invoice finds (n hits, each with a
+// snippet): the fetch begins at launch and runs beside the calls.
+func waitForSnippets(t *testing.T, cs *mcp.ClientSession, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "Invoice"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Messages []struct {
+				Snippet string `json:"snippet"`
+			} `json:"messages"`
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(raw, &out)
+		have := 0
+		for _, m := range out.Messages {
+			if m.Snippet != "" {
+				have++
+			}
+		}
+		if have == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the background fetch stored %d of %d bodies a search finds", have, n)
+		}
+	}
 }
