@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -109,37 +108,15 @@ func (b addressBook) Lookup(ctx context.Context, query string, limit int) ([]con
 
 // runAddressBook runs argv within timeout and returns what it printed.
 func runAddressBook(ctx context.Context, argv []string, timeout time.Duration) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	start := time.Now()
-	stdout := headBuffer{max: addressBookOutput}
-	stderr := tailBuffer{max: stderrLimit}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = []string{}
-	for _, k := range addressBookEnv {
-		if v, ok := os.LookupEnv(k); ok {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-	}
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = addressBookGrace
-	killGroupOnCancel(cmd)
-	err := cmd.Run()
-	hint := lastLine(stderr.b, nil)
+	out, err := boundedCmd{env: addressBookEnv, timeout: timeout, maxOut: addressBookOutput, grace: addressBookGrace}.run(ctx, argv)
 	var exit *exec.ExitError
-	switch {
-	case err == nil || errors.Is(err, exec.ErrWaitDelay):
-		return stdout.b, nil
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return nil, fmt.Errorf("killed after %s without finishing%s", time.Since(start).Round(10*time.Millisecond), hint)
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("cancelled%s: %w", hint, ctx.Err())
-	case errors.As(err, &exit) && exit.ExitCode() == 1 && len(bytes.TrimSpace(stdout.b)) == 0:
-		return nil, nil // none found
-	case errors.As(err, &exit):
-		return nil, fmt.Errorf("failed (%s)%s", exit.Error(), hint)
+	if errors.As(err, &exit) && exit.ExitCode() == 1 && len(bytes.TrimSpace(out)) == 0 {
+		return nil, nil // none found (khard's answer)
 	}
-	return nil, fmt.Errorf("cannot run: %w", err)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // parseAddressBook reads "address<TAB>name[<TAB>anything]" lines (aerc's

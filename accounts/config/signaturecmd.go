@@ -2,10 +2,7 @@ package config
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -48,33 +45,9 @@ func (a Account) SignatureFor(ctx context.Context, from string) (string, error) 
 // group after SignatureTimeout; its output, cleaned and checked as a
 // signature file's text is, is the signature.
 func runSignatureCmd(ctx context.Context, argv []string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, SignatureTimeout)
-	defer cancel()
-	start := time.Now()
-	stdout := headBuffer{max: maxSignature + 1}
-	stderr := tailBuffer{max: stderrLimit}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = []string{}
-	for _, k := range signatureEnv {
-		if v, ok := os.LookupEnv(k); ok {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
+	out, err := boundedCmd{env: signatureEnv, timeout: SignatureTimeout, maxOut: maxSignature + 1, grace: pipeGrace}.run(ctx, argv)
+	if err != nil {
+		return "", err
 	}
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = pipeGrace
-	killGroupOnCancel(cmd)
-	err := cmd.Run()
-	hint := lastLine(stderr.b, nil)
-	var exit *exec.ExitError
-	switch {
-	case err == nil || errors.Is(err, exec.ErrWaitDelay):
-		return CleanSignature("its output", stdout.b)
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "", fmt.Errorf("killed after %s without finishing%s", time.Since(start).Round(10*time.Millisecond), hint)
-	case ctx.Err() != nil:
-		return "", fmt.Errorf("cancelled%s: %w", hint, ctx.Err())
-	case errors.As(err, &exit):
-		return "", fmt.Errorf("failed (%s)%s", exit.Error(), hint)
-	}
-	return "", fmt.Errorf("cannot run: %w", err)
+	return CleanSignature("its output", out)
 }
