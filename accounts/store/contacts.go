@@ -191,15 +191,6 @@ func contactsSchema() string {
 }
 
 func init() {
-	str := func(v driver.Value) string {
-		switch v := v.(type) {
-		case string:
-			return v
-		case []byte:
-			return string(v)
-		}
-		return ""
-	}
 	num := func(v driver.Value) float64 {
 		switch v := v.(type) {
 		case float64:
@@ -210,7 +201,7 @@ func init() {
 		return contact.NoWeight
 	}
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_addr_key", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		return review.AddressKey(str(args[0])), nil
+		return review.AddressKey(sqlText(args[0])), nil
 	})
 	// Not deterministic: a date in the future weighs as now (the clock
 	// at the write).
@@ -225,10 +216,10 @@ func init() {
 		return finite(contact.LogSub(num(args[0]), num(args[1]))), nil
 	})
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_recipients", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		return recipientKeys(str(args[0]), str(args[1])), nil
+		return recipientKeys(sqlText(args[0]), sqlText(args[1])), nil
 	})
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_bulk_addrs", 5, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		return bulkAddrs(str(args[0]), model.Address{Name: str(args[1]), Address: str(args[2])}, str(args[3]), str(args[4])), nil
+		return bulkAddrs(sqlText(args[0]), model.Address{Name: sqlText(args[1]), Address: sqlText(args[2])}, sqlText(args[3]), sqlText(args[4])), nil
 	})
 }
 

@@ -46,31 +46,34 @@ func nextDocid(date string) string {
 			FROM (SELECT unibox_docbase(` + date + `) AS b)))`
 }
 
-func init() {
-	str := func(v driver.Value) string {
-		switch v := v.(type) {
-		case string:
-			return v
-		case []byte:
-			return string(v)
-		}
-		return ""
+// sqlText is a text argument of a SQL function registered here (NULL
+// and numbers read as "").
+func sqlText(v driver.Value) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
 	}
+	return ""
+}
+
+func init() {
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_docbase", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 		ms, _ := args[0].(int64)
 		return max(ms, 0) / 1000 << docidShift, nil
 	})
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_words", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		return query.IndexText(str(args[0])), nil
+		return query.IndexText(sqlText(args[0])), nil
 	})
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_addr_words", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		return query.IndexText(addressText(str(args[0]))), nil
+		return query.IndexText(addressText(sqlText(args[0]))), nil
 	})
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_same_name", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		return strings.EqualFold(str(args[0]), str(args[1])), nil // folder: as query.Match compares
+		return strings.EqualFold(sqlText(args[0]), sqlText(args[1])), nil // folder: as query.Match compares
 	})
 	sqlite.MustRegisterDeterministicScalarFunction("unibox_body_words", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		return query.IndexText(bodyText(str(args[0]))), nil
+		return query.IndexText(bodyText(sqlText(args[0]))), nil
 	})
 }
 
