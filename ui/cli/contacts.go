@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -54,9 +53,7 @@ func Contacts(args []string, stdout, stderr io.Writer) int {
 		out.Contacts = append(out.Contacts, jsonview.DescribeContact(c))
 	}
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := writeJSON(stdout, out); err != nil {
 			fmt.Fprintln(stderr, "unibox contacts:", err)
 			return launch.ExitNone
 		}

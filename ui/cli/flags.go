@@ -82,9 +82,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // {"accounts": rows}, or as a table of header and one line per row.
 func printAccounts[T any](w io.Writer, asJSON bool, rows []T, header string, line func(T) string) {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(map[string]any{"accounts": rows})
+		_ = writeJSON(w, map[string]any{"accounts": rows})
 		return
 	}
 	tw := newTable(w)
@@ -93,4 +91,12 @@ func printAccounts[T any](w io.Writer, asJSON bool, rows []T, header string, lin
 		fmt.Fprintln(tw, line(r))
 	}
 	tw.Flush()
+}
+
+// writeJSON prints v as every face's --json does: indented by two
+// spaces, one value, a newline after it.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -46,9 +45,7 @@ func printHistory(stdout, stderr io.Writer, accts []*accounts.Account, asJSON bo
 	slices.SortStableFunc(all, func(x, y history.Event) int { return x.Time.Compare(y.Time) })
 	all = all[max(0, len(all)-historyLimit):]
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(HistoryJSON{Events: append([]history.Event{}, all...)}); err != nil {
+		if err := writeJSON(stdout, HistoryJSON{Events: append([]history.Event{}, all...)}); err != nil {
 			return launch.ExitNone
 		}
 	} else {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -112,9 +111,7 @@ func List(args []string, stdout, stderr io.Writer) int {
 		shown = conversations(out)
 	}
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(shown); err != nil {
+		if err := writeJSON(stdout, shown); err != nil {
 			fmt.Fprintln(stderr, "unibox list:", err)
 			return launch.ExitNone
 		}

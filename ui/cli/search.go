@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -98,9 +97,7 @@ func Search(args []string, stdout, stderr io.Writer) int {
 	}
 	out := searchOutput(res)
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := writeJSON(stdout, out); err != nil {
 			fmt.Fprintln(stderr, "unibox search:", err)
 			return launch.ExitNone
 		}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -82,9 +81,7 @@ func Send(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// whatever prints the JSON's decoded strings).
 	out.Error, out.SavedTo = textsafe.Line(out.Error), textsafe.Line(out.SavedTo)
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(out)
+		_ = writeJSON(stdout, out)
 	} else if out.Outcome == string(dispatch.OutcomeSent) {
 		fmt.Fprintf(stdout, "sent <%s>%s\n", textsafe.Line(out.MessageID), savedNote(out.SavedTo))
 	}
