@@ -3,6 +3,7 @@ package teatest
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"testing"
 	"time"
 
@@ -42,6 +43,13 @@ func run(t testing.TB, accts []tui.Account, w, h int, mod func(*tui.Options)) (*
 // still "Loading…" at 10 s).
 func waitFor(t testing.TB, tm *teatest.TestModel, ss ...string) {
 	t.Helper()
+	// A wait that is about to fail says what every goroutine was doing
+	// (a hang on a loaded CI machine is otherwise only "condition not met").
+	dump := time.AfterFunc(waitBound-time.Second, func() {
+		buf := make([]byte, 4<<20)
+		t.Logf("still waiting for %q; goroutines:\n%s", ss, buf[:runtime.Stack(buf, true)])
+	})
+	defer dump.Stop()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		for _, s := range ss {
 			if !bytes.Contains(b, []byte(s)) {

@@ -90,10 +90,12 @@ func readReplay(t testing.TB) []replayMail {
 // logged beside.
 func TestReplayFirstRecipientInTopThree(t *testing.T) {
 	mail := readReplay(t)
-	sentLimit := 2400
 	if raceEnabled {
-		sentLimit = 400 // modernc's SQLite is ~25x slower under -race
+		// A rate over 400 messages proved little and took 36 s of CI's
+		// race run; CI's benchmark step replays all of it without -race.
+		t.Skip("a figure over the whole folder: run without -race")
 	}
+	sentLimit := 2400
 	st, err := store.Open(filepath.Join(t.TempDir(), "store.db"))
 	if err != nil {
 		t.Fatal(err)
