@@ -56,6 +56,7 @@ func bodyFetcherChild() error {
 // is, the batches committed are there, and the next start goes on from
 // what the store lacks until every message has its body.
 func TestKilledBodyFetchLosesNothing(t *testing.T) {
+	acrossProcesses(t)
 	kills, n := 12, 3000
 	if raceEnabled || testing.Short() {
 		kills, n = 3, 600 // a child under -race takes seconds to start: three kills land at three thirds of a batch

@@ -75,6 +75,7 @@ func crasherChild() error {
 // aside, passes the integrity check, and holds exactly one whole listing,
 // the last committed one or a later one, never a mix.
 func TestKilledWriterLeavesAWholeListing(t *testing.T) {
+	acrossProcesses(t)
 	kills, page := 20, 2000
 	if raceEnabled || testing.Short() {
 		// Each Save threads its rows too: 300 took a minute under the

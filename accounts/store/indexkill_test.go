@@ -44,6 +44,7 @@ func indexerChild() error {
 // was indexed stays indexed, and the next start finishes the rest: then
 // every row is found exactly once.
 func TestKilledIndexerLosesNothing(t *testing.T) {
+	acrossProcesses(t)
 	n := 3000
 	if raceEnabled {
 		n = 1000 // SQLite under the race detector is ~25x slower

@@ -126,3 +126,16 @@ func (c *child) wait() error {
 func (c *child) failure(err error) string {
 	return fmt.Sprintf("%v; stderr:\n%s", err, strings.TrimSpace(c.stderr.String()))
 }
+
+// acrossProcesses marks a test of what SQLite's file locking and journal
+// make of several processes, or of one killed: under -race, it is
+// skipped, and CI runs it without the race detector in its benchmark step
+// (.ci/run): the race detector sees nothing of another process's writes
+// or a kill, and made these tests a fifth of CI's race run (SQLite under
+// -race is ~25x slower).
+func acrossProcesses(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("across processes: CI runs it without -race (.ci/run's benchmark step)")
+	}
+}

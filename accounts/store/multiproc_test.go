@@ -206,6 +206,7 @@ func writerChild() error {
 // (no "database is locked": writers wait for the lock), the file is
 // whole, and each account holds the last listing saved for it.
 func TestProcessesShareTheFile(t *testing.T) {
+	acrossProcesses(t)
 	iters := 200
 	if raceEnabled || testing.Short() {
 		iters = 10 // each Save threads its rows: 20 took 14-17 s under -race
@@ -365,6 +366,7 @@ func openAndList(path string, w int) error {
 // (the first launch: a TUI and a cron `list` together) all open it, make
 // it once between them, and write, with no "database is locked".
 func TestProcessesOpenANewFileAtOnce(t *testing.T) {
+	acrossProcesses(t)
 	rounds, procs := 50, 4
 	if raceEnabled || testing.Short() {
 		rounds = 10

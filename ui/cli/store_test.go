@@ -92,6 +92,7 @@ func TestListCachedAcrossRuns(t *testing.T) {
 // of 400 messages; after each, the store opens without being set aside,
 // and the listing after the last one leaves it matching the server.
 func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
+	acrossProcesses(t)
 	srv := facetest.Sam(t, "pw", nil)
 	const n = 400
 	for i := range n {
@@ -144,6 +145,7 @@ func TestStoreSurvivesSIGKILLMidListing(t *testing.T) {
 // Several unibox processes on one store at once: every listing answers,
 // none warns or says "database is locked".
 func TestConcurrentProcessesShareTheStore(t *testing.T) {
+	acrossProcesses(t)
 	srv := facetest.Sam(t, "pw", nil)
 	for i := range 50 {
 		raw := imaptest.Mail{From: "Ann <ann@example.com>", Subject: fmt.Sprintf("m%d", i), Date: time.Now().Add(-time.Duration(i) * time.Minute), Body: "x"}.Bytes()
