@@ -3,7 +3,6 @@ package store
 import (
 	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -264,31 +263,10 @@ func BenchmarkMigrate4to5(b *testing.B) {
 // v4File is a store file of schema version 4 (as unibox before threads
 // left it) holding n messages of one INBOX.
 func v4File(b testing.TB, n int) string {
-	path := filepath.Join(b.TempDir(), "unibox", "store.db")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		b.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", fileDSN(path))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	for v := range 4 {
-		if _, err := db.Exec(migrations[v]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := db.Exec(fmt.Sprintf(`PRAGMA application_id = %d; PRAGMA user_version = 4;
-		INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX');
+	return olderFile(b, 4, fmt.Sprintf(`INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX');
 		INSERT INTO folder (account_id, name, uidvalidity) VALUES (1, 'INBOX', 1);
 		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
 		INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date, seen, flagged, answered, size, attachments)
 		SELECT 1, 'INBOX', i, printf('%%08x.%%d@example.org', i * 2654435761, i), 'Ann Example', 'ann@example.org', '[{"name":"Sam","address":"sam@example.org"}]',
-			printf('subject %%d', i), i, 1, 0, 0, 4000, 0 FROM n`, applicationID, n)); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	return path
+			printf('subject %%d', i), i, 1, 0, 0, 4000, 0 FROM n`, n))
 }

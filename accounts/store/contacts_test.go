@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -294,36 +292,14 @@ func TestContactsAgreeWithACountFromScratch(t *testing.T) {
 // background after Open: the rows it held are in the index, and the
 // file's version is this unibox's.
 func TestContactsBuiltForAnOlderFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "unibox", "store.db")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", fileDSN(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v := range 6 {
-		if _, err := db.Exec(migrations[v]); err != nil {
-			t.Fatalf("version %d: %v", v+1, err)
-		}
-	}
-	if _, err := db.Exec(fmt.Sprintf(`PRAGMA application_id = %d; PRAGMA user_version = 6;
-		INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX');
+	path := olderFile(t, 6, `INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX');
 		INSERT INTO folder (account_id, name, uidvalidity) VALUES (1, 'INBOX', 1);
 		INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
 			seen, flagged, answered, size, attachments) VALUES
 			(1, 'INBOX', 1, 'a@x', 'Ann', 'ann@example.org', '[]', 's', 1000, 1, 0, 0, 10, 0),
 			(1, 'INBOX', 2, 'b@x', 'Ann K', 'ann@example.org', '[]', 's', 2000, 1, 0, 0, 10, 0);
 		INSERT INTO body (account_id, folder, uid, body, size, stored_at) VALUES
-			(1, 'INBOX', 2, '{"headers":[{"Name":"List-Unsubscribe","Value":"<https://x>"}],"text":""}', 60, 1)`, applicationID)); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
+			(1, 'INBOX', 2, '{"headers":[{"Name":"List-Unsubscribe","Value":"<https://x>"}],"text":""}', 60, 1)`)
 	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,7 @@
 package store
 
 import (
-	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -15,41 +12,16 @@ import (
 // their display Message-ID (their raw ids are fetched again later), so
 // one Message-ID in two folders is one thread.
 func TestMigrationFrom4KeepsRowsAndThreadsThem(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "unibox", "store.db")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", fileDSN(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v := range 4 {
-		if _, err := db.Exec(migrations[v]); err != nil {
-			t.Fatalf("version %d: %v", v+1, err)
-		}
-	}
-	if _, err := db.Exec(fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = 4", applicationID)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX');
-		INSERT INTO folder (account_id, name, uidvalidity) VALUES (1, 'INBOX', 1), (1, 'Archive', 1)`); err != nil {
-		t.Fatal(err)
-	}
+	stmts := []string{`INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX');
+		INSERT INTO folder (account_id, name, uidvalidity) VALUES (1, 'INBOX', 1), (1, 'Archive', 1)`}
 	for i, row := range []struct {
 		folder, id string
 	}{{"INBOX", "same@x"}, {"INBOX", "other@x"}, {"Archive", "same@x"}} {
-		if _, err := db.Exec(`INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
-			seen, flagged, answered, size, attachments, forwarded) VALUES (1, ?, ?, ?, 'Ann', 'ann@x', '[]', 's', 0, 1, 0, 0, 10, 0, 0)`,
-			row.folder, i+1, row.id); err != nil {
-			t.Fatal(err)
-		}
+		stmts = append(stmts, fmt.Sprintf(`INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
+			seen, flagged, answered, size, attachments, forwarded) VALUES (1, %q, %d, %q, 'Ann', 'ann@x', '[]', 's', 0, 1, 0, 0, 10, 0, 0)`,
+			row.folder, i+1, row.id))
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := olderFile(t, 4, stmts...)
 
 	s, err := Open(path)
 	if err != nil {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -240,21 +239,7 @@ func TestEvictionReadsNoBody(t *testing.T) {
 // A file of version 6 keeps its bodies on the upgrade, each dated by its
 // message, so the cap drops the oldest mail's first from then on.
 func TestMigrationFrom6DatesTheBodies(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "unibox", "store.db")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", fileDSN(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v := range 6 {
-		if _, err := db.Exec(migrations[v]); err != nil {
-			t.Fatalf("version %d: %v", v+1, err)
-		}
-	}
-	stmts := []string{fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = 6", applicationID),
-		`INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX')`,
+	stmts := []string{`INSERT INTO account (id, name, host, user, inbox) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX')`,
 		`INSERT INTO folder (account_id, name, uidvalidity) VALUES (1, 'INBOX', 7)`}
 	for uid, date := range map[int]int64{1: 3_000_000, 2: 1_000_000, 3: 2_000_000} {
 		stmts = append(stmts, fmt.Sprintf(`INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
@@ -262,17 +247,7 @@ func TestMigrationFrom6DatesTheBodies(t *testing.T) {
 			// stored_at runs against the date: uid 1, the newest mail, was stored first
 			fmt.Sprintf(`INSERT INTO body (account_id, folder, uid, body, size, stored_at) VALUES (1, 'INBOX', %d, '{"text":"old %d"}', 100, %d)`, uid, uid, uid))
 	}
-	for _, q := range stmts {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := olderFile(t, 6, stmts...)
 	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
