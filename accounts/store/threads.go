@@ -171,12 +171,19 @@ func (s *Store) writeThreaded(ctx context.Context, k Key, rows *threadedRows, f 
 // before a write takes the write lock: the write then only catches up on
 // the rows committed since. Rows whose stored thread differs (none, but
 // after a crash mid-upgrade) wait in th.pending for that write.
+//
+// The connection comes before th.mu, as in writeWith: a write holds its
+// transaction (the one connection) and then takes th.mu, so a build that
+// held th.mu while it waited for the connection wedged both for good (a
+// failed write leaves th.t nil; the next write built while another held
+// its transaction: TestBuildAfterAFailedWriteDoesNotWedge).
 func (s *Store) build(ctx context.Context) error {
 	th := &s.threads
-	th.mu.Lock()
-	defer th.mu.Unlock()
 	return s.fail(s.use(func(db *sql.DB) error {
-		if th.t != nil && th.db == db {
+		th.mu.Lock()
+		built := th.t != nil && th.db == db
+		th.mu.Unlock()
+		if built {
 			return nil
 		}
 		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -184,6 +191,11 @@ func (s *Store) build(ctx context.Context) error {
 			return err
 		}
 		defer tx.Rollback()
+		th.mu.Lock()
+		defer th.mu.Unlock()
+		if th.t != nil && th.db == db {
+			return nil // built while this waited for the connection
+		}
 		th.t = nil
 		if err := th.catchUp(tx, db, false); err != nil {
 			th.t = nil
