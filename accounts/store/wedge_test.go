@@ -32,7 +32,9 @@ func TestBuildAfterAFailedWriteDoesNotWedge(t *testing.T) {
 	s.threads.t = nil // as a failed write leaves it
 	s.threads.mu.Unlock()
 	second := make(chan error, 1)
-	go func() { second <- s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 1, Messages: msgs(1, 3, 2, 1)}) }()
+	go func() {
+		second <- s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 1, Messages: msgs(1, 3, 2, 1)})
+	}()
 	// Give the second write time to reach the build (not a sync: either
 	// order must end in both writes done).
 	time.Sleep(100 * time.Millisecond)
