@@ -18,6 +18,10 @@ type Row struct {
 	// unconfirmed: found in the local store (a filter beyond the loaded
 	// pages), not yet seen in a listing this session: shown stale.
 	unconfirmed bool
+	// found: a search's hit beyond the listed pages (another folder, an
+	// older message): a listing keeps it while the search lasts, and
+	// DropFound takes it away with the search.
+	found bool
 	// Thread is set on the rows of the thread view (ThreadRows): on a
 	// conversation's row, and with Member on each of its messages when
 	// the conversation is expanded.
@@ -92,9 +96,15 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 		for _, r := range a.rows {
 			// The first listing after a restore keeps, below it, only
 			// what the server has confirmed (older pages it gave).
-			if SameFolder(r.ID.Folder, page.Folder) && r.ID.UIDValidity == page.UIDValidity && r.ID.UID < minUID && !(a.cached && r.unconfirmed) {
-				rows = append(rows, Row{Message: r.Message, Fresh: r.Fresh && !r.Seen, unconfirmed: r.unconfirmed})
-				keptOlder = true
+			inPage := SameFolder(r.ID.Folder, page.Folder) && r.ID.UIDValidity == page.UIDValidity
+			switch {
+			case inPage && r.ID.UID < minUID && (r.found || !(a.cached && r.unconfirmed)):
+				rows = append(rows, Row{Message: r.Message, Fresh: r.Fresh && !r.Seen, unconfirmed: r.unconfirmed, found: r.found})
+				keptOlder = keptOlder || !r.found
+			case !inPage && r.found:
+				// A search's hit in another folder: the page does not
+				// speak for it, and the search still shows it.
+				rows = append(rows, Row{Message: r.Message, unconfirmed: r.unconfirmed, found: true})
 			}
 		}
 	}
@@ -104,7 +114,9 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 	}
 	a.floor = minUID // the lowest of the rows kept: where paging goes on
 	for _, r := range rows {
-		a.floor = min(a.floor, r.ID.UID)
+		if !r.found {
+			a.floor = min(a.floor, r.ID.UID)
+		}
 	}
 	a.rows, a.loaded, a.cached = rows, true, false
 	in.dirty = true
@@ -138,7 +150,7 @@ func (in *Inbox) Restore(account string, msgs []Message, more bool) bool {
 // their stale mark, stored rows in its range it lacks are gone.
 func (in *Inbox) AppendOlder(account string, msgs []Message, more bool, before uint32) {
 	a := in.acct(account)
-	in.confirm(a, msgs)
+	in.confirm(a, msgs, true)
 	in.dropUnlisted(a, msgs, more, before)
 	in.appendOlder(a, msgs, more, false)
 }
@@ -150,7 +162,7 @@ func (in *Inbox) AppendStoredOlder(account string, msgs []Message, more bool) {
 }
 
 func (in *Inbox) appendOlder(a *accountRows, msgs []Message, more, stored bool) {
-	addUnseen(a, msgs, a.stale, stored)
+	addUnseen(a, msgs, a.stale, stored, false)
 	for _, m := range msgs {
 		if a.floor == 0 || m.ID.UID < a.floor {
 			a.floor = m.ID.UID
@@ -189,19 +201,54 @@ func (in *Inbox) dropUnlisted(a *accountRows, msgs []Message, more bool, before 
 }
 
 // AddFound adds messages a server-side search found beyond the loaded
-// rows; they show in the list but do not move where paging continues.
+// rows; they show in the list but do not move where paging continues,
+// and they stay through listings until DropFound.
 func (in *Inbox) AddFound(account string, msgs []Message) int {
 	a := in.acct(account)
-	n := addUnseen(a, msgs, a.stale, false)
-	in.confirm(a, msgs)
+	n := addUnseen(a, msgs, a.stale, false, true)
+	in.confirm(a, msgs, false)
 	sortRows(a.rows)
 	in.dirty = true
 	return n
 }
 
+// AddSearched adds a search's hits from the local store: stale until a
+// listing or the server's search confirms them, kept through listings
+// until DropFound.
+func (in *Inbox) AddSearched(account string, msgs []Message) int {
+	a := in.acct(account)
+	n := addUnseen(a, msgs, false, true, true)
+	if n > 0 {
+		sortRows(a.rows)
+		in.dirty = true
+	}
+	return n
+}
+
+// DropFound takes away the rows a search added that no listing has shown
+// since (the search is over: its hits from other folders must not stay
+// in the inbox), and says whether any went.
+func (in *Inbox) DropFound() bool {
+	dropped := false
+	for _, a := range in.accounts {
+		kept := a.rows[:0]
+		for _, r := range a.rows {
+			if r.found {
+				dropped = true
+				continue
+			}
+			kept = append(kept, r)
+		}
+		clear(a.rows[len(kept):])
+		a.rows = kept
+	}
+	in.dirty = in.dirty || dropped
+	return dropped
+}
+
 // addUnseen appends a row for each message a holds none for, and says how
 // many; the caller sorts.
-func addUnseen(a *accountRows, msgs []Message, stale, unconfirmed bool) int {
+func addUnseen(a *accountRows, msgs []Message, stale, unconfirmed, found bool) int {
 	seen := make(map[MessageID]bool, len(a.rows))
 	for _, r := range a.rows {
 		seen[r.ID] = true
@@ -209,7 +256,7 @@ func addUnseen(a *accountRows, msgs []Message, stale, unconfirmed bool) int {
 	n := 0
 	for _, m := range msgs {
 		if !seen[m.ID] {
-			a.rows = append(a.rows, Row{Message: m, Stale: stale, unconfirmed: unconfirmed})
+			a.rows = append(a.rows, Row{Message: m, Stale: stale, unconfirmed: unconfirmed, found: found})
 			n++
 		}
 	}
@@ -218,15 +265,21 @@ func addUnseen(a *accountRows, msgs []Message, stale, unconfirmed bool) int {
 
 // confirm takes the server's word for rows found in the store that msgs
 // (a listing or a server search) also holds: they are no longer stale.
-func (in *Inbox) confirm(a *accountRows, msgs []Message) {
+// A listing's (listing) rows are the folder's own, no longer a search's.
+func (in *Inbox) confirm(a *accountRows, msgs []Message, listing bool) {
 	listed := make(map[MessageID]*Message, len(msgs))
 	for i := range msgs {
 		listed[msgs[i].ID] = &msgs[i]
 	}
 	for i := range a.rows {
-		if r := &a.rows[i]; r.unconfirmed && listed[r.ID] != nil {
+		r := &a.rows[i]
+		if listed[r.ID] == nil {
+			continue
+		}
+		if r.unconfirmed {
 			r.Message, r.unconfirmed = *listed[r.ID], false
 		}
+		r.found = r.found && !listing
 	}
 }
 
@@ -235,7 +288,7 @@ func (in *Inbox) confirm(a *accountRows, msgs []Message) {
 // until one does.
 func (in *Inbox) AddStored(account string, msgs []Message) int {
 	a := in.acct(account)
-	n := addUnseen(a, msgs, false, true)
+	n := addUnseen(a, msgs, false, true, false)
 	if n > 0 {
 		sortRows(a.rows)
 		in.dirty = true

@@ -206,3 +206,44 @@ func TestInboxFirstListingAfterRestoreKeepsServerPages(t *testing.T) {
 		t.Fatalf("paging goes on below %d (more %v), want 17", in.PageFloor("A"), in.More("A"))
 	}
 }
+
+// A search's hits outlive the listings that come while it lasts (a
+// refresh or a push must not take a found Archive row off the screen)
+// and go with it: DropFound leaves only what listings showed. A hit in
+// the listed folder within the page's range that the page lacks is gone
+// (expunged), and one an older page lists becomes the folder's own.
+func TestInboxSearchHitsLastAsLongAsTheSearch(t *testing.T) {
+	archived := func(uid uint32, age time.Duration) Message {
+		m := msg("A", uid, age, true)
+		m.ID.Folder = "Archive"
+		return m
+	}
+	in := NewInbox([]string{"A"})
+	in.Replace("A", []Message{msg("A", 10, time.Hour, true), msg("A", 9, 2*time.Hour, true)}, true)
+	in.AddSearched("A", []Message{archived(3, 90*time.Hour), msg("A", 5, 50*time.Hour, true), msg("A", 95, 0, true)})
+	in.AddFound("A", []Message{archived(1, 900*time.Hour)})
+	in.Replace("A", []Message{msg("A", 11, 0, false), msg("A", 10, time.Hour, true), msg("A", 9, 2*time.Hour, true)}, true)
+	rowsOf := func() string {
+		var got []string
+		for _, r := range in.Rows() {
+			got = append(got, fmt.Sprintf("%s/%d", r.ID.Folder, r.ID.UID))
+		}
+		return fmt.Sprint(got)
+	}
+	if got, want := rowsOf(), "[INBOX/11 INBOX/10 INBOX/9 INBOX/5 Archive/3 Archive/1]"; got != want {
+		t.Fatalf("after a listing during the search: %s, want %s", got, want)
+	}
+	if in.PageFloor("A") != 9 {
+		t.Fatalf("paging goes on below %d, want 9: a hit is no page", in.PageFloor("A"))
+	}
+	in.AppendOlder("A", []Message{msg("A", 5, 50*time.Hour, true)}, true, 9)
+	if !in.DropFound() {
+		t.Fatal("DropFound dropped nothing")
+	}
+	if got, want := rowsOf(), "[INBOX/11 INBOX/10 INBOX/9 INBOX/5]"; got != want {
+		t.Fatalf("after the search: %s, want %s", got, want)
+	}
+	if in.DropFound() {
+		t.Fatal("a second DropFound dropped something")
+	}
+}

@@ -75,13 +75,12 @@ func TestSearchSaysWhereTheQueryIsWrong(t *testing.T) {
 // against the rest of the query on its envelope (is:flagged drops it:
 // it is not flagged), and the status line says which folder the store
 // holds in part.
+//
+// The hit lasts as long as the search: a listing that comes meanwhile (a
+// refresh bringing new mail, or the launch's own, which a loaded machine
+// answers after the search: the race CI found) keeps it, and esc takes it
+// out of the inbox.
 func TestSearchAsksTheServerForAFolderStoredInPart(t *testing.T) {
-	// Failed 2 of 5 CI runs (never in 21 runs by hand): the status stayed
-	// "searching the local store…" with a sync step's "Loading…", while no
-	// command goroutine was left (the goroutine dump of waitFor): both
-	// answers were lost, not stuck. A product bug under investigation
-	// (issue 38's note); skipped so that it cannot turn CI red meanwhile.
-	t.Skip("loses the index's answer when a sync step is in flight: under investigation (issue 38)")
 	mem := imaptest.NewMem(t, memimap.Options{})
 	user, pw := mem.NewUser(t)
 	mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", Subject: "Lunch on Friday", Date: time.Now().Add(-time.Hour), Body: "noon"}.Bytes())
@@ -98,12 +97,22 @@ func TestSearchAsksTheServerForAFolderStoredInPart(t *testing.T) {
 	tm, _ := run(t, uiAccounts(set), 120, 24, func(o *tui.Options) { o.Now = nil })
 	waitFor(t, tm, "Lunch on Friday")
 	tm.Send(key("s"))
-	typeText(tm, "zeppelin")
-	tm.Send(key("enter"))
-	waitFor(t, tm, `search "zeppelin": 0 in the local store, 1 more found on the servers, 1 shown; stored in part: Home/Archive`, "Old manifest")
-	tm.Send(key("esc"))
-	tm.Send(key("s"))
 	typeText(tm, "zeppelin is:flagged")
 	tm.Send(key("enter"))
 	waitFor(t, tm, `search "zeppelin is:flagged": 0 in the local store, 0 more found on the servers, 0 shown; stored in part: Home/Archive`)
+	tm.Send(key("esc"))
+	tm.Send(key("s"))
+	typeText(tm, "zeppelin")
+	tm.Send(key("enter"))
+	waitFor(t, tm, `search "zeppelin": 0 in the local store, 1 more found on the servers, 1 shown; stored in part: Home/Archive`, "Old manifest")
+	mem.Seed(t, user, "INBOX", imaptest.Mail{From: "Dora <dora@example.org>", Subject: "Zeppelin news", Date: time.Now(), Body: "y"}.Bytes())
+	tm.Send(key("r"))
+	// Both lines are drawn again (a row came above the hit): a listing
+	// that took the hit away would leave its line "Zeppelin news" only.
+	waitFor(t, tm, "Zeppelin news", "Old manifest")
+	tm.Send(key("esc"))
+	waitFor(t, tm, "Lunch on Friday")
+	if v := final(t, tm); strings.Contains(v, "Old manifest") || !strings.Contains(v, "Zeppelin news") {
+		t.Fatalf("after esc, the inbox is not the inbox:\n%s", v)
+	}
 }

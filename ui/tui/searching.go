@@ -50,6 +50,7 @@ func (m *Model) startSearch(text string) tea.Cmd {
 		m.frame.setStatus("search: "+err.Error(), true)
 		return nil
 	}
+	m.home().DropFound() // the last search's hits go with it
 	m.filter.query, m.filter.hits = q, map[model.MessageID]bool{}
 	m.rebuild()
 	var handles []*accounts.Stored
@@ -86,7 +87,7 @@ func (m *Model) indexed(msg indexedMsg) tea.Cmd {
 		m.filter.hits[h.ID] = true
 	}
 	for name, msgs := range byAccount {
-		m.home().AddStored(name, msgs)
+		m.home().AddSearched(name, msgs)
 	}
 	m.homeTriage().reapply()
 	// indexed: some account has a store (a face without any says

@@ -249,14 +249,18 @@ func (m *Model) handleFilterKey(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// dropSearch forgets the server search (late answers are dropped) and
-// takes its line off the status line, if it is still there: esc cleared
-// its text, and a line about it would outlive it.
+// dropSearch forgets the server search (late answers are dropped), takes
+// its hits out of the inbox (an Archive row must not stay in it) and its
+// line off the status line, if it is still there: esc cleared its text,
+// and a line about it would outlive it.
 func (m *Model) dropSearch() {
 	if m.search.said != "" && m.frame.status == m.search.said {
 		m.frame.setStatus("", false)
 	}
 	m.search = searchBox{}
+	if m.home().DropFound() {
+		m.rebuild()
+	}
 }
 
 func (m *Model) searched(msg searchedMsg) {
