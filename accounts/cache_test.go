@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/testservers/unibin"
+
 	"unibox/accounts/config"
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
@@ -64,7 +66,7 @@ func newStoredRig(t *testing.T, sc config.Store, opts memimap.Options, mods ...f
 	for _, m := range mods {
 		m(cfg)
 	}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := Open(cfg, Options{Exe: unibin.Exe(t),
 		Store: Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return user + "-pw", nil }
 		}})

@@ -11,20 +11,18 @@ import (
 
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
-	"unibox/accounts/serveimap"
 	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/unibin"
 	"unibox/conn"
 )
 
-// TestMain doubles as `unibox serve-imap` for the provider children.
+// TestMain doubles as a third-party MCP mail server (mcpSendServer); the
+// accounts' serve-imap children are the real binary (unibin).
 func TestMain(m *testing.M) {
-	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
-		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
 	if dir := os.Getenv("UNIBOX_TEST_MCP_SEND"); dir != "" {
 		os.Exit(mcpSendServer(dir))
 	}
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) { unibin.Cleanup(); os.Exit(code) }))
 }
 
 func testExe(t testing.TB) string {
@@ -36,8 +34,7 @@ func testExe(t testing.TB) string {
 }
 
 func openTest(t *testing.T, cfg *config.Config, d *demo.Demo) *Set {
-	exe := testExe(t)
-	set, err := Open(cfg, Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}, Password: d.Password})
+	set, err := Open(cfg, Options{Exe: unibin.Exe(t), Password: d.Password})
 	if err != nil {
 		t.Fatal(err)
 	}

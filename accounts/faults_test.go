@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/testservers/unibin"
+
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
@@ -36,7 +38,7 @@ func proxied(t *testing.T, dials func(*config.Resilience)) (*Account, *imaptest.
 	if dials != nil {
 		dials(&cfg.Resilience)
 	}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := Open(cfg, Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return pass, nil }
 		}})

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/testservers/unibin"
+
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
@@ -31,7 +33,7 @@ func followAccount(t *testing.T, folders ...string) (*Account, *memimap.Server) 
 	}
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := Open(cfg, Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

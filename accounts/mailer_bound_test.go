@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/testservers/unibin"
+
 	"github.com/emersion/go-imap/v2"
 
 	"unibox/accounts/config"
@@ -106,7 +108,7 @@ func TestSentCopyStepOutlivesItsBaseBound(t *testing.T) {
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 	cfg.Resilience.CallTimeout = config.Duration{Duration: base}
 	cfg.Resilience.IMAPCommandTimeout = config.Duration{Duration: base}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := Open(cfg, Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/testservers/unibin"
+
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
@@ -42,7 +44,7 @@ func sentAccount(t *testing.T, faults *memimap.Faults, dials ...func(*config.Res
 	for _, d := range dials {
 		d(&cfg.Resilience)
 	}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := Open(cfg, Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

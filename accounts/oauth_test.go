@@ -16,6 +16,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/conn"
 )
 
@@ -160,15 +161,16 @@ func TestOAuth2BuiltInRefreshEndToEnd(t *testing.T) {
 	}
 }
 
-// openAccount opens ac alone, its serve-imap children being this test
-// binary, with no probe timer; o (optional) adds to the options.
+// openAccount opens ac alone, its serve-imap children the real binary
+// (unibin) with unibox's own minimal environment, with no probe timer; o
+// (optional) adds to the options.
 func openAccount(t testing.TB, ac config.Account, o Options) *Account {
 	t.Helper()
 	cfg := &config.Config{Accounts: []config.Account{ac}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
-	o.Exe, o.ExeArgs, o.ChildEnv = testExe(t), []string{}, []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}
+	o.Exe = unibin.Exe(t)
 	set, err := Open(cfg, o)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/testservers/unibin"
+
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
@@ -111,7 +113,7 @@ func newSoakAccount(t *testing.T, i int) *soakAccount {
 		BackoffBase: config.Duration{Duration: 50 * time.Millisecond}, BackoffCap: config.Duration{Duration: 500 * time.Millisecond},
 		TerminateAfter: config.Duration{Duration: 100 * time.Millisecond},
 	}
-	set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := Open(cfg, Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

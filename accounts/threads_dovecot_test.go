@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"unibox/accounts/testservers/unibin"
+
 	"unibox/accounts/config"
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
@@ -57,7 +59,7 @@ func TestThreadsAcrossTwoAccounts(t *testing.T) {
 				{Name: "Home", Kind: "imap", Host: b.Host(), Port: b.Port(), Security: "none", Username: u2}}}
 			cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
 			pass := map[string]string{u1: p1, u2: p2}
-			set, err := Open(cfg, Options{Exe: testExe(t), ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+			set, err := Open(cfg, Options{Exe: unibin.Exe(t),
 				Store: Have(st), Password: func(ac config.Account) func(context.Context) (string, error) {
 					return func(context.Context) (string, error) { return pass[ac.Username], nil }
 				}})

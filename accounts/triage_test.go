@@ -11,6 +11,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/model"
 )
 
@@ -27,8 +28,7 @@ func oneAccount(t *testing.T, faults *memimap.Faults, opts memimap.Options) (*Ac
 	}
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	exe := testExe(t)
-	set, err := Open(cfg, Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := Open(cfg, Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/ui/tui"
 )
 
@@ -62,8 +62,7 @@ func BenchmarkKeyEchoWhileFetchingBodies(b *testing.B) {
 	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
 	cfg.Store = config.Store{CacheBodies: config.Bodies{Keep: config.BodiesAll}, CacheBodiesMaxMB: 500, BodyFetchKBps: 1 << 20}
-	exe, _ := os.Executable()
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(b),
 		Store: accounts.Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return pass, nil }
 		}})

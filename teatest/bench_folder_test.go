@@ -15,6 +15,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/unibin"
 	"unibox/model"
 	"unibox/ui/tui"
 )
@@ -81,8 +82,7 @@ func BenchmarkOpenFolderFromStore(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	exe, _ := os.Executable()
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(b),
 		Store: accounts.Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

@@ -16,6 +16,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/unibin"
 	"unibox/model"
 	"unibox/ui/tui"
 )
@@ -68,13 +69,12 @@ func storedFixture(b *testing.B, n, per int) (*config.Config, string) {
 // server answers: the rows can only come from the store.
 func launchFromStore(b *testing.B, cfg *config.Config, path string, want string) time.Duration {
 	b.Helper()
-	exe, _ := os.Executable()
 	start := time.Now()
 	st, err := store.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(b),
 		Store: accounts.Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

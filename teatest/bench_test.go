@@ -2,7 +2,6 @@ package teatest
 
 import (
 	"bytes"
-	"os"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/testservers/imaptest"
+	"unibox/accounts/testservers/unibin"
 	"unibox/ui/tui"
 )
 
@@ -36,10 +36,10 @@ func BenchmarkLaunchToFirstRows(b *testing.B) {
 			if tc.hung {
 				cfg.Accounts[2].Port = imaptest.HungServer(b)
 			}
-			exe, _ := os.Executable()
+			exe := unibin.Exe(b)
 			var total time.Duration
 			for b.Loop() {
-				set, err := accounts.Open(&cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}, Password: d.Password})
+				set, err := accounts.Open(&cfg, accounts.Options{Exe: exe, Password: d.Password})
 				if err != nil {
 					b.Fatal(err)
 				}

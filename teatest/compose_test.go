@@ -22,6 +22,7 @@ import (
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
+	"unibox/accounts/testservers/unibin"
 	"unibox/model"
 	mailcompose "unibox/model/compose"
 	"unibox/model/review"
@@ -212,8 +213,7 @@ func mailWorld(t *testing.T, edit ...func(*config.Config)) (*memimap.Server, *sm
 	for _, e := range edit {
 		e(cfg)
 	}
-	exe, _ := os.Executable()
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

@@ -3,7 +3,6 @@ package teatest
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"unibox/accounts/demo"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/model/textsafe"
 	"unibox/ui/tui"
 )
@@ -28,8 +28,7 @@ func openDemo(t testing.TB, at time.Time) (*demo.Demo, *accounts.Set) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe, _ := os.Executable()
-	set, err := accounts.Open(d.Config(), accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"}, Password: d.Password})
+	set, err := accounts.Open(d.Config(), accounts.Options{Exe: unibin.Exe(t), Password: d.Password})
 	if err != nil {
 		d.Close()
 		t.Fatal(err)
@@ -175,8 +174,7 @@ func TestHostileCorpusThroughRealProvider(t *testing.T) {
 func openOne(t *testing.T, name string, port int) *accounts.Set {
 	t.Helper()
 	cfg := &config.Config{Accounts: []config.Account{{Name: name, Kind: "imap", Host: "127.0.0.1", Port: port, Security: "none", Username: "sam"}}}
-	exe, _ := os.Executable()
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

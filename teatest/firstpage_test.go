@@ -3,7 +3,6 @@ package teatest
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/ui/tui"
 )
 
@@ -25,8 +25,7 @@ func openMemStored(tb testing.TB, st *store.Store, names []string, ports []int) 
 	for i, name := range names {
 		cfg.Accounts = append(cfg.Accounts, config.Account{Name: name, Kind: "imap", Host: "127.0.0.1", Port: ports[i], Security: "none", Username: "sam"})
 	}
-	exe, _ := os.Executable()
-	opts := accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	opts := accounts.Options{Exe: unibin.Exe(tb),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}}

@@ -4,21 +4,19 @@ import (
 	"os"
 	"testing"
 
+	"unibox/accounts/testservers/unibin"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"go.uber.org/goleak"
-
-	"unibox/accounts/serveimap"
 )
 
 // TestMain pins the colour profile (goldens must not depend on the
-// terminal running the tests) and doubles as `unibox serve-imap` for the
-// end-to-end tests, and as notify-send 0.8 for the notify_cmd tests,
-// dispatched before m.Run.
+// terminal running the tests) and doubles as a serve-imap with the
+// test's DKIM keys and as notify-send 0.8 for the notify_cmd tests,
+// dispatched before m.Run; the other tests' accounts run the real binary
+// as their children (unibin).
 func TestMain(m *testing.M) {
-	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
-		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
 	if path := os.Getenv("UNIBOX_TEST_DKIM_TXT"); path != "" {
 		os.Exit(dkimChildMain(path)) // serve-imap with the test's DKIM keys
 	}
@@ -34,5 +32,6 @@ func TestMain(m *testing.M) {
 		// encoder's lock to write a status line, after the tests passed
 		// (CI, under load). It is the test server's, not unibox's: its
 		// other goroutines are still checked. Not found yet.
-		goleak.IgnoreAnyFunction("github.com/emersion/go-imap/v2/imapserver.(*Conn).writeStatusResp"))
+		goleak.IgnoreAnyFunction("github.com/emersion/go-imap/v2/imapserver.(*Conn).writeStatusResp"),
+		goleak.Cleanup(func(code int) { unibin.Cleanup(); os.Exit(code) }))
 }

@@ -3,7 +3,6 @@ package teatest
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/model"
 	"unibox/ui/tui"
 )
@@ -56,8 +56,7 @@ func newSnoozeWorld(t *testing.T, subjects ...string) snoozeWorld {
 	book := snooze.NewBook(filepath.Join(dir, "snooze.db"))
 	t.Cleanup(func() { book.Close() })
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none", Username: "sam"}}}
-	exe, _ := os.Executable()
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(t),
 		Store: accounts.Have(st), Snooze: accounts.Have(book), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/ui/tui"
 )
 
@@ -37,8 +37,7 @@ func openStoredUser(t testing.TB, d imaptest.Backend, path, user, password strin
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Home", Kind: "imap", Host: d.Host(), Port: d.Port(), Security: "none", Username: user}}}
 	cfg.Resilience.BackoffBase = config.Duration{Duration: time.Minute}
 	cfg.Resilience.BackoffCap = config.Duration{Duration: time.Minute}
-	exe, _ := os.Executable()
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(t),
 		Store: accounts.Have(st), Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return password, nil }
 		}})

@@ -101,6 +101,8 @@ func TestFilterAndServerSearch(t *testing.T) {
 
 // esc after a server search (s) clears its text and its status line with
 // it (issue 37, item 16): the line "search …: 1 more found" outlived it.
+// Its hit goes too: a year-old row under the newest page would hide that
+// everything between them is not loaded.
 func TestEscClearsTheSearchLine(t *testing.T) {
 	work := newFake("Work", connected, msgs("Work", 10, time.Minute)...)
 	work.older = []model.Message{{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: 3},
@@ -112,7 +114,7 @@ func TestEscClearsTheSearchLine(t *testing.T) {
 	tm.Send(key("enter"))
 	waitFor(t, tm, `search "q3 report": 1 more found on the servers, 3 shown`)
 	tm.Send(key("esc"))
-	waitFor(t, tm, "1 of 1 account · 11 messages")
+	waitFor(t, tm, "1 of 1 account · 10 messages")
 	if screen := final(t, tm); strings.Contains(screen, "search") {
 		t.Fatalf("the search's line outlived esc:\n%s", screen)
 	}

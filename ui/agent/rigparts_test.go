@@ -2,25 +2,20 @@ package agent
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
 	"unibox/accounts/config"
+	"unibox/accounts/testservers/unibin"
 )
 
-// openSet opens cfg's accounts, each with a serve-imap child that is this
-// test binary (TestMain serves when UNIBOX_TEST_SERVE_IMAP is set), every
-// password "pw"; the test's end closes them.
+// openSet opens cfg's accounts, each with a serve-imap child (the real
+// binary, unibin), every password "pw"; the test's end closes them.
 func openSet(t *testing.T, cfg *config.Config) *accounts.Set {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})

@@ -1,19 +1,15 @@
 package agent_test
 
 import (
-	"os"
 	"testing"
 
-	"unibox/accounts/serveimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/ui/facetest"
 )
 
-// TestMain doubles as `unibox serve-imap` for the accounts' provider
-// children of the hub the tests build in process (rig), and as unibox
-// itself for the tests that run `unibox mcp` as a child (facetest.Main).
+// TestMain doubles as unibox itself for the tests that run `unibox mcp`
+// as a child (facetest.Main); the hub the tests build in process (rig)
+// runs the real binary as its accounts' children (unibin).
 func TestMain(m *testing.M) {
-	if os.Getenv("UNIBOX_TEST_SERVE_IMAP") == "1" {
-		os.Exit(serveimap.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
-	facetest.Main(m)
+	facetest.Main(m, unibin.Cleanup)
 }

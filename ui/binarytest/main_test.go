@@ -3,19 +3,13 @@ package binarytest
 import (
 	"flag"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"sync"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts/testservers/unibin"
 	"unibox/ui/facetest"
 )
-
-// binDir holds the binary buildUnibox builds, once for the package.
-var binDir string
 
 // TestMain doubles as the unibox binary for the provider children (they
 // run `<test binary> serve-imap ...`) and the faces run as processes
@@ -29,39 +23,17 @@ func TestMain(m *testing.M) {
 	if !parallelSet() {
 		_ = flag.Set("test.parallel", "4")
 	}
-	dir, err := os.MkdirTemp("", "unibox-binarytest-")
-	if err != nil {
-		panic(err)
-	}
-	binDir = dir
-	facetest.Main(m, func() { os.RemoveAll(dir) })
+	facetest.Main(m, unibin.Cleanup)
 }
 
-var (
-	buildOnce sync.Once
-	built     string // the binary's path, or "" when the build failed
-	buildErr  string
-)
-
-// buildUnibox builds the real binary (main.go, exactly as users run it),
-// once for every test of the package that needs it, without -race: the
-// race runtime sleeps a second in every process at exit, and the quit
-// tests time the exit. The children that run as the test binary
+// buildUnibox is the real binary (main.go, exactly as users run it),
+// built once for every test of the package that needs it, without -race:
+// the race runtime sleeps a second in every process at exit, and the
+// quit tests time the exit. The children that run as the test binary
 // (facetest.Main) are built with -race when the tests are.
 func buildUnibox(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		bin := filepath.Join(binDir, "unibox")
-		if out, err := exec.Command("go", "build", "-o", bin, "unibox").CombinedOutput(); err != nil {
-			buildErr = err.Error() + "\n" + string(out)
-			return
-		}
-		built = bin
-	})
-	if built == "" {
-		t.Fatalf("build: %s", buildErr)
-	}
-	return built
+	return unibin.Exe(t)
 }
 
 func keyMsg(s string) tea.KeyMsg {

@@ -3,7 +3,6 @@ package drafting
 import (
 	"context"
 	"net/mail"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"unibox/accounts/send/outbox"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
+	"unibox/accounts/testservers/unibin"
 	"unibox/model"
 )
 
@@ -30,14 +30,13 @@ func realAccount(t *testing.T) *accounts.Account {
 	if err := srv.AddUser("sam", "pw", map[string]imap.MailboxAttr{"Sent": imap.MailboxAttrSent, "Drafts": imap.MailboxAttrDrafts}); err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Work", Kind: "imap", Host: "127.0.0.1", Port: srv.Port(), Security: "none",
 		Username: "sam", From: &mail.Address{Name: "Sam", Address: "sam@example.com"}}}}
 	cfg.Resilience.ProbeInterval = config.Duration{Duration: -1}
-	set, err := accounts.Open(cfg, accounts.Options{Exe: exe, ExeArgs: []string{}, ChildEnv: []string{"UNIBOX_TEST_SERVE_IMAP=1", "GORACE=atexit_sleep_ms=0"},
+	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
 		}})
