@@ -3,7 +3,6 @@ package agent_test
 import (
 	"testing"
 
-	"unibox/accounts/testservers/unibin"
 	"unibox/ui/facetest"
 )
 
@@ -11,5 +10,5 @@ import (
 // as a child (facetest.Main); the hub the tests build in process (rig)
 // runs the real binary as its accounts' children (unibin).
 func TestMain(m *testing.M) {
-	facetest.Main(m, unibin.Cleanup)
+	facetest.Main(m)
 }

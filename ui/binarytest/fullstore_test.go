@@ -116,7 +116,7 @@ func TestFullDiskIsAWarning(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := facetest.Sam(t, "pw", nil)
 			facetest.AppendMail(t, srv, 0, 300)
-			exe, _ := os.Executable()
+			exe := buildUnibox(t) // the real binary: a race-built one is several times slower, and these test a full disk, not races
 			cmd, out := fullDisk(t, exe, facetest.OneAccount(t, srv), tt.prime, tt.freeKB, fullSteps)
 			script(t, cmd, out, func() { facetest.AppendMail(t, srv, 300, tt.newMail) })
 			read := func(step string) (string, string, int) {
@@ -227,7 +227,7 @@ func TestFullDiskAgent(t *testing.T) {
 	namespaces(t)
 	srv := facetest.Sam(t, "pw", nil)
 	facetest.AppendMail(t, srv, 0, 300)
-	exe, _ := os.Executable()
+	exe := buildUnibox(t) // the real binary: a race-built one is several times slower, and these test a full disk, not races
 	cmd, out := fullDisk(t, exe, facetest.OneAccount(t, srv), "list --limit 20", 40, `exec "$UNIBOX" mcp --config "$CONFIG" --timeout 30s`)
 	connected := make(chan error, 1)
 	var cs *mcp.ClientSession

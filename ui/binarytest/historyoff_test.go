@@ -101,7 +101,7 @@ func TestHistoryFolderReadOnly(t *testing.T) {
 	srv := facetest.Sam(t, "canary-secret-31337", nil)
 	facetest.AppendMail(t, srv, 0, 3)
 	path := facetest.OneAccount(t, srv)
-	exe, _ := os.Executable()
+	exe := buildUnibox(t) // the real binary: a race-built one is several times slower, and these test a full disk, not races
 	state := os.Getenv("XDG_STATE_HOME")
 	dir := filepath.Join(state, "unibox")
 	// The folder exists (made while writable), then its mount turns

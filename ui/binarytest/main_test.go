@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 	if !parallelSet() {
 		_ = flag.Set("test.parallel", "4")
 	}
-	facetest.Main(m, unibin.Cleanup)
+	facetest.Main(m)
 }
 
 // buildUnibox is the real binary (main.go, exactly as users run it),

@@ -10,7 +10,9 @@ import (
 
 	"go.uber.org/goleak"
 
+	"unibox/accounts/testservers/unibin"
 	"unibox/ui/command"
+	"unibox/ui/launch"
 )
 
 // children are the first arguments unibox is run with as a child of a
@@ -45,7 +47,9 @@ func Main(m *testing.M, atExit ...func()) {
 			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
 		}
 	}
+	launch.ProviderExe = unibin.Path // the faces' accounts run the real binary
 	os.Setenv("XDG_CACHE_HOME", cache)
+
 	os.Setenv("XDG_STATE_HOME", filepath.Join(cache, "state")) // account histories
 	os.Setenv("XDG_DATA_HOME", filepath.Join(cache, "data"))   // the snooze schedule, drafts
 	// teatest's own SIGINT goroutine is the only allowed leftover.
@@ -54,6 +58,7 @@ func Main(m *testing.M, atExit ...func()) {
 		// goleak passes, or a leak found after the tests passed would
 		// leave the binary exiting 0 (m.Run's code).
 		goleak.Cleanup(func(code int) {
+			unibin.Cleanup()
 			for _, f := range atExit {
 				f()
 			}

@@ -145,6 +145,13 @@ func Open(path string, useDemo bool, stderr io.Writer) (*Env, error) {
 func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env, error) {
 	e := &Env{}
 	opts := accounts.Options{}
+	if ProviderExe != nil {
+		exe, err := ProviderExe()
+		if err != nil {
+			return nil, err
+		}
+		opts.Exe = exe
+	}
 	if useDemo {
 		d, err := demo.Start(time.Now(), demo.DefaultSchedule)
 		if err != nil {
@@ -245,3 +252,10 @@ To use your own accounts, copy config.example.toml to that path, describe
 your accounts there (passwords come from password_cmd or password_env, never
 from the file), and run unibox again.
 `
+
+// ProviderExe, when set, says which binary runs as `serve-imap` for the
+// IMAP accounts instead of this executable. Only the face tests set it
+// (facetest.Main): to the real binary built without -race, since a
+// race-built test binary as every account's child parsed mail several
+// times slower and made a fifth of the race run.
+var ProviderExe func() (string, error)

@@ -9,6 +9,7 @@
 package unibin
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +30,16 @@ var (
 // `unibox serve-imap`.
 func Exe(t testing.TB) string {
 	t.Helper()
+	path, err := Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Path is Exe where no test is at hand (a face's launch, see
+// launch.ProviderExe).
+func Path() (string, error) {
 	once.Do(func() {
 		d, err := os.MkdirTemp("", "unibox-unibin-")
 		if err != nil {
@@ -44,9 +55,9 @@ func Exe(t testing.TB) string {
 		built = bin
 	})
 	if built == "" {
-		t.Fatalf("building unibox for the children: %s", buildErr)
+		return "", fmt.Errorf("building unibox for the children: %s", buildErr)
 	}
-	return built
+	return built, nil
 }
 
 // Cleanup removes the built binary: a TestMain calls it after the tests.
