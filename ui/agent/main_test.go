@@ -105,10 +105,16 @@ func (r *rig) mustCall(t *testing.T, tool string, args, out any) string {
 // keep-alives are the push watch's, not any call's.
 var command = regexp.MustCompile(`(?m)^T\d+ ([A-Z]+(?: [A-Z]+)?)`)
 
-// commands are the commands the server has received so far.
+// commands are the commands the server has received so far. The log
+// holds the server's tagged answers too ("T5 OK STATUS completed"): they
+// are not commands, and one that came after a snapshot of the commands
+// looked like a command sent after it (CI).
 func (r *rig) commands() []string {
 	var out []string
 	for _, m := range command.FindAllStringSubmatch(r.wire.String(), -1) {
+		if verb, _, _ := strings.Cut(m[1], " "); verb == "OK" || verb == "NO" || verb == "BAD" {
+			continue
+		}
 		if m[1] != "IDLE" && m[1] != "NOOP" {
 			out = append(out, m[1])
 		}
