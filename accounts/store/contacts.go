@@ -142,7 +142,6 @@ func sentIs(row, op string) string {
 func contactsSchema() string {
 	changed := `old.from_addr IS NOT new.from_addr OR old.from_name IS NOT new.from_name OR old.recipients IS NOT new.recipients
 		OR old.cc IS NOT new.cc OR old.date IS NOT new.date`
-	newBody := `(SELECT new.account_id AS account_id, new.folder AS folder, new.uid AS uid, new.body AS body)`
 	return `ALTER TABLE account ADD COLUMN sent TEXT NOT NULL DEFAULT ''; -- the Sent folder, as the sync found it ('': not known)
 	CREATE TABLE correspondent (
 		account_id INTEGER NOT NULL REFERENCES account (id) ON DELETE CASCADE,
@@ -182,7 +181,13 @@ func contactsSchema() string {
 		WHEN (` + changed + `) AND ` + sentIs("new", "=") + ` BEGIN
 		` + countOutRecipients("old") + countInRecipients("new") + bumpContacts + `
 	END;
-	CREATE TRIGGER body_bulk AFTER INSERT ON body BEGIN
+	` + bodyBulkTriggers()
+}
+
+// bodyBulkTriggers mark the list addresses of each body as it is stored.
+func bodyBulkTriggers() string {
+	newBody := `(SELECT new.account_id AS account_id, new.folder AS folder, new.uid AS uid, new.body AS body)`
+	return `CREATE TRIGGER body_bulk AFTER INSERT ON body BEGIN
 		` + bulkFromBodies(newBody) + bumpContacts + `
 	END;
 	CREATE TRIGGER body_rebulk AFTER UPDATE OF body ON body BEGIN

@@ -153,15 +153,7 @@ var migrations = []string{
 	CREATE TRIGGER message_unindex AFTER DELETE ON message WHEN old.docid IS NOT NULL BEGIN
 		DELETE FROM search WHERE rowid = old.docid;
 	END;
-	CREATE TRIGGER body_index AFTER INSERT ON body BEGIN
-		UPDATE message SET docid = docid WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid AND docid IS NOT NULL;
-	END;
-	CREATE TRIGGER body_reindex AFTER UPDATE OF body ON body BEGIN
-		UPDATE message SET docid = docid WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid AND docid IS NOT NULL;
-	END;
-	CREATE TRIGGER body_unindex AFTER DELETE ON body BEGIN
-		UPDATE message SET docid = docid WHERE account_id = old.account_id AND folder = old.folder AND uid = old.uid AND docid IS NOT NULL;
-	END;`,
+	` + bodyTriggers,
 	// 7: how many rows each folder holds, kept by triggers in the
 	// transaction that writes them: a search says which folders the
 	// store holds only part of (held against the server's total), and
@@ -192,7 +184,49 @@ var migrations = []string{
 	// 9: the contacts index (issue 38, contacts.go): who wrote to whom,
 	// aggregated per address by triggers as rows are written.
 	contactsSchema(),
+	// 10: bodies in a rowid table. WITHOUT ROWID keeps a row's payload
+	// in the key's b-tree, where no more than about 1,000 bytes of a 4 KiB
+	// page stay inline: each body of a typical 1-4 KB spilled the rest
+	// into overflow pages of its own, and the table took 3.6 times the
+	// bytes it held (BenchmarkIndexSize: 4.5 KB a 1.25 KB body), so a
+	// 500 MB cap made a file of about 1.8 GB. A rowid table keeps up to
+	// about 4,000 bytes inline; the key becomes a unique index. The small
+	// columns come first: the cap reads them without touching the body.
+	// legacy_alter_table: the rename must not parse the message triggers,
+	// which name body while it is being replaced. The table's triggers
+	// (the index's, the contacts' list marks) went with the old table.
+	`CREATE TABLE body_rows (
+		account_id INTEGER NOT NULL,
+		folder     TEXT NOT NULL,
+		uid        INTEGER NOT NULL,
+		size       INTEGER NOT NULL, -- of body, for the cap
+		date       INTEGER NOT NULL DEFAULT 0, -- the message's, unix ms: the oldest go first
+		stored_at  INTEGER NOT NULL,
+		body       BLOB NOT NULL, -- JSON of model.Body without its envelope
+		UNIQUE (account_id, folder, uid),
+		FOREIGN KEY (account_id, folder, uid) REFERENCES message (account_id, folder, uid) ON DELETE CASCADE
+	);
+	INSERT INTO body_rows (account_id, folder, uid, size, date, stored_at, body)
+		SELECT account_id, folder, uid, size, date, stored_at, body FROM body ORDER BY account_id, folder, uid;
+	DROP TABLE body;
+	PRAGMA legacy_alter_table = ON;
+	ALTER TABLE body_rows RENAME TO body;
+	PRAGMA legacy_alter_table = OFF;
+	CREATE INDEX body_date ON body (date, size, account_id, folder, uid); -- the cap's, covering: it reads no row
+	` + bodyTriggers + bodyBulkTriggers(),
 }
+
+// bodyTriggers keep the index's body column as bodies come and go: the
+// message's row is indexed again (message_index reads its body).
+const bodyTriggers = `CREATE TRIGGER body_index AFTER INSERT ON body BEGIN
+		UPDATE message SET docid = docid WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid AND docid IS NOT NULL;
+	END;
+	CREATE TRIGGER body_reindex AFTER UPDATE OF body ON body BEGIN
+		UPDATE message SET docid = docid WHERE account_id = new.account_id AND folder = new.folder AND uid = new.uid AND docid IS NOT NULL;
+	END;
+	CREATE TRIGGER body_unindex AFTER DELETE ON body BEGIN
+		UPDATE message SET docid = docid WHERE account_id = old.account_id AND folder = old.folder AND uid = old.uid AND docid IS NOT NULL;
+	END;`
 
 // schemaVersion is the version this unibox writes.
 var schemaVersion = len(migrations)
