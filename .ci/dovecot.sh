@@ -38,7 +38,9 @@ set -euo pipefail
 # Dovecot refuses to run mail processes as root.
 MAIL_UID=5000
 MAIL_GID=5000
-USERS=(alice bob carol dave)
+# Test users (password USER-pw); packages testing in parallel take distinct
+# ones (erin: the store's search benchmark against Dovecot).
+USERS=(alice bob carol dave erin)
 
 log() { printf 'dovecot.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -63,6 +64,7 @@ const (
 	BodyFull                             // the cap is reached at the mail being fetched
 	BodyUnsupported                      // the account's server has no batch fetch
 	BodyDropped                          // cache_bodies = false: the stored bodies were deleted
+	BodyElsewhere                        // another process fetches them: this one waits
 )
 
 func (k BodyEventKind) String() string {
@@ -79,6 +81,8 @@ func (k BodyEventKind) String() string {
 		return "unsupported"
 	case BodyDropped:
 		return "dropped"
+	case BodyElsewhere:
+		return "elsewhere"
 	}
 	return fmt.Sprintf("BodyEventKind(%d)", int(k))
 }
@@ -164,6 +168,11 @@ func (f *bodyFetch) run(ctx context.Context) {
 		f.event(BodyEvent{Kind: BodyUnsupported})
 		return
 	}
+	release := f.claim(ctx)
+	if release == nil {
+		return
+	}
+	defer release()
 	f.note(fmt.Sprintf("fetching the text of %s in the background, at most %d KB/s", describeKeep(c.fetch.keep), c.fetch.rate>>10))
 	w := walk{}
 	lastPause := conn.ClassNone // the history says a pause once, not every minute of an outage
@@ -182,6 +191,33 @@ func (f *bodyFetch) run(ctx context.Context) {
 		}
 		f.event(BodyEvent{Kind: BodyPaused, Pause: bodyPause, Err: err})
 		_ = f.o.Clock.Sleep(ctx, bodyPause)
+	}
+}
+
+// claim waits until this process may fetch the account's bodies (nil:
+// ctx ended first). One face fetches an account at a time: while another
+// does (the TUI and `unibox mcp` at once), this one looks again every
+// bodyRescan, and takes over once that one has stopped or died. A claim
+// that cannot be taken at all (the lock file cannot be made) is said and
+// not waited for: a second fetch costs pace, never mail.
+func (f *bodyFetch) claim(ctx context.Context) (release func()) {
+	c, said := &f.a.cache, false
+	for {
+		release, err := c.st.ClaimFetch(c.key)
+		switch {
+		case err == nil:
+			return release
+		case !errors.Is(err, store.ErrFetchClaimed):
+			f.note("fetching without a claim: " + ShortReason(err))
+			return func() {}
+		case !said:
+			f.note("another unibox (the TUI or unibox mcp) is fetching this account's bodies: this one waits")
+			said = true
+		}
+		f.event(BodyEvent{Kind: BodyElsewhere, Err: err})
+		if f.o.Clock.Sleep(ctx, bodyRescan) != nil {
+			return nil
+		}
 	}
 }
 

@@ -485,3 +485,68 @@ func TestMCPAccountFetchesNoBodies(t *testing.T) {
 		}
 	}
 }
+
+// Two faces on one store (the TUI and `unibox mcp` at once) fetch an
+// account's bodies once, at one pace: while one fetches, the other waits
+// and says why; once the first stops, the other takes over and fetches
+// what came since.
+func TestOneFaceAtATimeFetchesBodies(t *testing.T) {
+	r := newStoredRig(t, config.Store{CacheBodies: config.Bodies{Keep: config.BodiesAll}, CacheBodiesMaxMB: 500, BodyFetchKBps: 1024}, memimap.Options{})
+	for i := range 4 {
+		seedDated(t, r, fmt.Sprintf("early%02d", i), time.Duration(i+1)*time.Hour, 100)
+	}
+	syncInbox(t, r.set.Accounts[0])
+	second := r.another(t)
+	firstLog, secondLog := newFetchLog(), newFetchLog()
+	stopFirst := r.set.FetchBodies(BodyFetchOptions{Clock: newVirtualClock(true), Observe: firstLog.observe})
+	firstLog.until(t, BodyBatch) // the first holds the claim
+	stopSecond := second.FetchBodies(BodyFetchOptions{Clock: newVirtualClock(true), Observe: secondLog.observe})
+	defer stopSecond()
+	secondLog.until(t, BodyElsewhere)
+	firstLog.until(t, BodyIdle)
+	if n := len(secondLog.of(BodyBatch)); n != 0 {
+		t.Fatalf("the second face fetched %d batches while the first fetched", n)
+	}
+	stopFirst()
+	for i := range 2 {
+		seedDated(t, r, fmt.Sprintf("later%02d", i), time.Duration(i+1)*time.Minute, 100)
+	}
+	syncInbox(t, second.Accounts[0])
+	secondLog.until(t, BodyBatch)
+	secondLog.until(t, BodyIdle)
+	for _, word := range []string{"early00", "early03", "later00", "later01"} {
+		if !hasBody(t, r, word) {
+			t.Errorf("no body of %s", word)
+		}
+	}
+	if h := fmt.Sprint(second.Accounts[0].hist.Recent(100)); !strings.Contains(h, "bodies: another unibox") {
+		t.Errorf("the waiting face's history does not say why it waited:\n%s", h)
+	}
+}
+
+// The background fetch stores each message's list fields with its text,
+// so the contacts index tells a list and a newsletter from a person
+// without the message ever being opened (before, only an opened one
+// marked its list).
+func TestBodyFetchMarksListsForContacts(t *testing.T) {
+	r := newStoredRig(t, config.Store{CacheBodies: config.Bodies{Keep: config.BodiesAll}, CacheBodiesMaxMB: 500, BodyFetchKBps: 1024}, memimap.Options{})
+	r.mem.Seed(t, r.user, "INBOX", imaptest.Mail{From: "Ann <ann@example.org>", To: "dev@lists.example.org", Subject: "on the list",
+		Date: time.Now().Add(-time.Hour), Body: "hello list", Headers: map[string]string{"List-Id": "Dev <dev.lists.example.org>"}}.Bytes())
+	r.mem.Seed(t, r.user, "INBOX", imaptest.Mail{From: "Shop <news@shop.example>", To: "me@example.org", Subject: "sale",
+		Date: time.Now().Add(-2 * time.Hour), Body: "buy", Headers: map[string]string{"List-Unsubscribe": "<https://shop.example/u>"}}.Bytes())
+	r.mem.Seed(t, r.user, "INBOX", imaptest.Mail{From: "Bo <bo@example.org>", To: "me@example.org", Subject: "lunch?",
+		Date: time.Now().Add(-3 * time.Hour), Body: "noon"}.Bytes())
+	a := r.set.Accounts[0]
+	syncInbox(t, a)
+	log := newFetchLog()
+	stop := r.set.FetchBodies(BodyFetchOptions{Clock: newVirtualClock(true), Observe: log.observe})
+	log.until(t, BodyIdle)
+	stop()
+	c, err := r.st.Contacts(context.Background(), []store.Key{a.cache.key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Bulk["dev@lists.example.org"] || !c.Bulk["news@shop.example"] || c.Bulk["bo@example.org"] || c.Bulk["ann@example.org"] {
+		t.Fatalf("bulk addresses after the background fetch: %v", c.Bulk)
+	}
+}

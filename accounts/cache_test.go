@@ -46,6 +46,7 @@ type storedRig struct {
 	st   *store.Store
 	path string // the store's file
 	user string
+	cfg  *config.Config
 }
 
 func newStoredRig(t *testing.T, sc config.Store, opts memimap.Options, mods ...func(*config.Config)) storedRig {
@@ -66,15 +67,35 @@ func newStoredRig(t *testing.T, sc config.Store, opts memimap.Options, mods ...f
 	for _, m := range mods {
 		m(cfg)
 	}
-	set, err := Open(cfg, Options{Exe: unibin.Exe(t),
+	r := storedRig{mem: mem, st: st, path: path, user: user, cfg: cfg}
+	r.set = r.open(t, st)
+	return r
+}
+
+// open opens the rig's account on st, closed at the test's end.
+func (r storedRig) open(t *testing.T, st *store.Store) *Set {
+	t.Helper()
+	set, err := Open(r.cfg, Options{Exe: unibin.Exe(t),
 		Store: Have(st), Password: func(config.Account) func(context.Context) (string, error) {
-			return func(context.Context) (string, error) { return user + "-pw", nil }
+			return func(context.Context) (string, error) { return r.user + "-pw", nil }
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(set.Close)
-	return storedRig{set: set, mem: mem, st: st, path: path, user: user}
+	return set
+}
+
+// another is a second face on the rig's store file: a store handle and a
+// set of its own, as another unibox process has.
+func (r storedRig) another(t *testing.T) *Set {
+	t.Helper()
+	st, err := store.Open(r.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return r.open(t, st)
 }
 
 // Offline reading: with cache_bodies, a message opened while online opens

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("UNIBOX_TEST_MCP_SEND"); dir != "" {
 		os.Exit(mcpSendServer(dir))
 	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) { unibin.Cleanup(); os.Exit(code) }))
+	goleak.VerifyTestMain(m)
 }
 
 func testExe(t testing.TB) string {

@@ -4,8 +4,6 @@ import (
 	"os"
 	"testing"
 
-	"unibox/accounts/testservers/unibin"
-
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"go.uber.org/goleak"
@@ -32,6 +30,5 @@ func TestMain(m *testing.M) {
 		// encoder's lock to write a status line, after the tests passed
 		// (CI, under load). It is the test server's, not unibox's: its
 		// other goroutines are still checked. Not found yet.
-		goleak.IgnoreAnyFunction("github.com/emersion/go-imap/v2/imapserver.(*Conn).writeStatusResp"),
-		goleak.Cleanup(func(code int) { unibin.Cleanup(); os.Exit(code) }))
+		goleak.IgnoreAnyFunction("github.com/emersion/go-imap/v2/imapserver.(*Conn).writeStatusResp"))
 }

@@ -296,7 +296,11 @@ func (p imapProvider) FetchBodies(ctx context.Context, a *conn.Adapter, folder s
 	got := provider.FetchedBodies{UIDValidity: out.UIDValidity, Gone: out.Gone, Answered: out.Answered, Bytes: out.Bytes}
 	for _, b := range out.Bodies {
 		id := model.MessageID{Account: p.account, Folder: out.Folder, UIDValidity: out.UIDValidity, UID: b.UID}
-		got.Bodies = append(got.Bodies, model.Body{Message: model.Message{ID: id}, Text: b.Text, FromHTML: b.FromHTML, Problems: b.Problems})
+		body := model.Body{Message: model.Message{ID: id}, Text: b.Text, FromHTML: b.FromHTML, Problems: b.Problems}
+		for _, h := range b.Headers {
+			body.Headers = append(body.Headers, model.Header(h))
+		}
+		got.Bodies = append(got.Bodies, body)
 	}
 	return got, nil
 }

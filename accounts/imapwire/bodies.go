@@ -27,6 +27,10 @@ type FetchedBody struct {
 	Text     string   `json:"text"`
 	FromHTML bool     `json:"from_html,omitempty"`
 	Problems []string `json:"problems,omitempty"`
+	// Headers are its list fields (List-Id, List-Post, List-Unsubscribe,
+	// Precedence, Auto-Submitted), decoded: the contacts index tells
+	// lists and robots by them.
+	Headers []Header `json:"headers,omitempty"`
 }
 
 // FetchBodiesOut is fetch_bodies' answer. The first Answered uids of the

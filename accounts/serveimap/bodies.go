@@ -157,15 +157,30 @@ func (s *Server) fetchBodies(ctx context.Context, in imapwire.FetchBodiesIn) (im
 			return nil
 		}
 		structure := map[uint32]imap.BodyStructure{}
-		opts := &imap.FetchOptions{UID: true, BodyStructure: &imap.FetchItemBodyStructure{Extended: true}}
+		lists := map[uint32][]imapwire.Header{}
+		opts := &imap.FetchOptions{UID: true, BodyStructure: &imap.FetchItemBodyStructure{Extended: true},
+			BodySection: []*imap.FetchItemBodySection{listSection}}
 		if err := a.fetchEach(ctx, c, set, opts, func(b *imapclient.FetchMessageBuffer) {
-			if b.UID != 0 {
-				structure[uint32(b.UID)] = b.BodyStructure
+			if b.UID == 0 {
+				return
+			}
+			structure[uint32(b.UID)] = b.BodyStructure
+			for _, sec := range b.BodySection {
+				if sec.Section.Specifier == imap.PartSpecifierHeader {
+					lists[uint32(b.UID)] = listHeaders(sec.Bytes)
+					out.Bytes += int64(len(sec.Bytes))
+				}
 			}
 		}); err != nil {
 			return err
 		}
-		return a.readParts(ctx, c, in, structure, &out)
+		if err := a.readParts(ctx, c, in, structure, &out); err != nil {
+			return err
+		}
+		for i := range out.Bodies {
+			out.Bodies[i].Headers = lists[out.Bodies[i].UID]
+		}
+		return nil
 	})
 	if err != nil {
 		return imapwire.FetchBodiesOut{}, "", fmt.Errorf("fetch_bodies %s/%s: %w", in.Account, folder, err)

@@ -46,7 +46,7 @@ func TestFetchBodiesReadsTheViewersText(t *testing.T) {
 			"--M\nContent-Type: text/plain; charset=\"iso-8859-1\"\nContent-Transfer-Encoding: base64\n\n"+latin1+"--M\nContent-Type: application/pdf\nContent-Disposition: attachment; filename=\"a.pdf\"\n\n%PDF\n--M--\n"), false, 200},
 		{"forwarded message only", rawMail("fwd", `multipart/mixed; boundary="F"`,
 			"--F\nContent-Type: message/rfc822\n\nFrom: Bo <bo@example.org>\nSubject: inner\nDate: Mon, 1 Dec 2026 10:00:00 +0000\n\nthe inner text\n--F--\n"), false, 400},
-		{"huge plain", imaptest.Mail{From: "ann@example.org", Subject: "huge", Body: strings.Repeat("word ", 400<<10)}.Bytes(), false, 1 << 20},
+		{"huge plain", imaptest.Mail{From: "ann@example.org", Subject: "huge", Body: strings.Repeat("word ", 400<<10)}.Bytes(), false, 1<<20 + 16}, // the cap, and the list fields (none)
 	}
 	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
 		cs, user := provisioned(t, b, Options{})
@@ -125,6 +125,37 @@ func TestFetchBodiesBudgetAndGone(t *testing.T) {
 		res := call(t, cs, "fetch_bodies", imapwire.FetchBodiesIn{Account: "work", UIDValidity: uv, UIDs: make([]uint32, imapwire.MaxBodiesUIDs+1), MaxBytes: 1}, nil)
 		if !res.IsError {
 			t.Errorf("over the uid limit: not refused")
+		}
+	})
+}
+
+// fetch_bodies reads a message's list fields beside its text (the
+// contacts index tells lists and robots by them), decoded and made safe
+// as get_message's headers are; no other field comes with them.
+func TestFetchBodiesReadsListFields(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		list := b.Seed(t, user, "INBOX", imaptest.Mail{From: "ann@example.org", Subject: "on the list", Body: "hello list\n",
+			Headers: map[string]string{"List-Id": "=?utf-8?q?D=C3=A9v?= <dev.lists.example.org>", "List-Post": "<mailto:dev@lists.example.org>",
+				"Precedence": "list\x1b[31m", "X-Other": "not asked"}}.Bytes())
+		person := b.Seed(t, user, "INBOX", imaptest.Mail{From: "bo@example.org", Subject: "from a person", Body: "hi\n"}.Bytes())
+		var first imapwire.FetchBodiesOut
+		mustOK(t, "fetch_bodies", call(t, cs, "fetch_bodies", imapwire.FetchBodiesIn{Account: "work", UIDs: []uint32{list}, MaxBytes: 1}, &first))
+		var out imapwire.FetchBodiesOut
+		mustOK(t, "fetch_bodies", call(t, cs, "fetch_bodies", imapwire.FetchBodiesIn{Account: "work", UIDValidity: first.UIDValidity, UIDs: []uint32{list, person}, MaxBytes: 1 << 20}, &out))
+		if len(out.Bodies) != 2 {
+			t.Fatalf("answer %s", pretty(out))
+		}
+		got := map[string]string{}
+		for _, h := range out.Bodies[0].Headers {
+			got[h.Name] = h.Value
+		}
+		want := map[string]string{"List-Id": "Dév <dev.lists.example.org>", "List-Post": "<mailto:dev@lists.example.org>", "Precedence": "list"}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("list fields %q, want %q", got, want)
+		}
+		if h := out.Bodies[1].Headers; len(h) != 0 {
+			t.Errorf("a person's message has list fields %q", h)
 		}
 	})
 }

@@ -58,7 +58,6 @@ func Main(m *testing.M, atExit ...func()) {
 		// goleak passes, or a leak found after the tests passed would
 		// leave the binary exiting 0 (m.Run's code).
 		goleak.Cleanup(func(code int) {
-			unibin.Cleanup()
 			for _, f := range atExit {
 				f()
 			}

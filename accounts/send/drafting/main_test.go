@@ -1,10 +1,7 @@
 package drafting
 
 import (
-	"os"
 	"testing"
-
-	"unibox/accounts/testservers/unibin"
 
 	"go.uber.org/goleak"
 )
@@ -13,5 +10,5 @@ import (
 // every package of unibox (docs/faults.md); the real accounts the discard
 // tests open run the real binary as their children (unibin).
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) { unibin.Cleanup(); os.Exit(code) }))
+	goleak.VerifyTestMain(m)
 }

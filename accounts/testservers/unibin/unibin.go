@@ -3,9 +3,9 @@
 // used to start the test binary itself as the child: under -race that
 // is a race-built serve-imap in every child, several times slower, and
 // a fifth of the race run was children parsing mail. The children here
-// are built once per test process, without -race, exactly as users run
-// them; serve-imap's own tests (accounts/serveimap) still run it under
-// the race detector, in process and as race-built children.
+// are the binary users run, built without -race; serve-imap's own tests
+// (accounts/serveimap) still run it under the race detector, in process
+// and as race-built children.
 package unibin
 
 import (
@@ -13,21 +13,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 var (
 	once     sync.Once
-	dir      string // the folder of the built binary
-	built    string // its path, or "" when the build failed
-	buildErr string
+	built    string // the binary's path, or "" when the build failed
+	buildErr error
 )
 
-// Exe is the path of the real unibox binary, built on first use (the go
-// command inherits the test's GOFLAGS and build cache: after the first
-// build, a link). An Options with Exe set to it and ExeArgs nil runs
-// `unibox serve-imap`.
+// Exe is the path of the real unibox binary, built on first use. An
+// Options with Exe set to it and ExeArgs nil runs `unibox serve-imap`.
 func Exe(t testing.TB) string {
 	t.Helper()
 	path, err := Path()
@@ -39,30 +39,38 @@ func Exe(t testing.TB) string {
 
 // Path is Exe where no test is at hand (a face's launch, see
 // launch.ProviderExe).
+//
+// Every test process of a run shares one binary, beside the go command's
+// build cache: `go build -o` leaves a file whose build ID is current as
+// it is, so only the first package to ask links it (2.4 s here; each
+// package linked its own before), and the next run relinks only what
+// changed. An flock keeps two packages from building it at once.
 func Path() (string, error) {
-	once.Do(func() {
-		d, err := os.MkdirTemp("", "unibox-unibin-")
-		if err != nil {
-			buildErr = err.Error()
-			return
-		}
-		dir = d
-		bin := filepath.Join(d, "unibox")
-		if out, err := exec.Command("go", "build", "-o", bin, "unibox").CombinedOutput(); err != nil {
-			buildErr = err.Error() + "\n" + string(out)
-			return
-		}
-		built = bin
-	})
-	if built == "" {
-		return "", fmt.Errorf("building unibox for the children: %s", buildErr)
-	}
-	return built, nil
+	once.Do(func() { built, buildErr = build() })
+	return built, buildErr
 }
 
-// Cleanup removes the built binary: a TestMain calls it after the tests.
-func Cleanup() {
-	if dir != "" {
-		os.RemoveAll(dir)
+func build() (string, error) {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	cache := strings.TrimSpace(string(out))
+	if err != nil || cache == "" || cache == "off" {
+		return "", fmt.Errorf("building unibox for the children: no go build cache (%v)", err)
 	}
+	dir := filepath.Join(filepath.Dir(cache), "unibox-test-bin")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("building unibox for the children: %w", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("building unibox for the children: %w", err)
+	}
+	defer lock.Close() // and with it the lock
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
+		return "", fmt.Errorf("building unibox for the children: %w", err)
+	}
+	bin := filepath.Join(dir, "unibox")
+	if out, err := exec.Command("go", "build", "-o", bin, "unibox").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building unibox for the children: %w\n%s", err, out)
+	}
+	return bin, nil
 }
