@@ -57,6 +57,25 @@ func benchMessage(account string, uid uint32, newest time.Time) model.Message {
 	}
 }
 
+// benchListings are per messages of k as a first sync lists them: pages
+// of 500, newest first, of benchMessage's envelopes without Cc.
+func benchListings(k Key, per int, newest time.Time) []Listing {
+	var out []Listing
+	for top := per; top > 0; top -= 500 {
+		l := Listing{Folder: "INBOX", UIDValidity: 1700000000, UIDNext: uint32(per + 1), Total: uint32(per), More: top > 500, At: newest, Inbox: true}
+		if top < per {
+			l.BeforeUID = uint32(top + 1)
+		}
+		for uid := top; uid > max(top-500, 0); uid-- {
+			m := benchMessage(k.Name, uint32(uid), newest)
+			m.Cc = []model.Address{}
+			l.Messages = append(l.Messages, m)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 func benchKey(a int) Key {
 	return Key{Name: fmt.Sprintf("Account %02d", a), Host: fmt.Sprintf("imap%d.example.org", a), User: fmt.Sprintf("sam%d@example.org", a)}
 }

@@ -28,16 +28,7 @@ func BenchmarkIndexSize(b *testing.B) {
 		newest := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 		for a := range 4 {
 			k := benchKey(a)
-			for top := per; top > 0; top -= 500 {
-				l := Listing{Folder: "INBOX", UIDValidity: 1700000000, UIDNext: uint32(per + 1), Total: uint32(per), More: top > 500, At: newest, Inbox: true}
-				if top < per {
-					l.BeforeUID = uint32(top + 1)
-				}
-				for uid := top; uid > max(top-500, 0); uid-- {
-					m := benchMessage(k.Name, uint32(uid), newest)
-					m.Cc = []model.Address{}
-					l.Messages = append(l.Messages, m)
-				}
+			for _, l := range benchListings(k, per, newest) {
 				if err := s.Save(ctx, k, l); err != nil {
 					b.Fatal(err)
 				}
