@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -89,8 +92,13 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 	}
 	defer m.Close()
 	restoreTitle := saveTitle(os.Stdout) // Bubble Tea writes to os.Stdout too
-	_, err = tea.NewProgram(m, tea.WithAltScreen()).Run()
+	p := tea.NewProgram(m, tea.WithAltScreen())
+	hungUp := endOnHangup(p)
+	_, err = p.Run()
 	restoreTitle()
+	if hungUp() {
+		return 129 // 128 + SIGHUP, as a shell reports it; the defers clean up
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox:", err)
 		return 1
@@ -99,6 +107,33 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "unibox:", textsafe.Line(f))
 	}
 	return 0
+}
+
+// endOnHangup ends the program when its terminal goes away (SIGHUP: the
+// window closed, the ssh link dropped). The signal's default action
+// killed the process on the spot, so none of Run's clean-up ran and the
+// private copies of the attachments it had opened stayed in the
+// temporary folder. Nothing can be drawn any more: the program is
+// killed, not asked to quit, and Run's defers do the rest. hungUp, once
+// the program has ended, says whether that is why; it stops listening.
+func endOnHangup(p *tea.Program) (hungUp func() bool) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGHUP)
+	var got atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			got.Store(true)
+			p.Kill()
+		case <-done:
+		}
+	}()
+	return func() bool {
+		signal.Stop(sig)
+		close(done)
+		return got.Load()
+	}
 }
 
 // openMailroom opens the Mailroom every sending face opens
