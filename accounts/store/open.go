@@ -307,7 +307,24 @@ func (s *Store) Close() error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.db.Close()
+	err := s.db.Close()
+	waitClosed(s.db)
+	return err
+}
+
+// waitClosed waits until db's last connection has really closed. A
+// transaction whose context was cancelled (the background upgrade's, as
+// Close stops it; a face's call cut short) is rolled back and its
+// connection discarded by database/sql in a goroutine of its own, which
+// db.Close does not wait for: Close returned while SQLite was still
+// closing the file (its checkpoint, the WAL's removal), and a process
+// opening the file right after found it locked (1 open in ~130 under
+// load). The pool counts a connection until its driver's Close returns.
+func waitClosed(db *sql.DB) {
+	deadline := time.Now().Add(10 * time.Second) // a bound, never reached but by a hung close
+	for db.Stats().OpenConnections > 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // Path is the store's file ("" in memory).
