@@ -30,14 +30,16 @@ import (
 //     of them is the person's writing; any other (a forged message filed
 //     in Sent) counts for nothing.
 //
-// Each keeps how many messages, the newest one's date, the sum of their
+// Each keeps how many messages (a message filed in several folders
+// once: firstCopy, onlyCopy), the newest one's date, the sum of their
 // weights (contact.Weight, in log2) and the newest address and name
 // written. Triggers keep the rows in the transaction that writes the
 // messages, deletes included (an expunge, a move, a folder's cascade);
 // which folder is Sent is the sync's to say (SetSent), and a change of
-// it counts the account again. bulk_address holds the addresses an
-// opened message's list headers showed to be a list's or a bulk
-// sender's (contact.BulkAddresses). The counter 'contacts' moves with
+// it counts the account again. bulk_address holds the addresses a
+// stored body's list headers (an opened message's, or the list fields
+// the background fetch reads with the text) showed to be a list's or a
+// bulk sender's (contact.BulkAddresses). The counter 'contacts' moves with
 // every change, so a face's index in memory knows when to read again.
 
 // The correspondent keys and values message rows give, src being a
@@ -117,9 +119,50 @@ func countOutRecipients(row string) string {
 			AND addr IN (SELECT j.value ->> 'k' FROM json_each(unibox_recipients(` + row + `.recipients, ` + row + `.cc)) j);`
 }
 
-// countAll counts the rows of src (message rows) in.
+// countAll counts the rows of src (message rows) in: outside Sent, one
+// row of each message (firstCopy).
 func countAll(src string) string {
-	return countIn(fromsOf(src, outsideSent)) + countIn(recipientsOf(src, inSent))
+	return countIn(fromsOf(src, outsideSent+` AND `+firstCopy)) + countIn(recipientsOf(src, inSent))
+}
+
+// A message filed in several folders outside Sent (Gmail's labels and
+// its All Mail, a copy kept in two folders) wrote to the person once:
+// its From is counted for one of its rows. Rows are the same message
+// when they share a Message-ID; a row without one is a message of its
+// own. The triggers count a row when it is the only one of its message
+// and take it out when it was the last (onlyCopy: a move, which stores
+// the new row before it drops the old, changes nothing); a count from
+// scratch takes the first row of each (firstCopy). A message's rows
+// carry one envelope, so which row is counted does not matter.
+
+// firstCopy is the condition that row m (of account a) is the first of
+// its message's rows outside Sent, by folder and uid.
+const firstCopy = `(m.message_id = '' OR NOT EXISTS (SELECT 1 FROM message o WHERE o.account_id = m.account_id
+	AND o.message_id = m.message_id AND o.message_id <> '' AND o.folder IS NOT a.sent
+	AND (o.folder < m.folder OR o.folder = m.folder AND o.uid < m.uid)))`
+
+// onlyCopy is the condition that a trigger's row (new, inserted; old,
+// deleted) is the only row of its message outside Sent.
+func onlyCopy(row string) string {
+	return `(` + row + `.message_id = '' OR NOT EXISTS (SELECT 1 FROM message o WHERE o.account_id = ` + row + `.account_id
+		AND o.message_id = ` + row + `.message_id AND o.message_id <> '' AND (o.folder IS NOT ` + row + `.folder OR o.uid IS NOT ` + row + `.uid)
+		AND ` + sentIs("o", "IS NOT") + `))`
+}
+
+// contactsCopiesSchema is schema version 11: a message's rows in several
+// folders count once, and the index is counted again without the copies
+// it counted before (buildContacts, in the background).
+func contactsCopiesSchema() string {
+	return `CREATE INDEX message_msgid ON message (account_id, message_id) WHERE message_id <> '';
+	DROP TRIGGER message_contacts;
+	DROP TRIGGER message_uncontacts;
+	CREATE TRIGGER message_contacts AFTER INSERT ON message WHEN ` + sentIs("new", "IS NOT") + ` AND ` + onlyCopy("new") + ` BEGIN
+		` + countInFrom("new") + bumpContacts + `
+	END;
+	CREATE TRIGGER message_uncontacts AFTER DELETE ON message WHEN ` + sentIs("old", "IS NOT") + ` AND ` + onlyCopy("old") + ` BEGIN
+		` + countOutFrom("old") + bumpContacts + `
+	END;
+	UPDATE counter SET value = 0 WHERE name = 'contacts_built' AND EXISTS (SELECT 1 FROM message);`
 }
 
 const bumpContacts = `UPDATE counter SET value = value + 1 WHERE name = 'contacts';`

@@ -245,10 +245,21 @@ func TestContactsAgreeWithACountFromScratch(t *testing.T) {
 		case op < 7 && len(folders[f]) > 0: // an expunge
 			i := r.IntN(len(folders[f]))
 			folders[f] = slices.Delete(folders[f], i, i+1)
-		case op < 8 && len(folders[f]) > 0: // its Cc or its name changed (a refetch)
-			i := r.IntN(len(folders[f]))
-			folders[f][i].Cc = some()
-			folders[f][i].From.Name = fmt.Sprintf("Name %d", r.IntN(5))
+		case op < 8 && len(folders[f]) > 0: // its Cc or its name changed (a refetch), in every folder it is filed in
+			m := folders[f][r.IntN(len(folders[f]))]
+			cc, name := some(), fmt.Sprintf("Name %d", r.IntN(5))
+			for _, g := range []string{"INBOX", "Sent", "Archive"} {
+				for j := range folders[g] {
+					if folders[g][j].MessageID == m.MessageID {
+						folders[g][j].Cc, folders[g][j].From.Name = cc, name
+					}
+				}
+			}
+		case op < 9 && f != "Archive" && len(folders[f]) > 0 && r.IntN(2) == 0: // filed in Archive too (a Gmail label)
+			m := folders[f][r.IntN(len(folders[f]))]
+			m.ID.UID, m.ID.Folder = next, "Archive"
+			next++
+			folders["Archive"] = append(folders["Archive"], m)
 		case op < 9: // the folder reset (UIDVALIDITY)
 			uv[f]++
 		default: // a move from f to Archive
@@ -284,6 +295,78 @@ func TestContactsAgreeWithACountFromScratch(t *testing.T) {
 		g := got[k]
 		if g.N != w.N || math.Abs(g.Score-w.Score) > 1e-6 || !g.Last.Equal(w.Last) && g.Last.Before(w.Last) {
 			t.Errorf("%q: triggers %+v, from scratch %+v", k, g, w)
+		}
+	}
+}
+
+// A message filed in several folders outside Sent (Gmail's labels and
+// All Mail) wrote to the person once: it counts once, and goes from the
+// index with its last copy; rows without a Message-ID are messages of
+// their own. A file of schema 10, which counted every copy, is counted
+// again on the upgrade.
+func TestContactsCountAMessageOnceAcrossFolders(t *testing.T) {
+	bob := model.Address{Name: "Bob", Address: "bob@example.org"}
+	labelled := mail("INBOX", 1, 3, bob, []model.Address{me}, nil)
+	inAll := labelled
+	inAll.ID.Folder, inAll.ID.UID = "All Mail", 7
+	inWork := labelled
+	inWork.ID.Folder, inWork.ID.UID = "Work", 9
+	anonymous := mail("INBOX", 2, 4, bob, []model.Address{me}, nil)
+	anonymous.MessageID = ""
+	anonymousToo := anonymous
+	anonymousToo.ID.Folder, anonymousToo.ID.UID = "All Mail", 8
+
+	s := newStore(t)
+	if err := s.SetSent(ctx, work, "Sent"); err != nil {
+		t.Fatal(err)
+	}
+	n := func() int {
+		t.Helper()
+		rows, _ := rowsOf(t, s)
+		return rows["bob@example.org "].N
+	}
+	put(t, s, "INBOX", 1, labelled)
+	put(t, s, "All Mail", 1, inAll)
+	put(t, s, "Work", 1, inWork)
+	if got := n(); got != 1 {
+		t.Fatalf("one message in three folders counts %d times", got)
+	}
+	put(t, s, "INBOX", 1, labelled, anonymous)
+	put(t, s, "All Mail", 1, inAll, anonymousToo)
+	if got := n(); got != 3 {
+		t.Fatalf("with two rows without a Message-ID: %d, want 3", got)
+	}
+	put(t, s, "All Mail", 1)
+	put(t, s, "INBOX", 1)
+	if got := n(); got != 1 {
+		t.Fatalf("with the one copy in Work left: %d, want 1", got)
+	}
+	put(t, s, "Work", 1)
+	if got := n(); got != 0 {
+		t.Fatalf("with no copy left: %d, want 0", got)
+	}
+
+	// What schema 10 left: both copies counted.
+	var stmts []string
+	stmts = append(stmts, `INSERT INTO account (id, name, host, user, inbox, sent) VALUES (1, 'Work', 'imap.example.org', 'ann', 'INBOX', 'Sent');
+		INSERT INTO folder (account_id, name, uidvalidity) VALUES (1, 'INBOX', 1), (1, 'All Mail', 1)`)
+	for _, f := range []string{"INBOX", "All Mail"} {
+		stmts = append(stmts, fmt.Sprintf(`INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
+			seen, flagged, answered, size, attachments, forwarded) VALUES (1, %q, 1, 'same@x', 'Bob', 'bob@example.org', '[]', 's', 1000, 1, 0, 0, 10, 0, 0)`, f))
+	}
+	older, err := Open(olderFile(t, 10, stmts...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer older.Close()
+	<-older.upgraded
+	c, err := older.Contacts(ctx, []Key{work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range c.Rows[work] {
+		if r.Addr == "bob@example.org" && r.Writer == "" && r.N != 1 {
+			t.Fatalf("after the upgrade, one message in two folders counts %d times", r.N)
 		}
 	}
 }

@@ -214,6 +214,9 @@ var migrations = []string{
 	PRAGMA legacy_alter_table = OFF;
 	CREATE INDEX body_date ON body (date, size, account_id, folder, uid); -- the cap's, covering: it reads no row
 	` + bodyTriggers + bodyBulkTriggers(),
+	// 11: a message filed in several folders (Gmail's labels and All
+	// Mail) counts once in the contacts index (contacts.go).
+	contactsCopiesSchema(),
 }
 
 // bodyTriggers keep the index's body column as bodies come and go: the
