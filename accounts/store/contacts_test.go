@@ -226,7 +226,7 @@ func TestContactsAgreeWithACountFromScratch(t *testing.T) {
 	next := uint32(1)
 	iters := 150
 	if raceEnabled {
-		iters = 40
+		iters = 60
 	}
 	for range iters {
 		f := []string{"INBOX", "Sent", "Archive"}[r.IntN(3)]
