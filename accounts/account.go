@@ -132,12 +132,13 @@ func (a *Account) list(ctx context.Context, opts ListOptions, store bool) (Page,
 	return p, err
 }
 
-// Search runs a server-side search.
-func (a *Account) Search(ctx context.Context, folder, query string, limit int) (Page, error) {
+// Search runs a server-side search of folder, below the uid before when
+// it is not 0 (the part the store does not hold).
+func (a *Account) Search(ctx context.Context, folder, query string, limit int, before uint32) (Page, error) {
 	if err := a.checkInputs(imapwire.ToolSearch, &query, folder); err != nil {
 		return Page{}, err
 	}
-	p, err := a.ops.Search(ctx, a.adapter, folder, query, limit)
+	p, err := a.ops.Search(ctx, a.adapter, folder, query, limit, before)
 	return p, a.scrub(err)
 }
 

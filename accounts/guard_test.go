@@ -55,10 +55,10 @@ func TestInputsOverTheLimitNeverReachTheServer(t *testing.T) {
 		call func() error
 	}{
 		{"search query", func() error {
-			_, err := a.Search(ctx, "", strings.Repeat("q", model.MaxQueryBytes+1), 10)
+			_, err := a.Search(ctx, "", strings.Repeat("q", model.MaxQueryBytes+1), 10, 0)
 			return err
 		}},
-		{"search folder", func() error { _, err := a.Search(ctx, long, "q", 10); return err }},
+		{"search folder", func() error { _, err := a.Search(ctx, long, "q", 10, 0); return err }},
 		{"list folder", func() error { _, err := a.List(ctx, ListOptions{Folder: long}); return err }},
 		{"newest folder", func() error { _, err := a.Newest(ctx, ListOptions{Folder: long}); return err }},
 		{"sync folder", func() error { _, _, err := a.Stored().SyncStep(ctx, long); return err }},

@@ -32,6 +32,10 @@ type SearchHit struct {
 // ""), one of its folders, or the store (Account "").
 type Uncovered struct {
 	Account, Folder, Why string
+	// Below: of a folder stored in part, the store holds its newest
+	// mail down to this uid; its server need be asked only below it (0:
+	// the whole folder).
+	Below uint32
 }
 
 // SearchResult is a page of hits, newest first, and what it could not
@@ -151,7 +155,7 @@ func coverage(ctx context.Context, st *store.Store, name string, k store.Key, as
 	var out []Uncovered
 	part := func(f store.Covered) {
 		if !f.Whole {
-			out = append(out, Uncovered{Account: name, Folder: f.Name,
+			out = append(out, Uncovered{Account: name, Folder: f.Name, Below: f.Below,
 				Why: fmt.Sprintf("the local store holds part of it (the server had %d messages)", f.Total)})
 		}
 	}

@@ -146,7 +146,7 @@ func (f *fakeAccount) Folders(ctx context.Context) ([]model.Folder, error) {
 	return []model.Folder{{Name: "INBOX"}, {Name: "Archive", SpecialUse: "archive"}, {Name: "Projects/Atlas"}, {Name: "Receipts"}, {Name: "Trash", SpecialUse: "trash"}}, nil
 }
 
-func (f *fakeAccount) Search(ctx context.Context, folder, query string, limit int) (accounts.Page, error) {
+func (f *fakeAccount) Search(ctx context.Context, folder, query string, limit int, _ uint32) (accounts.Page, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out accounts.Page

@@ -69,9 +69,10 @@ func TestSearchSaysWhereTheQueryIsWrong(t *testing.T) {
 	waitFor(t, tm, `search: query: "(" at column 8`)
 }
 
-// A folder the store holds in part is asked on its server (issue 38):
-// Archive's newest page is stored, the message a search looks for is
-// older, so the store has no hit and the server finds it, checked
+// A folder the store holds in part is asked on its server (issue 38),
+// below the mail the store holds: Archive's newest page is stored, the
+// message a search looks for is older, so the store has no hit and the
+// server finds it, checked
 // against the rest of the query on its envelope (is:flagged drops it:
 // it is not flagged), and the status line says which folder the store
 // holds in part.
@@ -94,12 +95,19 @@ func TestSearchAsksTheServerForAFolderStoredInPart(t *testing.T) {
 	if p, err := set.Accounts[0].List(context.Background(), accounts.ListOptions{Folder: "Archive", Limit: 10}); err != nil || len(p.Messages) != 10 {
 		t.Fatalf("Archive's newest page: %d rows, %v", len(p.Messages), err)
 	}
-	tm, _ := run(t, uiAccounts(set), 120, 24, func(o *tui.Options) { o.Now = nil })
+	tm, _ := run(t, uiAccounts(set), 120, 24, func(o *tui.Options) { o.Now, o.PageSize = nil, 5 })
 	waitFor(t, tm, "Lunch on Friday")
 	tm.Send(key("s"))
 	typeText(tm, "zeppelin is:flagged")
 	tm.Send(key("enter"))
 	waitFor(t, tm, `search "zeppelin is:flagged": 0 in the local store, 0 more found on the servers, 0 shown; stored in part: Home/Archive`)
+	tm.Send(key("esc"))
+	// The server is asked below the mail the store holds: a page of 5
+	// spent on the newest matches would be the 10 stored ones again.
+	tm.Send(key("s"))
+	typeText(tm, "filed")
+	tm.Send(key("enter"))
+	waitFor(t, tm, `search "filed": 10 in the local store, 5 more found on the servers, 15 shown; stored in part: Home/Archive`)
 	tm.Send(key("esc"))
 	tm.Send(key("s"))
 	typeText(tm, "zeppelin")

@@ -26,9 +26,10 @@ func (p imapProvider) List(ctx context.Context, a *conn.Adapter, o provider.List
 	return p.page(out, o.Limit), nil
 }
 
-func (p imapProvider) Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (provider.Page, error) {
+func (p imapProvider) Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int, before uint32) (provider.Page, error) {
 	var out imapwire.ListMessagesOut
-	if _, err := provider.Call(ctx, a, imapwire.ToolSearch, imapwire.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit}, true, &out, imapwire.Decode); err != nil {
+	in := imapwire.SearchIn{Account: p.account, Folder: folder, Query: query, Limit: limit, BeforeUID: before}
+	if _, err := provider.Call(ctx, a, imapwire.ToolSearch, in, true, &out, imapwire.Decode); err != nil {
 		return provider.Page{}, err
 	}
 	return p.page(out, limit), nil

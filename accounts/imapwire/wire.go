@@ -211,6 +211,9 @@ type SearchIn struct {
 	Folder  string `json:"folder,omitempty" jsonschema:"default INBOX"`
 	Query   string `json:"query" jsonschema:"words searched in from, subject and body (each must appear, in any order)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"default 50"`
+	// BeforeUID: only messages whose uid is below it (0: all), the part
+	// of a folder the caller's store does not hold.
+	BeforeUID uint32 `json:"before_uid,omitempty" jsonschema:"only messages with a uid below this (0: the whole folder)"`
 }
 
 // SetFlagsIn is set_flags' input. Flags are absolute (a pointer: nil

@@ -62,7 +62,7 @@ func TestEmailMCPReads(t *testing.T) {
 		t.Fatal("opening a message marked it read")
 	}
 
-	found, err := p.Search(ctx, w.a, "INBOX", "invoice", 10)
+	found, err := p.Search(ctx, w.a, "INBOX", "invoice", 10, 0)
 	if err != nil || len(found.Messages) != 1 || found.Messages[0].ID.UID != 1 {
 		t.Fatalf("search: %v %+v", err, found)
 	}

@@ -53,11 +53,11 @@ func TestMailServerReads(t *testing.T) {
 	}
 
 	// "example" is in every sender, "invoice" in a subject and a body: merged, each uid once.
-	found, err := p.Search(ctx, w.a, "INBOX", "invoice", 10)
+	found, err := p.Search(ctx, w.a, "INBOX", "invoice", 10, 0)
 	if err != nil || len(found.Messages) != 1 || found.Messages[0].ID.UID != 1 {
 		t.Fatalf("search invoice: %v %+v", err, found)
 	}
-	found, err = p.Search(ctx, w.a, "INBOX", "example", 10)
+	found, err = p.Search(ctx, w.a, "INBOX", "example", 10, 0)
 	if err != nil || len(found.Messages) != 3 {
 		t.Fatalf("search example: %v %+v", err, found)
 	}

@@ -40,7 +40,9 @@ func (p *mcpProvider) List(ctx context.Context, a *conn.Adapter, o provider.List
 // field (mcp-mail-server: body, subject, sender) runs them all and merges
 // the answers, deduplicated by uid. Any of them failing fails the search:
 // a partial answer would look complete.
-func (p *mcpProvider) Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (provider.Page, error) {
+// A third-party server's search knows no uid range: before is not
+// passed on, and the whole folder is searched.
+func (p *mcpProvider) Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int, _ uint32) (provider.Page, error) {
 	folder = folderOr(folder)
 	m, err := p.mapping(opSearch, folder)
 	if err != nil {

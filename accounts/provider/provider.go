@@ -38,7 +38,9 @@ type Page struct {
 // operation the server cannot do returns an error wrapping ErrUnsupported.
 type Provider interface {
 	List(ctx context.Context, a *conn.Adapter, opts ListOptions) (Page, error)
-	Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int) (Page, error)
+	// Search finds query's words in folder; before > 0 asks only below
+	// that uid (a provider that cannot say so searches the whole folder).
+	Search(ctx context.Context, a *conn.Adapter, folder, query string, limit int, before uint32) (Page, error)
 	Get(ctx context.Context, a *conn.Adapter, id model.MessageID) (model.Body, error)
 	Folders(ctx context.Context, a *conn.Adapter) ([]model.Folder, error)
 	// Write sends op for uids (never retried by any layer) and answers per uid.

@@ -1,6 +1,7 @@
 package serveimap
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -162,6 +163,33 @@ func TestSearch(t *testing.T) {
 			mustOK(t, "search", call(t, cs, "search", imapwire.SearchIn{Account: "work", Query: q}, &out))
 			if want == "" && len(out.Messages) != 0 || want != "" && (len(out.Messages) != 1 || out.Messages[0].Subject != want) {
 				t.Errorf("search %q: %s", q, pretty(out.Messages))
+			}
+		}
+	})
+}
+
+// before_uid asks only below a uid (the part of a folder a store lacks):
+// the matches above it are not spent on the page; 1 finds nothing.
+func TestSearchBelowAUid(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b imaptest.Backend) {
+		cs, user := provisioned(t, b, Options{})
+		var uids []uint32
+		for i := range 4 {
+			uids = append(uids, b.Seed(t, user, "INBOX", mail(fmt.Sprintf("report %d", i), "cfo@x.org", time.Duration(4-i)*time.Hour)))
+		}
+		for _, tt := range []struct {
+			before uint32
+			want   []uint32
+		}{{uids[2], uids[:2]}, {0, uids}, {1, nil}} {
+			var out imapwire.ListMessagesOut
+			mustOK(t, "search", call(t, cs, "search", imapwire.SearchIn{Account: "work", Query: "report", BeforeUID: tt.before}, &out))
+			var got []uint32
+			for _, m := range out.Messages {
+				got = append(got, m.UID)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("before_uid %d: uids %v, want %v", tt.before, got, tt.want)
 			}
 		}
 	})

@@ -51,6 +51,11 @@ type Covered struct {
 	Total uint32 // the server's count when last listed
 	// Whole: every row of the folder is stored (see whole).
 	Whole bool
+	// Below: of a folder stored from its newest mail down, with older
+	// mail left to list or sync, the lowest uid stored: what the store
+	// lacks lies below it. 0 when the store cannot say (whole, or rows
+	// missing from the middle), and the whole folder is to be asked.
+	Below uint32
 }
 
 // Coverage is what the store holds of each folder of k, from the folder
@@ -63,7 +68,9 @@ func (s *Store) Coverage(ctx context.Context, k Key) ([]Covered, error) {
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(`SELECT name, total, more, sync_floor, held FROM folder WHERE account_id = ? ORDER BY name`, acct)
+		rows, err := tx.Query(`SELECT name, total, more, sync_floor, held,
+			coalesce((SELECT min(m.uid) FROM message m WHERE m.account_id = folder.account_id AND m.folder = folder.name), 0)
+			FROM folder WHERE account_id = ? ORDER BY name`, acct)
 		if err != nil {
 			return err
 		}
@@ -71,11 +78,14 @@ func (s *Store) Coverage(ctx context.Context, k Key) ([]Covered, error) {
 		for rows.Next() {
 			var c Covered
 			var more bool
-			var floor, held uint32
-			if err := rows.Scan(&c.Name, &c.Total, &more, &floor, &held); err != nil {
+			var floor, held, low uint32
+			if err := rows.Scan(&c.Name, &c.Total, &more, &floor, &held, &low); err != nil {
 				return err
 			}
 			c.Whole = whole(more, floor, held, c.Total)
+			if !c.Whole && (more || floor != 0) {
+				c.Below = low
+			}
 			out = append(out, c)
 		}
 		return rows.Err()

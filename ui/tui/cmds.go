@@ -134,11 +134,11 @@ func applyCmd(ctx context.Context, a screen.Account, intent int, op model.Op, fo
 	}
 }
 
-func searchCmd(ctx context.Context, a screen.Account, i int, req uint64, folder, query string, limit int, timeout time.Duration) tea.Cmd {
+func searchCmd(ctx context.Context, a screen.Account, i int, req uint64, folder string, before uint32, query string, limit int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		page, err := a.Search(cctx, folder, query, limit)
+		page, err := a.Search(cctx, folder, query, limit, before)
 		return searchedMsg{req: req, account: i, folder: folder, page: page, err: err}
 	}
 }

@@ -97,20 +97,22 @@ func (m *Model) indexed(msg indexedMsg) tea.Cmd {
 	for _, name := range m.search.noStore {
 		unstored[name] = true
 	}
-	partial := map[string][]string{} // account: folders stored in part
+	partial := map[string][]accounts.Uncovered{} // account: folders stored in part
 	for _, u := range msg.res.Uncovered {
 		switch {
 		case u.Account != "" && u.Folder == "":
 			unstored[u.Account] = true
 		case u.Folder != "":
 			m.search.partial = append(m.search.partial, u.Account+"/"+u.Folder)
-			partial[u.Account] = append(partial[u.Account], u.Folder)
+			partial[u.Account] = append(partial[u.Account], u)
 		}
 	}
 	// The servers are asked for what the store cannot answer: the inbox
-	// of an account it holds nothing of, each folder it holds in part,
-	// for the query's words (a server's search knows no fields or flags:
-	// what it finds is checked against the rest in searched).
+	// of an account it holds nothing of, each folder it holds in part
+	// below the mail it holds (a server's page spent on mail the store
+	// already found would hide what it lacks), for the query's words (a
+	// server's search knows no fields or flags: what it finds is checked
+	// against the rest in searched).
 	words := strings.Join(m.search.words, " ")
 	var cmds []tea.Cmd
 	for i, a := range m.panes.inFocus() {
@@ -120,10 +122,10 @@ func (m *Model) indexed(msg indexedMsg) tea.Cmd {
 			if text == "" {
 				text = m.search.query
 			}
-			cmds = append(cmds, searchCmd(m.env.Ctx, a, i, m.search.req, "INBOX", text, m.env.Opts.PageSize, m.env.Opts.CallTimeout))
+			cmds = append(cmds, searchCmd(m.env.Ctx, a, i, m.search.req, "INBOX", 0, text, m.env.Opts.PageSize, m.env.Opts.CallTimeout))
 		case words != "":
-			for _, f := range partial[a.Name()] {
-				cmds = append(cmds, searchCmd(m.env.Ctx, a, i, m.search.req, f, words, m.env.Opts.PageSize, m.env.Opts.CallTimeout))
+			for _, u := range partial[a.Name()] {
+				cmds = append(cmds, searchCmd(m.env.Ctx, a, i, m.search.req, u.Folder, u.Below, words, m.env.Opts.PageSize, m.env.Opts.CallTimeout))
 			}
 		}
 	}

@@ -31,7 +31,7 @@ type Account interface {
 type Triage interface {
 	Apply(ctx context.Context, op model.Op, folder string, uidValidity uint32, msgs []model.Message) ([]model.ItemResult, error)
 	Folders(ctx context.Context) ([]model.Folder, error)
-	Search(ctx context.Context, folder, query string, limit int) (accounts.Page, error)
+	Search(ctx context.Context, folder, query string, limit int, before uint32) (accounts.Page, error)
 }
 
 // Mailroom is how the TUI writes and sends: drafts and the outbox on disk

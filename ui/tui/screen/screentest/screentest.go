@@ -89,7 +89,7 @@ func (f *Account) Apply(context.Context, model.Op, string, uint32, []model.Messa
 func (f *Account) Folders(context.Context) ([]model.Folder, error) { return nil, nil }
 
 // Search finds nothing.
-func (f *Account) Search(context.Context, string, string, int) (accounts.Page, error) {
+func (f *Account) Search(context.Context, string, string, int, uint32) (accounts.Page, error) {
 	return accounts.Page{}, nil
 }
 
