@@ -52,7 +52,7 @@ func TestAttachmentsInRealTerminal(t *testing.T) {
 			if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			env = append(env, "XDG_DATA_HOME="+filepath.Join(dir, "data"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "XDG_STATE_HOME="+filepath.Join(dir, "state"))
+			env = append(env, xdgIn(dir)...)
 			s := startTmux(t, buildUnibox(t), []string{"--config", path}, env, 140, 30)
 			s.waitFor("the files", 30*time.Second)
 			s.keys("Enter")

@@ -34,8 +34,7 @@ func TestFoldersInTmuxOnDovecot(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"UNIBOX_FOLDER_PW=" + user + "-pw", "XDG_DATA_HOME=" + filepath.Join(dir, "data"),
-		"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "XDG_STATE_HOME=" + filepath.Join(dir, "state")}
+	env := append(xdgIn(dir), "UNIBOX_FOLDER_PW="+user+"-pw")
 	s := startTmux(t, buildUnibox(t), []string{"--config", path}, env, 100, 30)
 	s.waitFor("waiting in the inbox", 30*time.Second)
 	s.waitFor("Work ● connected", 30*time.Second)

@@ -34,7 +34,7 @@ func TestHangupRemovesOpenedAttachments(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"UNIBOX_PW=pw", "PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp, "XDG_DATA_HOME=" + filepath.Join(dir, "data"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "XDG_STATE_HOME=" + filepath.Join(dir, "state")}
+	env := append(xdgIn(dir), "UNIBOX_PW=pw", "PATH="+os.Getenv("PATH"), "TMPDIR="+tmp)
 	s := startTmux(t, buildUnibox(t), []string{"--config", path}, env, 120, 30)
 	s.waitFor("the files", 30*time.Second)
 	s.keys("Enter")

@@ -155,8 +155,7 @@ func newSendRun(t *testing.T, w *replyWorld, editor, delay string) *sendRun {
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := append([]string{"XDG_DATA_HOME=" + filepath.Join(dir, "data"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
-		"XDG_STATE_HOME=" + filepath.Join(dir, "state")}, w.env...)
+	env := append(xdgIn(dir), w.env...)
 	return &sendRun{t: t, bin: buildUnibox(t), cfg: path, env: env, data: filepath.Join(dir, "data", "unibox")}
 }
 

@@ -39,8 +39,7 @@ func snoozeInTmux(t *testing.T, srv imaptest.Backend) {
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"PW=" + pass, "XDG_DATA_HOME=" + filepath.Join(dir, "data"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
-		"XDG_STATE_HOME=" + filepath.Join(dir, "state"), "TZ=UTC"}
+	env := append(xdgIn(dir), "PW="+pass, "TZ=UTC")
 	s := startTmux(t, buildUnibox(t), []string{"--config", path}, env, 110, 20)
 	s.waitFor("snooze this", 30*time.Second)
 	typeTime := func(at time.Time) {

@@ -75,6 +75,12 @@ func startTmuxIn(t *testing.T, loc termLocale, bin string, args []string, env []
 	return s
 }
 
+// xdgIn is the environment that keeps a unibox run in tmux to folders of
+// dir: its data, cache and state.
+func xdgIn(dir string) []string {
+	return []string{"XDG_DATA_HOME=" + filepath.Join(dir, "data"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "XDG_STATE_HOME=" + filepath.Join(dir, "state")}
+}
+
 // waitGone waits until process pid no longer exists (it is tmux's child,
 // not ours: it is polled, not waited for); bound is a failure bound,
 // after which it is killed.
