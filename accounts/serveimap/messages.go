@@ -211,10 +211,10 @@ func (s *Server) search(ctx context.Context, in imapwire.SearchIn) (imapwire.Lis
 	if len(crit.Or) == 0 {
 		return imapwire.ListMessagesOut{}, "", withClass(conn.ClassTool, fmt.Errorf("search: empty query"))
 	}
-	if in.BeforeUID > 0 {
+	if in.BeforeUID > 1 {
 		// Only what lies below: the rest the caller holds (and a limit
-		// spent on it would hide what it lacks).
-		crit.UID = []imap.UIDSet{{imap.UIDRange{Start: 1, Stop: imap.UID(max(in.BeforeUID, 2) - 1)}}}
+		// spent on it would hide what it lacks). Below 1 lies nothing.
+		crit.UID = []imap.UIDSet{{imap.UIDRange{Start: 1, Stop: imap.UID(in.BeforeUID - 1)}}}
 	}
 	err = a.read(ctx, func(c *imapclient.Client) error {
 		sel, err := a.selectFolder(ctx, c, folder)
@@ -223,7 +223,7 @@ func (s *Server) search(ctx context.Context, in imapwire.SearchIn) (imapwire.Lis
 		}
 		out.UIDValidity, out.Total = sel.UIDValidity, sel.NumMessages
 		if in.BeforeUID == 1 {
-			return nil // nothing lies below uid 1
+			return nil
 		}
 		found, err := uidsMatching(ctx, a, c, crit)
 		if err != nil {
