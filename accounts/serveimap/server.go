@@ -66,6 +66,7 @@ type Server struct {
 	ms       *mcp.Server          // the MCP server notifications go through
 	socks    sockets              // every IMAP socket opened through opts.Dial
 	splice   imapwire.Splicer     // tool outputs past the SDK's encoder (see imapwire/hop.go)
+	inferred map[string]inferred  // by tool: what its types give (TestToolSchemasAreCurrent)
 }
 
 // New makes a server with no accounts.
@@ -89,7 +90,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opts: opts, accounts: map[string]*account{}, lives: map[string]*liveness{}}
+	s := &Server{opts: opts, accounts: map[string]*account{}, lives: map[string]*liveness{}, inferred: map[string]inferred{}}
 	dial := opts.Dial
 	s.opts.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dial(ctx, network, addr)
@@ -254,7 +255,7 @@ func (s *Server) MCP() *mcp.Server {
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
 	})
-	ms.AddReceivingMiddleware(s.watchSubscribed)
+	ms.AddReceivingMiddleware(s.watchSubscribed, s.fullSchemas)
 	ms.AddSendingMiddleware(s.watchAcknowledged)
 	s.mu.Lock()
 	s.ms = ms
@@ -317,7 +318,8 @@ func (s *Server) MCP() *mcp.Server {
 // output type (they all embed ErrorInfo).
 type errorSetter interface{ SetError(imapwire.ErrorInfo) }
 
-// addTool registers fn with schemas inferred from its Go types. Inputs are
+// addTool registers fn with the schemas its Go types give (stored: see
+// schemas.go). Inputs are
 // validated against the schema; outputs are not re-validated (they are our
 // own typed values, and the SDK's round trip through a map to validate
 // them cost a fifth of a 500-message list). Success is structured output
@@ -327,22 +329,17 @@ func addTool[In, Out any, P interface {
 	*Out
 	errorSetter
 }](s *Server, ms *mcp.Server, t *mcp.Tool, fn func(ctx context.Context, in In) (Out, string, error)) {
-	in, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
-	}
-	out, err := jsonschema.For[Out](nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: output schema: %v", t.Name, err))
-	}
-	resolved, err := in.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: resolve input schema: %v", t.Name, err))
-	}
-	t.InputSchema, t.OutputSchema = in, out
+	infer := inferFor[In, Out]()
+	s.inferred[t.Name] = infer
+	resolved := resolver(t.Name, infer)
+	t.InputSchema = registered
 	ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args In
-		if err := decodeArgs(req.Params.Arguments, resolved, &args); err != nil {
+		schema, err := resolved()
+		if err == nil {
+			err = decodeArgs(req.Params.Arguments, schema, &args)
+		}
+		if err != nil {
 			return s.failure(t.Name, withClass(conn.ClassTool, err), P(new(Out)))
 		}
 		result, text, err := fn(ctx, args)
