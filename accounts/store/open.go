@@ -46,6 +46,9 @@ type Store struct {
 	// stopUpgrade ends upgradeInBackground; upgraded closes when it has.
 	stopUpgrade context.CancelFunc
 	upgraded    chan struct{}
+	// hold keeps upgradeInBackground waiting until it is closed (nil:
+	// it starts at once): see OpenHeld.
+	hold <-chan struct{}
 
 	threads threads // this process's threads of every row (threads.go)
 }
@@ -56,7 +59,7 @@ var memories atomic.Int64
 // same schema and code, no file.
 func OpenMemory() (*Store, error) {
 	name := fmt.Sprintf("file:unibox-mem-%d?mode=memory&cache=shared", memories.Add(1))
-	s, err := open(name, "")
+	s, err := open(name, "", nil)
 	if err != nil {
 		return nil, fmt.Errorf("open the in-memory store: %w", err)
 	}
@@ -69,12 +72,21 @@ func OpenMemory() (*Store, error) {
 // with Warning saying so: the store is a cache, so this loses nothing
 // that the next listing cannot bring back. So is a symbolic link at path
 // (see guard), and a folder or file others may read is made private.
-func Open(path string) (*Store, error) {
+func Open(path string) (*Store, error) { return OpenHeld(path, nil) }
+
+// OpenHeld is Open with the work an upgraded file needs in the
+// background (its contacts, threads and search index: upgrade.go) held
+// until hold is closed. A face that draws a first screen holds it until
+// the screen is drawn: that work's first write reads every stored row
+// to build this process's threads (about 50 ms per 6,000 rows, on the
+// store's one connection), and the first screen's read of the stored
+// rows waited behind it.
+func OpenHeld(path string, hold <-chan struct{}) (*Store, error) {
 	notes, err := guard(path)
 	if err != nil {
 		return nil, fmt.Errorf("local store: %w", err)
 	}
-	s, err := openFile(path)
+	s, err := openFile(path, hold)
 	if err != nil {
 		return nil, err
 	}
@@ -109,11 +121,11 @@ func guard(path string) ([]string, error) {
 }
 
 // openFile is Open once path is guarded.
-func openFile(path string) (*Store, error) {
+func openFile(path string, hold <-chan struct{}) (*Store, error) {
 	if err := create(path); err != nil {
 		return nil, &Error{Where: path, Err: err}
 	}
-	s, err := open(fileDSN(path), path)
+	s, err := open(fileDSN(path), path, hold)
 	if err == nil {
 		return s, nil
 	}
@@ -124,7 +136,7 @@ func openFile(path string) (*Store, error) {
 	if rerr != nil {
 		return nil, fmt.Errorf("local store %s is unusable (%v) and could not be set aside: %w", path, err, rerr)
 	}
-	s, err2 := openFile(path)
+	s, err2 := openFile(path, hold)
 	if err2 != nil {
 		return nil, err2
 	}
@@ -165,7 +177,7 @@ func fileDSN(path string) string {
 // errUnknownFile is a SQLite file that is not (or no longer) ours.
 var errUnknownFile = errors.New("not a unibox store")
 
-func open(dsn, path string) (*Store, error) {
+func open(dsn, path string, hold <-chan struct{}) (*Store, error) {
 	if path == "" {
 		dsn += "&_txlock=immediate&_pragma=foreign_keys(ON)"
 	}
@@ -178,7 +190,7 @@ func open(dsn, path string) (*Store, error) {
 	db.SetMaxOpenConns(1)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, hold: hold}
 	_, err = s.migrate()
 	if err != nil {
 		db.Close()

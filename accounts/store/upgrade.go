@@ -3,7 +3,7 @@ package store
 import "context"
 
 // upgradeInBackground brings the rows of an upgraded file up to the
-// schema after Open has returned: the contacts index for rows from
+// schema after Open has returned (and after OpenHeld's hold): the contacts index for rows from
 // before it (v1-v6, in one write), threads for rows from before threads
 // (v1-v4), then the search index for rows from before it (v1-v5), or
 // any of them where a kill cut the work short. Threads and the search
@@ -15,6 +15,13 @@ func (s *Store) upgradeInBackground() {
 	s.stopUpgrade, s.upgraded = cancel, make(chan struct{})
 	go func() {
 		defer close(s.upgraded)
+		if s.hold != nil {
+			select {
+			case <-s.hold:
+			case <-ctx.Done():
+				return
+			}
+		}
 		// The contacts first: one write, and what a To: prompt needs.
 		_ = s.buildContacts(ctx) // an error: the next Open builds them
 		s.threadOlder(ctx)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -38,7 +39,19 @@ type Env struct {
 	box      *outbox.Box // opened by Outbox
 	demoData string      // the demo's outbox folder, removed by Close
 	snooze   *snooze.Book
+	// begun closes when the face's launch is over (Begin): the store's
+	// background work waits for it.
+	begun     chan struct{}
+	beginOnce sync.Once
 }
+
+// Begin says the face's launch is over (the TUI's first screen is drawn;
+// a script or agent face begins at once): the work that may wait starts
+// now. Calling it again does nothing.
+func (e *Env) Begin() { e.beginOnce.Do(func() { close(e.begun) }) }
+
+// Begun closes at Begin.
+func (e *Env) Begun() <-chan struct{} { return e.begun }
 
 // Close closes every account (reaping its provider child), the store and
 // the demo.
@@ -78,7 +91,7 @@ var ErrNoStore = errors.New("no local store yet")
 // file. A store that cannot be opened costs only the memory of mail: the
 // face goes on without it, with a warning.
 // off, with a nil store, says why it could not be opened.
-func openStore(useDemo bool, mode StoreMode, stderr io.Writer) (st *store.Store, off error, err error) {
+func openStore(useDemo bool, mode StoreMode, hold <-chan struct{}, stderr io.Writer) (st *store.Store, off error, err error) {
 	if useDemo {
 		st, err = store.OpenMemory()
 		return st, nil, err
@@ -90,7 +103,7 @@ func openStore(useDemo bool, mode StoreMode, stderr io.Writer) (st *store.Store,
 		}
 	}
 	if err == nil {
-		st, err = store.Open(path)
+		st, err = store.OpenHeld(path, hold)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "unibox: warning: mail is not remembered this time:", err)
@@ -143,7 +156,7 @@ func Open(path string, useDemo bool, stderr io.Writer) (*Env, error) {
 
 // OpenWith is Open with a say in how the store is opened.
 func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env, error) {
-	e := &Env{}
+	e := &Env{begun: make(chan struct{})}
 	opts := accounts.Options{}
 	if ProviderExe != nil {
 		exe, err := ProviderExe()
@@ -176,7 +189,7 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 	for _, w := range e.Config.Warnings {
 		fmt.Fprintln(stderr, "unibox: warning:", w)
 	}
-	st, storeOff, err := openStore(useDemo, mode, stderr)
+	st, storeOff, err := openStore(useDemo, mode, e.begun, stderr)
 	opts.Store.Off = storeOff
 	if !useDemo { // the demo writes nothing to disk
 		if dir, herr := historyDir(); herr == nil {
@@ -239,6 +252,7 @@ func OpenFaceWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (
 	if e == nil {
 		return nil, ExitUsage
 	}
+	e.Begin() // no first screen to wait for
 	return e, ExitOK
 }
 

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -68,11 +67,10 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 	}
 	room, stopRoom := openMailroom(env, stderr)
 	defer stopRoom()
-	// The background body fetch begins once the first screen is drawn,
-	// and ends before the accounts close (defers run last first).
-	firstScreen := make(chan struct{})
-	var drawn sync.Once
-	stopBodies := env.Set.FetchBodies(accounts.BodyFetchOptions{Begin: firstScreen})
+	// The background body fetch and the store's own background work
+	// begin once the first screen is drawn; the fetch ends before the
+	// accounts close (defers run last first).
+	stopBodies := env.Set.FetchBodies(accounts.BodyFetchOptions{Begin: env.Begun()})
 	defer stopBodies()
 	book, warning := env.Contacts(env.Set.Accounts)
 	if warning != "" {
@@ -83,7 +81,7 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, AfterAction: env.Config.UI.AfterAction, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
 		Mailroom: room, OpenCmd: env.Config.UI.OpenCmd, DownloadDir: downloadDir(env.Config.UI.DownloadDir),
-		FirstScreen: func() { drawn.Do(func() { close(firstScreen) }) },
+		FirstScreen: env.Begin,
 		Contacts:    book,
 	})
 	if err != nil {
