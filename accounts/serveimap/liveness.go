@@ -37,6 +37,10 @@ type liveness struct {
 	mu    sync.Mutex
 	proof *proof                    // the proof under way, shared by every waiter
 	conns map[*hearingConn]struct{} // every open connection, closed on silence
+
+	// listed closes once the account's first page was listed (firstpage.go).
+	listed     chan struct{}
+	listedOnce sync.Once
 }
 
 // epoch anchors liveness's monotonic clock: a wall clock that jumps (a

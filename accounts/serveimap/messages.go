@@ -131,6 +131,7 @@ func (s *Server) listMessages(ctx context.Context, in imapwire.ListMessagesIn) (
 	if err != nil {
 		return imapwire.ListMessagesOut{}, "", err
 	}
+	defer a.live.markListed()
 	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
 	out := imapwire.ListMessagesOut{Folder: folder}
 	err = a.read(ctx, func(c *imapclient.Client) error {

@@ -56,6 +56,8 @@ func pushSessionAt(t *testing.T, b imaptest.Backend, opts Options, in func(*imap
 	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: imapwire.PushURI("work", "INBOX")}); err != nil {
 		t.Fatal(err)
 	}
+	// As the app does: the first page, and the watch starts after it.
+	mustOK(t, "sync_folder", call(t, cs, "sync_folder", imapwire.SyncIn{Account: "work"}, nil))
 	expectPush(t, pushed, "watching") // what changed before the watch began is unknown
 	return cs, user, pushed
 }

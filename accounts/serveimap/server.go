@@ -43,6 +43,9 @@ type Options struct {
 	// WatchRetry is the first pause before a lost watch is made again
 	// (default 1 s; it doubles up to a minute while it fails).
 	WatchRetry time.Duration
+	// FirstPageWait bounds how long a folder's watch waits for its
+	// account's first page (default 2 s; see firstpage.go).
+	FirstPageWait time.Duration
 	// SilenceAfter is how long a command may hear nothing from the server
 	// before the account proves the server on another connection (default
 	// 2 s); ProveWithin is how long that proof may take before the server

@@ -19,6 +19,7 @@ func (s *Server) syncFolder(ctx context.Context, in imapwire.SyncIn) (imapwire.S
 	if err != nil {
 		return imapwire.SyncOut{}, "", err
 	}
+	defer a.live.markListed()
 	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
 	var out imapwire.SyncOut
 	err = a.read(ctx, func(c *imapclient.Client) error {

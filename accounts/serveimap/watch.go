@@ -64,6 +64,9 @@ func (w *watcher) pushState() string {
 // run keeps a session going until the watcher is stopped.
 func (w *watcher) run(ctx context.Context) {
 	defer close(w.done)
+	if !w.awaitFirstPage(ctx) {
+		return
+	}
 	first := w.srv.opts.WatchRetry
 	if first <= 0 {
 		first = time.Second
