@@ -112,6 +112,25 @@ func Open(cfg *config.Config, o Options) (*Set, error) {
 	return s, nil
 }
 
+// Connect starts every account's provider now, in the background (see
+// conn.Adapter.Start): the first calls join the connects in flight.
+func (s *Set) Connect() {
+	for _, a := range s.Accounts {
+		a.adapter.Start()
+	}
+}
+
+// UseStore gives every account the store, for a face that opened it
+// beside the accounts (Options.Store left empty) so that their providers
+// could start first. It must be called before the set is used: nothing
+// the accounts run on their own (a connect, its provisioning, the wake
+// watcher) reads the store.
+func (s *Set) UseStore(p Part[*store.Store]) {
+	for _, a := range s.Accounts {
+		a.cache.st, a.cache.off = p.Value, p.Off
+	}
+}
+
 // watchWake probes every account at once when the machine wakes from
 // sleep, unibox resumes from a stop, or the wall clock jumps (see
 // accounts/wake): connections that died meanwhile are found within a

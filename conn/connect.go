@@ -453,3 +453,21 @@ func killProcess(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// Start begins a connect in the background, as a first call would,
+// without waiting for it: a face that will call at once (a first launch,
+// whose first screen is the servers' answers) starts the provider while
+// it readies everything else. It does nothing while connected, while a
+// connect is in flight, or when a call would be refused (closed,
+// credentials refused, cooling down).
+func (a *Adapter) Start() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.refusal() != nil || a.st.State == StateConnected && a.gen != nil {
+		return
+	}
+	if f := a.flight; f != nil && !f.over {
+		return
+	}
+	a.startFlight()
+}

@@ -148,14 +148,23 @@ func historyDir() (string, error) {
 }
 
 // Open loads the config at path (default: config.DefaultPath) or starts
-// the demo, and opens the accounts; nothing connects yet. A missing config
-// file returns nil, nil after printing how to start.
+// the demo, and opens the accounts. A missing config file returns nil,
+// nil after printing how to start. On a first launch (no store yet, or
+// the demo's) every account starts connecting at once (firstLaunch);
+// otherwise nothing connects yet.
 func Open(path string, useDemo bool, stderr io.Writer) (*Env, error) {
-	return OpenWith(path, useDemo, StoreOpen, stderr)
+	return open(path, useDemo, StoreOpen, true, stderr)
 }
 
-// OpenWith is Open with a say in how the store is opened.
+// OpenWith is Open with a say in how the store is opened; nothing
+// connects yet.
 func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env, error) {
+	return open(path, useDemo, mode, false, stderr)
+}
+
+// open is Open and OpenWith: early lets a first launch start the
+// providers before the store is open.
+func open(path string, useDemo bool, mode StoreMode, early bool, stderr io.Writer) (*Env, error) {
 	e := &Env{begun: make(chan struct{})}
 	opts := accounts.Options{}
 	if ProviderExe != nil {
@@ -189,8 +198,7 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 	for _, w := range e.Config.Warnings {
 		fmt.Fprintln(stderr, "unibox: warning:", w)
 	}
-	st, storeOff, err := openStore(useDemo, mode, e.begun, stderr)
-	opts.Store.Off = storeOff
+	opening := openingStore(useDemo, mode, e.begun, early && firstLaunch(useDemo), stderr)
 	if !useDemo { // the demo writes nothing to disk
 		if dir, herr := historyDir(); herr == nil {
 			opts.History = accounts.Have(dir)
@@ -208,14 +216,34 @@ func OpenWith(path string, useDemo bool, mode StoreMode, stderr io.Writer) (*Env
 	} else {
 		opts.Snooze.Off = errors.New("the demo keeps no snooze schedule")
 	}
+	var err error
+	if opening.early {
+		// The providers start now; the store is given to the accounts
+		// once it is open, before anyone uses them.
+		if e.Set, err = accounts.Open(e.Config, opts); err == nil {
+			e.Set.Connect()
+		}
+	}
+	st, storeOff, serr := opening.wait(stderr)
+	if err == nil {
+		err = serr
+	}
 	if err == nil {
 		if st != nil {
 			st.ThreadBySubject(e.Config.UI.ThreadBySubject)
 		}
-		opts.Store.Value = st
-		e.Set, err = accounts.Open(e.Config, opts)
+		part := accounts.Part[*store.Store]{Value: st, Off: storeOff}
+		if e.Set != nil {
+			e.Set.UseStore(part)
+		} else {
+			opts.Store = part
+			e.Set, err = accounts.Open(e.Config, opts)
+		}
 	}
 	if err != nil {
+		if e.Set != nil {
+			e.Set.Close()
+		}
 		if e.snooze != nil {
 			e.snooze.Close()
 		}
