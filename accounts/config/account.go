@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Keys that belong to one kind of account only; on the other kind they
@@ -16,12 +17,14 @@ var (
 )
 
 var (
-	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 	// secretName marks env entries whose value is probably a credential.
-	secretName = regexp.MustCompile(`(?i)pass|secret|token|key`)
+	secretName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)pass|secret|token|key`) })
 	// literalSecret marks password_cmds that print a literal instead of
 	// fetching a secret: "echo hunter2", "printf '%s' hunter2", here-strings.
-	literalSecret = regexp.MustCompile(`(?i)(^|[;&|(]|\$\()\s*(echo|printf)\s+(-\w+\s+)*['"]?[^$\s'"]|<<`)
+	literalSecret = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(^|[;&|(]|\$\()\s*(echo|printf)\s+(-\w+\s+)*['"]?[^$\s'"]|<<`)
+	})
 )
 
 // account decodes one [[account]] table. It returns the key paths of
@@ -51,12 +54,12 @@ func account(t *table) (Account, []string) {
 			t.errorf("password_cmd", "must not be empty")
 		}
 		a.PasswordCmd = s
-		if literalSecret.MatchString(s) {
+		if literalSecret().MatchString(s) {
 			secrets = append(secrets, t.at("password_cmd"))
 		}
 	}
 	if s, ok := t.str("password_env"); ok {
-		if !envName.MatchString(s) {
+		if !envName().MatchString(s) {
 			t.errorf("password_env", "%q is not an environment variable name", s)
 		}
 		a.PasswordEnv = s

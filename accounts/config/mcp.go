@@ -21,11 +21,11 @@ func mcpAccount(t *table, a *Account) []string {
 			if !ok {
 				continue
 			}
-			if !envName.MatchString(name) {
+			if !envName().MatchString(name) {
 				env.errorf(name, "%q is not an environment variable name", name)
 			}
 			a.Env[name] = v
-			if v != "" && secretName.MatchString(name) {
+			if v != "" && secretName().MatchString(name) {
 				secrets = append(secrets, env.at(name))
 			}
 		}
@@ -35,7 +35,7 @@ func mcpAccount(t *table, a *Account) []string {
 	a.Profile, _ = t.str("profile")
 	if s, ok := t.str("secret_env"); ok {
 		switch {
-		case !envName.MatchString(s):
+		case !envName().MatchString(s):
 			t.errorf("secret_env", "%q is not an environment variable name", s)
 		case a.PasswordCmd == "" && a.PasswordEnv == "":
 			t.errorf("secret_env", "set password_cmd or password_env too: they say where %s's value comes from", s)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -85,7 +86,7 @@ func (b Bodies) String() string {
 }
 
 // ageSyntax is an age in days or weeks: "90d", "12w".
-var ageSyntax = regexp.MustCompile(`^([0-9]+)([dw])$`)
+var ageSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)([dw])$`) })
 
 // parseBodies reads cache_bodies' value: a boolean or an age.
 func parseBodies(v any) (Bodies, error) {
@@ -97,7 +98,7 @@ func parseBodies(v any) (Bodies, error) {
 		}
 		return Bodies{Keep: BodiesNone}, nil
 	case string:
-		m := ageSyntax.FindStringSubmatch(v)
+		m := ageSyntax().FindStringSubmatch(v)
 		if m == nil {
 			return Bodies{}, fmt.Errorf("%q is not %s", v, want)
 		}

@@ -5,10 +5,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // placeholder matches "{name}" inside an argument string.
-var placeholder = regexp.MustCompile(`\{([a-z][a-z_]*)\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z][a-z_]*)\}`) })
 
 // knownPlaceholders are every placeholder any operation fills. A "{word}"
 // that is not one of them is left alone: it may be literal text a server
@@ -46,13 +47,13 @@ func expandValue(v any, vals map[string]any) any {
 }
 
 func expandString(s string, vals map[string]any) any {
-	if m := placeholder.FindStringSubmatch(s); m != nil && m[0] == s {
+	if m := placeholder().FindStringSubmatch(s); m != nil && m[0] == s {
 		if val, ok := vals[m[1]]; ok {
 			return val
 		}
 		return s
 	}
-	return placeholder.ReplaceAllStringFunc(s, func(p string) string {
+	return placeholder().ReplaceAllStringFunc(s, func(p string) string {
 		if val, ok := vals[p[1:len(p)-1]]; ok {
 			if list, ok := val.([]string); ok { // addresses inside text
 				return strings.Join(list, ", ")
@@ -69,7 +70,7 @@ func checkPlaceholders(op string, args map[string]any) error {
 	allowed := opPlaceholders[op]
 	var bad []string
 	walkStrings(args, func(s string) {
-		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+		for _, m := range placeholder().FindAllStringSubmatch(s, -1) {
 			if slices.Contains(knownPlaceholders, m[1]) && !slices.Contains(allowed, m[1]) && !slices.Contains(bad, m[0]) {
 				bad = append(bad, m[0])
 			}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"unibox/accounts/mailtext"
@@ -46,12 +47,12 @@ var errNoMessage = errors.New("the answer holds no message")
 // so an account mapped by hand to either kind of tool needs no setting.
 func looksJSON(text string) bool {
 	t := strings.TrimSpace(text)
-	return jsonStart.MatchString(t) && !uidBracket.MatchString(t) || t == "null"
+	return jsonStart().MatchString(t) && !uidBracket().MatchString(t) || t == "null"
 }
 
 // jsonStart is an object, or an array whose first element could be JSON
 // (not email-mcp's "[INBOX] 3 emails" or "[42] subject").
-var jsonStart = regexp.MustCompile(`^(?:\{|\[\s*(?:[\[{"\-0-9\]]|true|false|null))`)
+var jsonStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:\{|\[\s*(?:[\[{"\-0-9\]]|true|false|null))`) })
 
 // parseListing reads a list or search answer.
 func parseListing(text string) (listing, error) {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"unibox/model/textsafe"
 )
@@ -23,10 +24,12 @@ import (
 // reading is tolerant of all that, and strict about what it cannot skip:
 // an entry whose id is not a uid is an error, not a message to drop.
 var (
-	uidBracket   = regexp.MustCompile(`^\[\s*\d+\s*\]`)
-	entryLine    = regexp.MustCompile(`^\[([^\]]*)\]\s*(.*)$`)
-	countLine    = regexp.MustCompile(`(?i)\b(\d+)\s+(?:e-?mails?|messages?|results?)\b`)
-	emptyListing = regexp.MustCompile(`(?i)^(?:no (?:e-?mails?|messages?|results?|matches)\b|0 (?:e-?mails?|messages?|results?)\b)`)
+	uidBracket   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[\s*\d+\s*\]`) })
+	entryLine    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([^\]]*)\]\s*(.*)$`) })
+	countLine    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(\d+)\s+(?:e-?mails?|messages?|results?)\b`) })
+	emptyListing = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:no (?:e-?mails?|messages?|results?|matches)\b|0 (?:e-?mails?|messages?|results?)\b)`)
+	})
 )
 
 // markers, in the order email-mcp prints them; each may carry U+FE0F.
@@ -72,10 +75,10 @@ func parseTextListing(text string) (listing, error) {
 			continue
 		}
 		indented := line[0] == ' ' || line[0] == '\t'
-		if m := entryLine.FindStringSubmatch(trimmed); m != nil && !indented {
+		if m := entryLine().FindStringSubmatch(trimmed); m != nil && !indented {
 			uid, err := parseUID(m[1])
 			if err != nil {
-				if c := countLine.FindStringSubmatch(trimmed); c != nil && cur == nil && !sawCount {
+				if c := countLine().FindStringSubmatch(trimmed); c != nil && cur == nil && !sawCount {
 					l.total, _ = strconv.Atoi(c[1]) // a header without its emoji: "[INBOX] 3 emails"
 					sawCount = true
 					continue
@@ -90,7 +93,7 @@ func parseTextListing(text string) (listing, error) {
 			continue
 		}
 		if cur == nil {
-			if m := countLine.FindStringSubmatch(trimmed); m != nil && !sawCount {
+			if m := countLine().FindStringSubmatch(trimmed); m != nil && !sawCount {
 				l.total, _ = strconv.Atoi(m[1])
 				sawCount = true
 			}
@@ -107,10 +110,10 @@ func parseTextListing(text string) (listing, error) {
 			cur.msg.Date = date(when)
 		}
 	}
-	if len(l.msgs) == 0 && !sawCount && !emptyListing.MatchString(strings.TrimSpace(text)) {
+	if len(l.msgs) == 0 && !sawCount && !emptyListing().MatchString(strings.TrimSpace(text)) {
 		return listing{}, errors.New("not a listing: " + preview(text))
 	}
-	if len(l.msgs) == 0 && l.total > 0 && !emptyListing.MatchString(strings.TrimSpace(text)) {
+	if len(l.msgs) == 0 && l.total > 0 && !emptyListing().MatchString(strings.TrimSpace(text)) {
 		return listing{}, fmt.Errorf("says %d messages but lists none: %s", l.total, preview(text))
 	}
 	return l, nil

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"unibox/model"
 	"unibox/model/textsafe"
@@ -23,7 +24,7 @@ import (
 //	--- Body ---
 //
 //	Hello Bob, ...
-var attachmentItem = regexp.MustCompile(`([^,]+?)\s*\(([^,()]*)(?:,[^()]*)?\)`)
+var attachmentItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([^,]+?)\s*\(([^,()]*)(?:,[^()]*)?\)`) })
 
 func parseTextBody(text string) (parsedBody, error) {
 	var b parsedBody
@@ -96,7 +97,7 @@ func attachmentList(s string) []model.Attachment {
 		s = rest
 	}
 	var out []model.Attachment
-	for _, m := range attachmentItem.FindAllStringSubmatch(s, -1) {
+	for _, m := range attachmentItem().FindAllStringSubmatch(s, -1) {
 		out = append(out, model.Attachment{Name: textsafe.Line(strings.TrimLeft(m[1], ", ")), Type: textsafe.Line(m[2])})
 	}
 	return out
@@ -107,9 +108,9 @@ func attachmentList(s string) []model.Attachment {
 // "• Archive [\Archive] — counts unavailable". The bullet, the special-use
 // mark and the counts are all optional.
 var (
-	folderSpecial = regexp.MustCompile(`\s*\[(\\?[A-Za-z]+)\]$`)
-	folderTotal   = regexp.MustCompile(`(\d+)\s+messages?`)
-	folderUnread  = regexp.MustCompile(`(\d+)\s+unread`)
+	folderSpecial = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\[(\\?[A-Za-z]+)\]$`) })
+	folderTotal   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+)\s+messages?`) })
+	folderUnread  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+)\s+unread`) })
 )
 
 func parseTextFolders(text string) ([]model.Folder, error) {
@@ -122,16 +123,16 @@ func parseTextFolders(text string) ([]model.Folder, error) {
 		}
 		name, rest, _ := strings.Cut(line, " — ")
 		var f model.Folder
-		if m := folderSpecial.FindStringSubmatchIndex(name); m != nil {
+		if m := folderSpecial().FindStringSubmatchIndex(name); m != nil {
 			f.SpecialUse = specialUse(name[m[2]:m[3]])
 			name = name[:m[0]]
 		}
 		f.Name = textsafe.Line(name)
-		if m := folderTotal.FindStringSubmatch(rest); m != nil {
+		if m := folderTotal().FindStringSubmatch(rest); m != nil {
 			n, _ := strconv.ParseUint(m[1], 10, 32)
 			f.Total = uint32(n)
 		}
-		if m := folderUnread.FindStringSubmatch(rest); m != nil {
+		if m := folderUnread().FindStringSubmatch(rest); m != nil {
 			n, _ := strconv.ParseUint(m[1], 10, 32)
 			f.Unread = uint32(n)
 		}

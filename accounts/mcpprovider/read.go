@@ -151,7 +151,7 @@ func (p *mcpProvider) Lookup(ctx context.Context, a *conn.Adapter, folder string
 	folder = folderOr(folder)
 	b, err := p.get(ctx, a, folder, uid)
 	if err != nil {
-		if conn.ClassOf(err) == conn.ClassTool && !errors.Is(err, provider.ErrUnsupported) && notFoundText.MatchString(err.Error()) {
+		if conn.ClassOf(err) == conn.ClassTool && !errors.Is(err, provider.ErrUnsupported) && notFoundText().MatchString(err.Error()) {
 			return model.Message{}, false, nil
 		}
 		return model.Message{}, false, err

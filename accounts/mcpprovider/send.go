@@ -106,7 +106,7 @@ func (e *sendError) Is(target error) bool {
 func usesPlaceholder(args map[string]any, name string) bool {
 	found := false
 	walkStrings(args, func(s string) {
-		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+		for _, m := range placeholder().FindAllStringSubmatch(s, -1) {
 			found = found || m[1] == name
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"net"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/emersion/go-imap/v2"
 
@@ -44,8 +45,12 @@ var errNotSent = errors.New("connection closed before the command was sent")
 var (
 	// Applied only to a refused login or an [ALERT]: a NO about a folder
 	// called "Forbidden" or message 403 must never lock an account out.
-	authText     = regexp.MustCompile(`(?i)AUTHENTICATIONFAILED|AUTHORIZATIONFAILED|invalid credentials|authentication failed|invalid_grant|application-specific password required|login failed`)
-	throttleText = regexp.MustCompile(`(?i)too many|maximum number of connections|connection limit|rate limit|try again later`)
+	authText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)AUTHENTICATIONFAILED|AUTHORIZATIONFAILED|invalid credentials|authentication failed|invalid_grant|application-specific password required|login failed`)
+	})
+	throttleText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)too many|maximum number of connections|connection limit|rate limit|try again later`)
+	})
 )
 
 // classOf decides the class of an error raised while serving a tool.
@@ -71,11 +76,11 @@ func classOf(err error, during string) conn.ErrorClass {
 			return conn.ClassConfig
 		}
 		switch {
-		case throttleText.MatchString(ie.Text):
+		case throttleText().MatchString(ie.Text):
 			return conn.ClassThrottled
 		case during == "login":
 			return conn.ClassAuth // a NO to LOGIN is a refusal, whatever its words
-		case ie.Code == imap.ResponseCodeAlert && authText.MatchString(ie.Text):
+		case ie.Code == imap.ResponseCodeAlert && authText().MatchString(ie.Text):
 			return conn.ClassAuth // e.g. Gmail: [ALERT] Application-specific password required
 		}
 		return conn.ClassTool

@@ -3,6 +3,7 @@ package contact
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"unibox/model"
 	"unibox/model/review"
@@ -52,11 +53,11 @@ func IsRobot(addr string) bool {
 }
 
 // mailtoAddr is the address of a List-Post's <mailto:...> (RFC 2369).
-var mailtoAddr = regexp.MustCompile(`(?i)<mailto:([^>?\s]+)`)
+var mailtoAddr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<mailto:([^>?\s]+)`) })
 
 // listID is a List-Id's identifier (RFC 2919), the part in angle
 // brackets.
-var listID = regexp.MustCompile(`<([^>\s]+)>`)
+var listID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<([^>\s]+)>`) })
 
 // BulkAddresses are the address keys (review.AddressKey) a message's
 // headers show to be a mailing list's or a bulk sender's:
@@ -75,13 +76,13 @@ func BulkAddresses(headers []model.Header, from model.Address, to, cc []model.Ad
 		v := strings.TrimSpace(h.Value)
 		switch strings.ToLower(h.Name) {
 		case "list-id":
-			if m := listID.FindStringSubmatch(v); m != nil {
+			if m := listID().FindStringSubmatch(v); m != nil {
 				id = strings.ToLower(m[1])
 			} else if v != "" {
 				id = strings.ToLower(v)
 			}
 		case "list-post":
-			if m := mailtoAddr.FindStringSubmatch(v); m != nil {
+			if m := mailtoAddr().FindStringSubmatch(v); m != nil {
 				post = m[1]
 			}
 		case "list-unsubscribe":

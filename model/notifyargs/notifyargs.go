@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Names are the placeholders notify_cmd knows, spelled as in the config.
@@ -54,13 +55,13 @@ func known() string {
 // placeholder is a word in braces. Any word counts, so a misspelt one
 // ({Subject}, {body}) is an error rather than text sent as is; braces
 // around anything else ("{}", "{a b}") are plain text.
-var placeholder = regexp.MustCompile(`\{[A-Za-z0-9_]+\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[A-Za-z0-9_]+\}`) })
 
 // Check reports the first unknown placeholder in argv, and a placeholder
 // in the program itself (argv[0] is run as written).
 func Check(argv []string) error {
 	for i, a := range argv {
-		for _, p := range placeholder.FindAllString(a, -1) {
+		for _, p := range placeholder().FindAllString(a, -1) {
 			name := p[1 : len(p)-1]
 			if i == 0 || !isKnown(name) {
 				return &UnknownError{Index: i, Name: name}
@@ -83,7 +84,7 @@ func isKnown(name string) bool {
 // the list keeps its first form: account, sender and subject appended.
 func Templated(argv []string) bool {
 	for _, a := range argv[min(1, len(argv)):] {
-		if placeholder.MatchString(a) {
+		if placeholder().MatchString(a) {
 			return true
 		}
 	}
@@ -104,7 +105,7 @@ func Expand(argv []string, v Values) []string {
 	}
 	out := make([]string, 0, len(argv))
 	for _, a := range argv[min(1, len(argv)):] {
-		s := placeholder.ReplaceAllStringFunc(a, func(p string) string {
+		s := placeholder().ReplaceAllStringFunc(a, func(p string) string {
 			if r, ok := vals[p[1:len(p)-1]]; ok {
 				return r
 			}

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/net/html"
@@ -64,12 +65,12 @@ func nodeText(n *html.Node) string {
 
 // markdownLink is [text](target) in a text body. Text bodies are not
 // markup, so a pattern is the whole parse (RE2: linear in the body).
-var markdownLink = regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`)
+var markdownLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`) })
 
 // textLinks is every markdown-style link of a text body.
 func textLinks(body string) []Link {
 	var out []Link
-	for _, m := range markdownLink.FindAllStringSubmatch(body, -1) {
+	for _, m := range markdownLink().FindAllStringSubmatch(body, -1) {
 		out = append(out, Link{Text: m[1], Target: m[2]})
 	}
 	return out

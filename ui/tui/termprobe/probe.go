@@ -14,6 +14,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -33,7 +34,7 @@ const probeChar = "\u2026"
 var ErrNoAnswer = errors.New("terminal did not report its cursor position")
 
 // cpr is a cursor position report: ESC [ row ; col R.
-var cpr = regexp.MustCompile(`\x1b\[(\d+);(\d+)R`)
+var cpr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[(\d+);(\d+)R`) })
 
 // AmbiguousWidth draws probeChar at the start of the current line, asks
 // for the cursor position (DSR 6) and erases the line again; the column
@@ -54,7 +55,7 @@ func AmbiguousWidth(t Terminal, timeout time.Duration) (int, error) {
 	for {
 		n, err := t.Read(buf)
 		got = append(got, buf[:n]...)
-		if m := cpr.FindSubmatch(got); m != nil {
+		if m := cpr().FindSubmatch(got); m != nil {
 			col, _ := strconv.Atoi(string(m[2]))
 			switch col {
 			case 2, 3: // the cursor started at column 1
