@@ -33,7 +33,9 @@ const screenLimit = 30 * time.Second
 //   - warm: the same launch again on the store the cold one left;
 //   - down: the first account's port refuses; how soon its badge (unibox)
 //     or its error line (aerc) says so;
-//   - list: `unibox list --json --limit 40` on one account, cold and warm.
+//   - list: `unibox list --json --limit 40` on one account, cold and warm;
+//
+// and the same for a baseline unibox (-baseline), in the same runs.
 func launch(t *terminal, root string, o options) error {
 	figs := map[string]*figure{}
 	add := func(name string, d time.Duration) {
@@ -48,22 +50,39 @@ func launch(t *terminal, root string, o options) error {
 	}
 	up := accountsFor(o.addr, 3, nil, "")
 	down := accountsFor(o.addr, 3, map[int]bool{0: true}, closed)
+	bins := []struct{ label, path string }{{"unibox", o.unibox}}
+	if o.baseline != "" {
+		bins = append(bins, struct{ label, path string }{"baseline", o.baseline})
+	}
 	for run := range o.runs {
-		h, err := newHome(root, "unibox")
-		if err != nil {
-			return err
-		}
-		cfg, err := h.uniboxConfig(up)
-		if err != nil {
-			return err
-		}
-		for _, temp := range []string{"cold", "warm"} {
-			first, all, err := uniboxRows(t, h, cfg, fmt.Sprintf("u%s%d", temp, run), o)
+		for _, b := range bins {
+			h, err := newHome(root, b.label)
 			if err != nil {
 				return err
 			}
-			add("unibox "+temp+" first rows", first)
-			add("unibox "+temp+" all 3 accounts' rows", all)
+			cfg, err := h.uniboxConfig(up)
+			if err != nil {
+				return err
+			}
+			for _, temp := range []string{"cold", "warm"} {
+				first, all, err := uniboxRows(t, h, cfg, fmt.Sprintf("%s%s%d", b.label, temp, run), b.path)
+				if err != nil {
+					return err
+				}
+				add(b.label+" "+temp+" first rows", first)
+				add(b.label+" "+temp+" all 3 accounts' rows", all)
+			}
+			d, err := uniboxDown(t, root, down, fmt.Sprintf("%sdown%d", b.label, run), b.path)
+			if err != nil {
+				return err
+			}
+			add(b.label+" down account's error", d)
+			cold, warm, err := uniboxList(root, o, b.path)
+			if err != nil {
+				return err
+			}
+			add(b.label+" list --limit 40 cold", cold)
+			add(b.label+" list --limit 40 warm", warm)
 		}
 		if o.aerc != "" {
 			d, err := aercRows(t, root, up, fmt.Sprintf("a%d", run), o)
@@ -71,42 +90,40 @@ func launch(t *terminal, root string, o options) error {
 				return err
 			}
 			add("aerc first rows", d)
-		}
-		d, err := uniboxDown(t, root, down, fmt.Sprintf("ud%d", run), o)
-		if err != nil {
-			return err
-		}
-		add("unibox down account's error", d)
-		if o.aerc != "" {
-			d, err := aercDown(t, root, down, fmt.Sprintf("ad%d", run), o)
+			d, err = aercDown(t, root, down, fmt.Sprintf("ad%d", run), o)
 			if err != nil {
 				return err
 			}
 			add("aerc down account's error", d)
 		}
-		cold, warm, err := uniboxList(root, o)
-		if err != nil {
-			return err
-		}
-		add("unibox list --limit 40 cold", cold)
-		add("unibox list --limit 40 warm", warm)
 	}
-	fmt.Printf("launch figures, median of %d runs (loopback Dovecot, %d messages per INBOX, 160x45 tmux)\n", o.runs, o.messages)
-	for _, name := range []string{
-		"unibox cold first rows", "unibox cold all 3 accounts' rows", "unibox warm first rows", "unibox warm all 3 accounts' rows", "aerc first rows",
-		"unibox down account's error", "aerc down account's error",
-		"unibox list --limit 40 cold", "unibox list --limit 40 warm",
-	} {
+	fmt.Printf("launch figures, median of %d runs (loopback Dovecot, %d messages per INBOX, %dx%d tmux; from exec)\n", o.runs, o.messages, t.width, t.height)
+	var names []string
+	for _, b := range bins {
+		for _, f := range []string{"cold first rows", "cold all 3 accounts' rows", "warm first rows", "warm all 3 accounts' rows", "down account's error", "list --limit 40 cold", "list --limit 40 warm"} {
+			names = append(names, b.label+" "+f)
+		}
+	}
+	names = append(names, "aerc first rows", "aerc down account's error")
+	for _, name := range names {
 		if f := figs[name]; f != nil {
-			fmt.Printf("  %-36s %7.1f ms  (runs: %s)\n", name, ms(f.median()), runList(f.runs))
+			fmt.Printf("  %-38s %7.1f ms  (runs: %s)\n", name, ms(f.median()), runList(f.runs))
 		}
 	}
-	if a := figs["aerc first rows"]; a != nil {
-		fmt.Printf("  ratio cold first rows unibox/aerc:  %.2fx\n", ms(figs["unibox cold first rows"].median())/ms(a.median()))
-		fmt.Printf("  ratio warm first rows unibox/aerc:  %.2fx\n", ms(figs["unibox warm first rows"].median())/ms(a.median()))
+	ratio := func(what, a, b string) {
+		if fa, fb := figs[a], figs[b]; fa != nil && fb != nil {
+			fmt.Printf("  %-52s %.2fx\n", what, ms(fa.median())/ms(fb.median()))
+		}
 	}
-	if a := figs["aerc down account's error"]; a != nil {
-		fmt.Printf("  ratio down account's error unibox/aerc: %.2fx\n", ms(figs["unibox down account's error"].median())/ms(a.median()))
+	for _, b := range bins {
+		ratio(b.label+" cold first rows / aerc's:", b.label+" cold first rows", "aerc first rows")
+		ratio(b.label+" warm first rows / aerc's:", b.label+" warm first rows", "aerc first rows")
+		ratio(b.label+" down account's error / aerc's:", b.label+" down account's error", "aerc down account's error")
+	}
+	if o.baseline != "" {
+		for _, f := range []string{"cold first rows", "cold all 3 accounts' rows", "warm first rows", "down account's error", "list --limit 40 cold", "list --limit 40 warm"} {
+			ratio("unibox / baseline, "+f+":", "unibox "+f, "baseline "+f)
+		}
 	}
 	return nil
 }
@@ -121,8 +138,8 @@ func runList(ds []time.Duration) string {
 	return strings.Join(s, " ")
 }
 
-func uniboxRows(t *terminal, h home, cfg, name string, o options) (first, all time.Duration, err error) {
-	p, err := t.run(name, append(h.env(), passwordEnv()...), o.unibox, "--config", cfg)
+func uniboxRows(t *terminal, h home, cfg, name, bin string) (first, all time.Duration, err error) {
+	p, err := t.run(name, append(h.env(), passwordEnv()...), bin, "--config", cfg)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -160,7 +177,7 @@ func downBadge(acct string) func(string) bool {
 	return containsAny(acct+" ↻", acct+" ⏸", acct+" ○", acct+" ✗")
 }
 
-func uniboxDown(t *terminal, root string, accts []account, name string, o options) (time.Duration, error) {
+func uniboxDown(t *terminal, root string, accts []account, name, bin string) (time.Duration, error) {
 	h, err := newHome(root, "unibox")
 	if err != nil {
 		return 0, err
@@ -169,7 +186,7 @@ func uniboxDown(t *terminal, root string, accts []account, name string, o option
 	if err != nil {
 		return 0, err
 	}
-	p, err := t.run(name, append(h.env(), passwordEnv()...), o.unibox, "--config", cfg)
+	p, err := t.run(name, append(h.env(), passwordEnv()...), bin, "--config", cfg)
 	if err != nil {
 		return 0, err
 	}
@@ -195,7 +212,7 @@ func aercDown(t *terminal, root string, accts []account, name string, o options)
 
 // uniboxList times `unibox list --json --limit 40` on one account, on an
 // empty store and again on the store it left.
-func uniboxList(root string, o options) (cold, warm time.Duration, err error) {
+func uniboxList(root string, o options, bin string) (cold, warm time.Duration, err error) {
 	h, err := newHome(root, "list")
 	if err != nil {
 		return 0, 0, err
@@ -205,7 +222,7 @@ func uniboxList(root string, o options) (cold, warm time.Duration, err error) {
 		return 0, 0, err
 	}
 	once := func() (time.Duration, error) {
-		cmd := exec.Command(o.unibox, "list", "--json", "--limit", "40", "--config", cfg)
+		cmd := exec.Command(bin, "list", "--json", "--limit", "40", "--config", cfg)
 		cmd.Env = append(h.env(), passwordEnv()...)
 		start := time.Now()
 		out, err := cmd.CombinedOutput()

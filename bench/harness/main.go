@@ -20,6 +20,7 @@ func main() {
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	o := options{}
 	fs.StringVar(&o.unibox, "unibox", "", "the unibox binary to measure")
+	fs.StringVar(&o.baseline, "baseline", "", "another unibox binary measured beside it (launch), e.g. the last release")
 	fs.StringVar(&o.aerc, "aerc", "aerc", "the aerc binary to measure beside it (\"\" for none)")
 	fs.IntVar(&o.runs, "runs", 5, "runs of each figure (the median is printed)")
 	fs.IntVar(&o.messages, "messages", 2000, "messages in each user's INBOX")
@@ -50,6 +51,7 @@ func main() {
 
 type options struct {
 	unibox, aerc     string
+	baseline         string
 	addr, dovecotDir string
 	runs, messages   int
 	accounts         int

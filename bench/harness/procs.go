@@ -100,4 +100,3 @@ func treeMemory(pid int) []memory {
 	}
 	return out
 }
-
