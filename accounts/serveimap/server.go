@@ -46,6 +46,10 @@ type Options struct {
 	// FirstPageWait bounds how long a folder's watch waits for its
 	// account's first page (default 2 s; see firstpage.go).
 	FirstPageWait time.Duration
+	// RestAfter, when set, is how long after its last call the server
+	// returns its free memory to the system (rest.go); the child sets it,
+	// a server inside a bigger process does not.
+	RestAfter time.Duration
 	// SilenceAfter is how long a command may hear nothing from the server
 	// before the account proves the server on another connection (default
 	// 2 s); ProveWithin is how long that proof may take before the server
@@ -70,6 +74,7 @@ type Server struct {
 	socks    sockets              // every IMAP socket opened through opts.Dial
 	splice   imapwire.Splicer     // tool outputs past the SDK's encoder (see imapwire/hop.go)
 	inferred map[string]inferred  // by tool: what its types give (TestToolSchemasAreCurrent)
+	rest     *rest                // nil: no rest (RestAfter unset)
 }
 
 // New makes a server with no accounts.
@@ -94,6 +99,9 @@ func New(opts Options) *Server {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s := &Server{opts: opts, accounts: map[string]*account{}, lives: map[string]*liveness{}, inferred: map[string]inferred{}}
+	if opts.RestAfter > 0 {
+		s.rest = newRest(opts.RestAfter)
+	}
 	dial := opts.Dial
 	s.opts.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dial(ctx, network, addr)
@@ -122,6 +130,7 @@ func (s *Server) liveness(account string) *liveness {
 
 // Close stops every watcher and logs every account out.
 func (s *Server) Close() {
+	s.rest.stop()
 	s.stopWatching()
 	s.mu.Lock()
 	accts := s.accounts
@@ -337,6 +346,8 @@ func addTool[In, Out any, P interface {
 	resolved := resolver(t.Name, infer)
 	t.InputSchema = registered
 	ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.rest.begin()
+		defer s.rest.end()
 		var args In
 		schema, err := resolved()
 		if err == nil {
