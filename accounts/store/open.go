@@ -122,6 +122,7 @@ func guard(path string) ([]string, error) {
 
 // openFile is Open once path is guarded.
 func openFile(path string, hold <-chan struct{}) (*Store, error) {
+	installEmpty(path)
 	if err := create(path); err != nil {
 		return nil, &Error{Where: path, Err: err}
 	}
