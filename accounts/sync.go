@@ -1,9 +1,11 @@
 package accounts
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"unibox/accounts/history"
@@ -65,9 +67,24 @@ func (s *Stored) SyncStep(ctx context.Context, folder string) (SyncProgress, boo
 // draws its first rows as soon as a listing of that many would, instead
 // of after 200 envelopes, and the steps after it go on in pages of 200.
 func (s *Stored) SyncStepUpTo(ctx context.Context, folder string, limit int) (SyncProgress, bool, error) {
+	return s.SyncStepShowing(ctx, folder, limit, 0, nil)
+}
+
+// SyncStepShowing is SyncStepUpTo that, on a folder's first sync (the
+// store holds nothing of it), hands show the server's page before it is
+// stored: newest first, at most rows of it, as the store will give them.
+// Storing a first page (its rows, their words in the search index, the
+// contacts, the threads) took 20 to 35 ms of a first launch's screen,
+// whose rows can be drawn meanwhile. Later steps never show: the store's
+// page, with what it knows (threads, snoozes), is the one drawn.
+func (s *Stored) SyncStepShowing(ctx context.Context, folder string, limit, rows int, show func(Page)) (SyncProgress, bool, error) {
 	a := s.a
 	name := syncedName(folder)
-	p, done, err := a.syncStep(ctx, folder, limit)
+	var first func(provider.SyncPage)
+	if show != nil {
+		first = func(p provider.SyncPage) { show(firstPage(p, rows)) }
+	}
+	p, done, err := a.syncStep(ctx, folder, limit, first)
 	if ph := a.threads.get(name); ph != nil && err == nil && done {
 		// Threads' steps under way: the folder's own step came first
 		// (new mail a push or a refresh asked for is never held behind
@@ -88,7 +105,7 @@ func (s *Stored) SyncStepUpTo(ctx context.Context, folder string, limit int) (Sy
 
 // syncStep is one page of a folder's own sync, of at most limit new
 // envelopes.
-func (a *Account) syncStep(ctx context.Context, folder string, limit int) (SyncProgress, bool, error) {
+func (a *Account) syncStep(ctx context.Context, folder string, limit int, first func(provider.SyncPage)) (SyncProgress, bool, error) {
 	if limit <= 0 || limit > syncPage {
 		limit = syncPage
 	}
@@ -131,6 +148,9 @@ func (a *Account) syncStep(ctx context.Context, folder string, limit int) (SyncP
 		err = a.scrub(err)
 		a.hist.Add(history.KindListing, "", conn.ClassOf(err).String(), "sync failed: "+Reason(err))
 		return SyncProgress{}, false, err
+	}
+	if first != nil && st.UIDNext == 0 && st.Held == 0 && len(page.New) > 0 {
+		first(page)
 	}
 	// A sync in pages (a first sync, or more new mail than a page) ends
 	// with the UIDNEXT and HIGHESTMODSEQ it began with (kept in the store
@@ -225,7 +245,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 		// A sync in pages left unfinished by an earlier run ends at the
 		// top it began at, below the mail that came since: the page is
 		// listed, and the sync goes one page further on the way.
-		_, _, err := a.syncStep(ctx, folder, 0)
+		_, _, err := a.syncStep(ctx, folder, 0, nil)
 		if IsStoreError(err) {
 			return a.Stored().ListUnstored(ctx, opts)
 		}
@@ -240,7 +260,7 @@ func (a *Account) Newest(ctx context.Context, opts ListOptions) (Page, error) {
 	// step asks for the page's worth only, so a first sync answers as fast
 	// as a listing of the page.
 	for {
-		p, done, err := a.syncStep(ctx, folder, opts.Limit)
+		p, done, err := a.syncStep(ctx, folder, opts.Limit, nil)
 		if IsStoreError(err) {
 			return a.Stored().ListUnstored(ctx, opts)
 		}
@@ -280,4 +300,16 @@ func (a *Account) mendGap(ctx context.Context, syncer provider.Syncer, folder st
 	}
 	a.hist.Add(history.KindListing, "", "", fmt.Sprintf("mended a gap in %s: %d missing messages stored", folder, n))
 	return page.More, nil
+}
+
+// firstPage is a first sync's page as the store will give it: the newest
+// limit rows, newest first.
+func firstPage(p provider.SyncPage, limit int) Page {
+	msgs := slices.Clone(p.New)
+	slices.SortFunc(msgs, func(x, y model.Message) int { return cmp.Compare(y.ID.UID, x.ID.UID) })
+	more := uint32(len(msgs)) < p.Total
+	if limit > 0 && len(msgs) > limit {
+		msgs, more = msgs[:limit], true
+	}
+	return Page{Folder: p.Folder, UIDValidity: p.UIDValidity, Total: p.Total, Messages: msgs, More: more}
 }

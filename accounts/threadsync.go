@@ -109,7 +109,7 @@ func (a *Account) followUp(ctx context.Context, folder string, ph *followUp) (Sy
 		}
 		if err == nil {
 			var done bool
-			_, done, err = a.syncStep(ctx, ph.sent, 0)
+			_, done, err = a.syncStep(ctx, ph.sent, 0, nil)
 			more = true
 			if done {
 				ph.stage, ph.below = stageSentBackfill, 0

@@ -21,6 +21,7 @@ func TestAccountMsgForAnUnknownAccountIsDropped(t *testing.T) {
 			pushedMsg{account: i},
 			listedMsg{account: i},
 			syncedMsg{listedMsg: listedMsg{account: i}},
+			earlyPageMsg{listedMsg: listedMsg{account: i}},
 			storedMatchMsg{account: i},
 			refreshedMsg{account: i},
 			searchedMsg{account: i},

@@ -35,26 +35,42 @@ func waitStatus(ctx context.Context, i int, ch <-chan accounts.Health) tea.Cmd {
 // envelopes (0: a page of 200), and reads the newest page from the store;
 // an account that cannot sync is listed instead, and so is one whose store
 // fails (a full disk: the details say so), whose mail is then shown, not
-// remembered.
+// remembered. A folder's first sync shows the server's page before it is
+// stored (an earlyPageMsg, whose rest brings the step's syncedMsg).
 func syncCmd(ctx context.Context, acct screen.Account, a *accounts.Stored, i int, req uint64, limit, step int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		p, done, err := a.SyncStepUpTo(cctx, "", step)
-		if errors.Is(err, accounts.ErrNoSync) {
-			page, err := acct.List(cctx, accounts.ListOptions{Limit: limit})
-			return listedMsg{account: i, req: req, page: page, err: err}
+		early := make(chan accounts.Page, 1)
+		result := make(chan tea.Msg, 1)
+		go func() {
+			result <- syncStep(ctx, acct, a, i, req, limit, step, timeout, func(p accounts.Page) { early <- p })
+		}()
+		select {
+		case p := <-early:
+			return earlyPageMsg{listedMsg: listedMsg{account: i, req: req, page: p}, rest: screen.AwaitMsg(ctx, result)}
+		case msg := <-result:
+			return msg
 		}
-		msg := syncedMsg{listedMsg: listedMsg{account: i, req: req, err: err}, progress: p, done: done || err != nil}
-		if err == nil {
-			msg.page, _, msg.err = a.Cached(cctx, "", limit)
-		}
-		if accounts.IsStoreError(msg.err) { // the sync ends here: the server's page is shown
-			msg.page, msg.err = a.ListUnstored(cctx, accounts.ListOptions{Limit: limit})
-			msg.done = true
-		}
-		return msg
 	}
+}
+
+// syncStep is syncCmd's work.
+func syncStep(ctx context.Context, acct screen.Account, a *accounts.Stored, i int, req uint64, limit, step int, timeout time.Duration, show func(accounts.Page)) tea.Msg {
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	p, done, err := a.SyncStepShowing(cctx, "", step, limit, show)
+	if errors.Is(err, accounts.ErrNoSync) {
+		page, err := acct.List(cctx, accounts.ListOptions{Limit: limit})
+		return listedMsg{account: i, req: req, page: page, err: err}
+	}
+	msg := syncedMsg{listedMsg: listedMsg{account: i, req: req, err: err}, progress: p, done: done || err != nil}
+	if err == nil {
+		msg.page, _, msg.err = a.Cached(cctx, "", limit)
+	}
+	if accounts.IsStoreError(msg.err) { // the sync ends here: the server's page is shown
+		msg.page, msg.err = a.ListUnstored(cctx, accounts.ListOptions{Limit: limit})
+		msg.done = true
+	}
+	return msg
 }
 
 // waitPush delivers the next push of one account; the model re-arms it

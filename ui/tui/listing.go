@@ -109,6 +109,24 @@ func (m *Model) listed(msg listedMsg) tea.Cmd {
 	return tea.Batch(cmd, notify)
 }
 
+// earlyPage draws a folder's first page before the store has it (a first
+// sync's first step; see accounts.Stored.SyncStepShowing). The step goes
+// on (its pane stays loading, and its syncedMsg, with the store's page,
+// follows as any step's does): only the rows come early, and the badge
+// says the sync has begun.
+func (m *Model) earlyPage(msg earlyPageMsg) tea.Cmd {
+	a := m.panes.accts[msg.account]
+	if msg.req != a.req {
+		return nil // superseded: the step's own result still comes
+	}
+	a.answered = true // the first screen has this account's rows
+	a.syncing = fmt.Sprintf("syncing 0/%s", thousands(msg.page.Total))
+	m.home().Replace(a.acct.Name(), msg.page.Messages, msg.page.More)
+	m.homeTriage().reapply()
+	m.rebuild()
+	return m.panes.resumeIfDrawn(&m.env)
+}
+
 // pageNote is what a listing did: its page merged into the inbox, or a
 // failure (status names the account and why), or a line to show.
 type pageNote struct {

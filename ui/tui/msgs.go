@@ -1,6 +1,8 @@
 package tui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
+
 	"unibox/accounts"
 	"unibox/model"
 	"unibox/ui/tui/screen"
@@ -102,4 +104,12 @@ type searchedMsg struct {
 	folder  string
 	page    accounts.Page
 	err     error
+}
+
+// earlyPageMsg is a folder's first page as the server gave it, before the
+// store has it (a first sync's first step): drawn at once; rest brings the
+// step's syncedMsg.
+type earlyPageMsg struct {
+	listedMsg
+	rest tea.Cmd
 }

@@ -404,6 +404,8 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return tea.Batch(cmd, m.heard())
 	case pushedMsg:
 		return m.panes.pushed(&m.env, msg)
+	case earlyPageMsg:
+		return tea.Batch(m.earlyPage(msg), msg.rest)
 	case syncedMsg:
 		return tea.Batch(m.synced(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account), m.panes.recount(&m.env, msg.account))
 	case countedMsg:

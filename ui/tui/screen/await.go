@@ -20,3 +20,16 @@ func Await(ctx context.Context, ch <-chan struct{}, msg tea.Msg) tea.Cmd {
 		}
 	}
 }
+
+// AwaitMsg delivers the message a command's own goroutine sends on ch
+// (buffered, so that it never blocks once the UI has ended).
+func AwaitMsg(ctx context.Context, ch <-chan tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case msg := <-ch:
+			return msg
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
