@@ -26,6 +26,7 @@ func main() {
 	fs.IntVar(&o.messages, "messages", 2000, "messages in each user's INBOX")
 	fs.IntVar(&o.accounts, "accounts", 20, "accounts of the memory and soak runs")
 	fs.DurationVar(&o.settle, "settle", 60e9, "memory: how long the accounts stay connected before the refresh")
+	fs.DurationVar(&o.after, "after", 5e9, "memory: how long after the refresh the memory is read")
 	fs.DurationVar(&o.soak, "duration", 30*60e9, "soak: how long")
 	fs.StringVar(&o.down, "down", "", "probe: run this program (unibox|aerc) with its first account down")
 	_ = fs.Parse(os.Args[2:])
@@ -56,6 +57,7 @@ type options struct {
 	runs, messages   int
 	accounts         int
 	settle, soak     durationFlag
+	after            durationFlag
 	down             string
 }
 

@@ -9,8 +9,8 @@ import (
 
 // memoryRun starts unibox (and aerc) with o.accounts accounts on the
 // Dovecot users, lets them stay connected for o.settle, refreshes every
-// account once, waits for the refresh to settle and reads the memory of
-// each program's process tree.
+// account once, waits o.after for the refresh to settle and reads the
+// memory of each program's process tree.
 func memoryRun(t *terminal, root string, o options) error {
 	accts := accountsFor(o.addr, o.accounts, nil, "")
 	h, err := newHome(root, "unibox")
@@ -34,7 +34,7 @@ func memoryRun(t *terminal, root string, o options) error {
 		p.stop()
 		return err
 	}
-	time.Sleep(5 * time.Second)
+	time.Sleep(time.Duration(o.after))
 	uni := treeMemory(p.pid)
 	p.stop()
 	report("unibox", uni, o)
@@ -55,8 +55,7 @@ func memoryRun(t *terminal, root string, o options) error {
 			pa.stop()
 			return err
 		}
-		time.Sleep(time.Duration(o.settle))
-		time.Sleep(5 * time.Second)
+		time.Sleep(time.Duration(o.settle) + time.Duration(o.after))
 		ae := treeMemory(pa.pid)
 		pa.stop()
 		report("aerc", ae, o)
