@@ -1,11 +1,8 @@
 package serveimap
 
 import (
-	"context"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts/imapwire"
 	"unibox/accounts/testservers/imaptest"
@@ -24,38 +21,11 @@ func TestWatchWaitsForTheFirstPage(t *testing.T) {
 	}{{"after the first page", true}, {"after the bound", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := imaptest.NewMem(t, memimap.Options{})
-			user, pass := b.NewUser(t)
 			wait := time.Hour
 			if !tc.list {
 				wait = 300 * time.Millisecond
 			}
-			s := New(Options{FirstPageWait: wait})
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := s.MCP().Connect(context.Background(), st, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pushed := make(chan string, 16)
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
-				ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-					select {
-					case pushed <- req.Params.URI:
-					default:
-					}
-				},
-			}).Connect(context.Background(), ct, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				cs.Close()
-				ss.Wait()
-				s.Close()
-			})
-			mustOK(t, "add_account", call(t, cs, "add_account", accountIn(b, user, pass), nil))
-			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: imapwire.PushURI("work", "INBOX")}); err != nil {
-				t.Fatal(err)
-			}
+			cs, _, pushed := subscribed(t, b, Options{FirstPageWait: wait}, nil, "")
 			if !tc.list {
 				expectPush(t, pushed, "watching after the bound")
 				if n := b.Srv.Conns(); n != 2 {

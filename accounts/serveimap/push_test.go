@@ -24,38 +24,7 @@ func pushSession(t *testing.T, b imaptest.Backend, opts Options, in func(*imapwi
 // for the SDK's latest): subscriptions changed shape in 2026-07-28.
 func pushSessionAt(t *testing.T, b imaptest.Backend, opts Options, in func(*imapwire.AddAccountIn), protocol string) (*mcp.ClientSession, string, <-chan string) {
 	t.Helper()
-	user, pass := b.NewUser(t)
-	s := New(opts)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pushed := make(chan string, 16)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
-		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-			select {
-			case pushed <- req.Params.URI:
-			default:
-			}
-		},
-	}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-		s.Close()
-	})
-	add := accountIn(b, user, pass)
-	if in != nil {
-		in(&add)
-	}
-	mustOK(t, "add_account", call(t, cs, "add_account", add, nil))
-	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: imapwire.PushURI("work", "INBOX")}); err != nil {
-		t.Fatal(err)
-	}
+	cs, user, pushed := subscribed(t, b, opts, in, protocol)
 	// As the app does: the first page, and the watch starts after it.
 	mustOK(t, "sync_folder", call(t, cs, "sync_folder", imapwire.SyncIn{Account: "work"}, nil))
 	expectPush(t, pushed, "watching") // what changed before the watch began is unknown
@@ -273,4 +242,43 @@ func TestPollingWatchNoticesItsConnectionEnd(t *testing.T) {
 	defer restore()
 	call(t, cs, "check_account", imapwire.AccountIn{Account: "work"}, nil) // the probe's NOOP goes unanswered
 	expectPush(t, pushed, "the silent polling watch, found by the probe")
+}
+
+// subscribed is a server with the account added and its INBOX
+// subscribed, nothing listed yet, and the pushes it sends.
+func subscribed(t *testing.T, b imaptest.Backend, opts Options, in func(*imapwire.AddAccountIn), protocol string) (*mcp.ClientSession, string, <-chan string) {
+	t.Helper()
+	user, pass := b.NewUser(t)
+	s := New(opts)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pushed := make(chan string, 16)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			select {
+			case pushed <- req.Params.URI:
+			default:
+			}
+		},
+	}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		s.Close()
+	})
+	add := accountIn(b, user, pass)
+	if in != nil {
+		in(&add)
+	}
+	mustOK(t, "add_account", call(t, cs, "add_account", add, nil))
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: imapwire.PushURI("work", "INBOX")}); err != nil {
+		t.Fatal(err)
+	}
+	return cs, user, pushed
 }

@@ -156,6 +156,15 @@ func uniboxRows(t *terminal, h home, cfg, name, bin string) (first, all time.Dur
 }
 
 func aercRows(t *terminal, root string, accts []account, name string, o options) (time.Duration, error) {
+	return aercUntil(t, root, accts, name, o, "first row", newest(accts[0].user))
+}
+
+func aercDown(t *terminal, root string, accts []account, name string, o options) (time.Duration, error) {
+	return aercUntil(t, root, accts, name, o, "connection refused", "connection refused")
+}
+
+// aercUntil runs aerc on accts in a home of its own and times text.
+func aercUntil(t *terminal, root string, accts []account, name string, o options, what, text string) (time.Duration, error) {
 	h, err := newHome(root, "aerc")
 	if err != nil {
 		return 0, err
@@ -168,7 +177,7 @@ func aercRows(t *terminal, root string, accts []account, name string, o options)
 		return 0, err
 	}
 	defer p.stop()
-	return p.waitFor("first row", screenLimit, containsAny(newest(accts[0].user)))
+	return p.waitFor(what, screenLimit, containsAny(text))
 }
 
 // downBadge: the first account's badge in a state that says it is not
@@ -192,22 +201,6 @@ func uniboxDown(t *terminal, root string, accts []account, name, bin string) (ti
 	}
 	defer p.stop()
 	return p.waitFor("down badge", screenLimit, downBadge(accts[0].name))
-}
-
-func aercDown(t *terminal, root string, accts []account, name string, o options) (time.Duration, error) {
-	h, err := newHome(root, "aerc")
-	if err != nil {
-		return 0, err
-	}
-	if err := h.aercConfig(accts); err != nil {
-		return 0, err
-	}
-	p, err := t.run(name, h.env(), o.aerc)
-	if err != nil {
-		return 0, err
-	}
-	defer p.stop()
-	return p.waitFor("connection refused", screenLimit, containsAny("connection refused"))
 }
 
 // uniboxList times `unibox list --json --limit 40` on one account, on an

@@ -33,14 +33,11 @@ func seed(addr string, n int) error {
 }
 
 func seedUser(addr, user string, n int, newestAt time.Time) error {
-	c, err := imapclient.DialInsecure(addr, nil)
+	c, err := login(addr, user)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if err := c.Login(user, user+"-pw").Wait(); err != nil {
-		return err
-	}
 	st, err := c.Status("INBOX", &imap.StatusOptions{NumMessages: true}).Wait()
 	if err != nil {
 		return err
@@ -61,14 +58,11 @@ func seedUser(addr, user string, n int, newestAt time.Time) error {
 
 // push delivers one new message to user's INBOX (the soak's new mail).
 func push(addr, user, subject string) error {
-	c, err := imapclient.DialInsecure(addr, nil)
+	c, err := login(addr, user)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if err := c.Login(user, user+"-pw").Wait(); err != nil {
-		return err
-	}
 	if err := appendOne(c, user, int(time.Now().Unix()), subject, time.Now()); err != nil {
 		return err
 	}
@@ -95,4 +89,18 @@ func appendOne(c *imapclient.Client, user string, i int, subject string, at time
 	}
 	_, err := cmd.Wait()
 	return err
+}
+
+// login is a session of user's (password USER-pw, as .ci/dovecot.sh
+// makes them).
+func login(addr, user string) (*imapclient.Client, error) {
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Login(user, user+"-pw").Wait(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
 }
