@@ -31,7 +31,7 @@ func Main(args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.W
 	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	if err := Serve(ctx, Options{CommandTimeout: *timeout, Logger: logger, RestAfter: defaultRestAfter}, stdin, stdout); err != nil && ctx.Err() == nil {
+	if err := Serve(ctx, Options{CommandTimeout: *timeout, Logger: logger, RestAfter: time.Second}, stdin, stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(stderr, "serve-imap:", err)
 		return 1
 	}

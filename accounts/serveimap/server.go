@@ -23,6 +23,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"unibox/accounts/atrest"
 	"unibox/accounts/imapwire"
 	"unibox/accounts/secret"
 	"unibox/conn"
@@ -47,8 +48,10 @@ type Options struct {
 	// account's first page (default 2 s; see firstpage.go).
 	FirstPageWait time.Duration
 	// RestAfter, when set, is how long after its last call the server
-	// returns its free memory to the system (rest.go); the child sets it,
-	// a server inside a bigger process does not.
+	// returns its free memory to the system (accounts/atrest); the child
+	// sets it (a second: long enough that a sync's pages, one after the
+	// other, are not cut by collections), a server inside a bigger
+	// process does not.
 	RestAfter time.Duration
 	// SilenceAfter is how long a command may hear nothing from the server
 	// before the account proves the server on another connection (default
@@ -74,7 +77,7 @@ type Server struct {
 	socks    sockets              // every IMAP socket opened through opts.Dial
 	splice   imapwire.Splicer     // tool outputs past the SDK's encoder (see imapwire/hop.go)
 	inferred map[string]inferred  // by tool: what its types give (TestToolSchemasAreCurrent)
-	rest     *rest                // nil: no rest (RestAfter unset)
+	rest     *atrest.Rest         // nil: no rest (RestAfter unset)
 }
 
 // New makes a server with no accounts.
@@ -100,7 +103,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, accounts: map[string]*account{}, lives: map[string]*liveness{}, inferred: map[string]inferred{}}
 	if opts.RestAfter > 0 {
-		s.rest = newRest(opts.RestAfter)
+		s.rest = atrest.New(opts.RestAfter)
 	}
 	dial := opts.Dial
 	s.opts.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -130,7 +133,7 @@ func (s *Server) liveness(account string) *liveness {
 
 // Close stops every watcher and logs every account out.
 func (s *Server) Close() {
-	s.rest.stop()
+	s.rest.Stop()
 	s.stopWatching()
 	s.mu.Lock()
 	accts := s.accounts
@@ -346,8 +349,8 @@ func addTool[In, Out any, P interface {
 	resolved := resolver(t.Name, infer)
 	t.InputSchema = registered
 	ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		s.rest.begin()
-		defer s.rest.end()
+		s.rest.Begin()
+		defer s.rest.End()
 		var args In
 		schema, err := resolved()
 		if err == nil {

@@ -41,3 +41,29 @@ func TestAccountMsgForAnUnknownAccountIsDropped(t *testing.T) {
 		}
 	}
 }
+
+// Every answer of an account's work is activity (the process rests once
+// they stop); a key or a tick is not.
+func TestAccountAnswersAreActivity(t *testing.T) {
+	n := 0
+	m, err := New(screen.Options{Accounts: []screen.Account{&screentest.Account{Label: "Work"}},
+		Now: time.Now, NoTick: true, Activity: func() { n++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.Init()
+	m.Update(tickMsg{})
+	if n != 0 {
+		t.Fatalf("a tick was activity")
+	}
+	m.Update(listedMsg{account: 0})
+	m.Update(statusMsg{account: 0, health: accounts.Health{State: accounts.StateConnected}})
+	if n != 2 {
+		t.Fatalf("%d activities for two answers", n)
+	}
+	m.Update(listedMsg{account: 7}) // not an account of this UI
+	if n != 2 {
+		t.Fatalf("an answer for no account was activity")
+	}
+}

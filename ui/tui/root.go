@@ -205,6 +205,9 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if i := msg.AccountIndex(); i < screen.NoAccount || i >= len(m.panes.accts) {
 			return m, nil // not an account of this UI
 		}
+		if f := m.env.Opts.Activity; f != nil {
+			f()
+		}
 		return m, m.handleAccountMsg(msg)
 	case tickMsg:
 		return m, tick()

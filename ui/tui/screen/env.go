@@ -51,6 +51,10 @@ type Options struct {
 	// answered, or FirstScreenWait passed): the background body fetch
 	// begins then (nil: nothing to begin).
 	FirstScreen func()
+	// Activity runs at every answer of an account's work (a listing, a
+	// sync step, a status): the process returns its free memory once
+	// they stop for a while (accounts/atrest); nil: nothing runs.
+	Activity func()
 }
 
 // Env is what the components run with: the UI's lifetime, its options,
