@@ -108,6 +108,8 @@
 //   - private/: keeps the store's and history's files the user's only.
 //   - walmode/: switches a SQLite file to WAL while other processes open
 //     it too (the store, the snooze schedule).
+//   - atrest/: a process at rest (a pause after its last work) returns
+//     its free memory: every serve-imap child, and the TUI.
 //   - send/: the sending pipeline, from the draft to the copy in Sent
 //     (drafting, outbox, dispatch, smtpsend); its doc draws a message's
 //     way from the key to Sent.
