@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"unibox/accounts"
@@ -156,4 +157,21 @@ func (f *fakeAccount) Search(ctx context.Context, folder, query string, limit in
 		}
 	}
 	return out, nil
+}
+
+// appliedOps is what f was asked to write, once it has been asked at
+// least n times (or a generous bound passed): a triage is drawn before
+// its write runs.
+func appliedOps(t *testing.T, f *fakeAccount, n int) []model.Op {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f.mu.Lock()
+		ops := slices.Clone(f.applied)
+		f.mu.Unlock()
+		if len(ops) >= n || time.Now().After(deadline) {
+			return ops
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

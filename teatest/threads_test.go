@@ -83,18 +83,20 @@ func TestThreadTriage(t *testing.T) {
 	waitFor(t, tm, "Re: the boat (3)")
 	tm.Send(key("f"))
 	waitFor(t, tm, "flagged")
-	if len(home.applied) != 0 || len(work.applied) != 1 || work.applied[0].Action != model.ActSetFlagged {
-		t.Fatalf("f on a conversation: work %+v, home %+v; want the newest (Work) flagged only", work.applied, home.applied)
+	// The screen says so before the write has run (it is applied at
+	// once, written behind): wait for the write itself.
+	if w, h := appliedOps(t, work, 1), appliedOps(t, home, 0); len(h) != 0 || len(w) != 1 || w[0].Action != model.ActSetFlagged {
+		t.Fatalf("f on a conversation: work %+v, home %+v; want the newest (Work) flagged only", w, h)
 	}
 	tm.Send(key("e"))
 	waitFor(t, tm, "this conversation is in Work (2), Home (1): e again acts on all 3")
-	if len(home.applied) != 0 || len(work.applied) != 1 {
+	if w, h := appliedOps(t, work, 1), appliedOps(t, home, 0); len(h) != 0 || len(w) != 1 {
 		t.Fatal("a conversation in two accounts was archived without asking")
 	}
 	tm.Send(key("e"))
 	waitFor(t, tm, "archived 3")
-	if len(home.applied) != 1 || len(work.applied) != 2 {
-		t.Fatalf("archive: work %+v, home %+v", work.applied, home.applied)
+	if w, h := appliedOps(t, work, 2), appliedOps(t, home, 1); len(h) != 1 || len(w) != 2 {
+		t.Fatalf("archive: work %+v, home %+v", w, h)
 	}
 	tm.Send(key("z"))
 	waitFor(t, tm, "Re: the boat (3)")
