@@ -81,6 +81,10 @@ type WaitingSend struct {
 	// its send_delay at start: there is no base to go back to, so undo
 	// reopens its draft as the drafts view does, through acct.
 	adopted screen.Account
+	// queued is the entry's place in outboxSeq once it was on disk: a
+	// listing of the outbox begun before it cannot tell it sent (zero
+	// for an adopted one).
+	queued uint64
 }
 
 // outboxSummary is what the header says waits on disk.
@@ -202,7 +206,7 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 			return c, nil
 		}
 		c.Review = false
-		c.Waiting = &WaitingSend{Entry: msg.entry, account: c.account, base: c.base, Subject: c.Shown.Subject}
+		c.Waiting = &WaitingSend{Entry: msg.entry, account: c.account, base: c.base, Subject: c.Shown.Subject, queued: msg.at}
 		return c, ReadOutboxCmd(room)
 	case CancelledMsg:
 		w := c.Waiting
@@ -339,6 +343,12 @@ func (c Composer) outboxChanged(msg OutboxMsg, now time.Time) (Composer, string,
 		c.Waiting = nil // sent; the copy and the flag follow
 		c.tellMarked(w.Entry)
 		return c, "sent: " + w.Subject, false
+	}
+	if msg.readAt < w.queued {
+		// Read before the entry was written (a listing still on its
+		// way when y was pressed): its absence says nothing. Saying
+		// "sent" here said it before anything was sent.
+		return c, "", false
 	}
 	c.Waiting = nil
 	c.tellMarked(w.Entry)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -92,6 +93,7 @@ type ReviewMsg struct {
 // QueuedMsg: the message is in the outbox, to go at entry.SendAt.
 type QueuedMsg struct {
 	entry outbox.Entry
+	at    uint64 // outboxSeq once the entry was on disk
 	err   error
 }
 
@@ -113,6 +115,7 @@ type ShelvedMsg struct {
 type OutboxMsg struct {
 	Watch   bool   // from waitOutboxCmd: re-arm it
 	Stamp   string // from watchDraftsCmd: re-arm it from this stamp
+	readAt  uint64 // outboxSeq as the read began: a listing begun before an entry was written says nothing of it
 	entries []outbox.Entry
 	drafts  []drafting.Listed // with their authors, subjects and recipients
 	err     error
@@ -203,6 +206,11 @@ func readDraftCmd(room *screen.Mailroom, id string, base mailcompose.Draft) tea.
 	}
 }
 
+// outboxSeq orders the outbox's reads and writes as this process made
+// them: a read numbered before an entry's queueing began before the
+// entry was on disk.
+var outboxSeq atomic.Uint64
+
 // queueCmd writes the message into the outbox, to go after delay; the
 // runner is woken to keep the time.
 func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d mailcompose.Draft, now time.Time) tea.Cmd {
@@ -214,10 +222,11 @@ func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d mailcomp
 		e := outbox.Entry{Account: account, MessageID: p.MessageID, DraftID: dr.ID, Rcpt: p.Rcpt, From: p.From,
 			SendAt: now.Add(room.SendDelay), Original: dr.Original, Flag: flagOf(d.Kind), ServerDraft: dr.ServerDraft}
 		e, err = room.Box.Enqueue(e, p.Wire, p.Saved)
+		at := outboxSeq.Add(1)
 		if err == nil && room.Runner != nil {
 			room.Runner.Kick()
 		}
-		return QueuedMsg{entry: e, err: err}
+		return QueuedMsg{entry: e, at: at, err: err}
 	}
 }
 
@@ -315,9 +324,10 @@ func dropServerCopy(ctx context.Context, acct screen.Account, ref *outbox.Ref, t
 // ReadOutboxCmd reads what waits, now.
 func ReadOutboxCmd(room *screen.Mailroom) tea.Cmd {
 	return func() tea.Msg {
+		at := outboxSeq.Add(1)
 		es, err := room.Box.Entries()
 		ds, derr := room.Writer().Listed()
-		return OutboxMsg{entries: es, drafts: ds, err: errors.Join(err, derr)}
+		return OutboxMsg{readAt: at, entries: es, drafts: ds, err: errors.Join(err, derr)}
 	}
 }
 
