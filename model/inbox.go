@@ -66,10 +66,33 @@ func (in *Inbox) acct(name string) *accountRows {
 	return a
 }
 
+// folderKey is one folder of one UIDVALIDITY, whose uids compare.
+type folderKey struct {
+	folder      string
+	uidValidity uint32
+}
+
+// newestLoaded is, per folder of the page, the highest uid among the rows
+// loaded before (0 where none was, so that every unknown row is new).
+func newestLoaded(rows []Row, page []Message) map[folderKey]uint32 {
+	out := map[folderKey]uint32{}
+	for _, m := range page {
+		out[folderKey{m.ID.Folder, m.ID.UIDValidity}] = 0
+	}
+	for _, r := range rows {
+		k := folderKey{r.ID.Folder, r.ID.UIDValidity}
+		if top, ok := out[k]; ok && r.ID.UID > top {
+			out[k] = r.ID.UID
+		}
+	}
+	return out
+}
+
 // Replace sets an account's newest page (one folder). Older rows loaded
 // before by paging are kept when they continue the new page; rows that
-// arrived unread since the last load are marked Fresh (and stay so while
-// unread). It returns how many rows are newly fresh.
+// arrived unread since the last load (above the rows it had) are marked
+// Fresh (and stay so while unread). It returns how many rows are newly
+// fresh.
 func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 	a := in.acct(account)
 	prev := make(map[MessageID]Row, len(a.rows))
@@ -79,9 +102,14 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 	rows := make([]Row, 0, len(msgs))
 	fresh := 0
 	var minUID uint32
+	newest := newestLoaded(a.rows, msgs)
 	for i, m := range msgs {
 		old, known := prev[m.ID]
-		r := Row{Message: m, Fresh: !m.Seen && (old.Fresh || a.loaded && !known)}
+		// New mail is mail above what was loaded: a row below it that the
+		// last page lacked (a first screen's short page, then a full
+		// one) was there all along.
+		arrived := a.loaded && !known && m.ID.UID > newest[folderKey{m.ID.Folder, m.ID.UIDValidity}]
+		r := Row{Message: m, Fresh: !m.Seen && (old.Fresh || arrived)}
 		if r.Fresh && !old.Fresh {
 			fresh++
 		}

@@ -247,3 +247,24 @@ func TestInboxSearchHitsLastAsLongAsTheSearch(t *testing.T) {
 		t.Fatal("a second DropFound dropped something")
 	}
 }
+
+// A longer page after a short one (a first screen's step, then the page
+// size) brings older rows the account had all along: none of them is new
+// mail. A row above the rows loaded, unread, is.
+func TestInboxOlderRowsOfALongerPageAreNotNew(t *testing.T) {
+	in := NewInbox([]string{"Work"})
+	page := func(lo, hi uint32) []Message {
+		var out []Message
+		for uid := hi; uid >= lo; uid-- {
+			out = append(out, msg("Work", uid, time.Duration(100-uid)*time.Minute, false))
+		}
+		return out
+	}
+	in.Replace("Work", page(81, 100), true) // the first screen: 20 rows
+	if n := in.Replace("Work", page(61, 100), true); n != 0 {
+		t.Fatalf("the full page after the first screen: %d new, want none", n)
+	}
+	if n := in.Replace("Work", page(62, 101), true); n != 1 {
+		t.Fatalf("one message above the page: %d new, want 1", n)
+	}
+}
