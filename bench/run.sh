@@ -5,7 +5,7 @@
 #   bash bench/run.sh launch [-runs N] [-messages N]
 #   bash bench/run.sh memory [-accounts N] [-settle 60s]
 #   bash bench/run.sh soak   [-accounts N] [-duration 30m]
-#   bash bench/run.sh smoke  (CI: launch and memory once, small, unibox alone)
+#   bash bench/run.sh smoke  (CI: launch once, small, unibox alone)
 #
 # Starts Dovecot the way the tests do (.ci/dovecot.sh), builds unibox
 # (-trimpath, as CI) and the harness, installs tmux and aerc from
@@ -37,7 +37,6 @@ go build -o "$work/harness" ./bench/harness
 aerc=aerc
 command -v aerc >/dev/null 2>&1 || aerc=""
 if [ "$what" = smoke ]; then
-	"$work/harness" launch -unibox "$work/unibox" -aerc "" -runs 1 -messages 30
-	exec "$work/harness" memory -unibox "$work/unibox" -aerc "" -accounts 2 -settle 1s -after 1s -messages 30
+	exec "$work/harness" launch -unibox "$work/unibox" -aerc "" -runs 1 -messages 30
 fi
 "$work/harness" "$what" -unibox "$work/unibox" -aerc "$aerc" "$@"
