@@ -13,8 +13,8 @@ import (
 // servers' answers, and starting a provider child (its exec and start,
 // then the mail server's login) is the longest wait before them. So it
 // starts every account's provider as soon as the config is read, and
-// opens the store meanwhile (a new file: its schema made, 20 to 40 ms
-// here). A later launch draws the stored rows first and starts the
+// opens the store meanwhile (a new file, copied from the store's empty
+// template). A later launch draws the stored rows first and starts the
 // providers after them (see ui/tui's restored), so that the children's
 // start never delays the rows the store already has.
 
