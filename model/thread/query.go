@@ -8,7 +8,7 @@ import (
 
 // ThreadOf is the thread id of the row key, and whether it was added.
 func (t *Threader) ThreadOf(key model.MessageID) (string, bool) {
-	ri, ok := t.rows[key]
+	ri, ok := t.rows.find(rowKeys{t}, key)
 	if !ok {
 		return "", false
 	}
@@ -73,9 +73,9 @@ func (t *Threader) Grow(n int) {
 	t.nodes = slices.Grow(t.nodes, n)
 	t.rowv = slices.Grow(t.rowv, n)
 	if len(t.rowv) == 0 {
-		t.index = make(map[string]int32, n)
-		t.qfirst = make(map[string]int32, n)
-		t.rows = make(map[model.MessageID]int32, n)
+		t.index.reserve(nodeKeys{t}, n)
+		t.qfirst.reserve(nodeKeys{t}, n)
+		t.rows.reserve(rowKeys{t}, n)
 		t.live = make(map[string]int32, n)
 	}
 }

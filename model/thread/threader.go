@@ -1,6 +1,7 @@
 package thread
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -11,14 +12,15 @@ import (
 // safe for concurrent use.
 type Threader struct {
 	opts  Options
-	index map[string]int32 // id → node
+	index table[string] // id → its unqualified node
 	// qfirst: an id → its first qualified node (most ids are named with
 	// one subject); qmore: an id named with another subject → its node.
-	qfirst map[string]int32
+	qfirst table[string]
 	qmore  map[qkey]int32
 	nodes  []node
-	rows   map[model.MessageID]int32
+	rows   table[model.MessageID] // a row's key → its row
 	rowv   []row
+	seed   maphash.Seed      // of the tables' hashes
 	live   map[string]int32  // live thread id → a node of it
 	alias  map[string]string // retired thread id → its successor
 	// rooted are the threads whose root node has this message id: one,
@@ -66,12 +68,10 @@ type row struct {
 func New(opts Options) *Threader {
 	return &Threader{
 		opts:   opts,
-		index:  map[string]int32{},
-		rows:   map[model.MessageID]int32{},
+		seed:   maphash.MakeSeed(),
 		live:   map[string]int32{},
 		alias:  map[string]string{},
 		rooted: map[string][]*comp{},
-		qfirst: map[string]int32{},
 		qmore:  map[qkey]int32{},
 	}
 }
@@ -107,11 +107,11 @@ func (t *Threader) Add(m Message) Change {
 		subj = t.lookup(l.subj)
 	}
 
-	ri, known := t.rows[m.Key]
+	ri, known := t.rows.find(rowKeys{t}, m.Key)
 	if !known {
 		ri = int32(len(t.rowv))
 		t.rowv = append(t.rowv, row{key: m.Key})
-		t.rows[m.Key] = ri
+		t.rows.add(rowKeys{t}, ri)
 	}
 	old := t.rowv[ri]
 	if known {
@@ -202,7 +202,7 @@ func (t *Threader) Add(m Message) Change {
 // lookup is id's node, made (alone, with no rows yet) if it is new; the
 // thread an existing node is in goes into t.before.
 func (t *Threader) lookup(id string) int32 {
-	if n, ok := t.index[id]; ok {
+	if n, ok := t.index.find(nodeKeys{t}, id); ok {
 		t.noteThread(n)
 		return n
 	}
@@ -211,7 +211,7 @@ func (t *Threader) lookup(id string) int32 {
 	id = strings.Clone(id)
 	n := int32(len(t.nodes))
 	t.nodes = append(t.nodes, node{id: id, up: n, size: 1})
-	t.index[id] = n
+	t.index.add(nodeKeys{t}, n)
 	return n
 }
 
@@ -224,7 +224,7 @@ type qkey struct {
 
 // lookupQ is lookup for id qualified by q.
 func (t *Threader) lookupQ(id string, q qhash) int32 {
-	first, named := t.qfirst[id]
+	first, named := t.qfirst.find(nodeKeys{t}, id)
 	if named {
 		n, ok := first, t.nodes[first].qual == q
 		if !ok {
@@ -237,7 +237,7 @@ func (t *Threader) lookupQ(id string, q qhash) int32 {
 	}
 	if named {
 		id = t.nodes[first].id // the copy already kept
-	} else if un, ok := t.index[id]; ok {
+	} else if un, ok := t.index.find(nodeKeys{t}, id); ok {
 		id = t.nodes[un].id
 	} else {
 		id = strings.Clone(id)
@@ -247,7 +247,7 @@ func (t *Threader) lookupQ(id string, q qhash) int32 {
 	if named {
 		t.qmore[qkey{id, q}] = n
 	} else {
-		t.qfirst[id] = n
+		t.qfirst.add(nodeKeys{t}, n)
 	}
 	return n
 }
