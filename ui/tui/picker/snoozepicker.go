@@ -12,6 +12,7 @@ import (
 
 	"unibox/model"
 	"unibox/model/textsafe"
+	"unibox/model/when"
 	"unibox/ui/tui/screen"
 )
 
@@ -39,39 +40,6 @@ func snoozeChoices(now time.Time) []snoozeChoice {
 	return append(out, snoozeChoice{"next Monday", time.Date(y, mo, d+days, 8, 0, 0, 0, loc)})
 }
 
-// typedLayouts are the times the picker's field takes.
-var typedLayouts = []struct{ layout, example string }{
-	{"15:04", "17:30 (today)"},
-	{"2006-01-02 15:04", "2026-12-24 09:00"},
-	{"2006-01-02", "2026-12-24 (08:00)"},
-	{time.RFC3339, "2026-12-24T09:00:00+01:00"},
-}
-
-// parseSnoozeTime reads a typed time in now's zone; it must be ahead.
-func parseSnoozeTime(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	var examples []string
-	for _, l := range typedLayouts {
-		examples = append(examples, l.example)
-		t, err := time.ParseInLocation(l.layout, s, now.Location())
-		if err != nil {
-			continue
-		}
-		y, mo, d := now.Date()
-		switch l.layout {
-		case "15:04":
-			t = time.Date(y, mo, d, t.Hour(), t.Minute(), 0, 0, now.Location())
-		case "2006-01-02":
-			t = time.Date(t.Year(), t.Month(), t.Day(), 8, 0, 0, 0, now.Location())
-		}
-		if !t.After(now) {
-			return time.Time{}, fmt.Errorf("%s is past", t.Format("Mon 2 Jan 15:04"))
-		}
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%s is not a time; type one like %s", model.Quote(s), strings.Join(examples, ", "))
-}
-
 // Snooze is the Z flow: the presets and a field for a typed time,
 // moved through by the arrows (letters and digits are the field's); it
 // ends with a time picked or the snooze cancelled.
@@ -89,7 +57,7 @@ type Snooze struct {
 func StartSnooze(e *screen.Env, rows []model.Row, now time.Time) Snooze {
 	in := textinput.New()
 	in.Prompt = "at: "
-	in.Placeholder = "17:30, 2026-12-24 09:00"
+	in.Placeholder = strings.Join(when.Examples[:4], ", ")
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.CharLimit = 64
 	return Snooze{styles: e.Styles, keys: e.Keys, rows: rows, choices: snoozeChoices(now), input: in, now: e.Opts.Now}
@@ -109,7 +77,7 @@ func (b Snooze) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		if b.cursor < len(b.choices) {
 			return screen.Tell(nil, SnoozePickedMsg{Until: b.choices[b.cursor].at, Rows: b.rows}), nil
 		}
-		t, err := parseSnoozeTime(b.input.Value(), b.now())
+		t, err := when.Parse(b.input.Value(), b.now())
 		if err != nil {
 			b.err = err.Error()
 			return b, nil

@@ -2,6 +2,7 @@ package picker
 
 import (
 	"strings"
+	"unibox/model/when"
 	"unibox/ui/tui/screen/screentest"
 
 	"testing"
@@ -40,19 +41,21 @@ func TestSnoozeChoices(t *testing.T) {
 	}
 }
 
-func TestParseSnoozeTime(t *testing.T) {
+// The picker's field reads model/when's grammar (its own tests have the
+// whole of it): a clock time passed today is tomorrow's, a date passed is
+// an error, and an error names the forms.
+func TestSnoozeFieldGrammar(t *testing.T) {
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ in, want, err string }{
 		{"17:30", "2026-12-02 17:30", ""},
+		{"09:00", "2026-12-03 09:00", ""},
+		{"in 2h", "2026-12-02 16:00", ""},
+		{"monday 09:00", "2026-12-07 09:00", ""},
 		{" 2026-12-24 09:15 ", "2026-12-24 09:15", ""},
-		{"2026-12-24", "2026-12-24 08:00", ""},
-		{"2026-12-24T09:00:00+01:00", "2026-12-24 09:00", ""},
-		{"09:00", "", "Wed 2 Dec 09:00 is past"},
-		{"2026-12-01", "", "is past"},
-		{"soon", "", `"soon" is not a time; type one like 17:30 (today), 2026-12-24 09:00`},
-		{"25:00", "", "is not a time"},
+		{"2026-12-01", "", "has passed"},
+		{"soon", "", `"soon" is not a time; write one like 18:00, tomorrow 08:00`},
 	} {
-		got, err := parseSnoozeTime(tc.in, now)
+		got, err := when.Parse(tc.in, now)
 		switch {
 		case tc.err != "":
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
