@@ -78,6 +78,12 @@ func build(root *table) *Config {
 	if t, ok := root.sub("keys"); ok {
 		keys(t, cfg)
 	}
+	if t, ok := root.sub("rules"); ok {
+		rulesTable(t, cfg)
+	}
+	if ts, ok := root.tables("rule"); ok {
+		cfg.Rules = ruleTables(ts, root.is.file, cfg.Accounts, nil, time.Now())
+	}
 	root.finish()
 	return cfg
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/mail"
 	"time"
+	"unibox/model/rules"
 )
 
 // Account kinds and IMAP security modes, as written in the file.
@@ -35,6 +36,10 @@ type Config struct {
 	Store      Store
 	Compose    Compose
 	Agent      Agent
+	// Rules are config.toml's own [[rule]] tables; LoadRules adds the
+	// rules file's. RulesFile is [rules] file (see RulesPath).
+	Rules     []rules.Rule
+	RulesFile string
 	// Keys maps a UI action name to the keys that trigger it. Action names
 	// are not checked here (the UI owns them); KeyLine says where each one
 	// was written so the UI can report a bad name precisely.
@@ -45,6 +50,10 @@ type Config struct {
 
 	keyLines map[string]int
 	secrets  []string // key paths of secret-looking values, for Load's mode check
+	// rulesFileSet: [rules] file named the file (it must exist), at
+	// rulesLine.
+	rulesFileSet bool
+	rulesLine    int
 }
 
 // KeyLine returns the line of action's entry in [keys], or 0 if absent.
