@@ -53,6 +53,8 @@ Usage:
                               send one RFC 5322 message (stdin without FILE),
                               at most once, and file its copy in Sent (exit 0
                               sent, 1 not sent, 3 may have been sent, 4 queued)
+  unibox rules check [--json] validate the rules (rules.toml beside the config):
+                              exit 0 valid, 1 not (file, line and key named)
   unibox mcp [--timeout 10s]  the hub as an MCP server on stdio, for agents
   unibox serve-imap           the IMAP provider: an MCP server on stdio, run by unibox
   unibox --help | --version
@@ -88,6 +90,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cli.Sync(args[1:], stdout, stderr)
 		case "send":
 			return cli.Send(args[1:], os.Stdin, stdout, stderr)
+		case "rules":
+			return cli.Rules(args[1:], stdout, stderr)
 		case "mcp":
 			return agent.Run(args[1:], stderr)
 		case "--version", "-version", "version":

@@ -1,0 +1,45 @@
+package jsonview
+
+import "unibox/model/rules"
+
+// Rule is one rule as `unibox rules check --json` and the agent's
+// list_rules give it (public names).
+type Rule struct {
+	Name     string    `json:"name"`
+	File     string    `json:"file"`
+	Line     int       `json:"line"`
+	Accounts []string  `json:"accounts"` // empty: every account
+	Match    RuleMatch `json:"match"`
+	Action   string    `json:"action"`
+	Folder   string    `json:"folder,omitempty"`
+	Until    string    `json:"until,omitempty"`
+	Notify   bool      `json:"notify"`
+	Continue bool      `json:"continue"`
+}
+
+// RuleMatch is a rule's conditions, each as written.
+type RuleMatch struct {
+	From          string    `json:"from,omitempty"`
+	To            string    `json:"to,omitempty"`
+	Cc            string    `json:"cc,omitempty"`
+	Subject       string    `json:"subject,omitempty"`
+	ListID        string    `json:"list_id,omitempty"`
+	Header        *[]string `json:"header,omitempty"`
+	HasAttachment *bool     `json:"has_attachment,omitempty"`
+}
+
+// DescribeRule is r as JSON.
+func DescribeRule(r rules.Rule) Rule {
+	out := Rule{Name: r.Name, File: r.File, Line: r.Line, Accounts: append([]string{}, r.Accounts...),
+		Action: r.Action.String(), Folder: r.Folder, Until: r.Until, Notify: !r.Quiet, Continue: r.Continue}
+	m := r.Match
+	out.Match = RuleMatch{From: m.From.Raw, To: m.To.Raw, Cc: m.Cc.Raw, Subject: m.Subject.Raw, ListID: m.ListID.Raw}
+	if m.HeaderName != "" {
+		out.Match.Header = &[]string{m.HeaderName, m.Header.Raw}
+	}
+	if m.Attachment {
+		b := m.HasAttached
+		out.Match.HasAttachment = &b
+	}
+	return out
+}
