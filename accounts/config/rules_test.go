@@ -189,4 +189,3 @@ func TestLoadRules(t *testing.T) {
 		t.Errorf("a name in both: %v", err)
 	}
 }
-

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
-	"syscall"
 	"time"
+
+	"unibox/accounts/claimant"
 )
 
 // ErrClaimed is an entry another live process is waking, or one already
@@ -16,49 +14,11 @@ import (
 var ErrClaimed = errors.New("claimed by another process, or already settled")
 
 // Self is this process's claim identity.
-func Self(now time.Time) Claim {
-	return Claim{PID: os.Getpid(), Start: startTime(os.Getpid()), At: now}
-}
+func Self(now time.Time) Claim { return claimant.Self(now) }
 
-// startTime is a process's start time in clock ticks since boot (field
-// 22 of /proc/<pid>/stat), "" where there is no /proc or no such
-// process: with it a reused pid is told from the claimant.
-func startTime(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	// The command name (field 2) may hold spaces and parentheses: count
-	// fields after its last ')'.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19] // field 22: 3 (state) is f[0]
-}
-
-// Alive reports whether c's process still runs and still holds its claim:
-// the same pid with the same start time, within the Lease. Our own claim
-// counts as not alive: it is left over from a wake this process did not
-// settle (an unknown outcome), and is settled by reading like a dead one.
-func Alive(c Claim, now time.Time) bool {
-	if c.IsZero() || now.Sub(c.At) > Lease {
-		return false
-	}
-	if c.PID == os.Getpid() && c.Start == startTime(c.PID) {
-		return false
-	}
-	if err := syscall.Kill(c.PID, 0); err != nil && !errors.Is(err, syscall.EPERM) {
-		return false // no such process
-	}
-	st := startTime(c.PID)
-	return c.Start == "" || st == "" || st == c.Start
-}
+// Alive reports whether c's process still runs and still holds its claim
+// within the Lease (see claimant.Alive).
+func Alive(c Claim, now time.Time) bool { return claimant.Alive(c, now, Lease) }
 
 // Claim takes e for me: a compare-and-swap on the claim e was read with,
 // committed before any IMAP command. It succeeds when e was unclaimed, or
@@ -80,12 +40,7 @@ func (s *Schedule) Claim(ctx context.Context, e Entry, me Claim) (takeover bool,
 	return !e.Claim.IsZero(), nil
 }
 
-func claimUnix(c Claim) int64 {
-	if c.At.IsZero() {
-		return 0
-	}
-	return c.At.UnixMilli()
-}
+func claimUnix(c Claim) int64 { return c.AtMilli() }
 
 // Release gives a claim back (the wake failed and was provably not done:
 // the next sync of any process tries again).

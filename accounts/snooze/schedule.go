@@ -17,30 +17,18 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
-	"syscall"
 	"time"
-	"unibox/accounts/walmode"
 
-	_ "modernc.org/sqlite" // the driver, as accounts/store uses
+	"unibox/accounts/claimant"
+	"unibox/accounts/userdb"
 )
 
 // Key is an account as the schedule knows it: name, host and user, so a
 // renamed host or a different login never inherits another's wakes.
 type Key struct{ Name, Host, User string }
 
-// Claim is a process waking an entry: its pid and start time (a pid is
-// reused; the pair is not), and when it claimed. The zero Claim is none.
-type Claim struct {
-	PID   int
-	Start string // the process's start time, as Self reads it
-	At    time.Time
-}
-
-// IsZero reports whether no process holds the entry.
-func (c Claim) IsZero() bool { return c.PID == 0 }
+// Claim is a process waking an entry (see claimant).
+type Claim = claimant.Claim
 
 // Entry is one snoozed message.
 type Entry struct {
@@ -59,9 +47,6 @@ type Schedule struct {
 	db   *sql.DB
 	path string
 }
-
-// busyTimeout is how long a statement waits for another process's write.
-const busyTimeout = 10 * time.Second
 
 // Lease is how long a claim stands though its process seems alive: a
 // wake is a few IMAP commands, each under a deadline far below it. Past
@@ -96,47 +81,20 @@ CREATE TABLE IF NOT EXISTS woken (
 PRAGMA user_version = 1;
 `
 
-// DefaultPath is $XDG_DATA_HOME/unibox/snooze.db, or
-// ~/.local/share/unibox/snooze.db (a relative $XDG_DATA_HOME is ignored,
-// as the spec says).
+// DefaultPath is $XDG_DATA_HOME/unibox/snooze.db (see userdb.Path).
 func DefaultPath() (string, error) {
-	dir := os.Getenv("XDG_DATA_HOME")
-	if dir == "" || !filepath.IsAbs(dir) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("snooze: where to keep the schedule: %w", err)
-		}
-		dir = filepath.Join(home, ".local", "share")
+	p, err := userdb.Path("snooze.db")
+	if err != nil {
+		return "", fmt.Errorf("snooze: where to keep the schedule: %w", err)
 	}
-	return filepath.Join(dir, "unibox", "snooze.db"), nil
+	return p, nil
 }
 
 // Open opens (creating when missing, 0600 in a 0700 folder) the schedule
 // at path.
 func Open(path string) (*Schedule, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("snooze: making %s: %w", filepath.Dir(path), err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	db, err := userdb.Open(path, schema)
 	if err != nil {
-		return nil, fmt.Errorf("snooze: opening the schedule: %w", err)
-	}
-	f.Close()
-	q := url.Values{}
-	q.Set("_txlock", "immediate")
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "synchronous(FULL)") // a claim or a wake is never lost to a crash
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("snooze: opening the schedule: %w", err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := walmode.Enable(db, busyTimeout); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("snooze: the schedule at %s: %w", path, err)
-	}
-	if _, err := db.Exec(schema); err != nil {
-		db.Close()
 		return nil, fmt.Errorf("snooze: the schedule at %s: %w", path, err)
 	}
 	return &Schedule{db: db, path: path}, nil

@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"unibox/accounts/claimant"
 )
 
 func entry(mid string, until time.Time) Entry {
@@ -189,7 +191,7 @@ func TestAlive(t *testing.T) {
 	now := time.Now()
 	self := Self(now)
 	proc, _, stop := startClaimerSleeping(t)
-	child := Claim{PID: proc.Pid, Start: startTime(proc.Pid), At: now}
+	child := Claim{PID: proc.Pid, Start: claimant.StartTime(proc.Pid), At: now}
 	for _, tc := range []struct {
 		name string
 		c    Claim
