@@ -39,8 +39,9 @@ set -euo pipefail
 MAIL_UID=5000
 MAIL_GID=5000
 # Test users (password USER-pw); packages testing in parallel take distinct
-# ones (erin: the store's search benchmark against Dovecot).
-USERS=(alice bob carol dave erin)
+# ones (erin: the store's search benchmark against Dovecot; frank: the
+# accounts package, rules).
+USERS=(alice bob carol dave erin frank)
 
 log() { printf 'dovecot.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }

@@ -49,6 +49,7 @@ type Account struct {
 	sending sending // how it sends: identity, submission, the Sent copy
 
 	snoozing snoozing // its snoozed messages' schedule (snoozing.go)
+	ruling   ruling   // its part of the rules (ruling.go)
 	feat     handles  // its feature handles (handles.go)
 
 	histMu      sync.Mutex

@@ -83,6 +83,9 @@
 //     the account (its mailbox in the store, its own addresses).
 //   - snoozing.go: Snoozing, the account's part of the snooze schedule
 //     (accounts/snooze keeps the schedule file).
+//   - ruling.go, ruleundo.go: the rules acting on new INBOX mail after a
+//     sync step, each action claimed once (accounts/rulebook), and
+//     UndoRule.
 //   - unsubscribing.go: Unsubscribing, a message's unsubscribe headers
 //     and the attempts in the history (accounts/unsubscribe acts on them).
 //   - threads.go, threadsync.go: Threads, conversations read from the
@@ -120,6 +123,12 @@
 //     outbox's sent-to record and address_book_cmd.
 //   - snooze/: when snoozed mail wakes: a schedule outside the cache,
 //     each wake claimed once.
+//   - rulebook/: rules.db: each rule's action on a message claimed once
+//     across processes, the log undo reads, how far each inbox is ruled.
+//   - claimant/: which process holds a claim, and whether it still does
+//     (the snooze schedule's and the rules').
+//   - userdb/: opens the SQLite files of what only the user has, in
+//     $XDG_DATA_HOME/unibox.
 //   - unsubscribe/: List-Unsubscribe: DKIM-backed one-click, mailto, or
 //     the link shown as text.
 //   - mailtext/: hostile MIME, charsets and dates into readable text.

@@ -47,6 +47,8 @@ type Options struct {
 	// Snooze is the schedule of snoozed messages (nil: snooze is off; Off
 	// says why).
 	Snooze Part[*snooze.Book]
+	// Rules are the person's rules and their book (nil: no rules run).
+	Rules *RulesPart
 	// SyncCheckEvery is how often a sync holds the stored uids against the
 	// server's whole uid set though the counts agree (0: a day).
 	SyncCheckEvery time.Duration
@@ -198,7 +200,7 @@ func open(cfg *config.Config, ac config.Account, build func(*config.Config, conf
 	return (&Account{name: ac.Name, kind: spec.Kind, adapter: adapter, ops: spec.Provider, redact: spec.Redact, learn: spec.Learn, notes: spec.Notes,
 		cache: cache{st: o.Store.Value, off: o.Store.Off, key: storeKey(ac), bodies: bodyCap(cfg.Store), fetch: bodyPolicyOf(cfg.Store)}, pushes: pushes, follow: fl, push: spec.Push, hist: hist, histOff: histOff, syncing: make(chan struct{}, 1),
 		checkEvery: cmp.Or(o.SyncCheckEvery, 24*time.Hour), sending: sendingOf(ac, cfg.Compose, spec),
-		snoozing: snoozingOf(ac, o)}).wire(), nil
+		snoozing: snoozingOf(ac, o), ruling: rulingOf(ac, o)}).wire(), nil
 }
 
 // openHistory is an account's history, with a file in dir unless dir is

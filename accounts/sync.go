@@ -179,6 +179,9 @@ func (a *Account) syncStep(ctx context.Context, folder string, limit int, first 
 		}
 		done = done && !more
 	}
+	if folder == "INBOX" && done {
+		a.ruleInbox(ctx, page.UIDValidity, next) // the store holds the whole inbox below next (ruling.go)
+	}
 	// The count follows the step: the store's once it holds the whole
 	// folder, the server's until then (counting.go).
 	_, _, _ = a.feat.counts.refresh(ctx, countKey(folder), nil)

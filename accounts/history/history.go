@@ -22,6 +22,7 @@ const (
 	KindTriage  = "triage"  // an action's outcome
 	KindDraft   = "draft"   // a draft created, edited, sent or discarded, by an agent or a person
 	KindSnooze  = "snooze"  // a message snoozed, woken, undone or dropped from the schedule
+	KindRule    = "rule"    // a rule's action, or why it did not act
 )
 
 // Event is one line of an account's history.

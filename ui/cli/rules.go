@@ -19,7 +19,12 @@ const rulesUsage = `usage: unibox rules check [--json] [--config FILE]
                               validate the rules (rules.toml beside the config,
                               [rules] file, config.toml's [[rule]]): exit 0 valid,
                               1 not (each error names its file, line and key),
-                              2 usage`
+                              2 usage
+       unibox rules log [--json] [--limit N]
+                              what rules did, newest first, with each action's ID
+       unibox rules undo [--config FILE] [--timeout 10s] ID
+                              reverse one action: mail back to INBOX, a flag
+                              cleared, unread again (exit 0 undone, 1 not)`
 
 // RulesJSON is `unibox rules check --json` (public names).
 type RulesJSON struct {
@@ -36,6 +41,10 @@ func Rules(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "check":
 		return rulesCheck(args[1:], stdout, stderr)
+	case "log":
+		return rulesLog(args[1:], stdout, stderr)
+	case "undo":
+		return rulesUndo(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "unibox rules: %q is not a rules command\n%s\n", args[0], rulesUsage)
 	return launch.ExitUsage

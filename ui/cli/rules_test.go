@@ -3,12 +3,20 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/emersion/go-imap/v2"
+
+	"unibox/accounts/testservers/imaptest"
 	"unibox/ui/cli"
+	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
 
@@ -77,5 +85,83 @@ notify = false
 		if _, code, _ := rulesCmd(t, args...); code != launch.ExitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, launch.ExitUsage)
 		}
+	}
+}
+
+// Four `unibox sync` processes race on the same new mail: each rule acts
+// on each message once (every news letter archived exactly once, one
+// done action each in the log), and the first sync, before any new mail,
+// leaves the old letter alone. `rules undo` puts one back.
+func TestRulesAcrossProcessesActOnce(t *testing.T) {
+	acrossProcesses(t)
+	srv := facetest.Sam(t, "pw", map[string]imap.MailboxAttr{"Archive": imap.MailboxAttrArchive})
+	add := func(from, subject string) {
+		raw := imaptest.Mail{From: from, To: "sam@example.com", Subject: subject, Date: time.Now(), MessageID: strings.ReplaceAll(subject, " ", "-") + "@x", Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("letters@news.example", "old letter")
+	path := facetest.OneAccount(t, srv)
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "rules.toml"), []byte(
+		"[[rule]]\nname = \"news\"\nmatch = { from = \"*@news.example\" }\naction = \"archive\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	syncCmd := func() *exec.Cmd {
+		cmd := exec.Command(exe, "sync", "--config", path)
+		cmd.Env = []string{"UNIBOX_TEST_PW=pw", "GORACE=atexit_sleep_ms=0", "XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"),
+			"XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME"), "XDG_DATA_HOME=" + os.Getenv("XDG_DATA_HOME")}
+		return cmd
+	}
+	if out, err := syncCmd().CombinedOutput(); err != nil {
+		t.Fatalf("first sync: %v\n%s", err, out)
+	}
+	const letters = 20
+	for i := range letters {
+		add("letters@news.example", fmt.Sprintf("letter %d", i))
+	}
+	add("friend@home.example", "hello")
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for range 4 {
+		wg.Go(func() {
+			if out, err := syncCmd().CombinedOutput(); err != nil {
+				errs <- fmt.Sprintf("%v: %s", err, out)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	archived := facetest.Folder(t, srv, "sam", "pw", "Archive")
+	inbox := facetest.Folder(t, srv, "sam", "pw", "INBOX")
+	if len(archived) != letters || len(inbox) != 2 {
+		t.Fatalf("archive holds %d (want %d), INBOX %d (want the old letter and hello)", len(archived), letters, len(inbox))
+	}
+	out, code, errText := rulesCmd(t, "log", "--json")
+	var log cli.RulesLogJSON
+	if code != launch.ExitOK || json.Unmarshal([]byte(out), &log) != nil {
+		t.Fatalf("rules log: exit %d, %q %q", code, out, errText)
+	}
+	seen := map[string]bool{}
+	for _, a := range log.Actions {
+		if a.State != "done" || a.Rule != "news" || seen[a.MessageID] {
+			t.Errorf("log entry %+v (a message twice, or not done)", a)
+		}
+		seen[a.MessageID] = true
+	}
+	if len(seen) != letters {
+		t.Errorf("%d actions logged, want %d", len(seen), letters)
+	}
+	undo := exec.Command(exe, "rules", "undo", "--config", path, fmt.Sprint(log.Actions[0].ID))
+	undo.Env = syncCmd().Env
+	if out, err := undo.CombinedOutput(); err != nil || !strings.Contains(string(out), "undone: rule news on ") {
+		t.Fatalf("rules undo: %v\n%s", err, out)
+	}
+	if got := facetest.Folder(t, srv, "sam", "pw", "INBOX"); len(got) != 3 {
+		t.Errorf("after undo INBOX holds %d, want 3", len(got))
 	}
 }

@@ -18,7 +18,7 @@ import (
 // children are the first arguments unibox is run with as a child of a
 // test or of another unibox (the accounts' IMAP providers, the agent
 // face, the script faces run as processes).
-var children = []string{"serve-imap", "mcp", "list", "sync", "status"}
+var children = []string{"serve-imap", "mcp", "list", "sync", "status", "rules"}
 
 // Main is a face test package's TestMain. Run with a child's arguments,
 // the test binary is unibox (ui/command.Main, what main.go runs), so a

@@ -1,6 +1,9 @@
 package jsonview
 
-import "unibox/model/rules"
+import (
+	"unibox/accounts/rulebook"
+	"unibox/model/rules"
+)
 
 // Rule is one rule as `unibox rules check --json` and the agent's
 // list_rules give it (public names).
@@ -42,4 +45,27 @@ func DescribeRule(r rules.Rule) Rule {
 		out.Match.HasAttachment = &b
 	}
 	return out
+}
+
+// RuleAction is one entry of `unibox rules log --json` (public names).
+type RuleAction struct {
+	ID        int64  `json:"id"`
+	At        string `json:"at"`
+	Account   string `json:"account"`
+	Rule      string `json:"rule"`
+	Action    string `json:"action"`
+	State     string `json:"state"` // claimed, done, failed, undone
+	MessageID string `json:"message_id"`
+	Subject   string `json:"subject"`
+	From      string `json:"from"`
+	Folder    string `json:"folder"`
+	Dest      string `json:"dest,omitempty"`
+	Note      string `json:"note,omitempty"`
+	Attempts  int    `json:"attempts,omitempty"`
+}
+
+// DescribeRuleAction is a as JSON.
+func DescribeRuleAction(a rulebook.Act) RuleAction {
+	return RuleAction{ID: a.ID, At: Date(a.At), Account: a.Key.Name, Rule: a.Rule, Action: a.Action, State: a.State,
+		MessageID: a.MessageID, Subject: a.Subject, From: a.From, Folder: a.Folder, Dest: a.Dest, Note: a.Note, Attempts: a.Attempts}
 }

@@ -16,6 +16,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/history"
+	"unibox/accounts/rulebook"
 	"unibox/accounts/send/outbox"
 	"unibox/accounts/snooze"
 	"unibox/accounts/store"
@@ -39,6 +40,10 @@ type Env struct {
 	box      *outbox.Box // opened by Outbox
 	demoData string      // the demo's outbox folder, removed by Close
 	snooze   *snooze.Book
+	rules    *rulebook.Book // nil: the demo, or no place for rules.db
+	// Rules are the rules in force (nil for the demo), read again when
+	// their file changes.
+	Rules *config.RulesWatch
 	// begun closes when the face's launch is over (Begin): the store's
 	// background work waits for it.
 	begun     chan struct{}
@@ -59,6 +64,9 @@ func (e *Env) Close() {
 	e.Set.Close()
 	if e.snooze != nil {
 		e.snooze.Close()
+	}
+	if e.rules != nil {
+		e.rules.Close()
 	}
 	if e.Store != nil {
 		e.Store.Close()
@@ -128,6 +136,26 @@ func openSnooze() (*snooze.Book, error) {
 	}
 	return snooze.NewBook(path), nil
 }
+
+// openRules reads the rules (a file that does not parse is a warning:
+// no rules until it does) and names rules.db in $XDG_DATA_HOME/unibox,
+// opened on first need. Without a place for it, no rule runs.
+func (e *Env) openRules(stderr io.Writer) *accounts.RulesPart {
+	e.Rules = config.WatchRules(e.Config)
+	if _, err := e.Rules.Current(); err != nil {
+		fmt.Fprintln(stderr, "unibox: warning: no rules run until the file is fixed:", err)
+	}
+	path, err := rulebook.DefaultPath()
+	if err != nil {
+		fmt.Fprintln(stderr, "unibox: warning: no rules run:", err)
+		return nil
+	}
+	e.rules = rulebook.New(path)
+	return &accounts.RulesPart{Book: e.rules, Current: e.Rules.Current}
+}
+
+// RuleBook is what the rules did (nil for the demo).
+func (e *Env) RuleBook() *rulebook.Book { return e.rules }
 
 // historyDir is the folder account histories are kept in, made if missing
 // and found writable; else why not. A history that cannot be kept is a
@@ -213,6 +241,7 @@ func open(path string, useDemo bool, mode StoreMode, early bool, stderr io.Write
 	if !useDemo {
 		e.snooze, opts.Snooze.Off = openSnooze()
 		opts.Snooze.Value = e.snooze
+		opts.Rules = e.openRules(stderr)
 	} else {
 		opts.Snooze.Off = errors.New("the demo keeps no snooze schedule")
 	}
@@ -246,6 +275,9 @@ func open(path string, useDemo bool, mode StoreMode, early bool, stderr io.Write
 		}
 		if e.snooze != nil {
 			e.snooze.Close()
+		}
+		if e.rules != nil {
+			e.rules.Close()
 		}
 		if st != nil {
 			st.Close()
