@@ -189,3 +189,61 @@ func TestLoadRules(t *testing.T) {
 		t.Errorf("a name in both: %v", err)
 	}
 }
+
+// A running face sees an edited rules file at its next look; a file that
+// stops parsing keeps the last good rules and says why, until fixed.
+func TestRulesWatch(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "config.toml")
+	cfgText := "[[account]]\nname = \"Work\"\nhost = \"h\"\nusername = \"u\"\npassword_env = \"PW\"\n"
+	cfg, err := Parse(cfgPath, []byte(cfgText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rulesPath := filepath.Join(dir, "rules.toml")
+	write := func(text string, mod time.Time) {
+		if err := os.WriteFile(rulesPath, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// Each edit a second apart, as a person's are: the watch compares
+		// the size and the time.
+		if err := os.Chtimes(rulesPath, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rule := func(name string) string {
+		return "[[rule]]\nname = \"" + name + "\"\nmatch = { from = \"a@x\" }\naction = \"read\"\n"
+	}
+	names := func(rs []rules.Rule) string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	base := time.Now().Add(-time.Hour)
+	w := WatchRules(cfg)
+	if rs, err := w.Current(); len(rs) != 0 || err != nil {
+		t.Fatalf("no file: %v %v", rs, err)
+	}
+	write(rule("one"), base)
+	if rs, err := w.Current(); names(rs) != "one" || err != nil {
+		t.Fatalf("a new file: %q %v", names(rs), err)
+	}
+	write(rule("one")+rule("two"), base.Add(time.Second))
+	if rs, err := w.Current(); names(rs) != "one two" || err != nil {
+		t.Fatalf("an edit: %q %v", names(rs), err)
+	}
+	write(rule("one")+"[[rule]]\nname = \"bad\"\n", base.Add(2*time.Second))
+	rs, err := w.Current()
+	if names(rs) != "one two" || err == nil || !strings.Contains(err.Error(), "rules.toml:5: rule[1].match: missing") {
+		t.Fatalf("a broken edit: %q %v", names(rs), err)
+	}
+	if _, err := w.Current(); err == nil {
+		t.Error("the broken file's error said only once")
+	}
+	write(rule("three"), base.Add(3*time.Second))
+	if rs, err := w.Current(); names(rs) != "three" || err != nil {
+		t.Fatalf("fixed: %q %v", names(rs), err)
+	}
+}
