@@ -63,8 +63,13 @@ func (r *ruled) open(t *testing.T, storeName string) *Account {
 
 func (r *ruled) add(t *testing.T, from, subject string) {
 	t.Helper()
+	r.addWith(t, from, subject, nil)
+}
+
+func (r *ruled) addWith(t *testing.T, from, subject string, headers map[string]string) {
+	t.Helper()
 	r.mem.Seed(t, r.user, "INBOX", imaptest.Mail{From: from, To: "sam@x.org", Subject: subject, Date: time.Now(),
-		MessageID: strings.ReplaceAll(subject, " ", ".") + "@x.org", Body: "x"}.Bytes())
+		MessageID: strings.ReplaceAll(subject, " ", ".") + "@x.org", Body: "x", Headers: headers}.Bytes())
 }
 
 var ruledFolders = []string{"INBOX", "Archive", "Trash", "Lists"}
@@ -146,6 +151,7 @@ func rulesActOnce(t *testing.T, mem imaptest.Backend) {
 		mustRule(t, "news", rules.Move, "*@news.example", "Lists"),
 		mustRule(t, "boss", rules.Flag, "boss@*", ""),
 		mustRule(t, "all news", rules.Archive, "*@news.example", ""), // never reached: news matches first
+		{Name: "lists", Action: rules.Archive, Match: rules.Match{ListID: mustPattern(t, "*.lists.example")}},
 	}
 	ctx := t.Context()
 	r.add(t, "letters@news.example", "old letter")
@@ -159,10 +165,11 @@ func rulesActOnce(t *testing.T, mem imaptest.Backend) {
 	r.add(t, "letters@news.example", "new letter")
 	r.add(t, "boss@work.example", "see me")
 	r.add(t, "friend@home.example", "hello")
+	r.addWith(t, "someone@elsewhere.example", "list post", map[string]string{"List-Id": "Gophers =?utf-8?q?Li=C3=9Ft?= <gophers.lists.example>"})
 	if err := r.a.Sync(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"old letter": "INBOX", "new letter": "Lists", "see me": "INBOX+flagged", "hello": "INBOX"}
+	want := map[string]string{"old letter": "INBOX", "new letter": "Lists", "see me": "INBOX+flagged", "hello": "INBOX", "list post": "Archive"}
 	if got := r.where(t); !mapsEqual(got, want) {
 		t.Fatalf("after new mail: %v, want %v", got, want)
 	}
@@ -210,9 +217,18 @@ func rulesActOnce(t *testing.T, mem imaptest.Backend) {
 		t.Fatalf("mail moved back was ruled again: %v, want %v", got, want)
 	}
 	log, err := again.ruling.part.Book.Log(ctx, 10)
-	if err != nil || len(log) != 2 {
+	if err != nil || len(log) != 3 {
 		t.Fatalf("log %+v, %v", log, err)
 	}
+}
+
+func mustPattern(t *testing.T, s string) rules.Pattern {
+	t.Helper()
+	p, err := rules.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func mapsEqual(a, b map[string]string) bool {

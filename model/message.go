@@ -40,6 +40,9 @@ type Message struct {
 	// ThreadID is the conversation the message is in (see model/thread):
 	// the store assigns it; "" where nothing threaded the message.
 	ThreadID string
+	// ListID is the List-Id header, decoded ("" when none, or not
+	// fetched: a row stored before it was); rules match lists by it.
+	ListID string
 	// Threading are the raw ids threading reads, beside the display
 	// MessageID above; nil when the source did not fetch them (a row
 	// stored before they were, a provider that does not give them).

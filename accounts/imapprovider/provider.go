@@ -60,7 +60,7 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 		ID: id, MessageID: m.MessageID, From: model.Address(m.From), To: addrs(m.To), Subject: m.Subject,
 		Date: parseTime(m.Date), Seen: m.Seen, Flagged: m.Flagged, Answered: m.Answered, Forwarded: m.Forwarded,
 		Size: m.Size, HasAttachments: m.HasAttachments, Threading: threading(m.Threading),
-		AttachmentNames: m.AttachmentNames,
+		AttachmentNames: m.AttachmentNames, ListID: m.ListID,
 	}
 	if m.Threading != nil {
 		// Fetched in the same FETCH as the threading ids: known, if none.

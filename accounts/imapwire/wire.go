@@ -136,6 +136,9 @@ type Message struct {
 	// Threading: the raw ids threading reads (message_id above is display
 	// text), fetched with the envelope; absent when they were not.
 	Threading *ThreadHeaders `json:"threading,omitempty" jsonschema:"the raw Message-ID, In-Reply-To and References ids, without <>"`
+	// ListID is the List-Id header, decoded, fetched with the envelope
+	// (rules match mailing lists by it); "" when none.
+	ListID string `json:"list_id,omitempty" jsonschema:"the List-Id header, decoded"`
 }
 
 // ThreadHeaders are one message's threading ids: raw msg-ids without <>,

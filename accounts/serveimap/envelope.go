@@ -1,12 +1,15 @@
 package serveimap
 
 import (
+	"bufio"
+	"bytes"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-message/textproto"
 
 	"unibox/accounts/imapwire"
 	"unibox/accounts/mailtext"
@@ -22,12 +25,33 @@ var fetchSummary = &imap.FetchOptions{
 	BodySection:   []*imap.FetchItemBodySection{referencesSection},
 }
 
-// referencesSection is BODY.PEEK[HEADER.FIELDS (REFERENCES)]: threading
-// needs References, which no envelope field has (In-Reply-To is one).
-// Fetched with the envelope, in the same FETCH: the header is tens of
-// bytes for most mail (none at all for a message that starts a thread).
+// referencesSection is BODY.PEEK[HEADER.FIELDS (REFERENCES LIST-ID)]:
+// threading needs References, which no envelope field has (In-Reply-To
+// is one), and rules match a mailing list by its List-Id (issue 40).
+// Fetched with the envelope, in the same FETCH: the two are tens of bytes
+// for most mail (none at all for a message that starts a thread and
+// comes from no list).
 var referencesSection = &imap.FetchItemBodySection{
-	Specifier: imap.PartSpecifierHeader, HeaderFields: []string{"References"}, Peek: true,
+	Specifier: imap.PartSpecifierHeader, HeaderFields: []string{"References", "List-Id"}, Peek: true,
+}
+
+// maxListID caps a List-Id kept with an envelope (RFC 2919's id is at
+// most 255 bytes; a phrase may come before it).
+const maxListID = 512
+
+// summaryFields reads References and List-Id from the header block a
+// server sent for referencesSection: the first of each, List-Id decoded
+// and made safe.
+func summaryFields(raw []byte) (references, listID string) {
+	if len(raw) == 0 {
+		return "", ""
+	}
+	h, _ := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(append(slices.Clip(raw), "\r\n\r\n"...))))
+	references = h.Get("References")
+	if id := mailtext.Header(h.Get("List-Id")); len(id) <= maxListID {
+		listID = strings.TrimSpace(id)
+	}
+	return references, listID
 }
 
 // text makes an envelope string safe: encoded words go-imap could not
@@ -92,6 +116,7 @@ func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessage
 	m.HasAttachments = hasAttachments(b.BodyStructure)
 	m.AttachmentNames = attachmentNames(b.BodyStructure)
 	m.Threading = threadHeaders(b)
+	_, m.ListID = summaryFields(b.FindBodySection(referencesSection))
 	return m
 }
 
@@ -105,7 +130,8 @@ func threadHeaders(b *imapclient.FetchMessageBuffer) *imapwire.ThreadHeaders {
 	if refs == nil && !hasSection(b, referencesSection) {
 		return nil
 	}
-	t := &imapwire.ThreadHeaders{References: model.MsgIDList(string(refs))}
+	references, _ := summaryFields(refs)
+	t := &imapwire.ThreadHeaders{References: model.MsgIDList(references)}
 	if env := b.Envelope; env != nil {
 		t.MessageID, _ = model.CleanMsgID(env.MessageID)
 		for _, id := range env.InReplyTo {

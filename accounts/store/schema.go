@@ -217,6 +217,9 @@ var migrations = []string{
 	// 11: a message filed in several folders (Gmail's labels and All
 	// Mail) counts once in the contacts index (contacts.go).
 	contactsCopiesSchema(),
+	// 12: the List-Id, fetched with the threading ids: rules match
+	// mailing lists by it (issue 40), from the store in a dry run.
+	`ALTER TABLE message ADD COLUMN list_id TEXT NOT NULL DEFAULT '';`,
 }
 
 // bodyTriggers keep the index's body column as bodies come and go: the

@@ -103,14 +103,13 @@ type Mail struct {
 	HasAttachment bool
 }
 
-// MailOf is what rules read of a stored message and its kept headers
-// (the List-Id and the ones some rule names).
+// MailOf is what rules read of a stored message (its List-Id with it)
+// and of the headers some rule names.
 func MailOf(m model.Message, headers []model.Header) Mail {
-	mail := Mail{From: m.From, To: m.To, Cc: m.Cc, Subject: m.Subject, HasAttachment: m.HasAttachments, Headers: headers}
+	mail := Mail{From: m.From, To: m.To, Cc: m.Cc, Subject: m.Subject, HasAttachment: m.HasAttachments, Headers: headers, ListID: m.ListID}
 	for _, h := range headers {
-		if strings.EqualFold(h.Name, "List-Id") {
+		if mail.ListID == "" && strings.EqualFold(h.Name, "List-Id") {
 			mail.ListID = h.Value
-			break
 		}
 	}
 	return mail
