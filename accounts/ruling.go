@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"unibox/accounts/claimant"
 	"unibox/accounts/config"
 	"unibox/accounts/history"
+	"unibox/accounts/imapwire"
 	"unibox/accounts/rulebook"
 	"unibox/conn"
 	"unibox/model"
@@ -106,7 +109,7 @@ func (a *Account) ruleInbox(ctx context.Context, uidValidity, uidNext uint32) {
 		if ctx.Err() != nil {
 			return
 		}
-		for _, d := range rules.Decide(mine, a.name, rules.MailOf(m, nil), written) {
+		for _, d := range rules.Decide(mine, a.name, rules.MailOf(m, m.Headers), written) {
 			if d.Protected {
 				a.hist.Add(history.KindRule, "", "", fmt.Sprintf("rule %s did not trash %q: you have written to %s (name the address in from to trash it)",
 					d.Rule.Name, m.Subject, m.From.Address))
@@ -120,6 +123,26 @@ func (a *Account) ruleInbox(ctx context.Context, uidValidity, uidNext uint32) {
 	if err := book.SetRuled(ctx, r.key, "INBOX", uidValidity, next); err != nil {
 		a.hist.Add(history.KindRule, "", "", "rules: "+err.Error())
 	}
+}
+
+// ruleHeaders are the header fields this account's rules match on (by
+// name): a sync fetches them with new mail, and the store keeps them.
+func (a *Account) ruleHeaders() []string {
+	r := &a.ruling
+	if r.part == nil {
+		return nil
+	}
+	list, _ := r.part.Current()
+	var out []string
+	for _, rule := range list {
+		if n := rule.Match.HeaderName; n != "" && rule.In(a.name) && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, n) }) {
+			out = append(out, n)
+		}
+	}
+	if len(out) > imapwire.MaxSyncHeaders {
+		out = out[:imapwire.MaxSyncHeaders]
+	}
+	return out
 }
 
 // noteRulesFile says once why the rules file is not in force (called
@@ -139,19 +162,34 @@ func (a *Account) noteRulesFile(err error) {
 	}
 }
 
-// writtenTo says whether the person wrote to an address (its Sent
-// folder), asked only for a trash a rule decided: a question that cannot
-// be answered protects.
+// writtenTo says whether the person wrote to an address, asked only for
+// a trash a rule decided: the store's contacts index of the account (its
+// Sent as synced), else its Sent folder on the server. A server that
+// refuses the question (an account without a from address, a provider
+// without the tool) leaves the index's answer; a question that fails
+// (the server away) protects.
 func (a *Account) writtenTo(ctx context.Context) rules.Written {
 	asked := map[string]bool{}
+	var index rules.Written
 	return func(addr string) bool {
 		if v, ok := asked[addr]; ok {
 			return v
 		}
-		cctx, cancel := context.WithTimeout(ctx, knownTimeout)
-		defer cancel()
-		known, err := a.KnownRecipients(cctx, []string{addr})
-		v := err != nil || len(known) > 0
+		if index == nil {
+			var err error
+			if index, err = writtenIndex(ctx, []*Account{a}); err != nil {
+				index = func(string) bool { return true } // cannot tell: protect
+			}
+		}
+		v := index(addr)
+		if !v {
+			cctx, cancel := context.WithTimeout(ctx, knownTimeout)
+			known, err := a.KnownRecipients(cctx, []string{addr})
+			cancel()
+			// A refusal (no from address, no sent_to tool) cannot tell; a
+			// failure (the server away) might have: it protects.
+			v = len(known) > 0 || err != nil && conn.ClassOf(err) != conn.ClassTool
+		}
 		asked[addr] = v
 		return v
 	}

@@ -31,7 +31,7 @@ type ruled struct {
 	rule []rules.Rule
 }
 
-func newRuled(t *testing.T, mem imaptest.Backend) *ruled {
+func newRuled(t testing.TB, mem imaptest.Backend) *ruled {
 	t.Helper()
 	r := &ruled{mem: mem, dir: t.TempDir()}
 	r.user, r.pass = mem.NewUser(t)
@@ -44,7 +44,7 @@ func newRuled(t *testing.T, mem imaptest.Backend) *ruled {
 
 // open is the account as a face opens it, on the store file name (a new
 // name: a cache set aside) and the same rules.db.
-func (r *ruled) open(t *testing.T, storeName string) *Account {
+func (r *ruled) open(t testing.TB, storeName string) *Account {
 	t.Helper()
 	st, err := store.Open(filepath.Join(r.dir, storeName))
 	if err != nil {
@@ -152,6 +152,7 @@ func rulesActOnce(t *testing.T, mem imaptest.Backend) {
 		mustRule(t, "boss", rules.Flag, "boss@*", ""),
 		mustRule(t, "all news", rules.Archive, "*@news.example", ""), // never reached: news matches first
 		{Name: "lists", Action: rules.Archive, Match: rules.Match{ListID: mustPattern(t, "*.lists.example")}},
+		{Name: "blaster", Action: rules.Trash, Match: rules.Match{HeaderName: "X-Mailer", Header: mustPattern(t, "blaster*")}},
 	}
 	ctx := t.Context()
 	r.add(t, "letters@news.example", "old letter")
@@ -166,12 +167,13 @@ func rulesActOnce(t *testing.T, mem imaptest.Backend) {
 	r.add(t, "boss@work.example", "see me")
 	r.add(t, "friend@home.example", "hello")
 	r.addWith(t, "someone@elsewhere.example", "list post", map[string]string{"List-Id": "Gophers =?utf-8?q?Li=C3=9Ft?= <gophers.lists.example>"})
+	r.addWith(t, "bulk@elsewhere.example", "offer", map[string]string{"X-Mailer": "Blaster 3.1"})
 	if err := r.a.Sync(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"old letter": "INBOX", "new letter": "Lists", "see me": "INBOX+flagged", "hello": "INBOX", "list post": "Archive"}
+	want := map[string]string{"old letter": "INBOX", "new letter": "Lists", "see me": "INBOX+flagged", "hello": "INBOX", "list post": "Archive", "offer": "Trash"}
 	if got := r.where(t); !mapsEqual(got, want) {
-		t.Fatalf("after new mail: %v, want %v", got, want)
+		t.Fatalf("after new mail: %v, want %v\n%s", got, want, strings.Join(ruleHistory(r.a), "\n"))
 	}
 	hist := strings.Join(ruleHistory(r.a), "\n")
 	for _, line := range []string{`rule news: moved to Lists: "new letter" from letters@news.example`, `rule boss: flagged "see me" from boss@work.example`} {
@@ -217,12 +219,12 @@ func rulesActOnce(t *testing.T, mem imaptest.Backend) {
 		t.Fatalf("mail moved back was ruled again: %v, want %v", got, want)
 	}
 	log, err := again.ruling.part.Book.Log(ctx, 10)
-	if err != nil || len(log) != 3 {
+	if err != nil || len(log) != 4 {
 		t.Fatalf("log %+v, %v", log, err)
 	}
 }
 
-func mustPattern(t *testing.T, s string) rules.Pattern {
+func mustPattern(t testing.TB, s string) rules.Pattern {
 	t.Helper()
 	p, err := rules.Compile(s)
 	if err != nil {

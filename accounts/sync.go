@@ -142,6 +142,9 @@ func (a *Account) syncStep(ctx context.Context, folder string, limit int, first 
 		// them equal. Once a day the whole uid set is asked for anyway
 		// (its ranges: a few bytes for a folder without many holes).
 		Check: st.UIDNext > 1 && time.Since(st.CheckedAt) >= a.checkEvery}
+	if folder == "INBOX" {
+		req.Headers = a.ruleHeaders() // what rules match on, kept with new mail (ruling.go)
+	}
 	start := time.Now()
 	page, err := syncer.Sync(ctx, a.adapter, req)
 	if err != nil {

@@ -43,6 +43,9 @@ type Message struct {
 	// ListID is the List-Id header, decoded ("" when none, or not
 	// fetched: a row stored before it was); rules match lists by it.
 	ListID string
+	// Headers are the header fields some rule matches on, fetched with
+	// the envelope by a sync that was asked for them (nil: none).
+	Headers []Header
 	// Threading are the raw ids threading reads, beside the display
 	// MessageID above; nil when the source did not fetch them (a row
 	// stored before they were, a provider that does not give them).

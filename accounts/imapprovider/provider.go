@@ -62,6 +62,9 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 		Size: m.Size, HasAttachments: m.HasAttachments, Threading: threading(m.Threading),
 		AttachmentNames: m.AttachmentNames, ListID: m.ListID,
 	}
+	for _, h := range m.Headers {
+		out.Headers = append(out.Headers, model.Header{Name: h.Name, Value: h.Value})
+	}
 	if m.Threading != nil {
 		// Fetched in the same FETCH as the threading ids: known, if none.
 		out.Cc = append(make([]model.Address, 0, len(m.Cc)), addrs(m.Cc)...)
@@ -236,7 +239,8 @@ func parseTime(s string) time.Time {
 func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.SyncRequest) (provider.SyncPage, error) {
 	var out imapwire.SyncOut
 	in := imapwire.SyncIn{Account: p.account, Folder: req.Folder, UIDValidity: req.UIDValidity, UIDNext: req.UIDNext,
-		HighestModSeq: req.HighestModSeq, Held: req.Held, BeforeUID: req.BeforeUID, Limit: req.Limit, Fill: req.Fill, Check: req.Check}
+		HighestModSeq: req.HighestModSeq, Held: req.Held, BeforeUID: req.BeforeUID, Limit: req.Limit, Fill: req.Fill, Check: req.Check,
+		Headers: req.Headers}
 	if _, err := provider.Call(ctx, a, imapwire.ToolSyncFolder, in, true, &out, imapwire.Decode); err != nil {
 		return provider.SyncPage{}, err
 	}

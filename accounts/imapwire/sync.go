@@ -31,7 +31,13 @@ type SyncIn struct {
 	// come back, in New (the highest limit of them; More: there are
 	// more); nothing else is synced in that call.
 	Fill [][2]uint32 `json:"fill,omitempty" jsonschema:"uid ranges the client lacks below uidnext: fetch only their envelopes"`
+	// Headers are more header fields fetched with each new envelope (the
+	// ones a rule matches on), their values in Message.Headers.
+	Headers []string `json:"headers,omitempty" jsonschema:"more header fields to fetch with each new envelope; their values come back in each message's headers"`
 }
+
+// MaxSyncHeaders bounds SyncIn.Headers.
+const MaxSyncHeaders = 20
 
 // FlagState is one message's flags.
 type FlagState struct {

@@ -139,6 +139,9 @@ type Message struct {
 	// ListID is the List-Id header, decoded, fetched with the envelope
 	// (rules match mailing lists by it); "" when none.
 	ListID string `json:"list_id,omitempty" jsonschema:"the List-Id header, decoded"`
+	// Headers are the fields sync_folder's headers asked for, decoded, as
+	// the message has them (none: it has none of them, or none were asked).
+	Headers []Header `json:"headers,omitempty" jsonschema:"the header fields sync_folder was asked for, decoded"`
 }
 
 // ThreadHeaders are one message's threading ids: raw msg-ids without <>,

@@ -24,6 +24,7 @@ type SyncRequest struct {
 	Limit         int
 	Fill          [][2]uint32 // a gap to mend: only these uids' envelopes
 	Check         bool        // the uid set, even when the counts agree
+	Headers       []string    // more header fields for each new envelope (what rules match on)
 }
 
 // FlagState is one message's flags.

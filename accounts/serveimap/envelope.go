@@ -81,7 +81,7 @@ func addresses(list []imap.Address) []imapwire.Address {
 
 // summary converts fetched data into a Message. Missing pieces (no Date,
 // no From, no envelope at all) degrade to placeholders, never to failure.
-func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessageBuffer) imapwire.Message {
+func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessageBuffer, extra *imap.FetchItemBodySection) imapwire.Message {
 	m := imapwire.Message{
 		UID:         uint32(b.UID),
 		UIDValidity: uidValidity,
@@ -117,7 +117,44 @@ func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessage
 	m.AttachmentNames = attachmentNames(b.BodyStructure)
 	m.Threading = threadHeaders(b)
 	_, m.ListID = summaryFields(b.FindBodySection(referencesSection))
+	if extra != nil {
+		m.Headers = extraHeaders(b.FindBodySection(extra), extra.HeaderFields)
+	}
 	return m
+}
+
+// maxExtraHeader caps what one message's extra fields may take.
+const maxExtraHeader = 8 << 10
+
+// summaryOptions is fetchSummary with the extra header fields a sync was
+// asked for (nil: none).
+func summaryOptions(extra []string) (*imap.FetchOptions, *imap.FetchItemBodySection) {
+	if len(extra) == 0 {
+		return fetchSummary, nil
+	}
+	section := &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, HeaderFields: extra, Peek: true,
+		Partial: &imap.SectionPartial{Offset: 0, Size: maxExtraHeader}}
+	o := *fetchSummary
+	o.BodySection = []*imap.FetchItemBodySection{referencesSection, section}
+	return &o, section
+}
+
+// extraHeaders are the asked fields of a header block, decoded and made
+// safe, named as asked; a field the server added unasked is left out.
+func extraHeaders(raw []byte, asked []string) []imapwire.Header {
+	if len(raw) == 0 {
+		return nil
+	}
+	h, _ := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(append(slices.Clip(raw), "\r\n\r\n"...))))
+	var out []imapwire.Header
+	for f := h.Fields(); f.Next(); {
+		i := slices.IndexFunc(asked, func(n string) bool { return strings.EqualFold(n, f.Key()) })
+		if i < 0 {
+			continue
+		}
+		out = append(out, imapwire.Header{Name: asked[i], Value: mailtext.Header(f.Value())})
+	}
+	return out
 }
 
 // threadHeaders are the raw threading ids of a message fetched with

@@ -33,7 +33,7 @@ func (s *Server) getMessage(ctx context.Context, in imapwire.GetMessageIn) (imap
 		if err != nil {
 			return err
 		}
-		out.Message = summary(in.Account, folder, sel.UIDValidity, buf)
+		out.Message = summary(in.Account, folder, sel.UIDValidity, buf, nil)
 		answerFields(&out, buf.Envelope, parsed)
 		out.Body, out.BodyIsHTML, out.Problems = parsed.Text, parsed.FromHTML, parsed.Problems
 		out.Headers = make([]imapwire.Header, 0, len(parsed.Headers))

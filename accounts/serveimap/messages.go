@@ -58,7 +58,8 @@ func (a *account) selectFolder(ctx context.Context, c *imapclient.Client, folder
 // messages if the folder changed meanwhile (an expunge shifts them down);
 // a sync takes no harm from that: it goes on below the lowest uid it got,
 // and a listing is a page of the newest either way.
-func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32) ([]imapwire.Message, error) {
+func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set imap.NumSet, acct, folder string, uv uint32, extra []string) ([]imapwire.Message, error) {
+	opts, section := summaryOptions(extra)
 	var out []imapwire.Message
 	var floorUID, floorSeq uint32 // the lowest uid fetched, for the next page (seqpage.go)
 	var expunged uint64
@@ -66,14 +67,14 @@ func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set 
 		out, floorUID, floorSeq, expunged = out[:0], 0, 0, a.expunged.Load() // a retry starts clean
 		return a.fetchEach(ctx, c, set, opts, func(b *imapclient.FetchMessageBuffer) {
 			if b.UID != 0 {
-				out = append(out, summary(acct, folder, uv, b))
+				out = append(out, summary(acct, folder, uv, b, section))
 				if floorUID == 0 || uint32(b.UID) < floorUID {
 					floorUID, floorSeq = uint32(b.UID), b.SeqNum
 				}
 			}
 		})
 	}
-	err := fetch(c, fetchSummary)
+	err := fetch(c, opts)
 	if err != nil && ctx.Err() == nil && classOf(err, "") != conn.ClassTimeout && closed(c) {
 		// The link went down mid-FETCH: cut on the way, or a server that
 		// choked. Once more in full on a fresh connection first.
@@ -84,7 +85,7 @@ func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set 
 		if _, err = a.selectFolder(ctx, c, folder); err != nil {
 			return nil, err
 		}
-		err = fetch(c, fetchSummary)
+		err = fetch(c, opts)
 	}
 	if err != nil && ctx.Err() == nil && classOf(err, "") != conn.ClassTimeout {
 		if closed(c) {
@@ -96,7 +97,7 @@ func (a *account) fetchSummaries(ctx context.Context, c *imapclient.Client, set 
 				return nil, err
 			}
 		}
-		plain := *fetchSummary
+		plain := *opts
 		plain.BodyStructure = nil
 		err = fetch(c, &plain)
 	}
@@ -175,7 +176,7 @@ func (s *Server) listMessages(ctx context.Context, in imapwire.ListMessagesIn) (
 			ss.AddRange(start, n)
 			set = ss
 		}
-		out.Messages, err = a.fetchSummaries(ctx, c, set, in.Account, folder, out.UIDValidity)
+		out.Messages, err = a.fetchSummaries(ctx, c, set, in.Account, folder, out.UIDValidity, nil)
 		return err
 	})
 	if err != nil {
@@ -234,7 +235,7 @@ func (s *Server) search(ctx context.Context, in imapwire.SearchIn) (imapwire.Lis
 			out.Messages = []imapwire.Message{}
 			return nil
 		}
-		out.Messages, err = a.fetchSummaries(ctx, c, top(found, limit), in.Account, folder, out.UIDValidity)
+		out.Messages, err = a.fetchSummaries(ctx, c, top(found, limit), in.Account, folder, out.UIDValidity, nil)
 		return err
 	})
 	if err != nil {

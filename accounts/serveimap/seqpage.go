@@ -57,7 +57,7 @@ func (a *account) pageBySeq(ctx context.Context, c *imapclient.Client, in imapwi
 	}
 	set := imap.SeqSet{}
 	set.AddRange(lo, h.seq-1)
-	msgs, err := a.fetchSummaries(ctx, c, set, in.Account, out.Folder, out.UIDValidity)
+	msgs, err := a.fetchSummaries(ctx, c, set, in.Account, out.Folder, out.UIDValidity, in.Headers)
 	var ie *imap.Error
 	if errors.As(err, &ie) && !closed(c) {
 		// A server may answer NO for a message expunged by another

@@ -3,11 +3,14 @@ package serveimap
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"unibox/accounts/imapwire"
+	"unibox/conn"
+	"unibox/model"
 )
 
 // syncFolder answers sync_folder (see imapwire.SyncIn): only what changed
@@ -18,6 +21,9 @@ func (s *Server) syncFolder(ctx context.Context, in imapwire.SyncIn) (imapwire.S
 	a, err := s.account(in.Account)
 	if err != nil {
 		return imapwire.SyncOut{}, "", err
+	}
+	if err := checkHeaderNames(in.Headers); err != nil {
+		return imapwire.SyncOut{}, "", withClass(conn.ClassTool, fmt.Errorf("sync_folder: headers: %w", err))
 	}
 	defer a.live.markListed()
 	folder, limit := folderOr(in.Folder), clampLimit(in.Limit)
@@ -85,7 +91,7 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 		}
 		set := imap.SeqSet{}
 		set.AddRange(lo, out.Total)
-		msgs, err := a.fetchSummaries(ctx, c, set, in.Account, out.Folder, out.UIDValidity)
+		msgs, err := a.fetchSummaries(ctx, c, set, in.Account, out.Folder, out.UIDValidity, in.Headers)
 		if err != nil {
 			return err
 		}
@@ -106,7 +112,7 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 		found = clip(found, from)
 		newCount = count(found)
 		if newCount > 0 {
-			msgs, err := a.fetchSummaries(ctx, c, top(found, limit), in.Account, out.Folder, out.UIDValidity)
+			msgs, err := a.fetchSummaries(ctx, c, top(found, limit), in.Account, out.Folder, out.UIDValidity, in.Headers)
 			if err != nil {
 				return err
 			}
@@ -161,7 +167,7 @@ func (s *Server) fillGap(ctx context.Context, a *account, c *imapclient.Client, 
 	if len(held) == 0 {
 		return nil
 	}
-	msgs, err := a.fetchSummaries(ctx, c, top(held, limit), in.Account, out.Folder, out.UIDValidity)
+	msgs, err := a.fetchSummaries(ctx, c, top(held, limit), in.Account, out.Folder, out.UIDValidity, in.Headers)
 	if err != nil {
 		return err
 	}
@@ -184,6 +190,21 @@ func (s *Server) flagStates(ctx context.Context, a *account, c *imapclient.Clien
 		out.Flags = append(out.Flags, imapwire.FlagState{UID: uint32(b.UID),
 			Seen: hasFlag(b.Flags, imap.FlagSeen), Flagged: hasFlag(b.Flags, imap.FlagFlagged),
 			Answered: hasFlag(b.Flags, imap.FlagAnswered), Forwarded: hasFlag(b.Flags, imap.FlagForwarded)})
+	}
+	return nil
+}
+
+// checkHeaderNames refuses what is no header field's name (RFC 5322:
+// printable ASCII but the colon), and more than MaxSyncHeaders of them:
+// they go into the FETCH command.
+func checkHeaderNames(names []string) error {
+	if len(names) > imapwire.MaxSyncHeaders {
+		return fmt.Errorf("more than %d", imapwire.MaxSyncHeaders)
+	}
+	for _, n := range names {
+		if n == "" || len(n) > 76 || strings.ContainsFunc(n, func(r rune) bool { return r < 33 || r > 126 || r == ':' }) {
+			return fmt.Errorf("%s is not a header field's name", model.Quote(n))
+		}
 	}
 	return nil
 }

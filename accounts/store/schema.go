@@ -217,9 +217,11 @@ var migrations = []string{
 	// 11: a message filed in several folders (Gmail's labels and All
 	// Mail) counts once in the contacts index (contacts.go).
 	contactsCopiesSchema(),
-	// 12: the List-Id, fetched with the threading ids: rules match
-	// mailing lists by it (issue 40), from the store in a dry run.
-	`ALTER TABLE message ADD COLUMN list_id TEXT NOT NULL DEFAULT '';`,
+	// 12: the List-Id, fetched with the threading ids, and the header
+	// fields some rule names, fetched with new mail: rules match on them
+	// (issue 40), from the store in a dry run.
+	`ALTER TABLE message ADD COLUMN list_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE message ADD COLUMN headers TEXT NOT NULL DEFAULT ''; -- JSON of the fields, '' none`,
 }
 
 // bodyTriggers keep the index's body column as bodies come and go: the

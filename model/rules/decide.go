@@ -18,7 +18,8 @@ type Written func(address string) bool
 // rule that matches acts, and so does every later one while the rules that
 // matched say continue. A trash of mail from someone the person wrote to
 // is a Protected decision (it does not act) unless the rule's from names
-// that address exactly.
+// that address exactly; a rule that did not act does not stop the ones
+// after it (one that names the address may).
 func Decide(rules []Rule, account string, mail Mail, written Written) []Decision {
 	var out []Decision
 	for i := range rules {
@@ -26,8 +27,9 @@ func Decide(rules []Rule, account string, mail Mail, written Written) []Decision
 		if !r.In(account) || !r.Match.Matches(mail) {
 			continue
 		}
-		out = append(out, Decision{Rule: r, Protected: protects(r, mail, written)})
-		if !r.Continue {
+		d := Decision{Rule: r, Protected: protects(r, mail, written)}
+		out = append(out, d)
+		if !r.Continue && !d.Protected {
 			break
 		}
 	}

@@ -129,6 +129,7 @@ func TestDecide(t *testing.T) {
 		{"protected trash", []Rule{rule("a", Trash, "*@home.example", false)}, []string{"a(protected)"}},
 		{"trash naming her", []Rule{rule("a", Trash, "mom@home.example", false)}, []string{"a"}},
 		{"archive is not protected", []Rule{rule("a", Archive, "*@home.example", false)}, []string{"a"}},
+		{"protected does not stop", []Rule{rule("a", Trash, "*@home.example", false), rule("b", Trash, "mom@home.example", false), rule("c", Flag, "*", false)}, []string{"a(protected)", "b"}},
 	} {
 		got := names(Decide(tc.rules, "Home", mail, written))
 		if len(got) != len(tc.want) {

@@ -20,6 +20,9 @@ const rulesUsage = `usage: unibox rules check [--json] [--config FILE]
                               [rules] file, config.toml's [[rule]]): exit 0 valid,
                               1 not (each error names its file, line and key),
                               2 usage
+       unibox rules test [--json] [--account NAME]... [--config FILE]
+                              a dry run over the store: what each rule would do
+                              to the mail in INBOX, and what it protects; offline
        unibox rules log [--json] [--limit N]
                               what rules did, newest first, with each action's ID
        unibox rules undo [--config FILE] [--timeout 10s] ID
@@ -41,6 +44,8 @@ func Rules(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "check":
 		return rulesCheck(args[1:], stdout, stderr)
+	case "test":
+		return rulesTest(args[1:], stdout, stderr)
 	case "log":
 		return rulesLog(args[1:], stdout, stderr)
 	case "undo":

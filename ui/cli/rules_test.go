@@ -165,3 +165,80 @@ func TestRulesAcrossProcessesActOnce(t *testing.T) {
 		t.Errorf("after undo INBOX holds %d, want 3", len(got))
 	}
 }
+
+// `unibox rules test` answers from the store, offline and changing
+// nothing: what each rule would do to INBOX, and which trash it refuses
+// because Sam wrote to the sender (unless the rule names that address).
+func TestRulesTestDryRun(t *testing.T) {
+	srv := facetest.Sam(t, "pw", map[string]imap.MailboxAttr{"Sent": imap.MailboxAttrSent})
+	add := func(folder, from, to, subject string, headers map[string]string) {
+		raw := imaptest.Mail{From: from, To: to, Subject: subject, Date: time.Now(), Body: "x", Headers: headers}.Bytes()
+		if _, err := srv.Append("sam", folder, raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("Sent", "Sam <sam@example.com>", "Mom <mother@family.example>", "sunday", nil)
+	add("INBOX", "Mom <mother@family.example>", "sam@example.com", "dinner", nil)
+	add("INBOX", "Aunt <aunt@family.example>", "sam@example.com", "hello", nil)
+	for i := range 3 {
+		add("INBOX", "Go <news@golang.example>", "sam@example.com", fmt.Sprint("weekly ", i), map[string]string{"List-Id": "Go news <news.golang.example>"})
+	}
+	path := facetest.OneAccount(t, srv)
+	if _, code := facetest.SyncJSON(t, "--config", path); code != launch.ExitOK {
+		t.Fatalf("sync: exit %d", code)
+	}
+	if _, code := facetest.SyncJSON(t, "--config", path, "--folder", "Sent"); code != launch.ExitOK {
+		t.Fatalf("sync Sent: exit %d", code)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "rules.toml"), []byte(`
+[[rule]]
+name = "lists"
+match = { list_id = "*.golang.example" }
+action = "move"
+folder = "Lists"
+
+[[rule]]
+name = "family"
+match = { from = "*@family.example" }
+action = "trash"
+
+[[rule]]
+name = "mom exactly"
+match = { from = "mother@family.example" }
+action = "trash"
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv.Close() // offline from here
+	out, code, errs := rulesCmd(t, "test", "--json", "--config", path)
+	var got cli.RulesTestJSON
+	if code != launch.ExitOK || json.Unmarshal([]byte(out), &got) != nil || len(got.Rules) != 3 {
+		t.Fatalf("exit %d, %q %q", code, out, errs)
+	}
+	subjects := func(ms []cli.RuleTestMessage) string {
+		var s []string
+		for _, m := range ms {
+			s = append(s, m.Subject)
+		}
+		return strings.Join(s, ",")
+	}
+	for i, want := range []struct{ would, protected string }{
+		{"weekly 2,weekly 1,weekly 0", ""},
+		{"hello", "dinner"},
+		{"dinner", ""}, // the family rule did not act on mom's mail: this one names her
+	} {
+		r := got.Rules[i]
+		if subjects(r.Would) != want.would || subjects(r.Protected) != want.protected {
+			t.Errorf("%s: would %q protected %q; want %q, %q", r.Name, subjects(r.Would), subjects(r.Protected), want.would, want.protected)
+		}
+	}
+	if got.Read != 5 {
+		t.Errorf("read %d messages, want 5", got.Read)
+	}
+	text, code, _ := rulesCmd(t, "test", "--config", path)
+	for _, want := range []string{`lists (`, `would move to "Lists" 3 messages`, `protected, you wrote to the sender: Work`, `"dinner"`, "5 messages read in"} {
+		if !strings.Contains(text, want) || code != launch.ExitOK {
+			t.Errorf("text %q lacks %q (exit %d)", text, want, code)
+		}
+	}
+}

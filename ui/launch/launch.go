@@ -142,12 +142,15 @@ func openSnooze() (*snooze.Book, error) {
 // opened on first need. Without a place for it, no rule runs.
 func (e *Env) openRules(stderr io.Writer) *accounts.RulesPart {
 	e.Rules = config.WatchRules(e.Config)
-	if _, err := e.Rules.Current(); err != nil {
+	list, err := e.Rules.Current()
+	if err != nil {
 		fmt.Fprintln(stderr, "unibox: warning: no rules run until the file is fixed:", err)
 	}
 	path, err := rulebook.DefaultPath()
 	if err != nil {
-		fmt.Fprintln(stderr, "unibox: warning: no rules run:", err)
+		if len(list) > 0 { // said only to whom it concerns
+			fmt.Fprintln(stderr, "unibox: warning: no rules run:", err)
+		}
 		return nil
 	}
 	e.rules = rulebook.New(path)

@@ -1,0 +1,95 @@
+package accounts
+
+import (
+	"context"
+	"strings"
+
+	"unibox/accounts/store"
+	"unibox/model"
+	"unibox/model/review"
+	"unibox/model/rules"
+)
+
+// DryRun is what the rules would do to the mail stored in INBOX, read
+// from the store alone (`unibox rules test`): nothing dials, nothing
+// changes.
+type DryRun struct {
+	Read  int       // messages read
+	Rules []RuleDry // one per rule, in the rules' order
+	Off   []string  // accounts whose store could not be read, and why
+}
+
+// RuleDry is one rule's part of a dry run.
+type RuleDry struct {
+	Rule      *rules.Rule
+	Would     []model.Message // what it would act on
+	Protected []model.Message // what it would trash, but you wrote to the sender
+}
+
+// RulesDryRun runs list over the INBOX of accts as stored. Mail from an
+// address the person wrote to (the store's contacts index: a Sent
+// message to it from one of the accounts) is protected from trash.
+func RulesDryRun(ctx context.Context, accts []*Account, list []rules.Rule) (DryRun, error) {
+	out := DryRun{Rules: make([]RuleDry, len(list))}
+	for i := range list {
+		out.Rules[i].Rule = &list[i]
+	}
+	index := map[*rules.Rule]int{}
+	for i := range list {
+		index[&list[i]] = i
+	}
+	written, err := writtenIndex(ctx, accts)
+	if err != nil {
+		return DryRun{}, err
+	}
+	for _, a := range accts {
+		if a.cache.st == nil {
+			out.Off = append(out.Off, a.name+": no store")
+			continue
+		}
+		err := a.cache.st.Each(ctx, a.cache.key, "INBOX", func(m model.Message) bool {
+			out.Read++
+			for _, d := range rules.Decide(list, a.name, rules.MailOf(m, m.Headers), written) {
+				rd := &out.Rules[index[d.Rule]]
+				if d.Protected {
+					rd.Protected = append(rd.Protected, m)
+				} else {
+					rd.Would = append(rd.Would, m)
+				}
+			}
+			return ctx.Err() == nil
+		})
+		if err != nil {
+			out.Off = append(out.Off, a.name+": "+storeReason(err))
+		}
+	}
+	return out, ctx.Err()
+}
+
+// writtenIndex is whom the person wrote to, from the store's contacts
+// index over accts (a Sent message's recipients).
+func writtenIndex(ctx context.Context, accts []*Account) (rules.Written, error) {
+	var st *store.Store
+	var keys []store.Key
+	for _, a := range accts {
+		if a.cache.st != nil {
+			st = a.cache.st
+			keys = append(keys, a.cache.key)
+		}
+	}
+	to := map[string]bool{}
+	if st != nil {
+		c, err := st.Contacts(ctx, keys)
+		if err != nil {
+			return nil, err
+		}
+		for _, rows := range c.Rows {
+			for _, r := range rows {
+				if r.Writer != "" {
+					to[r.Addr] = true
+				}
+			}
+		}
+	}
+	return func(addr string) bool { return to[review.AddressKey(strings.TrimSpace(addr))] }, nil
+}
