@@ -42,12 +42,16 @@ func RulesDryRun(ctx context.Context, accts []*Account, list []rules.Rule) (DryR
 	if err != nil {
 		return DryRun{}, err
 	}
+	recipients := false // read only when a rule names to or cc
+	for _, r := range list {
+		recipients = recipients || r.Match.To.Given() || r.Match.Cc.Given()
+	}
 	for _, a := range accts {
 		if a.cache.st == nil {
 			out.Off = append(out.Off, a.name+": no store")
 			continue
 		}
-		err := a.cache.st.Each(ctx, a.cache.key, "INBOX", func(m model.Message) bool {
+		err := a.cache.st.Each(ctx, a.cache.key, "INBOX", recipients, func(m model.Message) bool {
 			out.Read++
 			for _, d := range rules.Decide(list, a.name, rules.MailOf(m, m.Headers), written) {
 				rd := &out.Rules[index[d.Rule]]

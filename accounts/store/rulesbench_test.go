@@ -61,7 +61,7 @@ func BenchmarkRulesDryRun(b *testing.B) {
 		n, acted := 0, 0
 		var deciding time.Duration
 		for a := range 4 {
-			err := s.Each(ctx, benchKey(a), "INBOX", func(m model.Message) bool {
+			err := s.Each(ctx, benchKey(a), "INBOX", true, func(m model.Message) bool {
 				n++
 				if decide {
 					t := time.Now()

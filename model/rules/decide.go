@@ -22,9 +22,10 @@ type Written func(address string) bool
 // after it (one that names the address may).
 func Decide(rules []Rule, account string, mail Mail, written Written) []Decision {
 	var out []Decision
+	f := fold(mail)
 	for i := range rules {
 		r := &rules[i]
-		if !r.In(account) || !r.Match.Matches(mail) {
+		if !r.In(account) || !r.Match.matches(f) {
 			continue
 		}
 		d := Decision{Rule: r, Protected: protects(r, mail, written)}

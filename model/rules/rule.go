@@ -120,36 +120,69 @@ func MailOf(m model.Message, headers []model.Header) Mail {
 // address or by its name; a header condition never holds for a header the
 // message does not have (list_id = "*" is "any list").
 func (m *Match) Matches(mail Mail) bool {
+	return m.matches(fold(mail))
+}
+
+// folded is a message's text as it is (for re: patterns) and lower case
+// (for globs), lowered once for all the rules.
+type folded struct{ as, lower Mail }
+
+func fold(m Mail) folded {
+	l := Mail{From: lowerAddress(m.From), Subject: strings.ToLower(m.Subject), ListID: strings.ToLower(m.ListID), HasAttachment: m.HasAttachment}
+	for _, a := range m.To {
+		l.To = append(l.To, lowerAddress(a))
+	}
+	for _, a := range m.Cc {
+		l.Cc = append(l.Cc, lowerAddress(a))
+	}
+	for _, h := range m.Headers {
+		l.Headers = append(l.Headers, model.Header{Name: h.Name, Value: strings.ToLower(h.Value)})
+	}
+	return folded{as: m, lower: l}
+}
+
+func lowerAddress(a model.Address) model.Address {
+	return model.Address{Name: strings.ToLower(a.Name), Address: strings.ToLower(a.Address)}
+}
+
+func (p Pattern) matchFolded(as, lower string) bool {
+	if p.re != nil {
+		return p.re.MatchString(as)
+	}
+	return p.given && globMatch(p.parts, p.ops, p.tail, lower)
+}
+
+func (m *Match) matches(f folded) bool {
 	if m.Empty() {
 		return false
 	}
-	if m.From.Given() && !anyAddress(m.From, []model.Address{mail.From}) {
+	if m.From.Given() && !anyAddress(m.From, []model.Address{f.as.From}, []model.Address{f.lower.From}) {
 		return false
 	}
-	if m.To.Given() && !anyAddress(m.To, mail.To) {
+	if m.To.Given() && !anyAddress(m.To, f.as.To, f.lower.To) {
 		return false
 	}
-	if m.Cc.Given() && !anyAddress(m.Cc, mail.Cc) {
+	if m.Cc.Given() && !anyAddress(m.Cc, f.as.Cc, f.lower.Cc) {
 		return false
 	}
-	if m.Subject.Given() && !m.Subject.Match(mail.Subject) {
+	if m.Subject.Given() && !m.Subject.matchFolded(f.as.Subject, f.lower.Subject) {
 		return false
 	}
-	if m.ListID.Given() && !listMatches(m.ListID, mail.ListID) {
+	if m.ListID.Given() && !listMatches(m.ListID, f.as.ListID, f.lower.ListID) {
 		return false
 	}
-	if m.HeaderName != "" && !headerMatches(m.HeaderName, m.Header, mail.Headers) {
+	if m.HeaderName != "" && !headerMatches(m.HeaderName, m.Header, f) {
 		return false
 	}
-	if m.Attachment && m.HasAttached != mail.HasAttachment {
+	if m.Attachment && m.HasAttached != f.as.HasAttachment {
 		return false
 	}
 	return true
 }
 
-func anyAddress(p Pattern, as []model.Address) bool {
-	for _, a := range as {
-		if a.Address != "" && p.Match(a.Address) || a.Name != "" && p.Match(a.Name) {
+func anyAddress(p Pattern, as, lower []model.Address) bool {
+	for i, a := range as {
+		if a.Address != "" && p.matchFolded(a.Address, lower[i].Address) || a.Name != "" && p.matchFolded(a.Name, lower[i].Name) {
 			return true
 		}
 	}
@@ -158,25 +191,31 @@ func anyAddress(p Pattern, as []model.Address) bool {
 
 // listMatches: a List-Id is "Name <id>" or "<id>"; the pattern may name
 // the id or the whole value.
-func listMatches(p Pattern, v string) bool {
-	v = strings.TrimSpace(v)
-	if v == "" {
+func listMatches(p Pattern, as, lower string) bool {
+	as, lower = strings.TrimSpace(as), strings.TrimSpace(lower)
+	if as == "" {
 		return false
 	}
-	if p.Match(v) {
+	if p.matchFolded(as, lower) {
 		return true
 	}
-	if i := strings.LastIndexByte(v, '<'); i >= 0 {
-		if j := strings.IndexByte(v[i:], '>'); j > 0 {
-			return p.Match(v[i+1 : i+j])
+	id := func(v string) string {
+		if i := strings.LastIndexByte(v, '<'); i >= 0 {
+			if j := strings.IndexByte(v[i:], '>'); j > 0 {
+				return v[i+1 : i+j]
+			}
 		}
+		return ""
+	}
+	if ia := id(as); ia != "" {
+		return p.matchFolded(ia, id(lower))
 	}
 	return false
 }
 
-func headerMatches(name string, p Pattern, hs []model.Header) bool {
-	for _, h := range hs {
-		if strings.EqualFold(h.Name, name) && p.Match(h.Value) {
+func headerMatches(name string, p Pattern, f folded) bool {
+	for i, h := range f.as.Headers {
+		if strings.EqualFold(h.Name, name) && p.matchFolded(h.Value, f.lower.Headers[i].Value) {
 			return true
 		}
 	}
