@@ -115,7 +115,7 @@ func (a *Account) ruleInbox(ctx context.Context, uidValidity, uidNext uint32) {
 					d.Rule.Name, m.Subject, m.From.Address))
 				continue
 			}
-			if !a.ruleAct(ctx, d.Rule, m) {
+			if a.ruleAct(ctx, d.Rule, m) == actRetry {
 				next = min(next, m.ID.UID) // tried again at the next pass
 			}
 		}
@@ -195,19 +195,28 @@ func (a *Account) writtenTo(ctx context.Context) rules.Written {
 	}
 }
 
-// ruleAct carries out one rule's action on m at most once; false: it
-// failed and may be tried again (a later pass), or its outcome is unknown.
-func (a *Account) ruleAct(ctx context.Context, rule *rules.Rule, m model.Message) bool {
+// actOutcome is what ruleAct did.
+type actOutcome int
+
+const (
+	actDone    actOutcome = iota // acted now
+	actSettled                   // acted before, or another process is acting
+	actFailed                    // failed, and given up (MaxAttempts)
+	actRetry                     // failed or unknown: a later pass tries again
+)
+
+// ruleAct carries out one rule's action on m at most once.
+func (a *Account) ruleAct(ctx context.Context, rule *rules.Rule, m model.Message) actOutcome {
 	book := a.ruling.part.Book
 	me := claimant.Self(time.Now())
 	act, takeover, err := book.Claim(ctx, rulebook.Act{Key: a.ruling.key, MessageID: actID(m), Rule: rule.Name, Action: rule.Action.String(),
 		Folder: m.ID.Folder, UIDValidity: m.ID.UIDValidity, UID: m.ID.UID, Subject: m.Subject, From: m.From.Address}, me)
 	if errors.Is(err, rulebook.ErrClaimed) || errors.Is(err, rulebook.ErrSettled) {
-		return true
+		return actSettled
 	}
 	if err != nil {
 		a.hist.Add(history.KindRule, "", "", fmt.Sprintf("rule %s not run on %q: %v", rule.Name, m.Subject, err))
-		return false
+		return actRetry
 	}
 	settle := func(state, note string) {
 		act.Note = note
@@ -221,12 +230,12 @@ func (a *Account) ruleAct(ctx context.Context, rule *rules.Rule, m model.Message
 		at, there, err := a.ops.Find(ctx, a.adapter, model.Op{Action: model.ActMove, To: "INBOX"}, m.MessageID)
 		if err != nil {
 			settle(rulebook.Failed, "cannot look in INBOX: "+Reason(a.scrub(err)))
-			return false
+			return actRetry
 		}
 		if !there {
 			settle(rulebook.Done, "done by a process that stopped before it said so")
 			a.hist.Add(history.KindRule, "", "", fmt.Sprintf("rule %s: %q had left INBOX already (a stopped process's action)", rule.Name, m.Subject))
-			return true
+			return actSettled
 		}
 		m.ID = at
 	}
@@ -236,14 +245,14 @@ func (a *Account) ruleAct(ctx context.Context, rule *rules.Rule, m model.Message
 		act.Dest, act.DestUIDValidity, act.DestUID = res[0].Dest.Folder, res[0].Dest.UIDValidity, res[0].Dest.UID
 		settle(rulebook.Done, "")
 		a.hist.Add(history.KindRule, "", "", fmt.Sprintf("rule %s: %s %q from %s", rule.Name, ruleVerb(rule), m.Subject, m.From.Address))
-		return true
+		return actDone
 	case err == nil && len(res) == 1 && res[0].Kind == model.ResultGone:
 		settle(rulebook.Done, "it had left INBOX already")
-		return true
+		return actSettled
 	case err == nil && len(res) == 1 && res[0].Kind == model.ResultUnknown:
 		// The claim stays: the next pass reads where it is.
 		a.hist.Add(history.KindRule, "", conn.ClassDrop.String(), fmt.Sprintf("rule %s on %q: outcome unknown (%s); the next sync reads where it is", rule.Name, m.Subject, res[0].Err))
-		return false
+		return actRetry
 	}
 	why := "no answer for the message"
 	switch {
@@ -254,7 +263,10 @@ func (a *Account) ruleAct(ctx context.Context, rule *rules.Rule, m model.Message
 	}
 	settle(rulebook.Failed, why)
 	a.hist.Add(history.KindRule, "", conn.ClassOf(err).String(), fmt.Sprintf("rule %s could not %s %q: %s", rule.Name, rule.Action, m.Subject, why))
-	return act.Attempts+1 >= rulebook.MaxAttempts
+	if act.Attempts+1 >= rulebook.MaxAttempts {
+		return actFailed
+	}
+	return actRetry
 }
 
 // doRule is the rule's action on m, in INBOX.

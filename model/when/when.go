@@ -173,8 +173,27 @@ var units = []struct {
 // later reads spans such as 2h, 1h30m or 3days (spaces removed) and adds
 // them to now: calendar days for d and w, elapsed time for h and m.
 func later(now time.Time, s string) (time.Time, bool) {
-	if s == "" {
+	days, span, ok := spanOf(s)
+	if !ok {
 		return time.Time{}, false
+	}
+	return now.AddDate(0, 0, days).Add(span), true
+}
+
+// Ago is the time a span (30d, 2w, 12h, 1d12h) before now: what
+// `unibox rules apply --older-than` reads.
+func Ago(s string, now time.Time) (time.Time, error) {
+	days, span, ok := spanOf(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), " ", ""))
+	if !ok {
+		return time.Time{}, fmt.Errorf("%s is not a span of time; write one like 30d, 2w, 12h", model.Quote(s))
+	}
+	return now.AddDate(0, 0, -days).Add(-span), nil
+}
+
+// spanOf reads a span's calendar days and elapsed time.
+func spanOf(s string) (int, time.Duration, bool) {
+	if s == "" {
+		return 0, 0, false
 	}
 	days, span := 0, time.Duration(0)
 	for s != "" {
@@ -183,7 +202,7 @@ func later(now time.Time, s string) (time.Time, bool) {
 			i++
 		}
 		if i == 0 || i > 6 {
-			return time.Time{}, false
+			return 0, 0, false
 		}
 		n, _ := strconv.Atoi(s[:i])
 		s = s[i:]
@@ -202,8 +221,8 @@ func later(now time.Time, s string) (time.Time, bool) {
 			}
 		}
 		if !matched {
-			return time.Time{}, false
+			return 0, 0, false
 		}
 	}
-	return now.AddDate(0, 0, days).Add(span), true
+	return days, span, true
 }

@@ -117,3 +117,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 12, 7, 10, 30, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"30d":    time.Date(2026, 11, 7, 10, 30, 0, 0, time.UTC),
+		"2w":     time.Date(2026, 11, 23, 10, 30, 0, 0, time.UTC),
+		"12h":    time.Date(2026, 12, 6, 22, 30, 0, 0, time.UTC),
+		"1d 12h": time.Date(2026, 12, 5, 22, 30, 0, 0, time.UTC),
+	} {
+		if got, err := Ago(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("Ago(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "30", "d", "thirty days", "-3d"} {
+		if _, err := Ago(bad, now); err == nil {
+			t.Errorf("Ago(%q): no error", bad)
+		}
+	}
+}

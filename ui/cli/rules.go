@@ -23,6 +23,10 @@ const rulesUsage = `usage: unibox rules check [--json] [--config FILE]
        unibox rules test [--json] [--account NAME]... [--config FILE]
                               a dry run over the store: what each rule would do
                               to the mail in INBOX, and what it protects; offline
+       unibox rules apply [--json] [--older-than 30d] [--account NAME]... [--timeout 5m]
+                              act with the rules on the mail stored in INBOX, on
+                              purpose, once per message and rule as on new mail
+                              (exit 0 all done, 3 some failed, 1 none)
        unibox rules log [--json] [--limit N]
                               what rules did, newest first, with each action's ID
        unibox rules undo [--config FILE] [--timeout 10s] ID
@@ -46,6 +50,8 @@ func Rules(args []string, stdout, stderr io.Writer) int {
 		return rulesCheck(args[1:], stdout, stderr)
 	case "test":
 		return rulesTest(args[1:], stdout, stderr)
+	case "apply":
+		return rulesApply(args[1:], stdout, stderr)
 	case "log":
 		return rulesLog(args[1:], stdout, stderr)
 	case "undo":
