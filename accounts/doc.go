@@ -83,9 +83,10 @@
 //     the account (its mailbox in the store, its own addresses).
 //   - snoozing.go: Snoozing, the account's part of the snooze schedule
 //     (accounts/snooze keeps the schedule file).
-//   - ruling.go, ruleundo.go: the rules acting on new INBOX mail after a
-//     sync step, each action claimed once (accounts/rulebook), and
-//     UndoRule.
+//   - ruling.go, ruleundo.go, ruleapply.go, ruledry.go: the rules acting
+//     on new INBOX mail after a sync step, each action claimed once
+//     (accounts/rulebook); UndoRule; ApplyRules on stored mail on
+//     purpose; RulesDryRun, what they would do, from the store.
 //   - unsubscribing.go: Unsubscribing, a message's unsubscribe headers
 //     and the attempts in the history (accounts/unsubscribe acts on them).
 //   - threads.go, threadsync.go: Threads, conversations read from the

@@ -114,7 +114,7 @@ func New(opts screen.Options) (*Model, error) {
 	m.unsub = unsub.New(&m.env)
 	m.threads = threads.New(&m.env, m.inbox)
 	m.compose = compose.New(&m.env)
-	m.notify = notify.New(ctx, m.env.Tell, opts.NotifyCmd, screen.Hint(keys.Details), opts.NotifyWindow, opts.NotifyTimeout)
+	m.notify = notify.New(ctx, m.env.Tell, opts.NotifyCmd, screen.Hint(keys.Details), opts.NotifyWindow, opts.NotifyTimeout).Quieting(opts.NotifyQuiet)
 	m.layout()
 	return m, nil
 }

@@ -21,6 +21,8 @@ import (
 	"unibox/accounts/attach"
 	"unibox/accounts/config"
 	"unibox/accounts/send/dispatch"
+	"unibox/model"
+	"unibox/model/rules"
 	"unibox/model/textsafe"
 	"unibox/ui/launch"
 	"unibox/ui/tui/screen"
@@ -88,7 +90,7 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		RefreshInterval: env.Config.UI.RefreshInterval.Duration, DateFormat: env.Config.UI.DateFormat,
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, AfterAction: env.Config.UI.AfterAction, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
 		Mailroom: room, OpenCmd: env.Config.UI.OpenCmd, DownloadDir: downloadDir(env.Config.UI.DownloadDir),
-		FirstScreen: env.Begin, Activity: rest.Poke,
+		FirstScreen: env.Begin, Activity: rest.Poke, NotifyQuiet: quietByRules(env.Rules),
 		Contacts: book,
 	})
 	if err != nil {
@@ -222,4 +224,21 @@ func checkKeys(cfg *config.Config) error {
 		return fmt.Errorf("%s:%d: keys.%s: %w", cfg.Path, cfg.KeyLine(action), action, c)
 	}
 	return nil
+}
+
+// quietByRules says whether a rule with notify = false matches m (the
+// rules in force now; none for the demo).
+func quietByRules(w *config.RulesWatch) func(model.Message) bool {
+	if w == nil {
+		return nil
+	}
+	return func(m model.Message) bool {
+		list, _ := w.Current()
+		for _, d := range rules.Decide(list, m.ID.Account, rules.MailOf(m, m.Headers), nil) {
+			if d.Rule.Quiet {
+				return true
+			}
+		}
+		return false
+	}
 }

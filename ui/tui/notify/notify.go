@@ -32,6 +32,15 @@ type Notifier struct {
 	pending []model.Message          // arrived since, waiting for the window or the run
 	shut    bool                     // the window of the last run is still open: no run before it ends
 	running bool                     // a run has started and not ended
+	// quiet says a rule with notify = false matched the message (nil:
+	// none does): it is never notified.
+	quiet func(model.Message) bool
+}
+
+// Quieting is n leaving out what quiet says (a rule's notify = false).
+func (n Notifier) Quieting(quiet func(model.Message) bool) Notifier {
+	n.quiet = quiet
+	return n
 }
 
 // New is the notifier of the UI whose lifetime is ctx: argv is
@@ -75,7 +84,7 @@ func (n Notifier) Arrived(rows []model.Row) (Notifier, tea.Cmd) {
 	told := map[model.MessageID]bool{}
 	for _, r := range rows {
 		if r.Fresh && !r.Seen {
-			if !n.told[r.ID] {
+			if !n.told[r.ID] && (n.quiet == nil || !n.quiet(r.Message)) {
 				n.pending = append(n.pending, r.Message)
 			}
 			told[r.ID] = true

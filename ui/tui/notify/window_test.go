@@ -47,3 +47,24 @@ func TestNotifyWindowIsATimer(t *testing.T) {
 		t.Fatalf("a window outlived the UI: %T", msg)
 	}
 }
+
+// What a rule with notify = false matched is never notified; the rest of
+// the burst is.
+func TestNotifyLeavesOutQuietMail(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	row := func(uid uint32, from string) model.Row {
+		return model.Row{Message: model.Message{ID: model.MessageID{Account: "Work", Folder: "INBOX", UIDValidity: 1, UID: uid},
+			From: model.Address{Address: from}, Subject: "new"}, Fresh: true}
+	}
+	quiet := func(m model.Message) bool { return m.From.Address == "news@lists.example" }
+	n := New(ctx, func(...tea.Msg) {}, []string{"true"}, "", time.Hour, 10*time.Second).Quieting(quiet)
+	n, cmd := n.Arrived([]model.Row{row(1, "news@lists.example")})
+	if cmd != nil || n.running || len(n.pending) != 0 {
+		t.Fatalf("quiet mail was notified: running %v, pending %d", n.running, len(n.pending))
+	}
+	n, cmd = n.Arrived([]model.Row{row(1, "news@lists.example"), row(2, "boss@work.example")})
+	if cmd == nil || !n.running {
+		t.Fatal("the mail no quiet rule matched was not notified")
+	}
+}

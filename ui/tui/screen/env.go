@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts/unsubscribe"
+	"unibox/model"
 	"unibox/model/contact"
 )
 
@@ -24,6 +25,9 @@ type Options struct {
 	NotifyCmd     []string      // notify_cmd: run on new unread mail (see notifier)
 	NotifyWindow  time.Duration // at most one notify_cmd run per window (default 5 s)
 	NotifyTimeout time.Duration // a notify_cmd run is killed after this (default 10 s)
+	// NotifyQuiet: a rule with notify = false matched the message, so no
+	// notify_cmd runs for it (nil: none does).
+	NotifyQuiet func(model.Message) bool
 	// Title keeps the terminal title on the unread total. Off in headless
 	// tests: Bubble Tea v1.3.10 writes the title outside its renderer's
 	// lock, which races with a frame on an output that is not a file
