@@ -128,11 +128,17 @@ func (r *Runner) Run(ctx context.Context) error {
 	} else if len(changed) > 0 {
 		r.notify()
 	}
+	// The folder's stamp is taken before any worker's first look: an
+	// entry written after the stamp is a change the watch sees, one
+	// written before it is there for the first look. Taken in the watch's
+	// own goroutine, after the workers had looked, an entry written in
+	// between was in neither, and waited for the next change.
+	last := r.box.Stamp()
 	var wg sync.WaitGroup
 	for name, a := range r.accts {
 		wg.Go(func() { r.work(ctx, a, r.kicks[name]) })
 	}
-	wg.Go(func() { r.watch(ctx) })
+	wg.Go(func() { r.watch(ctx, last) })
 	wg.Wait()
 	return nil
 }
@@ -141,8 +147,8 @@ func (r *Runner) Run(ctx context.Context) error {
 // changed (an entry written by anyone, another process too), the
 // workers look again and the faces read it again. A worker with nothing
 // due sleeps until kicked, and only this process's faces kick it.
-func (r *Runner) watch(ctx context.Context) {
-	last := r.box.Stamp()
+func (r *Runner) watch(ctx context.Context, last string) {
+	watching()
 	t := time.NewTicker(r.o.Watch)
 	defer t.Stop()
 	for {
@@ -170,6 +176,7 @@ func (r *Runner) work(ctx context.Context, a Account, kick <-chan struct{}) {
 			t = time.NewTimer(max(next.Sub(r.o.Now()), 0))
 			wait = t.C
 		}
+		passed()
 		select {
 		case <-ctx.Done():
 		case <-kick:
@@ -255,3 +262,10 @@ func earliest(a, b time.Time) time.Time {
 
 // errBusy: another process (or worker) holds the entry.
 var errBusy = errors.New("another unibox is sending it")
+
+// Seams for the tests of when the watch begins (export_test.go): a worker
+// has looked and sleeps; the watch starts. Nothing in production.
+var (
+	passed   = func() {}
+	watching = func() {}
+)

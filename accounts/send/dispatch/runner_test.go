@@ -147,3 +147,43 @@ func TestAnotherProcessesEntryGoesOnTime(t *testing.T) {
 		t.Fatalf("sent %s before its time", sendAt.Sub(now))
 	}
 }
+
+// An entry another process writes as the runner starts, after its
+// worker's first look and before its watch begins, still goes: the
+// folder's stamp the watch compares with was taken before any look. (It
+// was taken as the watch began, with the entry in it already: no change
+// was ever seen, and the entry waited for the next one; CI saw it once.)
+func TestAnEntryWrittenAsTheRunnerStartsGoes(t *testing.T) {
+	r := newRig(t)
+	a := r.newAccount("work", smtptest.Options{}, dispatch.SentCopy{})
+	looked := make(chan struct{}, 1)
+	begin := make(chan struct{})
+	restore := dispatch.SetSeams(func() {
+		select {
+		case looked <- struct{}{}:
+		default:
+		}
+	}, func() { <-begin })
+	defer restore()
+	o := quick()
+	o.Watch = 20 * time.Millisecond
+	run := dispatch.New(r.box, accts(a), o)
+	r.run(run)
+	select {
+	case <-looked: // the worker found nothing and sleeps
+	case <-bounded(t).Done():
+		t.Fatal("the worker never looked")
+	}
+	other, err := outbox.Open(r.box.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := outbox.Entry{Account: "work", MessageID: msgID, From: "ann@example.org", Rcpt: []string{"bob@example.org"}, SendAt: time.Now()}
+	if _, err := other.Enqueue(e, []byte(wire), []byte(saved)); err != nil {
+		t.Fatal(err)
+	}
+	close(begin) // the watch starts only now
+	if err := a.srv.AwaitDeliveries(bounded(t), 1); err != nil {
+		t.Fatal(err)
+	}
+}
