@@ -91,13 +91,9 @@ func readFile(path string) ([]byte, fs.FileMode, error) {
 // Parse decodes and validates config text; path only labels errors and is
 // kept in Config.Path. All problems are reported together (see Error).
 func Parse(path string, data []byte) (*Config, error) {
-	var tree map[string]any
-	if _, err := toml.Decode(string(data), &tree); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{File: path, Line: pe.Position.Line, Msg: pe.Message, err: err}
-		}
-		return nil, &Error{File: path, Msg: err.Error(), err: err}
+	tree, err := decode(path, data)
+	if err != nil {
+		return nil, err
 	}
 	is := &issues{file: path}
 	cfg := build(newTable(is, locate(string(data)), "", tree))
@@ -107,4 +103,18 @@ func Parse(path string, data []byte) (*Config, error) {
 	cfg.Path = path
 	cfg.Warnings = is.warnings()
 	return cfg, nil
+}
+
+// decode reads a TOML file's text into its generic tree; a syntax error
+// names the file and the line.
+func decode(path string, data []byte) (map[string]any, error) {
+	var tree map[string]any
+	if _, err := toml.Decode(string(data), &tree); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &Error{File: path, Line: pe.Position.Line, Msg: pe.Message, err: err}
+		}
+		return nil, &Error{File: path, Msg: err.Error(), err: err}
+	}
+	return tree, nil
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
-
 	"unibox/model/rules"
 	"unibox/model/when"
 )
@@ -92,13 +90,9 @@ func (c *Config) LoadRules(now time.Time) ([]rules.Rule, error) {
 // ParseRules reads a rules file's text: only [[rule]] tables. before are
 // the rules read already (config.toml's): a name must not repeat one.
 func ParseRules(path string, data []byte, accounts []Account, before []rules.Rule, now time.Time) ([]rules.Rule, error) {
-	var tree map[string]any
-	if _, err := toml.Decode(string(data), &tree); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{File: path, Line: pe.Position.Line, Msg: pe.Message, err: err}
-		}
-		return nil, &Error{File: path, Msg: err.Error(), err: err}
+	tree, err := decode(path, data)
+	if err != nil {
+		return nil, err
 	}
 	is := &issues{file: path}
 	root := newTable(is, locate(string(data)), "", tree)

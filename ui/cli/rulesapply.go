@@ -43,20 +43,11 @@ func rulesApply(args []string, stdout, stderr io.Writer) int {
 			return launch.ExitUsage
 		}
 	}
-	if f.fs.NArg() > 0 || f.timeout <= 0 {
-		fmt.Fprintln(stderr, rulesUsage)
-		return launch.ExitUsage
-	}
-	env, accts, code := f.open(launch.StoreExisting)
+	env, accts, list, code := f.openRules()
 	if env == nil {
 		return code
 	}
 	defer env.Close()
-	list, err := env.Rules.Current()
-	if err != nil {
-		sayErrors(stderr, "unibox rules apply", err)
-		return launch.ExitNone
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
 	defer cancel()
 	out := RulesApplyJSON{Accounts: []RulesAppliedJSON{}}

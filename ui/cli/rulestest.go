@@ -44,20 +44,11 @@ func rulesTest(args []string, stdout, stderr io.Writer) int {
 	if err := f.fs.Parse(args); err != nil {
 		return launch.ExitUsage
 	}
-	if f.fs.NArg() > 0 {
-		fmt.Fprintln(stderr, rulesUsage)
-		return launch.ExitUsage
-	}
-	env, accts, code := f.open(launch.StoreExisting)
+	env, accts, list, code := f.openRules()
 	if env == nil {
 		return code
 	}
 	defer env.Close()
-	list, err := env.Rules.Current()
-	if err != nil {
-		sayErrors(stderr, "unibox rules test", err)
-		return launch.ExitNone
-	}
 	start := time.Now()
 	dry, err := accounts.RulesDryRun(context.Background(), accts, list)
 	if err != nil {
@@ -120,4 +111,25 @@ func actionText(r *rules.Rule) string {
 		return "mark read"
 	}
 	return r.Action.String()
+}
+
+// openRules checks the face's command line (no arguments; a --timeout,
+// when it has one, above zero), opens the accounts on the store as it is
+// and reads the rules in force.
+func (f *faceFlags) openRules() (*launch.Env, []*accounts.Account, []rules.Rule, int) {
+	if f.fs.NArg() > 0 || f.fs.Lookup("timeout") != nil && f.timeout <= 0 {
+		fmt.Fprintln(f.stderr, rulesUsage)
+		return nil, nil, nil, launch.ExitUsage
+	}
+	env, accts, code := f.open(launch.StoreExisting)
+	if env == nil {
+		return nil, nil, nil, code
+	}
+	list, err := env.Rules.Current()
+	if err != nil {
+		sayErrors(f.stderr, "unibox "+f.face, err)
+		env.Close()
+		return nil, nil, nil, launch.ExitNone
+	}
+	return env, accts, list, launch.ExitOK
 }
