@@ -3,6 +3,8 @@ package serveimap
 import (
 	"strings"
 	"testing"
+
+	"unibox/accounts/imapwire"
 )
 
 // The envelope's header block gives References to threading and the
@@ -22,6 +24,30 @@ func TestSummaryFields(t *testing.T) {
 		refs, list := summaryFields([]byte(tc.raw))
 		if strings.Join(strings.Fields(refs), " ") != tc.refs || list != tc.list {
 			t.Errorf("%s: %q, %q; want %q, %q", tc.name, refs, list, tc.refs, tc.list)
+		}
+	}
+}
+
+// sync_folder's headers go into the FETCH command: only field names pass,
+// at most MaxSyncHeaders of them; the error quotes what it refuses.
+func TestCheckHeaderNames(t *testing.T) {
+	for _, ok := range [][]string{nil, {"X-Mailer"}, {"List-Id", "x-spam-flag"}} {
+		if err := checkHeaderNames(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	many := make([]string, imapwire.MaxSyncHeaders+1)
+	for i := range many {
+		many[i] = "X-H"
+	}
+	for _, bad := range [][]string{{""}, {"X Mailer"}, {"Subject:"}, {"X-\x1b[2J"}, {"X-Mailer)] BODY[]"}, {strings.Repeat("x", 77)}, {"Grüße"}, many} {
+		err := checkHeaderNames(bad)
+		if err == nil {
+			t.Errorf("%q: no error", bad)
+			continue
+		}
+		if strings.Contains(err.Error(), "\x1b") {
+			t.Errorf("%q: the error carries the escape: %q", bad, err)
 		}
 	}
 }

@@ -81,7 +81,8 @@ notify = false
 		t.Errorf("exit %d for a broken rules file, want %d", code, launch.ExitNone)
 	}
 
-	for _, args := range [][]string{nil, {"frobnicate"}, {"check", "extra"}, {"check", "--nope"}} {
+	for _, args := range [][]string{nil, {"frobnicate"}, {"check", "extra"}, {"check", "--nope"},
+		{"undo"}, {"undo", "abc"}, {"undo", "0"}, {"undo", "-3"}, {"undo", "1", "2"}, {"log", "--limit", "0"}, {"test", "extra"}} {
 		if _, code, _ := rulesCmd(t, args...); code != launch.ExitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, launch.ExitUsage)
 		}
@@ -155,6 +156,12 @@ func TestRulesAcrossProcessesActOnce(t *testing.T) {
 	}
 	if len(seen) != letters {
 		t.Errorf("%d actions logged, want %d", len(seen), letters)
+	}
+	// An action the log does not have is said, and nothing changes.
+	missing := exec.Command(exe, "rules", "undo", "--config", path, "999999")
+	missing.Env = syncCmd().Env
+	if out, err := missing.CombinedOutput(); err == nil || !strings.Contains(string(out), "no action 999999 in the log") {
+		t.Errorf("undo of an unknown action: %v\n%s", err, out)
 	}
 	undo := exec.Command(exe, "rules", "undo", "--config", path, fmt.Sprint(log.Actions[0].ID))
 	undo.Env = syncCmd().Env
