@@ -35,21 +35,12 @@ func (a *Account) ApplyRules(ctx context.Context, list []rules.Rule, before time
 	}
 	r.mu.Lock() // after any pass of this process under way
 	defer r.mu.Unlock()
-	var mine []rules.Rule
-	for _, rule := range list {
-		if rule.In(a.name) {
-			mine = append(mine, rule)
-		}
-	}
+	mine := a.rulesHere(list)
 	if len(mine) == 0 {
 		return out, nil
 	}
 	var msgs []model.Message
-	recipients := false
-	for _, rule := range mine {
-		recipients = recipients || rule.Match.To.Given() || rule.Match.Cc.Given()
-	}
-	err := a.cache.st.Each(ctx, a.cache.key, "INBOX", recipients, func(m model.Message) bool {
+	err := a.cache.st.Each(ctx, a.cache.key, "INBOX", namesRecipients(mine), func(m model.Message) bool {
 		if before.IsZero() || !m.Date.IsZero() && m.Date.Before(before) {
 			msgs = append(msgs, m)
 		}

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"unibox/accounts/store"
@@ -42,10 +43,7 @@ func RulesDryRun(ctx context.Context, accts []*Account, list []rules.Rule) (DryR
 	if err != nil {
 		return DryRun{}, err
 	}
-	recipients := false // read only when a rule names to or cc
-	for _, r := range list {
-		recipients = recipients || r.Match.To.Given() || r.Match.Cc.Given()
-	}
+	recipients := namesRecipients(list)
 	for _, a := range accts {
 		if a.cache.st == nil {
 			out.Off = append(out.Off, a.name+": no store")
@@ -96,4 +94,10 @@ func writtenIndex(ctx context.Context, accts []*Account) (rules.Written, error) 
 		}
 	}
 	return func(addr string) bool { return to[review.AddressKey(strings.TrimSpace(addr))] }, nil
+}
+
+// namesRecipients says whether a rule matches on to or cc: the store then
+// reads the recipients too (Store.Each).
+func namesRecipients(list []rules.Rule) bool {
+	return slices.ContainsFunc(list, func(r rules.Rule) bool { return r.Match.To.Given() || r.Match.Cc.Given() })
 }

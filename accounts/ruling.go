@@ -70,12 +70,7 @@ func (a *Account) ruleInbox(ctx context.Context, uidValidity, uidNext uint32) {
 	defer r.mu.Unlock()
 	all, ferr := r.part.Current()
 	a.noteRulesFile(ferr)
-	var mine []rules.Rule
-	for _, rule := range all {
-		if rule.In(a.name) {
-			mine = append(mine, rule)
-		}
-	}
+	mine := a.rulesHere(all)
 	if len(mine) == 0 {
 		return
 	}
@@ -134,13 +129,24 @@ func (a *Account) ruleHeaders() []string {
 	}
 	list, _ := r.part.Current()
 	var out []string
-	for _, rule := range list {
-		if n := rule.Match.HeaderName; n != "" && rule.In(a.name) && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, n) }) {
+	for _, rule := range a.rulesHere(list) {
+		if n := rule.Match.HeaderName; n != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, n) }) {
 			out = append(out, n)
 		}
 	}
 	if len(out) > imapwire.MaxSyncHeaders {
 		out = out[:imapwire.MaxSyncHeaders]
+	}
+	return out
+}
+
+// rulesHere are the rules of list that act in this account.
+func (a *Account) rulesHere(list []rules.Rule) []rules.Rule {
+	var out []rules.Rule
+	for _, rule := range list {
+		if rule.In(a.name) {
+			out = append(out, rule)
+		}
 	}
 	return out
 }
