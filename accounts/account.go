@@ -127,6 +127,7 @@ func (a *Account) list(ctx context.Context, opts ListOptions, store bool) (Page,
 	}
 	if err == nil {
 		a.feat.counts.afterListing(ctx, opts, p)
+		p = a.screenPage(ctx, p)
 	}
 	err = a.scrub(err)
 	a.listingEvent(opts, p, err, time.Since(start))
@@ -140,6 +141,9 @@ func (a *Account) Search(ctx context.Context, folder, query string, limit int, b
 		return Page{}, err
 	}
 	p, err := a.ops.Search(ctx, a.adapter, folder, query, limit, before)
+	if err == nil {
+		a.markScreened(ctx, p.Messages) // a hit in INBOX says whether it waits in the screener
+	}
 	return p, a.scrub(err)
 }
 

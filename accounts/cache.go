@@ -177,7 +177,7 @@ func (s *Stored) Cached(ctx context.Context, folder string, limit int) (Page, ti
 		a.cache.note(err)
 		return Page{}, time.Time{}, err
 	}
-	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, snap.AccountSyncedAt, nil
+	return a.screenPage(ctx, Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}), snap.AccountSyncedAt, nil
 }
 
 // CachedOlder is the stored page of folder below beforeUID (paging down
@@ -189,7 +189,7 @@ func (s *Stored) CachedOlder(ctx context.Context, folder string, beforeUID uint3
 	}
 	snap, err := a.cache.st.Older(ctx, a.cache.key, storedName(folder), beforeUID, limit)
 	a.cache.note(err)
-	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, err
+	return a.screenPage(ctx, Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}), err
 }
 
 // CachedMatch is the newest limit stored rows of folder ("": the inbox)
@@ -202,7 +202,7 @@ func (s *Stored) CachedMatch(ctx context.Context, folder, text string, limit int
 	}
 	snap, err := a.cache.st.Match(ctx, a.cache.key, storedName(folder), text, limit)
 	a.cache.note(err)
-	return Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}, err
+	return a.screenPage(ctx, Page{Folder: snap.Name, UIDValidity: snap.UIDValidity, Total: snap.Total, Messages: snap.Messages, More: snap.More}), err
 }
 
 // CheckStore writes to the store once (store.Probe), so that a face that

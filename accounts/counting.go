@@ -127,6 +127,10 @@ func (c *Counting) refresh(ctx context.Context, key string, page *Page) (Count, 
 	gen := c.folder(key).gen
 	c.mu.Unlock()
 	n, ok, fresh, err := c.count(ctx, key, page)
+	if key == "" && ok {
+		// What waits in the screener is not the inbox's (screening.go).
+		n.Unread = max(0, n.Unread-c.a.Screener().unreadPending(ctx))
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f := c.folder(key)

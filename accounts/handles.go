@@ -17,6 +17,7 @@ var features = []func(*Account){
 	func(a *Account) { a.feat.stored = &Stored{a: a} },
 	func(a *Account) { a.feat.watch = &Watching{a: a} },
 	func(a *Account) { a.feat.counts = &Counting{a: a} },
+	func(a *Account) { a.feat.screen = &Screener{a: a} },
 }
 
 // handles are an account's feature handles (nil: it lacks the feature).
@@ -28,6 +29,7 @@ type handles struct {
 	stored  *Stored
 	watch   *Watching
 	counts  *Counting
+	screen  *Screener
 }
 
 // wire makes a's feature handles from the list.

@@ -17,6 +17,7 @@ import (
 	"unibox/conn"
 	"unibox/model"
 	"unibox/model/rules"
+	"unibox/model/screener"
 	"unibox/model/when"
 )
 
@@ -46,11 +47,13 @@ type ruling struct {
 	key  rulebook.Key
 	mu   sync.Mutex // one pass at a time in this process
 	said string     // the broken rules file's error, said once
+	// screen is the account's screener (screening.go).
+	screen screening
 }
 
 func rulingOf(ac config.Account, o Options) ruling {
 	k := storeKey(ac)
-	return ruling{part: o.Rules, key: rulebook.Key{Name: k.Name, Host: k.Host, User: k.User}}
+	return ruling{part: o.Rules, key: rulebook.Key{Name: k.Name, Host: k.Host, User: k.User}, screen: screeningOf(ac)}
 }
 
 // rulesPass bounds the messages one pass reads: a long absence is ruled
@@ -71,8 +74,12 @@ func (a *Account) ruleInbox(ctx context.Context, uidValidity, uidNext uint32) {
 	all, ferr := r.part.Current()
 	a.noteRulesFile(ferr)
 	mine := a.rulesHere(all)
-	if len(mine) == 0 {
+	screens := a.Screener().On()
+	if len(mine) == 0 && !screens {
 		return
+	}
+	if screens {
+		a.startScreener(ctx, uidValidity, uidNext) // once: what is stored stays
 	}
 	book := r.part.Book
 	uv, from, ok, err := book.Ruled(ctx, r.key, "INBOX")
@@ -100,9 +107,20 @@ func (a *Account) ruleInbox(ctx context.Context, uidValidity, uidNext uint32) {
 		next = msgs[len(msgs)-1].ID.UID + 1
 	}
 	written := a.writtenTo(ctx)
+	if screens {
+		a.markScreened(ctx, msgs)
+	}
 	for _, m := range msgs {
 		if ctx.Err() != nil {
 			return
+		}
+		if m.Screened == model.ScreenOut {
+			// A sender the person screened out: their mail leaves, and no
+			// rule acts on it.
+			if a.ruleAct(ctx, a.screenOutRule(), m) == actRetry {
+				next = min(next, m.ID.UID)
+			}
+			continue
 		}
 		for _, d := range rules.Decide(mine, a.name, rules.MailOf(m, m.Headers), written) {
 			if d.Protected {
@@ -129,6 +147,9 @@ func (a *Account) ruleHeaders() []string {
 	}
 	list, _ := r.part.Current()
 	var out []string
+	if a.Screener().On() {
+		out = append(out, screener.AuthResultsHeader) // a From failing DMARC is screened
+	}
 	for _, rule := range a.rulesHere(list) {
 		if n := rule.Match.HeaderName; n != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, n) }) {
 			out = append(out, n)

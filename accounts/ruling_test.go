@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"net/mail"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -29,6 +30,10 @@ type ruled struct {
 	pass string
 	dir  string
 	rule []rules.Rule
+	// screen: the account has screener = "new_senders" (and sam@x.org
+	// for its own address).
+	screen    bool
+	screenOut string
 }
 
 func newRuled(t testing.TB, mem imaptest.Backend) *ruled {
@@ -54,6 +59,9 @@ func (r *ruled) open(t testing.TB, storeName string) *Account {
 	book := rulebook.New(filepath.Join(r.dir, "data", "rules.db"))
 	t.Cleanup(func() { book.Close() })
 	ac := config.Account{Name: "Work", Kind: "imap", Host: r.mem.Host(), Port: r.mem.Port(), Security: "none", Username: r.user}
+	if r.screen {
+		ac.Screener, ac.ScreenOut, ac.From = true, r.screenOut, &mail.Address{Address: "sam@x.org"}
+	}
 	return openAccount(t, ac, Options{Store: Have(st),
 		Rules: &RulesPart{Book: book, Current: func() ([]rules.Rule, error) { return r.rule, nil }},
 		Password: func(config.Account) func(context.Context) (string, error) {

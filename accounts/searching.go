@@ -138,6 +138,20 @@ func Search(ctx context.Context, handles []*Stored, q query.Node, opts SearchOpt
 		}
 		out.Hits = append(out.Hits, hit)
 	}
+	// A hit in INBOX says whether it waits in the screener.
+	for _, a := range accts {
+		var mine []model.Message
+		var at []int
+		for i, h := range out.Hits {
+			if h.ID.Account == a.Name() {
+				mine, at = append(mine, h.Message), append(at, i)
+			}
+		}
+		a.markScreened(ctx, mine)
+		for j, i := range at {
+			out.Hits[i].Message = mine[j]
+		}
+	}
 	return out, nil
 }
 

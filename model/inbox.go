@@ -345,11 +345,12 @@ func (in *Inbox) More(account string) bool { return in.acct(account).more }
 // (before_uid); 0 when nothing is loaded.
 func (in *Inbox) PageFloor(account string) uint32 { return in.acct(account).floor }
 
-// Unread counts an account's loaded unread rows.
+// Unread counts an account's loaded unread rows (what waits in the
+// screener is not the inbox's).
 func (in *Inbox) Unread(account string) int {
 	n := 0
 	for _, r := range in.acct(account).rows {
-		if !r.Seen {
+		if !r.Seen && r.Screened == ScreenNone {
 			n++
 		}
 	}
@@ -368,7 +369,9 @@ func (in *Inbox) Rows() []Row {
 	return in.merged
 }
 
-// merge is a k-way merge of the per-account lists (each already sorted).
+// merge is a k-way merge of the per-account lists (each already sorted),
+// without the rows the screener holds back (kept, so that paging and
+// listings go on as before).
 func (in *Inbox) merge() []Row {
 	total := 0
 	for _, a := range in.accounts {
@@ -392,9 +395,12 @@ func (in *Inbox) merge() []Row {
 		}
 		a := in.accounts[in.order[best]]
 		r := a.rows[heads[best]]
+		heads[best]++
+		if r.Screened != ScreenNone && !r.found {
+			continue // it waits in the screener; a search's hit shows it
+		}
 		r.Stale = a.stale || r.unconfirmed
 		out = append(out, r)
-		heads[best]++
 	}
 }
 

@@ -46,6 +46,10 @@ type Message struct {
 	// Headers are the header fields some rule matches on, fetched with
 	// the envelope by a sync that was asked for them (nil: none).
 	Headers []Header
+	// Screened: the screener holds it back from the inbox, and why
+	// (ScreenNone: it is in the inbox, or its account screens nothing).
+	// The account sets it on every INBOX row it hands out.
+	Screened Screen
 	// Threading are the raw ids threading reads, beside the display
 	// MessageID above; nil when the source did not fetch them (a row
 	// stored before they were, a provider that does not give them).

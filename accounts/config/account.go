@@ -69,6 +69,7 @@ func account(t *table) (Account, []string) {
 	}
 	identity(t, &a)
 	a.SnoozeFolder = snoozeFolder(t)
+	screener(t, &a)
 	switch a.Kind {
 	case KindIMAP:
 		imapAccount(t, &a)

@@ -75,6 +75,12 @@ type Account struct {
 	ArchiveFolder  string // empty: the provider finds it by special-use
 	TrashFolder    string
 	SnoozeFolder   string // snooze_folder: where Z puts messages until they wake (empty: DefaultSnoozeFolder)
+	// Screener: mail from new senders waits in the screener, not the
+	// inbox (screener = "new_senders"); ScreenOut is where a screened-out
+	// sender's mail goes: ScreenOutArchive (default), ScreenOutTrash or a
+	// folder.
+	Screener  bool
+	ScreenOut string
 	TLSSkipVerify  bool
 	AllowPlaintext bool
 	Auth           string         // AuthPassword (default) or AuthOAuth2

@@ -111,7 +111,6 @@ CREATE TABLE IF NOT EXISTS ruled (
 	uidnext      INTEGER NOT NULL,
 	PRIMARY KEY (acct_name, acct_host, acct_user, folder)
 );
-PRAGMA user_version = 1;
 `
 
 // DefaultPath is $XDG_DATA_HOME/unibox/rules.db (see userdb.Path).
@@ -143,7 +142,7 @@ func (b *Book) get() (*sql.DB, error) {
 	if b.db != nil {
 		return b.db, nil
 	}
-	db, err := userdb.Open(b.path, schema)
+	db, err := userdb.Open(b.path, schema+screenSchema+"PRAGMA user_version = 2;\n")
 	if err != nil {
 		return nil, fmt.Errorf("rules: the log at %s: %w", b.path, err)
 	}

@@ -83,7 +83,7 @@ func (n Notifier) Arrived(rows []model.Row) (Notifier, tea.Cmd) {
 	// fresh ones need remembering: the set stays as small as the list.
 	told := map[model.MessageID]bool{}
 	for _, r := range rows {
-		if r.Fresh && !r.Seen {
+		if r.Fresh && !r.Seen && r.Screened == model.ScreenNone { // what waits in the screener never notifies
 			if !n.told[r.ID] && (n.quiet == nil || !n.quiet(r.Message)) {
 				n.pending = append(n.pending, r.Message)
 			}
