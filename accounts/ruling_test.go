@@ -2,8 +2,8 @@ package accounts
 
 import (
 	"context"
-	"net/mail"
 	"errors"
+	"net/mail"
 	"path/filepath"
 	"slices"
 	"strings"

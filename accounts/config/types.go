@@ -66,21 +66,21 @@ type Account struct {
 	Kind string // KindIMAP or KindMCP
 
 	// IMAP.
-	Host           string
-	Port           int    // defaulted: 993 for tls, 143 for starttls and none
-	Security       string // defaulted to tls
-	Username       string
-	PasswordCmd    string // run with /bin/sh -c; first line of stdout
-	PasswordEnv    string // name of an environment variable
-	ArchiveFolder  string // empty: the provider finds it by special-use
-	TrashFolder    string
-	SnoozeFolder   string // snooze_folder: where Z puts messages until they wake (empty: DefaultSnoozeFolder)
+	Host          string
+	Port          int    // defaulted: 993 for tls, 143 for starttls and none
+	Security      string // defaulted to tls
+	Username      string
+	PasswordCmd   string // run with /bin/sh -c; first line of stdout
+	PasswordEnv   string // name of an environment variable
+	ArchiveFolder string // empty: the provider finds it by special-use
+	TrashFolder   string
+	SnoozeFolder  string // snooze_folder: where Z puts messages until they wake (empty: DefaultSnoozeFolder)
 	// Screener: mail from new senders waits in the screener, not the
 	// inbox (screener = "new_senders"); ScreenOut is where a screened-out
 	// sender's mail goes: ScreenOutArchive (default), ScreenOutTrash or a
 	// folder.
-	Screener  bool
-	ScreenOut string
+	Screener       bool
+	ScreenOut      string
 	TLSSkipVerify  bool
 	AllowPlaintext bool
 	Auth           string         // AuthPassword (default) or AuthOAuth2
