@@ -87,6 +87,10 @@
 //     on new INBOX mail after a sync step, each action claimed once
 //     (accounts/rulebook); UndoRule; ApplyRules on stored mail on
 //     purpose; RulesDryRun, what they would do, from the store.
+//   - screening.go, screendecide.go: the screener (screener =
+//     "new_senders"): INBOX mail from new senders judged and held back
+//     from the inbox (model/screener judges); Screener's Pending, LetIn
+//     and ScreenOut, the person's decisions kept in rules.db.
 //   - unsubscribing.go: Unsubscribing, a message's unsubscribe headers
 //     and the attempts in the history (accounts/unsubscribe acts on them).
 //   - threads.go, threadsync.go: Threads, conversations read from the

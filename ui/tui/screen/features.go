@@ -25,6 +25,7 @@ type featured interface {
 	Stored() *accounts.Stored
 	Watching() *accounts.Watching
 	Counting() *accounts.Counting
+	Screener() *accounts.Screener
 	History(n int) []history.Event
 }
 
@@ -123,6 +124,17 @@ func WatchingOf(acct Account) *accounts.Watching {
 func CountingOf(acct Account) *accounts.Counting {
 	if f, ok := featuresOf(acct); ok {
 		return f.Counting()
+	}
+	return nil
+}
+
+// ScreenerOf is acct's screener handle when it screens (screener =
+// "new_senders"); nil when it does not.
+func ScreenerOf(acct Account) *accounts.Screener {
+	if f, ok := featuresOf(acct); ok {
+		if s := f.Screener(); s != nil && s.On() {
+			return s
+		}
 	}
 	return nil
 }
