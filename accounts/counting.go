@@ -20,6 +20,9 @@ type Count struct {
 	// the page listed) holds of a folder the server cannot count (a
 	// third-party MCP server), which may be less than the folder has.
 	Exact bool
+	// Screening is how many INBOX messages wait in the screener, read or
+	// not (none are in Unread): the TUI's header says "3 to screen".
+	Screening int
 }
 
 // String is the count as a screen shows it: "600", or "~33" when it is
@@ -129,7 +132,8 @@ func (c *Counting) refresh(ctx context.Context, key string, page *Page) (Count, 
 	n, ok, fresh, err := c.count(ctx, key, page)
 	if key == "" && ok {
 		// What waits in the screener is not the inbox's (screening.go).
-		n.Unread = max(0, n.Unread-c.a.Screener().unreadPending(ctx))
+		unread, all := c.a.Screener().pending(ctx)
+		n.Unread, n.Screening = max(0, n.Unread-unread), all
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

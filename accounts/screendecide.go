@@ -50,23 +50,22 @@ func (s *Screener) Pending(ctx context.Context) ([]model.Message, error) {
 	return out, nil
 }
 
-// unreadPending is how many unread messages wait in the screener: the
-// inbox's count leaves them out.
-func (s *Screener) unreadPending(ctx context.Context) int {
+// pending is how many messages wait in the screener, and how many of
+// them are unread: the inbox's count leaves those out.
+func (s *Screener) pending(ctx context.Context) (unread, all int) {
 	if !s.On() {
-		return 0
+		return 0, 0
 	}
 	msgs, err := s.Pending(ctx)
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	n := 0
 	for _, m := range msgs {
 		if !m.Seen {
-			n++
+			unread++
 		}
 	}
-	return n
+	return unread, len(msgs)
 }
 
 // LetIn lets a sender in (y in the screener): their mail, past and

@@ -90,8 +90,8 @@ func screenerHolds(t *testing.T, mem imaptest.Backend) {
 		t.Fatalf("pending %v", got)
 	}
 	count, _, err := r.a.Counting().Refresh(ctx, "")
-	if err != nil || count.Unread != 5 { // 10 unread in INBOX, 4 of them held ("buy now" is read)
-		t.Fatalf("inbox unread %v, %v; want 5 (what waits in the screener left out)", count, err)
+	if err != nil || count.Unread != 5 || count.Screening != 5 { // 10 unread in INBOX, 4 of them held ("buy now" is read)
+		t.Fatalf("inbox unread %+v, %v; want 5 (what waits in the screener left out), 5 waiting", count, err)
 	}
 
 	if err := r.a.Screener().LetIn(ctx, "Stranger@Y.example"); err != nil {

@@ -109,7 +109,7 @@ func (in *Inbox) Replace(account string, msgs []Message, more bool) int {
 		// last page lacked (a first screen's short page, then a full
 		// one) was there all along.
 		arrived := a.loaded && !known && m.ID.UID > newest[folderKey{m.ID.Folder, m.ID.UIDValidity}]
-		r := Row{Message: m, Fresh: !m.Seen && (old.Fresh || arrived)}
+		r := Row{Message: m, Fresh: !m.Seen && m.Screened == ScreenNone && (old.Fresh || arrived)}
 		if r.Fresh && !old.Fresh {
 			fresh++
 		}

@@ -268,3 +268,25 @@ func TestInboxOlderRowsOfALongerPageAreNotNew(t *testing.T) {
 		t.Fatalf("one message above the page: %d new, want 1", n)
 	}
 }
+
+// Mail waiting in the screener is not the inbox's: no row, no unread, not
+// new; let in, it shows.
+func TestInboxLeavesOutScreenedMail(t *testing.T) {
+	in := NewInbox([]string{"Work"})
+	in.Replace("Work", []Message{msg("Work", 1, time.Hour, true)}, false)
+	held := msg("Work", 2, 0, false)
+	held.Screened = ScreenNew
+	forged := msg("Work", 3, 0, false)
+	forged.Screened = ScreenForged
+	if n := in.Replace("Work", []Message{forged, held, msg("Work", 1, time.Hour, true)}, false); n != 0 {
+		t.Fatalf("%d new: screened mail counted as new mail", n)
+	}
+	if got := fmt.Sprint(subjects(in.Rows())); got != "[Work 1]" || in.Unread("Work") != 0 {
+		t.Fatalf("rows %s, %d unread; want the screened rows left out", got, in.Unread("Work"))
+	}
+	held.Screened = ScreenNone
+	in.Replace("Work", []Message{forged, held, msg("Work", 1, time.Hour, true)}, false)
+	if got := fmt.Sprint(subjects(in.Rows())); got != "[Work 2 Work 1]" || in.Unread("Work") != 1 {
+		t.Fatalf("let in: rows %s, %d unread", got, in.Unread("Work"))
+	}
+}

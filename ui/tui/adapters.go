@@ -82,6 +82,7 @@ func (s listScreen) Header() string {
 		if !a.health.Connected() {
 			h += " · " + a.health.Words(now)
 		}
+		h += m.panes.toScreen(m.panes.focus, k)
 		if w := m.compose.Summary.Words(); w != "" {
 			h += " · " + w
 		}
@@ -97,6 +98,7 @@ func (s listScreen) Header() string {
 	if n := len(m.triage.selected); n > 0 {
 		h += fmt.Sprintf(" · %d selected", n)
 	}
+	h += m.panes.toScreen(-1, k)
 	if w := m.compose.Summary.Words(); w != "" {
 		h += " · " + w
 	}
@@ -130,8 +132,7 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	m := s.m
 	k, ok := msg.(tea.KeyMsg)
 	if _, gone := msg.(screen.GoneMsg); gone {
-		m.setMode(modeList)
-		return s, nil
+		return s, m.closeMessage()
 	}
 	if !ok {
 		var cmd tea.Cmd
@@ -149,8 +150,7 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, m.env.Keys.Back, m.env.Keys.Quit):
-		m.setMode(modeList)
-		return s, nil
+		return s, m.closeMessage()
 	case key.Matches(k, m.env.Keys.NextInThread):
 		m.threads.Step(m.viewer.Showing(), 1)
 		return s, nil
@@ -164,6 +164,19 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	var cmd tea.Cmd
 	m.viewer, cmd = m.viewer.Update(k)
 	return s, cmd
+}
+
+// closeMessage leaves the message view: for the screener when it was
+// opened from there (what waits is read again: the message may have
+// been decided on or moved), else for the list.
+func (m *Model) closeMessage() tea.Cmd {
+	if v := m.behind; v != nil {
+		m.behind = nil
+		m.show(modeScreener, *v)
+		return v.Load()
+	}
+	m.setMode(modeList)
+	return nil
 }
 
 func (s messageScreen) View(width, height int) string {

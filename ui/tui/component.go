@@ -6,6 +6,7 @@ import (
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
+	"unibox/ui/tui/screening"
 )
 
 // Each component keeps the contract, or the package does not build.
@@ -20,4 +21,5 @@ var (
 	_ screen.Screen = picker.Snooze{}
 	_ screen.Screen = picker.Folders{}
 	_ screen.Screen = compose.DraftsBox{}
+	_ screen.Screen = screening.View{}
 )

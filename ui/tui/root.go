@@ -19,6 +19,7 @@ import (
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/recipients"
 	"unibox/ui/tui/screen"
+	"unibox/ui/tui/screening"
 	"unibox/ui/tui/threads"
 	"unibox/ui/tui/unsub"
 )
@@ -44,6 +45,9 @@ type Model struct {
 	// top is the mode's screen when it is one of its own (the details,
 	// the pickers, the drafts view); nil under an adapted one (screens.go).
 	top screen.Screen
+	// behind is the screener a message was opened from: back in the
+	// message view returns to it.
+	behind *screening.View
 }
 
 // frame is the screen around the components: its size, which view has
@@ -218,7 +222,8 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case compose.FarewellMsg:
 		m.frame.farewell = msg.Text
 		return m, nil
-	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, threads.RowsMsg, threads.OpenRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, details.RefreshMsg, compose.SentMarkMsg:
+	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, threads.RowsMsg, threads.OpenRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, details.RefreshMsg, compose.SentMarkMsg,
+		screening.DecidedMsg, screening.OpenMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

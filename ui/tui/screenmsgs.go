@@ -9,6 +9,7 @@ import (
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
+	"unibox/ui/tui/screening"
 	"unibox/ui/tui/threads"
 	"unibox/ui/tui/unsub"
 )
@@ -53,6 +54,19 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 		}
 	case details.RefreshMsg:
 		return m.refresh(msg.Account)
+	case screening.DecidedMsg:
+		if msg.Err != nil {
+			m.frame.setStatus(msg.Err.Error(), true)
+		} else {
+			m.frame.setStatus(msg.Text, false)
+		}
+		// The account's inbox shows other mail now, and its count.
+		return tea.Batch(m.panes.Load(&m.env, msg.Account), m.toTop(msg))
+	case screening.OpenMsg:
+		if v, ok := m.top.(screening.View); ok {
+			m.behind = &v
+		}
+		return m.openRow(msg.Row)
 	case compose.SentMarkMsg:
 		o := msg.Mark.Orig
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
@@ -61,4 +75,22 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// openScreener shows what waits in the screeners (W), or says that no
+// account screens.
+func (m *Model) openScreener() tea.Cmd {
+	var accts []screen.Account
+	on := false
+	for _, a := range m.panes.accts {
+		accts = append(accts, a.acct)
+		on = on || screen.ScreenerOf(a.acct) != nil
+	}
+	if !on {
+		m.frame.setStatus(screening.ErrNone.Error(), true)
+		return nil
+	}
+	v, cmd := screening.New(&m.env, accts)
+	m.show(modeScreener, v)
+	return cmd
 }

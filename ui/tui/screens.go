@@ -19,7 +19,8 @@ const (
 	modeDrafts
 	modeFolders // the folder picker (folderpick.go)
 	modeSnooze
-	modeQuit // q while mail counts down (compose.QuitBox)
+	modeQuit     // q while mail counts down (compose.QuitBox)
+	modeScreener // W: what waits in the screener (screening.View)
 	modeCount
 )
 
@@ -51,7 +52,7 @@ var screens = [modeCount]screenRow{
 		"up", "down", "top", "bottom", "page_up", "page_down", "open", "back", "quit",
 		"next_account", "prev_account", "all_accounts", "refresh", "refresh_all", "details", "help",
 		"toggle_read", "toggle_flag", "archive", "trash", "move", "select", "clear_selection", "undo",
-		"filter", "search", "snooze", "compose", "drafts", "threads", "expand", "collapse", "unsubscribe", "folders"}},
+		"filter", "search", "snooze", "compose", "drafts", "threads", "expand", "collapse", "unsubscribe", "folders", "screener"}},
 	// The attachment actions last: a clash names the later action as the
 	// one checked, and the attachments' clashes read as they always have.
 	modeMessage: {name: "message", place: "message view", adapter: newMessageScreen, frameKeys: true, unsubBox: true, actions: []string{
@@ -71,6 +72,8 @@ var screens = [modeCount]screenRow{
 	modeFolders: {name: "folders", place: "folder picker", actions: pickerActions},
 	modeSnooze:  {name: "snooze", place: "snooze picker", typesHelp: true, actions: []string{"back", "open"}},
 	modeQuit:    {name: "quit", place: "quit question", actions: []string{"send", "quit", "back"}},
+	modeScreener: {name: "screener", place: "screener", actions: []string{
+		"back", "quit", "screener", "open", "down", "up", "help", "screen_in", "screen_out", "screen_out_domain"}},
 }
 
 // promptRow is the To: and Cc: prompts' keys (asking.go): not a mode,

@@ -18,6 +18,7 @@ import (
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/screen"
+	"unibox/ui/tui/screening"
 )
 
 // openers put each mode's screen up on a model, as its key would: a new
@@ -41,6 +42,10 @@ var openers = map[mode]func(m *Model){
 	modeSnooze: func(m *Model) { m.show(modeSnooze, picker.StartSnooze(&m.env, []model.Row{{}}, m.env.Opts.Now())) },
 	modeQuit: func(m *Model) {
 		m.show(modeQuit, compose.NewQuit(&m.env, []outbox.Entry{{SendAt: m.env.Opts.Now().Add(8 * time.Second)}}))
+	},
+	modeScreener: func(m *Model) {
+		v, _ := screening.New(&m.env, []screen.Account{m.panes.accts[0].acct})
+		m.show(modeScreener, v)
 	},
 }
 

@@ -87,3 +87,18 @@ func (p *accountPanes) title() string {
 	}
 	return fmt.Sprintf("unibox (%s unread)", total)
 }
+
+// toScreen is the header's " · 3 to screen (W)": what waits in the
+// screener of account i (every account's when i < 0), "" when nothing.
+func (p *accountPanes) toScreen(i int, k screen.KeyMap) string {
+	n := 0
+	for j, a := range p.accts {
+		if i < 0 || i == j {
+			n += p.counts[a.acct.Name()].Screening
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · %d to screen (%s)", n, screen.Hint(k.Screener))
+}

@@ -115,6 +115,8 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		if i := m.panes.current(m.list.selected()); i >= 0 {
 			m.show(modeDetails, details.New(&m.env, i, m.panes.detailsOf(i), m.frame.notifyFailure))
 		}
+	case key.Matches(msg, m.env.Keys.Screener):
+		return m.openScreener()
 	case key.Matches(msg, m.env.Keys.Select):
 		if r, ok := m.list.selected(); ok {
 			m.triage.toggle(r.ID)
