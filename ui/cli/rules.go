@@ -31,7 +31,14 @@ const rulesUsage = `usage: unibox rules check [--json] [--config FILE]
                               what rules did, newest first, with each action's ID
        unibox rules undo [--config FILE] [--timeout 10s] ID
                               reverse one action: mail back to INBOX, a flag
-                              cleared, unread again (exit 0 undone, 1 not)`
+                              cleared, unread again (exit 0 undone, 1 not)
+       unibox rules screener [--json] [--all] [--account NAME]...
+                              the screener's decisions: each sender let in or
+                              screened out, by account (--all: also the senders
+                              let in when the screener was turned on)
+       unibox rules screener undo [--account NAME] ADDRESS|@DOMAIN
+                              forget a decision: the sender's next mail waits in
+                              the screener again (exit 0 forgotten, 1 none)`
 
 // RulesJSON is `unibox rules check --json` (public names).
 type RulesJSON struct {
@@ -56,6 +63,8 @@ func Rules(args []string, stdout, stderr io.Writer) int {
 		return rulesLog(args[1:], stdout, stderr)
 	case "undo":
 		return rulesUndo(args[1:], stdout, stderr)
+	case "screener":
+		return rulesScreener(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "unibox rules: %q is not a rules command\n%s\n", args[0], rulesUsage)
 	return launch.ExitUsage

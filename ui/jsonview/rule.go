@@ -69,3 +69,18 @@ func DescribeRuleAction(a rulebook.Act) RuleAction {
 	return RuleAction{ID: a.ID, At: Date(a.At), Account: a.Key.Name, Rule: a.Rule, Action: a.Action, State: a.State,
 		MessageID: a.MessageID, Subject: a.Subject, From: a.From, Folder: a.Folder, Dest: a.Dest, Note: a.Note, Attempts: a.Attempts}
 }
+
+// ScreenDecision is one of the screener's decisions, as `unibox rules
+// screener --json` and the agent's list_rules give it (public names).
+type ScreenDecision struct {
+	Account  string `json:"account"`
+	Sender   string `json:"sender"`   // an address, or "@domain" for a whole domain
+	Decision string `json:"decision"` // in, out
+	By       string `json:"by"`       // person (y, n, N), start (stored when the screener was turned on)
+	At       string `json:"at"`
+}
+
+// DescribeScreenDecision is d as JSON.
+func DescribeScreenDecision(d rulebook.Decision) ScreenDecision {
+	return ScreenDecision{Account: d.Key.Name, Sender: d.Who, Decision: d.Decision, By: d.By, At: Date(d.At)}
+}
