@@ -36,6 +36,8 @@ type Inbox struct {
 	accounts map[string]*accountRows
 	merged   []Row // cache, rebuilt when something changes
 	dirty    bool
+	// screened: the screener's waiting rows are listed too (KeepScreened).
+	screened bool
 }
 
 type accountRows struct {
@@ -53,6 +55,14 @@ func NewInbox(accounts []string) *Inbox {
 	for _, a := range accounts {
 		in.accounts[a] = &accountRows{}
 	}
+	return in
+}
+
+// KeepScreened lists the rows that wait in the screener too, each marked
+// (Message.Screened): the scripts' and the agents' listings show what the
+// person's inbox leaves out, and say so.
+func (in *Inbox) KeepScreened() *Inbox {
+	in.screened, in.dirty = true, true
 	return in
 }
 
@@ -396,7 +406,7 @@ func (in *Inbox) merge() []Row {
 		a := in.accounts[in.order[best]]
 		r := a.rows[heads[best]]
 		heads[best]++
-		if r.Screened != ScreenNone && !r.found {
+		if r.Screened != ScreenNone && !r.found && !in.screened {
 			continue // it waits in the screener; a search's hit shows it
 		}
 		r.Stale = a.stale || r.unconfirmed

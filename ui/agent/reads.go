@@ -30,7 +30,7 @@ func (h *Hub) fetch(ctx context.Context, accts []*accounts.Account, f func(conte
 	for _, a := range accts {
 		names = append(names, a.Name())
 	}
-	out := fetched{inbox: model.NewInbox(names), hs: make([]accounts.Health, len(res)), synced: make([]time.Time, len(res))}
+	out := fetched{inbox: model.NewInbox(names).KeepScreened(), hs: make([]accounts.Health, len(res)), synced: make([]time.Time, len(res))}
 	for i, r := range res {
 		out.hs[i] = r.Health()
 		name := r.Account.Name()
@@ -181,6 +181,9 @@ func (h *Hub) page(got fetched, what string) (*mcp.CallToolResult, ListOut, erro
 			mark = "*"
 		}
 		line := fmt.Sprintf("%s %s %s | %s | %s", mark, m.Date, m.From.Display(), m.Subject, m.ID)
+		if m.Screened {
+			line += " (screened: " + m.ScreenReason + "; not in the person's inbox)"
+		}
 		if m.Stale {
 			line += " (stale)"
 			stale++

@@ -246,7 +246,7 @@ func listOutput(all []listed) (ListJSON, int) {
 	for _, l := range all {
 		names = append(names, l.health.Name)
 	}
-	inbox := model.NewInbox(names)
+	inbox := model.NewInbox(names).KeepScreened()
 	out := ListJSON{Accounts: []AccountJSON{}, Messages: []MessageJSON{}}
 	fresh := map[string]listed{}
 	ok := 0
@@ -319,8 +319,12 @@ func printList(w io.Writer, out ListJSON, sent bool) {
 		if sent {
 			person = recipients(m.to)
 		}
+		subject := clip(m.Subject, 60)
+		if m.Screened {
+			subject = "[screened] " + subject // not in the person's inbox: waits for their decision
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", date, textsafe.Line(m.Account), flags,
-			clip(person, 24), clip(m.Subject, 60))
+			clip(person, 24), subject)
 	}
 	tw.Flush()
 }

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -8,7 +9,9 @@ import (
 	"time"
 
 	"unibox/accounts/rulebook"
+	"unibox/accounts/testservers/imaptest"
 	"unibox/ui/cli"
+	"unibox/ui/facetest"
 	"unibox/ui/launch"
 )
 
@@ -72,5 +75,39 @@ func TestRulesScreener(t *testing.T) {
 	}
 	if out, _, _ = rulesCmd(t, "screener"); strings.TrimSpace(out) != "Work\tann@x.org\tlet in\t2026-12-07T09:00:00Z" {
 		t.Fatalf("after the undos:\n%s", out)
+	}
+}
+
+// With screener = "new_senders", `unibox list --json` lists what waits in
+// the screener too, marked: screened, and why; the mail stored when the
+// screener was first on is not; the text table marks it.
+func TestListMarksScreenedMail(t *testing.T) {
+	srv := facetest.Sam(t, "pw", nil)
+	add := func(from, subject string) {
+		raw := imaptest.Mail{From: from, To: "sam@example.com", Subject: subject, Date: time.Now(), Body: "x"}.Bytes()
+		if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("ann@x.org", "before the screener")
+	t.Setenv("UNIBOX_TEST_PW", "pw")
+	path := facetest.Write(t, facetest.Resilience("1m")+facetest.IMAP("Work", srv.Port(),
+		facetest.Env("UNIBOX_TEST_PW")+"\nfrom = \"sam@example.com\"\nscreener = \"new_senders\""))
+	if _, code, errs := facetest.ListJSON(t, "--config", path); code != launch.ExitOK {
+		t.Fatalf("list: exit %d, %s", code, errs)
+	}
+	add("stranger@y.example", "from a stranger")
+	out, code, errs := facetest.ListJSON(t, "--config", path)
+	if code != launch.ExitOK || len(out.Messages) != 2 {
+		t.Fatalf("list: exit %d, %d messages, %s", code, len(out.Messages), errs)
+	}
+	for _, m := range out.Messages {
+		if want := m.Subject == "from a stranger"; m.Screened != want || (m.ScreenReason == "new_sender") != want {
+			t.Errorf("%q: screened %v, %q", m.Subject, m.Screened, m.ScreenReason)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := cli.List([]string{"--config", path, "--timeout", "15s"}, &stdout, &stderr); code != launch.ExitOK || !strings.Contains(stdout.String(), "[screened] from a stranger") {
+		t.Fatalf("list: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 }

@@ -34,6 +34,10 @@ type Envelope struct {
 	// ThreadID names the conversation: the same for every message of it,
 	// in every account and folder and every unibox process.
 	ThreadID string `json:"thread_id" jsonschema:"the conversation: the same id for every message of it, across accounts and folders"`
+	// Screened: the screener holds it back from the person's inbox
+	// (screener = "new_senders"), and why.
+	Screened     bool   `json:"screened,omitempty" jsonschema:"true when the screener holds it back from the person's inbox: a sender they have not let in"`
+	ScreenReason string `json:"screen_reason,omitempty" jsonschema:"why it is screened: new_sender, dmarc_fail (its From may be forged), screened_out (leaving)"`
 }
 
 // AccountRef names an account and its connection state in every face.
@@ -49,7 +53,8 @@ func Ref(m model.Message) MessageRef {
 
 // Describe is m's Envelope.
 func Describe(m model.Message) Envelope {
-	return Envelope{MessageID: m.MessageID, From: m.From, Subject: m.Subject, Date: Date(m.Date), Seen: m.Seen, Flagged: m.Flagged, ThreadID: m.ThreadID}
+	return Envelope{MessageID: m.MessageID, From: m.From, Subject: m.Subject, Date: Date(m.Date), Seen: m.Seen, Flagged: m.Flagged, ThreadID: m.ThreadID,
+		Screened: m.Screened != model.ScreenNone, ScreenReason: m.Screened.String()}
 }
 
 // Date is a message date as every face prints it.
