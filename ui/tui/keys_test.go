@@ -103,6 +103,9 @@ func TestKeyClashesPerScreen(t *testing.T) {
 		{`complete_prev = ["enter"]`, `t.toml:7: keys.complete_prev: "enter" is both open and complete_prev in the To: prompt`},
 		{`edit_recipients = ["T"]`, ""}, // t stays threads in the list either way
 		{`threads = ["T"]`, ""},         // the list's t; the review's is edit_recipients
+		{`screen_out = ["j"]`, `t.toml:7: keys.screen_out: "j" is both down and screen_out in the screener`},
+		{`screener = ["a"]`, `t.toml:7: keys.screener: "a" is both all_accounts and screener in the list`},
+		{`screen_in = ["e"]`, ""}, // the screener's y; e archives in the list
 	} {
 		cfg, err := config.Parse("t.toml", []byte(head+tc.keys+"\n"))
 		if err != nil {
