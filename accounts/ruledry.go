@@ -71,6 +71,16 @@ func RulesDryRun(ctx context.Context, accts []*Account, list []rules.Rule) (DryR
 // writtenIndex is whom the person wrote to, from the store's contacts
 // index over accts (a Sent message's recipients).
 func writtenIndex(ctx context.Context, accts []*Account) (rules.Written, error) {
+	to, err := WrittenTo(ctx, accts)
+	if err != nil {
+		return nil, err
+	}
+	return func(addr string) bool { return to[review.AddressKey(strings.TrimSpace(addr))] }, nil
+}
+
+// WrittenTo is every address the person wrote to from accts, by address
+// key, from the store's contacts index (a Sent message to it).
+func WrittenTo(ctx context.Context, accts []*Account) (map[string]bool, error) {
 	var st *store.Store
 	var keys []store.Key
 	for _, a := range accts {
@@ -93,7 +103,7 @@ func writtenIndex(ctx context.Context, accts []*Account) (rules.Written, error) 
 			}
 		}
 	}
-	return func(addr string) bool { return to[review.AddressKey(strings.TrimSpace(addr))] }, nil
+	return to, nil
 }
 
 // namesRecipients says whether a rule matches on to or cc: the store then

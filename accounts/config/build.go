@@ -29,7 +29,7 @@ func Defaults() *Config {
 		},
 		Store:    Store{CacheBodies: Bodies{Keep: BodiesNewer, Age: DefaultBodiesAge}, CacheBodiesMaxMB: DefaultCacheBodiesMaxMB, BodyFetchKBps: DefaultBodyFetchKBps},
 		Compose:  Compose{SendDelay: Duration{DefaultSendDelay}, AbortUnmodified: true},
-		Agent:    Agent{MaxDraftsPerHour: DefaultMaxDraftsPerHour},
+		Agent:    Agent{MaxDraftsPerHour: DefaultMaxDraftsPerHour, MaxRuleProposalsPerHour: DefaultMaxRuleProposalsPerHour},
 		Keys:     map[string][]string{},
 		keyLines: map[string]int{},
 	}

@@ -202,6 +202,13 @@ func agentTable(t *table, a Agent) Agent {
 			a.MaxDraftsPerHour = n
 		}
 	}
+	if n, ok := t.integer("max_rule_proposals_per_hour"); ok {
+		if n < 0 || n > MaxMaxRuleProposalsPerHour {
+			t.errorf("max_rule_proposals_per_hour", "must be between 0 (agents may not propose rules) and %d (got %d)", MaxMaxRuleProposalsPerHour, n)
+		} else {
+			a.MaxRuleProposalsPerHour = n
+		}
+	}
 	t.finish()
 	return a
 }

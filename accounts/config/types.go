@@ -170,7 +170,18 @@ type Agent struct {
 	// MaxDraftsPerHour caps an agent's drafts per account per hour,
 	// counted across every `unibox mcp` process; 0: agents may not draft.
 	MaxDraftsPerHour int
+	// MaxRuleProposalsPerHour caps an agent's rule proposals per hour,
+	// across every process and account; 0: agents may not propose.
+	MaxRuleProposalsPerHour int
 }
+
+// DefaultMaxRuleProposalsPerHour is max_rule_proposals_per_hour's
+// default, and MaxMaxRuleProposalsPerHour its bound: a person reads
+// every proposal, with its dry run.
+const (
+	DefaultMaxRuleProposalsPerHour = 20
+	MaxMaxRuleProposalsPerHour     = 1000
+)
 
 // DefaultMaxDraftsPerHour is max_drafts_per_hour's default, and
 // MaxMaxDraftsPerHour its bound: a person reviews every draft, and

@@ -142,7 +142,7 @@ func (b *Book) get() (*sql.DB, error) {
 	if b.db != nil {
 		return b.db, nil
 	}
-	db, err := userdb.Open(b.path, schema+screenSchema+"PRAGMA user_version = 2;\n")
+	db, err := userdb.Open(b.path, schema+screenSchema+proposalSchema+"PRAGMA user_version = 3;\n")
 	if err != nil {
 		return nil, fmt.Errorf("rules: the log at %s: %w", b.path, err)
 	}

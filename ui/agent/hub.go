@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"unibox/accounts"
+	"unibox/accounts/proposing"
 	"unibox/accounts/send/drafting"
 	"unibox/model"
 	"unibox/model/contact"
@@ -37,9 +38,12 @@ type Hub struct {
 	// Contacts answers lookup_contact (nil: the tool says there is no
 	// index).
 	Contacts contact.Book
-	ctx      context.Context // the watch for subscribers ends with it
-	cancel   context.CancelFunc
-	watch    *watcher
+	// Proposals keeps agents' rule proposals and reads the rules (nil:
+	// the rule tools say rules are not kept here).
+	Proposals *proposing.Desk
+	ctx       context.Context // the watch for subscribers ends with it
+	cancel    context.CancelFunc
+	watch     *watcher
 }
 
 // New serves set; each account gets timeout per call (default 10 s).
@@ -97,6 +101,7 @@ func (h *Hub) Server() *mcp.Server {
 	h.addDraftTools(s)
 	h.addThreadTool(s)
 	h.addAttachmentTool(s)
+	h.addRuleTools(s)
 	mcp.AddTool(s, &mcp.Tool{Name: "account_status", Annotations: ro, Description: "Every account's connection state, error class and last error, without waiting on any."}, h.status)
 	return s
 }

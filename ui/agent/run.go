@@ -45,6 +45,7 @@ func Run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "unibox mcp:", warning)
 	}
 	hub.Contacts = book
+	hub.Proposals = env.Proposals()
 	// Agents draft into the same drafts as the TUI; without them the
 	// drafting tools say so, and everything else still works.
 	// Their room is the drafting side only (launch.OpenDrafting): no

@@ -84,3 +84,20 @@ type ScreenDecision struct {
 func DescribeScreenDecision(d rulebook.Decision) ScreenDecision {
 	return ScreenDecision{Account: d.Key.Name, Sender: d.Who, Decision: d.Decision, By: d.By, At: Date(d.At)}
 }
+
+// RuleProposal is an agent's rule proposal as list_rules and
+// propose_rule give it (public names).
+type RuleProposal struct {
+	ID      int64  `json:"id"`
+	Name    string `json:"name"`
+	Rule    string `json:"rule" jsonschema:"the [[rule]] table as the rules file would have it"`
+	Reason  string `json:"reason"`
+	State   string `json:"state" jsonschema:"pending, accepted or rejected"`
+	At      string `json:"at"`
+	Decided string `json:"decided,omitempty"`
+}
+
+// DescribeProposal is p as JSON.
+func DescribeProposal(p rulebook.Proposal) RuleProposal {
+	return RuleProposal{ID: p.ID, Name: p.Name, Rule: p.Rule, Reason: p.Reason, State: p.State, At: Date(p.At), Decided: Date(p.Decided)}
+}

@@ -16,6 +16,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/demo"
 	"unibox/accounts/history"
+	"unibox/accounts/proposing"
 	"unibox/accounts/rulebook"
 	"unibox/accounts/send/outbox"
 	"unibox/accounts/snooze"
@@ -159,6 +160,16 @@ func (e *Env) openRules(stderr io.Writer) *accounts.RulesPart {
 
 // RuleBook is what the rules did (nil for the demo).
 func (e *Env) RuleBook() *rulebook.Book { return e.rules }
+
+// Proposals is where agents' rule proposals are made and answered (nil
+// for the demo, or without a place for rules.db).
+func (e *Env) Proposals() *proposing.Desk {
+	if e.rules == nil || e.Rules == nil {
+		return nil
+	}
+	return &proposing.Desk{Book: e.rules, Config: e.Config, Current: e.Rules.Current, Accts: e.Set.Accounts,
+		PerHour: e.Config.Agent.MaxRuleProposalsPerHour}
+}
 
 // historyDir is the folder account histories are kept in, made if missing
 // and found writable; else why not. A history that cannot be kept is a
