@@ -47,7 +47,7 @@ func screenerKeys(t *testing.T, b imaptest.Backend) {
 	}
 	defer st.Close()
 	book := rulebook.New(filepath.Join(dir, "rules.db"))
-	defer book.Close()
+	t.Cleanup(func() { book.Close() }) // after the TUI's own cleanup, which may still read it
 	cfg := &config.Config{Accounts: []config.Account{{Name: "Home", Kind: "imap", Host: b.Host(), Port: b.Port(), Security: "none",
 		Username: user, Screener: true, From: &mail.Address{Address: "sam@x.org"}}}}
 	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(t), Store: accounts.Have(st),

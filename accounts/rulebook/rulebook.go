@@ -125,10 +125,14 @@ func DefaultPath() (string, error) {
 // Book is the file, opened at first need and shared by every account of
 // a process: a face with no rules never makes it.
 type Book struct {
-	path string
-	mu   sync.Mutex
-	db   *sql.DB
+	path   string
+	mu     sync.Mutex
+	db     *sql.DB
+	closed bool // Close was called: the file is not opened again
 }
+
+// ErrClosed: the book was closed (the face is ending).
+var ErrClosed = errors.New("rules: the log is closed")
 
 // New is the book at path, not opened yet.
 func New(path string) *Book { return &Book{path: path} }
@@ -142,6 +146,9 @@ func (b *Book) get() (*sql.DB, error) {
 	if b.db != nil {
 		return b.db, nil
 	}
+	if b.closed {
+		return nil, ErrClosed
+	}
 	db, err := userdb.Open(b.path, schema+screenSchema+proposalSchema+"PRAGMA user_version = 3;\n")
 	if err != nil {
 		return nil, fmt.Errorf("rules: the log at %s: %w", b.path, err)
@@ -154,6 +161,7 @@ func (b *Book) get() (*sql.DB, error) {
 func (b *Book) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.closed = true
 	if b.db == nil {
 		return nil
 	}

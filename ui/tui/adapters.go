@@ -82,7 +82,7 @@ func (s listScreen) Header() string {
 		if !a.health.Connected() {
 			h += " · " + a.health.Words(now)
 		}
-		h += m.panes.toScreen(m.panes.focus, k)
+		h += m.panes.toScreen(m.panes.focus, k) + m.reviewNote()
 		if w := m.compose.Summary.Words(); w != "" {
 			h += " · " + w
 		}
@@ -98,7 +98,7 @@ func (s listScreen) Header() string {
 	if n := len(m.triage.selected); n > 0 {
 		h += fmt.Sprintf(" · %d selected", n)
 	}
-	h += m.panes.toScreen(-1, k)
+	h += m.panes.toScreen(-1, k) + m.reviewNote()
 	if w := m.compose.Summary.Words(); w != "" {
 		h += " · " + w
 	}
@@ -206,3 +206,14 @@ func (s reviewScreen) FullHelp() [][]key.Binding     { return s.m.compose.FullHe
 
 // Typing: the attach prompt has the keyboard (screen.Typing).
 func (s reviewScreen) Typing() bool { return s.m.compose.Prompting() }
+
+// reviewNote is the header's " · 2 rules to review (P)", "" for none.
+func (m *Model) reviewNote() string {
+	switch m.toReview {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" · 1 rule to review (%s)", screen.Hint(m.env.Keys.Proposals))
+	}
+	return fmt.Sprintf(" · %d rules to review (%s)", m.toReview, screen.Hint(m.env.Keys.Proposals))
+}

@@ -5,6 +5,7 @@ import (
 	"unibox/ui/tui/details"
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/proposals"
 	"unibox/ui/tui/screen"
 	"unibox/ui/tui/screening"
 )
@@ -22,4 +23,5 @@ var (
 	_ screen.Screen = picker.Folders{}
 	_ screen.Screen = compose.DraftsBox{}
 	_ screen.Screen = screening.View{}
+	_ screen.Screen = proposals.View{}
 )

@@ -106,6 +106,8 @@ func TestKeyClashesPerScreen(t *testing.T) {
 		{`screen_out = ["j"]`, `t.toml:7: keys.screen_out: "j" is both down and screen_out in the screener`},
 		{`screener = ["a"]`, `t.toml:7: keys.screener: "a" is both all_accounts and screener in the list`},
 		{`screen_in = ["e"]`, ""}, // the screener's y; e archives in the list
+		{`reject_proposal = ["y"]`, `t.toml:7: keys.reject_proposal: "y" is both accept_proposal and reject_proposal in the rule proposals`},
+		{`proposals = ["W"]`, `t.toml:7: keys.proposals: "W" is both screener and proposals in the list`},
 	} {
 		cfg, err := config.Parse("t.toml", []byte(head+tc.keys+"\n"))
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"unibox/ui/tui/message"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/proposals"
 	"unibox/ui/tui/recipients"
 	"unibox/ui/tui/screen"
 	"unibox/ui/tui/screening"
@@ -48,6 +49,9 @@ type Model struct {
 	// behind is the screener a message was opened from: back in the
 	// message view returns to it.
 	behind *screening.View
+	// toReview is how many rules agents proposed wait for review (the
+	// header's "2 rules to review").
+	toReview int
 }
 
 // frame is the screen around the components: its size, which view has
@@ -165,7 +169,7 @@ func (m *Model) Init() tea.Cmd {
 	if !m.env.Opts.NoTick {
 		cmds = append(cmds, tick())
 	}
-	cmds = append(cmds, autoRefresh(m.env.Opts.RefreshInterval), firstScreenTimer(m.env.Ctx, m.env.Opts.FirstScreenWait))
+	cmds = append(cmds, autoRefresh(m.env.Opts.RefreshInterval), firstScreenTimer(m.env.Ctx, m.env.Opts.FirstScreenWait), m.countProposals())
 	if room := m.env.Opts.Mailroom; room != nil {
 		cmds = append(cmds, compose.ReadOutboxCmd(room))
 		if room.Runner != nil {
@@ -223,7 +227,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.frame.farewell = msg.Text
 		return m, nil
 	case screen.NoteMsg, notify.FailureMsg, unsub.ArchiveSenderMsg, threads.RowsMsg, threads.OpenRowMsg, compose.ReviewingMsg, picker.MovePickedMsg, picker.SnoozePickedMsg, picker.FolderPickedMsg, details.RefreshMsg, compose.SentMarkMsg,
-		screening.DecidedMsg, screening.OpenMsg:
+		screening.DecidedMsg, screening.OpenMsg, proposals.AnsweredMsg, proposalsCountMsg:
 		return m, m.handleScreenMsg(msg)
 	}
 	return m, m.updateScreen(msg) // the message view's viewport; any other screen ignores it

@@ -91,7 +91,7 @@ func Run(args []string, usage string, stdout, stderr io.Writer) int {
 		MarkReadOnOpen: env.Config.UI.MarkReadOnOpen, AfterAction: env.Config.UI.AfterAction, NotifyCmd: env.Config.UI.NotifyCmd, Title: true,
 		Mailroom: room, OpenCmd: env.Config.UI.OpenCmd, DownloadDir: downloadDir(env.Config.UI.DownloadDir),
 		FirstScreen: env.Begin, Activity: rest.Poke, NotifyQuiet: quietByRules(env.Rules),
-		Contacts: book,
+		Contacts: book, Proposals: env.Proposals(),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "unibox: %s: %v\n", env.Config.Path, err)

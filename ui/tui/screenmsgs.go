@@ -8,6 +8,7 @@ import (
 	"unibox/ui/tui/details"
 	"unibox/ui/tui/notify"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/proposals"
 	"unibox/ui/tui/screen"
 	"unibox/ui/tui/screening"
 	"unibox/ui/tui/threads"
@@ -67,6 +68,15 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 			m.behind = &v
 		}
 		return m.openRow(msg.Row)
+	case proposals.AnsweredMsg:
+		if msg.Err != nil {
+			m.frame.setStatus(msg.Err.Error(), true)
+		} else {
+			m.frame.setStatus(msg.Text, false)
+		}
+		return tea.Batch(m.countProposals(), m.toTop(msg))
+	case proposalsCountMsg:
+		m.toReview = msg.n
 	case compose.SentMarkMsg:
 		o := msg.Mark.Orig
 		id := model.MessageID{Account: o.Account, Folder: o.Folder, UIDValidity: o.UIDValidity, UID: o.UID}
@@ -93,4 +103,36 @@ func (m *Model) openScreener() tea.Cmd {
 	v, cmd := screening.New(&m.env, accts)
 	m.show(modeScreener, v)
 	return cmd
+}
+
+// openProposals shows the rules agents proposed (P), or says that rules
+// are not kept here.
+func (m *Model) openProposals() tea.Cmd {
+	desk := m.env.Opts.Proposals
+	if desk == nil {
+		m.frame.setStatus("rules are not kept here (the demo): no proposals to review", true)
+		return nil
+	}
+	v, cmd := proposals.New(&m.env, desk)
+	m.show(modeProposals, v)
+	return cmd
+}
+
+// proposalsCountMsg is how many rule proposals wait for review.
+type proposalsCountMsg struct{ n int }
+
+// countProposals reads how many rule proposals wait (an agent in another
+// process may have made one since); nothing when rules are not kept.
+func (m *Model) countProposals() tea.Cmd {
+	desk, ctx := m.env.Opts.Proposals, m.env.Ctx
+	if desk == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		n, err := proposals.Count(ctx, desk)
+		if err != nil {
+			return nil // the header says nothing; P says why
+		}
+		return proposalsCountMsg{n: n}
+	}
 }

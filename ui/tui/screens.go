@@ -19,8 +19,9 @@ const (
 	modeDrafts
 	modeFolders // the folder picker (folderpick.go)
 	modeSnooze
-	modeQuit     // q while mail counts down (compose.QuitBox)
-	modeScreener // W: what waits in the screener (screening.View)
+	modeQuit      // q while mail counts down (compose.QuitBox)
+	modeScreener  // W: what waits in the screener (screening.View)
+	modeProposals // P: rules agents proposed (proposals.View)
 	modeCount
 )
 
@@ -52,7 +53,7 @@ var screens = [modeCount]screenRow{
 		"up", "down", "top", "bottom", "page_up", "page_down", "open", "back", "quit",
 		"next_account", "prev_account", "all_accounts", "refresh", "refresh_all", "details", "help",
 		"toggle_read", "toggle_flag", "archive", "trash", "move", "select", "clear_selection", "undo",
-		"filter", "search", "snooze", "compose", "drafts", "threads", "expand", "collapse", "unsubscribe", "folders", "screener"}},
+		"filter", "search", "snooze", "compose", "drafts", "threads", "expand", "collapse", "unsubscribe", "folders", "screener", "proposals"}},
 	// The attachment actions last: a clash names the later action as the
 	// one checked, and the attachments' clashes read as they always have.
 	modeMessage: {name: "message", place: "message view", adapter: newMessageScreen, frameKeys: true, unsubBox: true, actions: []string{
@@ -74,6 +75,8 @@ var screens = [modeCount]screenRow{
 	modeQuit:    {name: "quit", place: "quit question", actions: []string{"send", "quit", "back"}},
 	modeScreener: {name: "screener", place: "screener", actions: []string{
 		"back", "quit", "screener", "open", "down", "up", "help", "screen_in", "screen_out", "screen_out_domain"}},
+	modeProposals: {name: "proposals", place: "rule proposals", actions: []string{
+		"back", "quit", "proposals", "down", "up", "help", "accept_proposal", "reject_proposal"}},
 }
 
 // promptRow is the To: and Cc: prompts' keys (asking.go): not a mode,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unibox/accounts/proposing"
 	"unibox/accounts/send/outbox"
 	"unibox/ui/tui/details"
 	"unibox/ui/tui/screen/screentest"
@@ -17,6 +18,7 @@ import (
 	"unibox/model"
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/picker"
+	"unibox/ui/tui/proposals"
 	"unibox/ui/tui/screen"
 	"unibox/ui/tui/screening"
 )
@@ -42,6 +44,10 @@ var openers = map[mode]func(m *Model){
 	modeSnooze: func(m *Model) { m.show(modeSnooze, picker.StartSnooze(&m.env, []model.Row{{}}, m.env.Opts.Now())) },
 	modeQuit: func(m *Model) {
 		m.show(modeQuit, compose.NewQuit(&m.env, []outbox.Entry{{SendAt: m.env.Opts.Now().Add(8 * time.Second)}}))
+	},
+	modeProposals: func(m *Model) {
+		v, _ := proposals.New(&m.env, &proposing.Desk{})
+		m.show(modeProposals, v)
 	},
 	modeScreener: func(m *Model) {
 		v, _ := screening.New(&m.env, []screen.Account{m.panes.accts[0].acct})

@@ -117,6 +117,8 @@ func (m *Model) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, m.env.Keys.Screener):
 		return m.openScreener()
+	case key.Matches(msg, m.env.Keys.Proposals):
+		return m.openProposals()
 	case key.Matches(msg, m.env.Keys.Select):
 		if r, ok := m.list.selected(); ok {
 			m.triage.toggle(r.ID)
@@ -409,7 +411,7 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 	case earlyPageMsg:
 		return tea.Batch(m.earlyPage(msg), msg.rest)
 	case syncedMsg:
-		return tea.Batch(m.synced(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account), m.panes.recount(&m.env, msg.account))
+		return tea.Batch(m.synced(msg), m.panes.reloadSnoozeMarks(&m.env, msg.account), m.panes.recount(&m.env, msg.account), m.countProposals())
 	case countedMsg:
 		m.panes.counted(msg)
 		m.rebuild()

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"unibox/accounts/proposing"
 	"unibox/accounts/unsubscribe"
 	"unibox/model"
 	"unibox/model/contact"
@@ -51,6 +52,9 @@ type Options struct {
 	DownloadDir string
 	// Contacts completes recipients at the To: prompt; nil: no completion.
 	Contacts contact.Book
+	// Proposals are agents' rule proposals for the person's review (P);
+	// nil: rules are not kept (the demo).
+	Proposals *proposing.Desk
 	// FirstScreen runs once the first screen is drawn (every account has
 	// answered, or FirstScreenWait passed): the background body fetch
 	// begins then (nil: nothing to begin).

@@ -49,6 +49,9 @@ type KeyMap struct {
 	// The screener (issue 40): W opens what waits in it; there y lets
 	// the sender in, n screens them out, N their whole domain.
 	Screener, ScreenIn, ScreenOut, ScreenOutDomain key.Binding
+	// Agents' rule proposals (issue 40): P opens them; there y accepts
+	// one into the rules file, x rejects it.
+	Proposals, AcceptProposal, RejectProposal key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).
@@ -111,6 +114,9 @@ func DefaultKeyMap() KeyMap {
 		ScreenIn:        b([]string{"y"}, "y", "let sender in"),
 		ScreenOut:       b([]string{"n"}, "n", "screen sender out"),
 		ScreenOutDomain: b([]string{"N"}, "N", "screen domain out"),
+		Proposals:       b([]string{"P"}, "P", "rules proposed"),
+		AcceptProposal:  b([]string{"y"}, "y", "accept rule"),
+		RejectProposal:  b([]string{"x"}, "x", "reject rule"),
 	}
 }
 
@@ -134,6 +140,7 @@ func (k *KeyMap) Actions() map[string]*key.Binding {
 		"attachments": &k.Attachments, "save_attachment": &k.SaveAttachment,
 		"folders":  &k.Folders,
 		"screener": &k.Screener, "screen_in": &k.ScreenIn, "screen_out": &k.ScreenOut, "screen_out_domain": &k.ScreenOutDomain,
+		"proposals": &k.Proposals, "accept_proposal": &k.AcceptProposal, "reject_proposal": &k.RejectProposal,
 	}
 }
 
@@ -193,7 +200,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		// Open and Back end the first column, so the help's last line
 		// always names them (the frame's checks look for it there).
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Select, k.Open, k.Back},
-		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit},
+		{k.NextAccount, k.PrevAccount, k.AllAccounts, k.Refresh, k.RefreshAll, k.Details, k.Help, k.Quit, k.Proposals},
 		{k.ToggleRead, k.ToggleFlag, k.Archive, k.Trash, k.Move, k.Snooze, k.Undo, k.Unsubscribe, k.Folders},
 		{k.ClearSelection, k.Filter, k.Search, k.Compose, k.Drafts, k.Threads, k.Expand, k.Collapse, k.Screener},
 	}
