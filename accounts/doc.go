@@ -129,7 +129,12 @@
 //   - snooze/: when snoozed mail wakes: a schedule outside the cache,
 //     each wake claimed once.
 //   - rulebook/: rules.db: each rule's action on a message claimed once
-//     across processes, the log undo reads, how far each inbox is ruled.
+//     across processes, the log undo reads, how far each inbox is ruled,
+//     the screener's decisions, the agents' rule proposals.
+//   - rulesfile/: writes the rules file (an accepted proposal appended):
+//     atomic, under a lock, never over a change not shown.
+//   - proposing/: agents propose rules, people decide: checked, capped,
+//     refused when they would trash mail of someone written to.
 //   - claimant/: which process holds a claim, and whether it still does
 //     (the snooze schedule's and the rules').
 //   - userdb/: opens the SQLite files of what only the user has, in
