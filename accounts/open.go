@@ -110,6 +110,14 @@ func Open(cfg *config.Config, o Options) (*Set, error) {
 		}
 		s.Accounts = append(s.Accounts, a)
 	}
+	if o.Rules != nil {
+		// A rule an account cannot carry out is refused now, in its
+		// history, naming the rule (not failed on each message later).
+		list, _ := o.Rules.Current()
+		for _, a := range s.Accounts {
+			a.rulesHere(list)
+		}
+	}
 	s.watchWake()
 	return s, nil
 }

@@ -25,6 +25,9 @@ type RuleDry struct {
 	Rule      *rules.Rule
 	Would     []model.Message // what it would act on
 	Protected []model.Message // what it would trash, but you wrote to the sender
+	// Refused are the accounts it cannot act in, each with why ("Third:
+	// mcp-mail-server has no tool to move messages").
+	Refused []string
 }
 
 // RulesDryRun runs list over the INBOX of accts as stored. Mail from an
@@ -35,9 +38,9 @@ func RulesDryRun(ctx context.Context, accts []*Account, list []rules.Rule) (DryR
 	for i := range list {
 		out.Rules[i].Rule = &list[i]
 	}
-	index := map[*rules.Rule]int{}
+	index := map[string]int{} // by name: names are unique
 	for i := range list {
-		index[&list[i]] = i
+		index[list[i].Name] = i
 	}
 	written, err := writtenIndex(ctx, accts)
 	if err != nil {
@@ -49,10 +52,18 @@ func RulesDryRun(ctx context.Context, accts []*Account, list []rules.Rule) (DryR
 			out.Off = append(out.Off, a.name+": no store")
 			continue
 		}
+		var mine []rules.Rule
+		for i, r := range list {
+			if why := a.cannotRule(r); why != "" {
+				out.Rules[i].Refused = append(out.Rules[i].Refused, a.name+": "+why)
+			} else {
+				mine = append(mine, r)
+			}
+		}
 		err := a.cache.st.Each(ctx, a.cache.key, "INBOX", recipients, func(m model.Message) bool {
 			out.Read++
-			for _, d := range rules.Decide(list, a.name, rules.MailOf(m, m.Headers), written) {
-				rd := &out.Rules[index[d.Rule]]
+			for _, d := range rules.Decide(mine, a.name, rules.MailOf(m, m.Headers), written) {
+				rd := &out.Rules[index[d.Rule.Name]]
 				if d.Protected {
 					rd.Protected = append(rd.Protected, m)
 				} else {

@@ -13,6 +13,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/history"
 	"unibox/accounts/imapwire"
+	"unibox/accounts/provider"
 	"unibox/accounts/rulebook"
 	"unibox/conn"
 	"unibox/model"
@@ -49,6 +50,9 @@ type ruling struct {
 	said string     // the broken rules file's error, said once
 	// screen is the account's screener (screening.go).
 	screen screening
+	// refused are the refusals said in the history (refusedHere).
+	refusedMu sync.Mutex
+	refused   map[string]bool
 }
 
 func rulingOf(ac config.Account, o Options) ruling {
@@ -161,15 +165,66 @@ func (a *Account) ruleHeaders() []string {
 	return out
 }
 
-// rulesHere are the rules of list that act in this account.
+// rulesHere are the rules of list that act in this account: those it
+// names, less those whose action it cannot do (refusedHere).
 func (a *Account) rulesHere(list []rules.Rule) []rules.Rule {
 	var out []rules.Rule
 	for _, rule := range list {
-		if rule.In(a.name) {
+		if rule.In(a.name) && a.refusedHere(rule) == "" {
 			out = append(out, rule)
 		}
 	}
 	return out
+}
+
+// refusedHere says why rule cannot act in this account ("" when it can):
+// its provider cannot do the action (a third-party MCP server without a
+// move tool). It is refused at load, said once in the history, not
+// tried and failed on every message.
+func (a *Account) refusedHere(rule rules.Rule) string {
+	why := a.cannotRule(rule)
+	if why == "" {
+		return ""
+	}
+	r := &a.ruling
+	note := fmt.Sprintf("rule %s is refused in this account: %s", rule.Name, why)
+	r.refusedMu.Lock()
+	said := r.refused[note]
+	if r.refused == nil {
+		r.refused = map[string]bool{}
+	}
+	r.refused[note] = true
+	r.refusedMu.Unlock()
+	if !said {
+		a.hist.Add(history.KindRule, "", conn.ClassConfig.String(), note)
+	}
+	return why
+}
+
+// cannotRule says why the account's provider cannot do rule's action on
+// INBOX mail ("" when it can).
+func (a *Account) cannotRule(rule rules.Rule) string {
+	c, ok := a.ops.(provider.ActionChecker)
+	if !ok || !rule.In(a.name) {
+		return ""
+	}
+	return c.Cannot(ruleAction(rule.Action), model.InboxFolder)
+}
+
+// ruleAction is the triage action that carries a rule's out (a snooze is
+// a move to the snooze folder).
+func ruleAction(act rules.Action) model.Action {
+	switch act {
+	case rules.Archive:
+		return model.ActArchive
+	case rules.Trash:
+		return model.ActTrash
+	case rules.Read:
+		return model.ActSetSeen
+	case rules.Flag:
+		return model.ActSetFlagged
+	}
+	return model.ActMove
 }
 
 // noteRulesFile says once why the rules file is not in force (called

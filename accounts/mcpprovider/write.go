@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"unibox/accounts/provider"
 	"unibox/conn"
 	"unibox/model"
 	"unibox/model/textsafe"
@@ -99,4 +100,17 @@ func reason(err error) string {
 		return textsafe.Line(ce.Reason())
 	}
 	return textsafe.Line(err.Error())
+}
+
+// Cannot says why the server cannot do action on mail in folder, from its
+// profile alone ("" when it can): a rule needing it is refused at load.
+func (p *mcpProvider) Cannot(action model.Action, folder string) string {
+	name, _, err := writeOp(model.Op{Action: action, To: "x"})
+	if err != nil {
+		return err.Error()
+	}
+	if _, err := p.mapping(name, folder); err != nil {
+		return provider.Why(err)
+	}
+	return ""
 }

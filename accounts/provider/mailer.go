@@ -87,3 +87,12 @@ type PartSaver interface {
 	// returns the attachment as the mail names it, with the bytes written.
 	SavePart(ctx context.Context, a *conn.Adapter, id model.MessageID, index int, dir, name string) (model.Attachment, error)
 }
+
+// ActionChecker is a provider that knows, without asking its server,
+// which triage actions it cannot do (a third-party MCP server without a
+// move tool): a rule that needs one is refused for that account at load.
+// A provider that is no ActionChecker can do them all.
+type ActionChecker interface {
+	// Cannot says why action cannot be done in folder ("" when it can).
+	Cannot(action model.Action, folder string) string
+}

@@ -67,6 +67,16 @@ func Unsupported(account, op, why string) error {
 
 type whyErr struct{ why string }
 
+// Why is the reason an Unsupported error gives (its whole text when it
+// gives none).
+func Why(err error) string {
+	var w *whyErr
+	if errors.As(err, &w) {
+		return w.why
+	}
+	return err.Error()
+}
+
 func (w *whyErr) Error() string { return ErrUnsupported.Error() + ": " + w.why }
 func (w *whyErr) Unwrap() error { return ErrUnsupported }
 

@@ -293,3 +293,51 @@ func TestRulesApply(t *testing.T) {
 		t.Errorf("INBOX still holds %d", len(inbox))
 	}
 }
+
+// A rule an account cannot carry out (a third-party MCP server without a
+// move tool) is refused for that account at load, naming the rule: the
+// dry run says so, and acts with it only where it can; the account's
+// history says it once for each face that opens it.
+func TestRuleRefusedWhereTheAccountCannot(t *testing.T) {
+	srv := facetest.Sam(t, "pw", map[string]imap.MailboxAttr{"Lists": ""})
+	raw := imaptest.Mail{From: "letters@news.example", To: "sam@example.com", Subject: "letter", Date: time.Now(), Body: "x"}.Bytes()
+	if _, err := srv.Append("sam", "INBOX", raw, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	path := facetest.OneAccount(t, srv)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n[[account]]\nname = \"Third\"\nkind = \"mcp\"\nprofile = \"mcp-mail-server\"\ncommand = [%q, \"fake-mcp\"]\npassword_env = \"UNIBOX_TEST_PW\"\nsecret_env = \"EMAIL_PASS\"\n", exe)
+	f.Close()
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "rules.toml"), []byte(
+		"[[rule]]\nname = \"lists\"\nmatch = { from = \"*@news.example\" }\naction = \"move\"\nfolder = \"Lists\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, code := facetest.SyncJSON(t, "--config", path, "--account", "Work"); code != launch.ExitOK {
+		t.Fatalf("sync: exit %d", code)
+	}
+	out, code, errs := rulesCmd(t, "test", "--json", "--config", path)
+	var got cli.RulesTestJSON
+	if code != launch.ExitOK || json.Unmarshal([]byte(out), &got) != nil || len(got.Rules) != 1 {
+		t.Fatalf("rules test: exit %d\n%s%s", code, out, errs)
+	}
+	if r := got.Rules[0]; len(r.Refused) != 1 || r.Refused[0] != "Third: mcp-mail-server has no tool to move messages" || len(r.Would) != 1 {
+		t.Fatalf("lists: refused %q, would act on %d", r.Refused, len(r.Would))
+	}
+	out, _, _ = rulesCmd(t, "test", "--config", path)
+	if !strings.Contains(out, "  refused in Third: mcp-mail-server has no tool to move messages") {
+		t.Fatalf("rules test:\n%s", out)
+	}
+	var stdout, stderr bytes.Buffer
+	cli.Status([]string{"--history", "--config", path}, &stdout, &stderr)
+	// Once per face that opened the accounts: sync, two dry runs, status.
+	if n := strings.Count(stdout.String(), "Third    rule     config  rule lists is refused in this account: mcp-mail-server has no tool to move messages"); n != 4 {
+		t.Fatalf("the history says it %d times, not once for each of 4 faces:\n%s", n, stdout.String())
+	}
+}

@@ -27,6 +27,9 @@ type RuleTestJSON struct {
 	jsonview.Rule
 	Would     []RuleTestMessage `json:"would"`
 	Protected []RuleTestMessage `json:"protected"` // would trash, but you wrote to the sender
+	// Refused: the accounts it cannot act in ("Third: mcp-mail-server has
+	// no tool to move messages").
+	Refused []string `json:"refused"`
 }
 
 // RuleTestMessage is a message a rule would act on.
@@ -59,7 +62,8 @@ func rulesTest(args []string, stdout, stderr io.Writer) int {
 	if f.json {
 		out := RulesTestJSON{Rules: []RuleTestJSON{}, Read: dry.Read, Off: dry.Off}
 		for _, rd := range dry.Rules {
-			out.Rules = append(out.Rules, RuleTestJSON{Rule: jsonview.DescribeRule(*rd.Rule), Would: testMessages(rd.Would), Protected: testMessages(rd.Protected)})
+			out.Rules = append(out.Rules, RuleTestJSON{Rule: jsonview.DescribeRule(*rd.Rule), Would: testMessages(rd.Would), Protected: testMessages(rd.Protected),
+				Refused: append([]string{}, rd.Refused...)})
 		}
 		if err := writeJSON(stdout, out); err != nil {
 			fmt.Fprintln(stderr, "unibox rules test:", err)
@@ -79,6 +83,9 @@ func rulesTest(args []string, stdout, stderr io.Writer) int {
 		}
 		for _, m := range rd.Protected {
 			fmt.Fprintln(stdout, "  protected, you wrote to the sender: "+testLine(m))
+		}
+		for _, why := range rd.Refused {
+			fmt.Fprintln(stdout, "  refused in "+textsafe.Line(why))
 		}
 	}
 	for _, off := range dry.Off {
