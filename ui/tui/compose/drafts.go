@@ -169,9 +169,9 @@ func (b DraftsBox) describe(it draftItem) string {
 	if m := it.remote; m != nil {
 		if b.found[m.ID] {
 			return fmt.Sprintf("%s · %s · from %s · to %s · %s · dated %s by its sender", foundLabel, m.ID.Account,
-				orNone(addressList([]model.Address{m.From})), orNone(addressList(m.To)), orNone(m.Subject), ago(b.now(), m.Date))
+				orNone(addressList([]model.Address{m.From})), orNone(addressList(m.To)), orNone(m.Subject), screen.Ago(b.now(), m.Date))
 		}
-		return fmt.Sprintf("in Drafts · %s · to %s · %s · %s", m.ID.Account, addressList(m.To), m.Subject, ago(b.now(), m.Date))
+		return fmt.Sprintf("in Drafts · %s · to %s · %s · %s", m.ID.Account, addressList(m.To), m.Subject, screen.Ago(b.now(), m.Date))
 	}
 	if d := it.draft; d != nil {
 		if d.Err != nil {
@@ -183,9 +183,9 @@ func (b DraftsBox) describe(it draftItem) string {
 			what = "✎ agent draft"
 		case drafting.Found:
 			return fmt.Sprintf("%s · %s · %s · from %s · to %s · %s · %s", foundLabel, d.Account, d.Kind, orNone(addressList([]model.Address{d.From})),
-				orNone(addressList(append(d.To, d.Cc...))), orNone(d.Subject), ago(b.now(), d.Updated))
+				orNone(addressList(append(d.To, d.Cc...))), orNone(d.Subject), screen.Ago(b.now(), d.Updated))
 		}
-		return fmt.Sprintf("%s · %s · %s · to %s · %s · %s", what, d.Account, d.Kind, orNone(addressList(append(d.To, d.Cc...))), orNone(d.Subject), ago(b.now(), d.Updated))
+		return fmt.Sprintf("%s · %s · %s · to %s · %s · %s", what, d.Account, d.Kind, orNone(addressList(append(d.To, d.Cc...))), orNone(d.Subject), screen.Ago(b.now(), d.Updated))
 	}
 	e := it.entry
 	if e.Err != nil {
@@ -229,20 +229,6 @@ func sortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// ago is a short age, "5m ago".
-func ago(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d/time.Hour))
-	}
-	return t.Format("Jan 2")
 }
 
 // Header names the view and its keys.

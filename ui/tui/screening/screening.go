@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -251,22 +250,7 @@ func (v View) describe(it item) string {
 	if !m.Seen {
 		unread = "●"
 	}
-	return fmt.Sprintf("%s %s · %s · %s · %s%s", unread, v.accts[it.acct].Name(), from, textsafe.Line(m.Subject), ago(v.e.Opts.Now(), m.Date), why)
-}
-
-func ago(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case t.IsZero():
-		return "no date"
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d/time.Hour))
-	}
-	return t.Format("Jan 2")
+	return fmt.Sprintf("%s %s · %s · %s · %s%s", unread, v.accts[it.acct].Name(), from, textsafe.Line(m.Subject), screen.Ago(v.e.Opts.Now(), m.Date), why)
 }
 
 // Header names the view, what waits and its keys.
