@@ -47,6 +47,7 @@ func listCtx(t *testing.T) context.Context {
 }
 
 func TestDovecotOAuth2Mechanisms(t *testing.T) {
+	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	d := imaptest.NewDovecotOAuth2(t)
 	d.Seed(t, "alice", "INBOX", []byte("From: a@example.org\r\nSubject: by token\r\n\r\nhi\r\n"))
 	for _, tt := range []struct{ sasl, logged string }{
@@ -64,8 +65,13 @@ func TestDovecotOAuth2Mechanisms(t *testing.T) {
 			if len(page.Messages) != 1 || page.Messages[0].Subject != "by token" {
 				t.Fatalf("listed %+v", page.Messages)
 			}
-			if strings.Count(d.Log(), tt.logged) <= before {
-				t.Fatalf("dovecot.log has no new login with %s", tt.logged)
+			// Dovecot's log process writes the login line after the
+			// login has answered: under load (CI saw it) the line comes
+			// later than the listing, so it is waited for.
+			for deadline := time.Now().Add(20 * time.Second); strings.Count(d.Log(), tt.logged) <= before; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("dovecot.log has no new login with %s", tt.logged)
+				}
 			}
 		})
 	}
@@ -75,6 +81,7 @@ func TestDovecotOAuth2Mechanisms(t *testing.T) {
 // the account is auth_failed after exactly two runs of token_cmd (never a
 // loop), saying what to do next; the token is in no error.
 func TestDovecotOAuth2RevokedToken(t *testing.T) {
+	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	d := imaptest.NewDovecotOAuth2(t)
 	revoked := d.Issuer.Mint("alice")
 	d.Issuer.ExpireAll()
@@ -101,6 +108,7 @@ func TestDovecotOAuth2RevokedToken(t *testing.T) {
 // again, and the call that met the hang-up succeeds. A new child (after a
 // crash) runs token_cmd again before it connects.
 func TestDovecotOAuth2TokenExpiresThenHangUp(t *testing.T) {
+	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	d := imaptest.NewDovecotOAuth2(t)
 	a, runs := oauthAccount(t, d, "xoauth2", d.Issuer.MintCmd("alice", 2*time.Second))
 	ctx := listCtx(t)
@@ -135,6 +143,7 @@ func TestDovecotOAuth2TokenExpiresThenHangUp(t *testing.T) {
 // the account cools down (class unavailable), not auth_failed: nothing is
 // wrong with the token.
 func TestDovecotOAuth2IssuerDown(t *testing.T) {
+	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	d := imaptest.NewDovecotOAuth2(t)
 	tok := d.Issuer.Mint("alice")
 	d.Issuer.Down()
