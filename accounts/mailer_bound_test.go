@@ -28,7 +28,6 @@ import (
 // holds each command half a second past them, and each still succeeds
 // (on a fixed bound, each failed with a timeout at 1 s).
 func TestTransferOutlivesTheBaseBound(t *testing.T) {
-	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	faults := &memimap.Faults{}
 	base := time.Second
 	a, _ := sentAccount(t, faults, func(r *config.Resilience) {
@@ -86,7 +85,6 @@ func TestTransferOutlivesTheBaseBound(t *testing.T) {
 // filed once, and the entry is done (on the bare step bound it was cut
 // and left for a retry).
 func TestSentCopyStepOutlivesItsBaseBound(t *testing.T) {
-	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	faults := &memimap.Faults{}
 	srv, err := memimap.Start(memimap.Options{Faults: faults})
 	if err != nil {

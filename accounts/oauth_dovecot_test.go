@@ -47,7 +47,6 @@ func listCtx(t *testing.T) context.Context {
 }
 
 func TestDovecotOAuth2Mechanisms(t *testing.T) {
-	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	d := imaptest.NewDovecotOAuth2(t)
 	d.Seed(t, "alice", "INBOX", []byte("From: a@example.org\r\nSubject: by token\r\n\r\nhi\r\n"))
 	for _, tt := range []struct{ sasl, logged string }{
@@ -81,7 +80,6 @@ func TestDovecotOAuth2Mechanisms(t *testing.T) {
 // the account is auth_failed after exactly two runs of token_cmd (never a
 // loop), saying what to do next; the token is in no error.
 func TestDovecotOAuth2RevokedToken(t *testing.T) {
-	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	d := imaptest.NewDovecotOAuth2(t)
 	revoked := d.Issuer.Mint("alice")
 	d.Issuer.ExpireAll()
@@ -108,7 +106,6 @@ func TestDovecotOAuth2RevokedToken(t *testing.T) {
 // again, and the call that met the hang-up succeeds. A new child (after a
 // crash) runs token_cmd again before it connects.
 func TestDovecotOAuth2TokenExpiresThenHangUp(t *testing.T) {
-	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	d := imaptest.NewDovecotOAuth2(t)
 	a, runs := oauthAccount(t, d, "xoauth2", d.Issuer.MintCmd("alice", 2*time.Second))
 	ctx := listCtx(t)
@@ -143,7 +140,6 @@ func TestDovecotOAuth2TokenExpiresThenHangUp(t *testing.T) {
 // the account cools down (class unavailable), not auth_failed: nothing is
 // wrong with the token.
 func TestDovecotOAuth2IssuerDown(t *testing.T) {
-	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	d := imaptest.NewDovecotOAuth2(t)
 	tok := d.Issuer.Mint("alice")
 	d.Issuer.Down()

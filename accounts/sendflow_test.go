@@ -310,7 +310,6 @@ func TestOAuthAccountSendsWithAFreshToken(t *testing.T) {
 // A message that could not go waits out its backoff, unless its account
 // comes back first: then it goes at once.
 func TestQueuedGoesWhenTheAccountComesBack(t *testing.T) {
-	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	srv, smtp, orig := sendServers(t, nil)
 	a := sendingAccount(t, srv, "Work", smtp.Port(), config.SaveSentNever)
 	box := newBox(t)

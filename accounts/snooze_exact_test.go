@@ -70,7 +70,6 @@ func (s snoozer) dueNow(t *testing.T, messageID string) {
 // folder by another client ("planted"); on the in-process server and on
 // Dovecot.
 func TestSnoozeWakesExact(t *testing.T) {
-	t.Parallel() // waits on timers and children, private servers: it overlaps the others that do
 	backends := []struct {
 		name  string
 		start func(t *testing.T) imaptest.Backend
