@@ -128,7 +128,7 @@ func TestDSTEdges(t *testing.T) {
 		tzid, before, after string
 		shift               time.Duration
 	}{
-		{"W. Europe Standard Time", "20270327T120000", "20270328T120000", time.Hour},  // spring forward in Berlin
+		{"W. Europe Standard Time", "20270327T120000", "20270328T120000", time.Hour},    // spring forward in Berlin
 		{"AUS Eastern Standard Time", "20270403T120000", "20270404T120000", -time.Hour}, // autumn back in Sydney
 	} {
 		a, _ := parseWhen(tc.before, tc.tzid, time.UTC)
