@@ -25,6 +25,7 @@ require (
 	github.com/muesli/termenv v0.16.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/segmentio/encoding v0.5.4
+	github.com/teambition/rrule-go v1.8.2
 	go.uber.org/goleak v1.3.0
 	golang.org/x/net v0.63.0
 	golang.org/x/oauth2 v0.35.0

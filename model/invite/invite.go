@@ -118,7 +118,11 @@ func Parse(data []byte, viewer *time.Location) (inv Invite, err error) {
 		return Invite{}, fmt.Errorf("calendar part: %d events, more than %d", len(events), MaxEvents)
 	}
 	for _, ve := range events {
-		inv.Events = append(inv.Events, event(ve.Properties, viewer))
+		e := event(ve.Properties, viewer)
+		if len(e.ExDates) > MaxExDates {
+			return Invite{}, fmt.Errorf("calendar part: %d EXDATEs: %w", len(e.ExDates), ErrHostileRecurrence)
+		}
+		inv.Events = append(inv.Events, e)
 	}
 	// The master first: a card describes the series, then its instances.
 	for i, e := range inv.Events {

@@ -1,6 +1,7 @@
 package invite
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,6 +170,10 @@ func FuzzParse(f *testing.F) {
 		if err == nil && len(inv.Events) == 0 {
 			t.Fatal("no error and no event")
 		}
+		for _, e := range inv.Events { // hostile rules cost bounded work
+			_ = e.Repeats(time.UTC)
+			_, _ = e.Instances(MaxInstances)
+		}
 	})
 }
 
@@ -178,5 +183,61 @@ func BenchmarkParseCorpus(b *testing.B) {
 		if _, err := Parse(data, time.UTC); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Recurrence in words and instances: Outlook's weekly series until a
+// date, less its exception, in the viewer's zone; a daily count; the
+// last Friday of the month; a rule nobody can meet stops at the horizon.
+func TestRecurrence(t *testing.T) {
+	viewer, _ := time.LoadLocation("America/New_York")
+	inv, err := Parse(load(t, "outlook-weekly.ics"), viewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := inv.Events[0]
+	if got := e.Repeats(viewer); got != "every Tuesday until 3 Mar 2027, except 22 Dec" {
+		t.Errorf("words: %q", got)
+	}
+	got, err := e.Instances(MaxInstances)
+	if err != nil || len(got) != 12 || !got[0].Equal(time.Date(2026, 12, 8, 14, 0, 0, 0, berlin)) || !got[2].Equal(time.Date(2026, 12, 29, 14, 0, 0, 0, berlin)) ||
+		!got[11].Equal(time.Date(2027, 3, 2, 14, 0, 0, 0, berlin)) {
+		t.Fatalf("instances %v, %v", got, err)
+	}
+	start := When{Time: time.Date(2026, 12, 4, 9, 0, 0, 0, berlin), Known: true}
+	for _, tc := range []struct{ rule, words string }{
+		{"FREQ=DAILY;COUNT=10", "every day, 10 times"},
+		{"FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE", "every 2 weeks on Monday and Wednesday"},
+		{"FREQ=MONTHLY;BYDAY=-1FR", "every month on last Friday"},
+		{"FREQ=MONTHLY;BYMONTHDAY=15", "every month on day 15"},
+		{"FREQ=YEARLY", "every year on 4 Dec"},
+		{"FREQ=NONSENSE", "repeats: FREQ=NONSENSE"},
+	} {
+		if got := (Event{Start: start, RRule: tc.rule}).Repeats(time.UTC); got != tc.words {
+			t.Errorf("%s: %q, want %q", tc.rule, got, tc.words)
+		}
+	}
+	never := Event{Start: start, RRule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=31"}
+	if got, err := never.Instances(MaxInstances); err != nil || len(got) != 0 {
+		t.Errorf("the 31st of February: %v, %v", got, err)
+	}
+	if got, _ := (Event{Start: start, RRule: "FREQ=SECONDLY"}).Instances(5000); len(got) != MaxInstances {
+		t.Errorf("every second: %d instances, want the bound %d", len(got), MaxInstances)
+	}
+	t0 := time.Now()
+	if got, _ := (Event{Start: start, RRule: "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=31"}).Instances(5); len(got) != 0 || time.Since(t0) > 10*time.Second {
+		t.Errorf("a rule by the second that never matches: %d instances in %s", len(got), time.Since(t0))
+	}
+}
+
+// More EXDATEs than any calendar writes are refused whole.
+func TestHostileExDates(t *testing.T) {
+	var ex []string
+	for i := range MaxExDates + 1 {
+		ex = append(ex, time.Date(2027, 1, 1, 9, 0, 0, 0, time.UTC).AddDate(0, 0, i).Format("20060102T150405Z"))
+	}
+	part := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20270101T090000Z\r\nRRULE:FREQ=DAILY\r\nEXDATE:" + strings.Join(ex, ",") + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	if _, err := Parse([]byte(part), time.UTC); !errors.Is(err, ErrHostileRecurrence) {
+		t.Fatalf("%d EXDATEs: %v", len(ex), err)
 	}
 }

@@ -1,0 +1,193 @@
+package invite
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/teambition/rrule-go"
+)
+
+// Recurrence: the rule read by teambition/rrule-go (RFC 5545's RRULE),
+// said in words for the card, and expanded with a bound: hostile rules
+// and exception lists cost a bounded amount of work.
+
+const (
+	// MaxInstances is how many instances an expansion gives at most.
+	MaxInstances = 1000
+	// MaxExDates: more exceptions than this are refused as hostile.
+	MaxExDates = 1000
+	// horizon bounds an expansion in time, in years: a rule that can
+	// never match (the 31st of February) stops there instead of searching
+	// to 9999 (less for rules by the hour, minute or second).
+	horizon = 50
+)
+
+// ErrHostileRecurrence: more EXDATEs than MaxExDates.
+var ErrHostileRecurrence = errors.New("more recurrence exceptions than any calendar writes")
+
+// rule reads e's RRULE with e's start, bounded by the horizon.
+func (e Event) rule() (*rrule.RRule, *rrule.ROption, error) {
+	if e.RRule == "" || e.Start.IsZero() {
+		return nil, nil, nil
+	}
+	opt, err := rrule.StrToROptionInLocation(e.RRule, e.Start.Time.Location())
+	if err != nil {
+		return nil, nil, fmt.Errorf("recurrence %q: %w", e.RRule, err)
+	}
+	if opt.Interval > 1000 {
+		return nil, nil, fmt.Errorf("recurrence %q: an interval of %d", e.RRule, opt.Interval)
+	}
+	said := *opt
+	opt.Dtstart = e.Start.Time
+	end := e.Start.Time.AddDate(horizon, 0, 0)
+	switch opt.Freq { // a rule that never matches steps through every unit up to the end
+	case rrule.HOURLY:
+		end = e.Start.Time.AddDate(5, 0, 0)
+	case rrule.MINUTELY:
+		end = e.Start.Time.AddDate(0, 1, 0)
+	case rrule.SECONDLY:
+		end = e.Start.Time.AddDate(0, 0, 1)
+	}
+	if opt.Until.IsZero() || opt.Until.After(end) {
+		opt.Until = end
+	}
+	if opt.Count == 0 || opt.Count > MaxInstances {
+		opt.Count = MaxInstances
+	}
+	r, err := rrule.NewRRule(*opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("recurrence %q: %w", e.RRule, err)
+	}
+	return r, &said, nil
+}
+
+// Instances are the starts of e's instances, at most max (≤
+// MaxInstances): the rule's, less the EXDATEs, with the RDATEs; just the
+// start for an event that does not repeat.
+func (e Event) Instances(max int) ([]time.Time, error) {
+	if len(e.ExDates) > MaxExDates {
+		return nil, ErrHostileRecurrence
+	}
+	max = min(max, MaxInstances)
+	r, _, err := e.rule()
+	if err != nil || r == nil {
+		return []time.Time{e.Start.Time}, err
+	}
+	set := rrule.Set{}
+	set.RRule(r)
+	for _, x := range e.ExDates {
+		set.ExDate(x.Time)
+	}
+	for _, d := range e.RDates {
+		set.RDate(d.Time)
+	}
+	var out []time.Time
+	next := set.Iterator()
+	for len(out) < max {
+		t, ok := next()
+		if !ok {
+			break
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+var weekdays = [...]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+
+var ordinals = map[int]string{1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last", -2: "second to last"}
+
+// Repeats says e's recurrence in words, in the viewer's zone: "every
+// Tuesday until 3 Mar 2027, except 22 Dec"; "" for an event that does
+// not repeat. A rule it cannot say is shown as written.
+func (e Event) Repeats(viewer *time.Location) string {
+	_, opt, err := e.rule()
+	if opt == nil {
+		if err != nil {
+			return "repeats: " + e.RRule
+		}
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(every(opt, e.Start.Time))
+	switch {
+	case !opt.Until.IsZero():
+		fmt.Fprintf(&b, " until %s", opt.Until.In(viewer).Format("2 Jan 2006"))
+	case opt.Count > 0:
+		fmt.Fprintf(&b, ", %d times", opt.Count)
+	}
+	if n := len(e.ExDates); n > 0 {
+		var days []string
+		for i, x := range e.ExDates {
+			if i == 3 {
+				days = append(days, fmt.Sprintf("%d more", n-3))
+				break
+			}
+			days = append(days, x.Time.In(viewer).Format("2 Jan"))
+		}
+		b.WriteString(", except " + strings.Join(days, ", "))
+	}
+	return b.String()
+}
+
+// every is the rule's frequency in words.
+func every(opt *rrule.ROption, start time.Time) string {
+	n := max(opt.Interval, 1)
+	unit := func(one, many string) string {
+		if n == 1 {
+			return "every " + one
+		}
+		return fmt.Sprintf("every %d %s", n, many)
+	}
+	days := func() string {
+		var names []string
+		for _, d := range opt.Byweekday {
+			name := weekdays[d.Day()]
+			if o, ok := ordinals[d.N()]; ok && d.N() != 0 {
+				name = o + " " + name
+			}
+			names = append(names, name)
+		}
+		switch len(names) {
+		case 0:
+			return ""
+		case 1:
+			return names[0]
+		}
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	switch opt.Freq {
+	case rrule.DAILY:
+		return unit("day", "days")
+	case rrule.WEEKLY:
+		d := days()
+		if d == "" {
+			d = weekdays[(int(start.Weekday())+6)%7]
+		}
+		if n == 1 {
+			return "every " + d
+		}
+		return fmt.Sprintf("every %d weeks on %s", n, d)
+	case rrule.MONTHLY:
+		on := days()
+		if on == "" && len(opt.Bymonthday) == 1 {
+			on = "day " + fmt.Sprint(opt.Bymonthday[0])
+			if opt.Bymonthday[0] == -1 {
+				on = "the last day"
+			}
+		}
+		if on == "" {
+			on = "day " + fmt.Sprint(start.Day())
+		}
+		return unit("month", "months") + " on " + on
+	case rrule.YEARLY:
+		return unit("year", "years") + " on " + start.Format("2 Jan")
+	case rrule.HOURLY:
+		return unit("hour", "hours")
+	case rrule.MINUTELY:
+		return unit("minute", "minutes")
+	}
+	return unit("second", "seconds")
+}
