@@ -117,8 +117,9 @@ func Parse(data []byte, viewer *time.Location) (inv Invite, err error) {
 	if len(events) > MaxEvents {
 		return Invite{}, fmt.Errorf("calendar part: %d events, more than %d", len(events), MaxEvents)
 	}
+	zones := vzones(cal)
 	for _, ve := range events {
-		e := event(ve.Properties, viewer)
+		e := event(ve.Properties, viewer, zones)
 		if len(e.ExDates) > MaxExDates {
 			return Invite{}, fmt.Errorf("calendar part: %d EXDATEs: %w", len(e.ExDates), ErrHostileRecurrence)
 		}
@@ -136,7 +137,7 @@ func Parse(data []byte, viewer *time.Location) (inv Invite, err error) {
 }
 
 // event reads one VEVENT's properties.
-func event(props []ics.IANAProperty, viewer *time.Location) Event {
+func event(props []ics.IANAProperty, viewer *time.Location, zones map[string]*vzone) Event {
 	var e Event
 	var duration string
 	for _, p := range props {
@@ -147,7 +148,7 @@ func event(props []ics.IANAProperty, viewer *time.Location) Event {
 		case "SEQUENCE":
 			e.Sequence, _ = strconv.Atoi(strings.TrimSpace(v))
 		case "RECURRENCE-ID":
-			e.RecurrenceID, _ = parseWhen(v, param(p, "TZID"), viewer)
+			e.RecurrenceID, _ = parseWhen(v, param(p, "TZID"), viewer, zones)
 		case "SUMMARY":
 			e.Summary = textsafe.Line(v)
 		case "LOCATION":
@@ -161,17 +162,17 @@ func event(props []ics.IANAProperty, viewer *time.Location) Event {
 		case "ATTENDEE":
 			e.Attendees = append(e.Attendees, attendee(p))
 		case "DTSTART":
-			e.Start, _ = parseWhen(v, param(p, "TZID"), viewer)
+			e.Start, _ = parseWhen(v, param(p, "TZID"), viewer, zones)
 		case "DTEND":
-			e.End, _ = parseWhen(v, param(p, "TZID"), viewer)
+			e.End, _ = parseWhen(v, param(p, "TZID"), viewer, zones)
 		case "DURATION":
 			duration = v
 		case "RRULE":
 			e.RRule = textsafe.Line(v)
 		case "EXDATE":
-			e.ExDates = append(e.ExDates, dates(v, param(p, "TZID"), viewer)...)
+			e.ExDates = append(e.ExDates, dates(v, param(p, "TZID"), viewer, zones)...)
 		case "RDATE":
-			e.RDates = append(e.RDates, dates(v, param(p, "TZID"), viewer)...)
+			e.RDates = append(e.RDates, dates(v, param(p, "TZID"), viewer, zones)...)
 		case "X-GOOGLE-CONFERENCE", "X-MICROSOFT-SKYPETEAMSMEETINGURL", "X-MICROSOFT-ONLINEMEETINGCONFLINK":
 			if e.Conference == "" {
 				e.Conference = textsafe.Line(v)
@@ -190,10 +191,10 @@ func event(props []ics.IANAProperty, viewer *time.Location) Event {
 }
 
 // dates reads a comma-separated list of DATE or DATE-TIME values.
-func dates(value, tzid string, viewer *time.Location) []When {
+func dates(value, tzid string, viewer *time.Location, zones map[string]*vzone) []When {
 	var out []When
 	for _, v := range strings.Split(value, ",") {
-		if w, ok := parseWhen(v, tzid, viewer); ok {
+		if w, ok := parseWhen(v, tzid, viewer, zones); ok {
 			out = append(out, w)
 		}
 	}

@@ -132,8 +132,8 @@ func TestDSTEdges(t *testing.T) {
 		{"W. Europe Standard Time", "20270327T120000", "20270328T120000", time.Hour},    // spring forward in Berlin
 		{"AUS Eastern Standard Time", "20270403T120000", "20270404T120000", -time.Hour}, // autumn back in Sydney
 	} {
-		a, _ := parseWhen(tc.before, tc.tzid, time.UTC)
-		b, _ := parseWhen(tc.after, tc.tzid, time.UTC)
+		a, _ := parseWhen(tc.before, tc.tzid, time.UTC, nil)
+		b, _ := parseWhen(tc.after, tc.tzid, time.UTC, nil)
 		_, offA := a.Time.Zone()
 		_, offB := b.Time.Zone()
 		if time.Duration(offB-offA)*time.Second != tc.shift {
@@ -239,5 +239,25 @@ func TestHostileExDates(t *testing.T) {
 	part := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20270101T090000Z\r\nRRULE:FREQ=DAILY\r\nEXDATE:" + strings.Join(ex, ",") + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
 	if _, err := Parse([]byte(part), time.UTC); !errors.Is(err, ErrHostileRecurrence) {
 		t.Fatalf("%d EXDATEs: %v", len(ex), err)
+	}
+}
+
+// A zone only the part's own VTIMEZONE names (Outlook's "Customized Time
+// Zone", here Sydney's rules): summer and winter offsets, both sides of
+// the April change, read from its STANDARD and DAYLIGHT rules.
+func TestVTimezoneHonoured(t *testing.T) {
+	inv, err := Parse(load(t, "outlook-customized-zone.ics"), time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := inv.Events[0]
+	if !e.Start.Known || e.Start.Zone != "Customized Time Zone" || !e.Start.Time.Equal(time.Date(2027, 1, 9, 23, 0, 0, 0, time.UTC)) {
+		t.Fatalf("summer start %+v", e.Start)
+	}
+	if _, off := e.Start.Time.Zone(); off != 11*3600 {
+		t.Fatalf("summer offset %d", off)
+	}
+	if len(e.ExDates) != 2 || !e.ExDates[0].Time.Equal(time.Date(2027, 4, 2, 23, 0, 0, 0, time.UTC)) || !e.ExDates[1].Time.Equal(time.Date(2027, 7, 10, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("either side of the April change: %+v", e.ExDates)
 	}
 }

@@ -56,7 +56,7 @@ func zone(tzid string) (*time.Location, string, bool) {
 }
 
 // parseWhen reads a DATE or DATE-TIME value with its TZID parameter.
-func parseWhen(value, tzid string, viewer *time.Location) (When, bool) {
+func parseWhen(value, tzid string, viewer *time.Location, zones map[string]*vzone) (When, bool) {
 	value = strings.TrimSpace(value)
 	switch {
 	case len(value) == 8: // DATE
@@ -84,6 +84,11 @@ func parseWhen(value, tzid string, viewer *time.Location) (When, bool) {
 			t, err := time.ParseInLocation("20060102T150405", value, time.UTC)
 			if err != nil {
 				return When{}, false
+			}
+			if z := zones[strings.TrimSpace(tzid)]; z != nil { // the part's own VTIMEZONE
+				if at, ok := z.resolve(t); ok {
+					return When{Time: at, Zone: tzid, Known: true}, true
+				}
 			}
 			return When{Time: t, Zone: tzid}, true
 		}
