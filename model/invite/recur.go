@@ -28,10 +28,15 @@ const (
 var ErrHostileRecurrence = errors.New("more recurrence exceptions than any calendar writes")
 
 // rule reads e's RRULE with e's start, bounded by the horizon.
-func (e Event) rule() (*rrule.RRule, *rrule.ROption, error) {
+func (e Event) rule() (r *rrule.RRule, said *rrule.ROption, err error) {
 	if e.RRule == "" || e.Start.IsZero() {
 		return nil, nil, nil
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			r, said, err = nil, nil, fmt.Errorf("recurrence %q: unreadable (%v)", e.RRule, p)
+		}
+	}()
 	opt, err := rrule.StrToROptionInLocation(e.RRule, e.Start.Time.Location())
 	if err != nil {
 		return nil, nil, fmt.Errorf("recurrence %q: %w", e.RRule, err)
@@ -39,7 +44,8 @@ func (e Event) rule() (*rrule.RRule, *rrule.ROption, error) {
 	if opt.Interval > 1000 {
 		return nil, nil, fmt.Errorf("recurrence %q: an interval of %d", e.RRule, opt.Interval)
 	}
-	said := *opt
+	copied := *opt
+	said = &copied
 	opt.Dtstart = e.Start.Time
 	end := e.Start.Time.AddDate(horizon, 0, 0)
 	switch opt.Freq { // a rule that never matches steps through every unit up to the end
@@ -56,17 +62,22 @@ func (e Event) rule() (*rrule.RRule, *rrule.ROption, error) {
 	if opt.Count == 0 || opt.Count > MaxInstances {
 		opt.Count = MaxInstances
 	}
-	r, err := rrule.NewRRule(*opt)
+	r, err = rrule.NewRRule(*opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("recurrence %q: %w", e.RRule, err)
 	}
-	return r, &said, nil
+	return r, said, nil
 }
 
 // Instances are the starts of e's instances, at most max (≤
 // MaxInstances): the rule's, less the EXDATEs, with the RDATEs; just the
 // start for an event that does not repeat.
-func (e Event) Instances(max int) ([]time.Time, error) {
+func (e Event) Instances(max int) (out []time.Time, err error) {
+	defer func() {
+		if r := recover(); r != nil { // rrule-go's, on a hostile rule: the start alone
+			out, err = []time.Time{e.Start.Time}, fmt.Errorf("recurrence %q: unreadable (%v)", e.RRule, r)
+		}
+	}()
 	if len(e.ExDates) > MaxExDates {
 		return nil, ErrHostileRecurrence
 	}
@@ -83,7 +94,6 @@ func (e Event) Instances(max int) ([]time.Time, error) {
 	for _, d := range e.RDates {
 		set.RDate(d.Time)
 	}
-	var out []time.Time
 	next := set.Iterator()
 	for len(out) < max {
 		t, ok := next()

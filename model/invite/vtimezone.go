@@ -182,8 +182,12 @@ func (z *vzone) year(y int) []onset {
 // onsetsUpTo are the observance's onsets at or before end: its start,
 // its RDATEs and its rule's onsets of end's year and the one before (the
 // latest before any time of that year is among them).
-func (o *observance) onsetsUpTo(wall time.Time) []time.Time {
-	var out []time.Time
+func (o *observance) onsetsUpTo(wall time.Time) (out []time.Time) {
+	defer func() {
+		if recover() != nil { // rrule-go's, on a hostile rule: the onsets without it
+			out = out[:0:0]
+		}
+	}()
 	if !o.start.After(wall) {
 		out = append(out, o.start)
 	}

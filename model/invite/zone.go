@@ -55,8 +55,17 @@ func zone(tzid string) (*time.Location, string, bool) {
 	return loc, name, true
 }
 
-// parseWhen reads a DATE or DATE-TIME value with its TZID parameter.
+// parseWhen reads a DATE or DATE-TIME value with its TZID parameter;
+// a year no meeting is in (before 1900, after 2200) is no time at all.
 func parseWhen(value, tzid string, viewer *time.Location, zones map[string]*vzone) (When, bool) {
+	w, ok := readWhen(value, tzid, viewer, zones)
+	if !ok || w.Time.Year() < 1900 || w.Time.Year() > 2200 {
+		return When{}, false
+	}
+	return w, true
+}
+
+func readWhen(value, tzid string, viewer *time.Location, zones map[string]*vzone) (When, bool) {
 	value = strings.TrimSpace(value)
 	switch {
 	case len(value) == 8: // DATE
