@@ -50,11 +50,11 @@ func (e Event) rule() (r *rrule.RRule, said *rrule.ROption, err error) {
 	end := e.Start.Time.AddDate(horizon, 0, 0)
 	switch opt.Freq { // a rule that never matches steps through every unit up to the end
 	case rrule.HOURLY:
-		end = e.Start.Time.AddDate(5, 0, 0)
+		end = e.Start.Time.AddDate(1, 0, 0)
 	case rrule.MINUTELY:
-		end = e.Start.Time.AddDate(0, 1, 0)
-	case rrule.SECONDLY:
 		end = e.Start.Time.AddDate(0, 0, 1)
+	case rrule.SECONDLY: // 86,400 empty steps took 17 s under the race detector
+		end = e.Start.Time.Add(time.Hour)
 	}
 	if opt.Until.IsZero() || opt.Until.After(end) {
 		opt.Until = end

@@ -339,6 +339,8 @@ func (c Composer) outboxChanged(msg OutboxMsg, now time.Time) (Composer, string,
 				return c, "not sent yet, will retry: " + e.LastError, true
 			}
 			return c, "", false
+		case outbox.StateSending:
+			return c, "", false // on the wire: "sent" once the server has taken it
 		}
 		c.Waiting = nil // sent; the copy and the flag follow
 		c.tellMarked(w.Entry)

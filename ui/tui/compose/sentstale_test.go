@@ -26,3 +26,21 @@ func TestSentOnlyFromAListingAfterTheQueueing(t *testing.T) {
 		t.Fatalf("a listing after it without the entry: %q; want sent", line)
 	}
 }
+
+// A message on the wire (sending: the SMTP session is under way) is not
+// sent yet: "sent" was said while it was, and a test that read the
+// recipient's INBOX at that moment found nothing (a loaded CI run).
+func TestSendingIsNotSent(t *testing.T) {
+	sendAt := time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)
+	c := Composer{Waiting: &WaitingSend{Entry: outbox.Entry{ID: "e1", SendAt: sendAt}, Subject: "lunch", queued: 10}}
+	now := sendAt.Add(time.Second)
+	for _, tc := range []struct {
+		state outbox.State
+		line  string
+	}{{outbox.StateSending, ""}, {outbox.StateSent, "sent: lunch"}} {
+		got, line, _ := c.outboxChanged(OutboxMsg{readAt: 11, entries: []outbox.Entry{{ID: "e1", State: tc.state, SendAt: sendAt}}}, now)
+		if line != tc.line || (got.Waiting == nil) != (tc.line != "") {
+			t.Errorf("%s: %q, waiting %v; want %q", tc.state, line, got.Waiting != nil, tc.line)
+		}
+	}
+}
