@@ -46,6 +46,9 @@ func (e Event) rule() (r *rrule.RRule, said *rrule.ROption, err error) {
 	}
 	copied := *opt
 	said = &copied
+	if !expandable(opt) {
+		return nil, said, nil // said in words; its instances are not worked out
+	}
 	opt.Dtstart = e.Start.Time
 	end := e.Start.Time.AddDate(horizon, 0, 0)
 	switch opt.Freq { // a rule that never matches steps through every unit up to the end
@@ -200,4 +203,43 @@ func every(opt *rrule.ROption, start time.Time) string {
 		return unit("minute", "minutes")
 	}
 	return unit("second", "seconds")
+}
+
+// daysIn is the most days each month can have.
+var daysIn = [...]int{0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
+
+// expandable says whether a rule's instances are worked out: a
+// meeting's frequencies (daily to yearly) with the parts invitations use
+// (BYDAY, BYMONTHDAY, BYMONTH), and no day of the month that none of its
+// months has. rrule-go checks UNTIL only on instances it finds, so a rule
+// that can never match searches to the year 9999 (seconds of work, 17 s
+// under the race detector): those are said in words only.
+func expandable(opt *rrule.ROption) bool {
+	switch opt.Freq {
+	case rrule.DAILY, rrule.WEEKLY, rrule.MONTHLY, rrule.YEARLY:
+	default:
+		return false
+	}
+	if len(opt.Byyearday)+len(opt.Byweekno)+len(opt.Bysetpos)+len(opt.Byeaster)+len(opt.Byhour)+len(opt.Byminute)+len(opt.Bysecond) > 0 {
+		return false
+	}
+	months := opt.Bymonth
+	if len(months) == 0 {
+		months = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	}
+	for _, d := range opt.Bymonthday {
+		if d == 0 {
+			return false
+		}
+		fits := false
+		for _, m := range months {
+			if m >= 1 && m <= 12 && (d > 0 && d <= daysIn[m] || d < 0 && -d <= daysIn[m]) {
+				fits = true
+			}
+		}
+		if !fits {
+			return false
+		}
+	}
+	return true
 }
