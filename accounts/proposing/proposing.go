@@ -103,7 +103,17 @@ func (d *Desk) Propose(ctx context.Context, in Input) (rulebook.Proposal, error)
 // checkText bounds each field and refuses characters a person cannot see
 // (the trust issue's rule for any text that reaches a person).
 func checkText(in Input) error {
-	fields := []struct{ name, value string }{{"name", in.Name}, {"folder", in.Folder}, {"until", in.Until}, {"reason", in.Reason}}
+	// Every field a person reviews: a bidi control or a zero-width
+	// character in a pattern would make the rule shown differ from the
+	// rule that runs.
+	fields := []struct{ name, value string }{{"name", in.Name}, {"folder", in.Folder}, {"until", in.Until}, {"reason", in.Reason},
+		{"match.from", in.From}, {"match.to", in.To}, {"match.cc", in.Cc}, {"match.subject", in.Subject}, {"match.list_id", in.ListID}}
+	for i, h := range in.Header {
+		fields = append(fields, struct{ name, value string }{fmt.Sprintf("match.header[%d]", i), h})
+	}
+	for i, a := range in.Accounts {
+		fields = append(fields, struct{ name, value string }{fmt.Sprintf("accounts[%d]", i), a})
+	}
 	for _, f := range fields {
 		if err := compose.CheckShowable(f.name, f.value, false); err != nil {
 			return fmt.Errorf("%w: %v", ErrRefused, err)

@@ -60,6 +60,7 @@ func TestAgentProposesRulesAndNothingRuns(t *testing.T) {
 		{"move to Sent", agent.ProposeRuleIn{Name: "a", Match: from("*@news.example"), Action: "move", Folder: "sent", Reason: "r"}, "may not move mail into sent"},
 		{"move to Drafts", agent.ProposeRuleIn{Name: "a", Match: from("*@news.example"), Action: "move", Folder: "Drafts", Reason: "r"}, "may not move mail into Drafts"},
 		{"zero width in the name", agent.ProposeRuleIn{Name: "news\u200bletters", Match: from("*@news.example"), Action: "archive", Reason: "r"}, "zero-width"},
+		{"bidi in a pattern", agent.ProposeRuleIn{Name: "a", Match: from("*@news.example\u202e"), Action: "archive", Reason: "r"}, "match.from holds a bidi control (U+202E)"},
 		{"a key smuggled in the name", agent.ProposeRuleIn{Name: "x\"\n[[rule]]\naction = \"trash", Match: from("*@news.example"), Action: "archive", Reason: "r"}, "name"},
 		{"a long reason", agent.ProposeRuleIn{Name: "a", Match: from("*@news.example"), Action: "archive", Reason: strings.Repeat("r", 1001)}, "reason"},
 		{"no reason", agent.ProposeRuleIn{Name: "a", Match: from("*@news.example"), Action: "archive"}, "reason is empty"},
