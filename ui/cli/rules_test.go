@@ -305,16 +305,7 @@ func TestRuleRefusedWhereTheAccountCannot(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := facetest.OneAccount(t, srv)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintf(f, "\n[[account]]\nname = \"Third\"\nkind = \"mcp\"\nprofile = \"mcp-mail-server\"\ncommand = [%q, \"fake-mcp\"]\npassword_env = \"UNIBOX_TEST_PW\"\nsecret_env = \"EMAIL_PASS\"\n", exe)
-	f.Close()
+	facetest.AddThirdParty(t, path)
 	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "rules.toml"), []byte(
 		"[[rule]]\nname = \"lists\"\nmatch = { from = \"*@news.example\" }\naction = \"move\"\nfolder = \"Lists\"\n"), 0o600); err != nil {
 		t.Fatal(err)

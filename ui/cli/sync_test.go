@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -132,16 +131,7 @@ func TestSyncCommandFolders(t *testing.T) {
 // server) is listed instead, saying so.
 func TestSyncCommandIsolatesAccounts(t *testing.T) {
 	path := facetest.ThreeAccounts(t)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintf(f, "\n[[account]]\nname = \"Third\"\nkind = \"mcp\"\nprofile = \"mcp-mail-server\"\ncommand = [%q, \"fake-mcp\"]\npassword_env = \"UNIBOX_TEST_PW\"\nsecret_env = \"EMAIL_PASS\"\n", exe)
-	f.Close()
+	facetest.AddThirdParty(t, path)
 	var stdout, stderr bytes.Buffer
 	code := cli.Sync([]string{"--json", "--timeout", "5s", "--config", path}, &stdout, &stderr)
 	var out struct{ Accounts []cli.SyncJSON }

@@ -161,3 +161,22 @@ func OtherClient(t testing.TB, srv *memimap.Server, pass string, f func(c *imapc
 	}
 	f(c)
 }
+
+// AddThirdParty appends to the config at path an account, Third, on a
+// third-party MCP mail server (the fake-mcp child, the mcp-mail-server
+// profile), its password from UNIBOX_TEST_PW.
+func AddThirdParty(t testing.TB, path string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := fmt.Fprintf(f, "\n[[account]]\nname = \"Third\"\nkind = \"mcp\"\nprofile = \"mcp-mail-server\"\ncommand = [%q, \"fake-mcp\"]\npassword_env = \"UNIBOX_TEST_PW\"\nsecret_env = \"EMAIL_PASS\"\n", exe); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -92,11 +93,7 @@ func (v View) Load() tea.Cmd {
 }
 
 func sortNewest(items []item) {
-	for i := 1; i < len(items); i++ {
-		for j := i; j > 0 && items[j].m.Date.After(items[j-1].m.Date); j-- {
-			items[j], items[j-1] = items[j-1], items[j]
-		}
-	}
+	slices.SortStableFunc(items, func(a, b item) int { return b.m.Date.Compare(a.m.Date) })
 }
 
 // Update takes keys and the view's own messages.
