@@ -107,3 +107,12 @@ func TestAcceptOverAChangedFile(t *testing.T) {
 		t.Fatalf("rules %+v, %v", list, err)
 	}
 }
+
+// max_rule_proposals_per_hour = 0: agents may not propose at all.
+func TestProposalsOff(t *testing.T) {
+	d, _ := desk(t)
+	d.PerHour = 0
+	if _, err := d.Propose(context.Background(), Input{Name: "a", From: "*@x.example", Action: "read", Reason: "r"}); !errors.Is(err, ErrRefused) {
+		t.Fatalf("proposals off: %v", err)
+	}
+}
