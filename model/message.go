@@ -50,6 +50,10 @@ type Message struct {
 	// (ScreenNone: it is in the inbox, or its account screens nothing).
 	// The account sets it on every INBOX row it hands out.
 	Screened Screen
+	// Invitation: the message carries a calendar part, and which iTIP
+	// method it has (InviteNone: none, or not known: a row stored before
+	// it was read from the structure).
+	Invitation Invitation
 	// Threading are the raw ids threading reads, beside the display
 	// MessageID above; nil when the source did not fetch them (a row
 	// stored before they were, a provider that does not give them).
@@ -104,6 +108,10 @@ type Body struct {
 	FromHTML    bool
 	Attachments []Attachment
 	Problems    []string
+	// Calendar is the message's first calendar part (an invitation's
+	// text/calendar alternative, an .ics attachment), as UTF-8, at most
+	// 1 MB: model/invite parses it; it is never shown as it is.
+	Calendar string
 }
 
 // Part is one attachment's content, fetched to be sent on (a forward

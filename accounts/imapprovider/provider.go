@@ -65,6 +65,9 @@ func toModel(account, folder string, m imapwire.Message) model.Message {
 	for _, h := range m.Headers {
 		out.Headers = append(out.Headers, model.Header{Name: h.Name, Value: h.Value})
 	}
+	if m.Invitation != "" {
+		out.Invitation = model.InvitationOf(m.Invitation)
+	}
 	if m.Threading != nil {
 		// Fetched in the same FETCH as the threading ids: known, if none.
 		out.Cc = append(make([]model.Address, 0, len(m.Cc)), addrs(m.Cc)...)
@@ -101,7 +104,7 @@ func (p imapProvider) Get(ctx context.Context, a *conn.Adapter, id model.Message
 			Err: fmt.Errorf("folder %s changed (UIDVALIDITY %d, was %d): reload it", id.Folder, out.UIDValidity, id.UIDValidity)}
 	}
 	b := model.Body{Message: toModel(p.account, id.Folder, out.Message), Text: out.Body, FromHTML: out.BodyIsHTML, Problems: out.Problems,
-		ReplyTo: addrs(out.ReplyTo), Bcc: addrs(out.Bcc), InReplyTo: out.InReplyTo, References: out.References}
+		ReplyTo: addrs(out.ReplyTo), Bcc: addrs(out.Bcc), InReplyTo: out.InReplyTo, References: out.References, Calendar: out.Calendar}
 	b.Cc = append(make([]model.Address, 0, len(out.Cc)), addrs(out.Cc)...)
 	for _, h := range out.Headers {
 		b.Headers = append(b.Headers, model.Header(h))

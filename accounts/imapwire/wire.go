@@ -133,6 +133,11 @@ type Message struct {
 	// absent cc is none), else they were not fetched.
 	Cc              []Address `json:"cc,omitempty"`
 	AttachmentNames []string  `json:"attachment_names,omitempty" jsonschema:"the file names of the attachments"`
+	// Invitation: the message has a calendar part (text/calendar, or an
+	// .ics attachment), and its iTIP method from the Content-Type's
+	// method parameter: REQUEST, CANCEL, REPLY, COUNTER, PUBLISH, or
+	// CALENDAR when it has none; absent when there is no such part.
+	Invitation string `json:"invitation,omitempty" jsonschema:"the iTIP method of the message's calendar part (REQUEST, CANCEL, REPLY, COUNTER, PUBLISH; CALENDAR: none given); absent: no calendar part"`
 	// Threading: the raw ids threading reads (message_id above is display
 	// text), fetched with the envelope; absent when they were not.
 	Threading *ThreadHeaders `json:"threading,omitempty" jsonschema:"the raw Message-ID, In-Reply-To and References ids, without <>"`
@@ -208,6 +213,9 @@ type GetMessageOut struct {
 	BodyIsHTML  bool         `json:"body_from_html" jsonschema:"the body was converted from HTML"`
 	Attachments []Attachment `json:"attachments"`
 	Problems    []string     `json:"problems,omitempty" jsonschema:"what was broken in the message"`
+	// Calendar is the first calendar part, as UTF-8 (at most 1 MB): an
+	// invitation's event, for the client to parse; never display text.
+	Calendar string `json:"calendar,omitempty" jsonschema:"the message's first calendar part (iCalendar text, UTF-8, at most 1 MB), unsanitised: parse it, never show it as is"`
 }
 
 // SearchIn is search's input: a server-side search over from, subject

@@ -117,9 +117,18 @@ func (p *parser) leaf(h getter, typ string, params map[string]string, body io.Re
 		p.problem(problem)
 	}
 	isText := typ == "text/plain" || typ == "text/html"
+	var cal *calendarCapture
+	if !p.calendarSeen && IsCalendar(typ, name) {
+		p.calendarSeen, cal = true, &calendarCapture{}
+		defer func() { p.keepCalendar(cal, params) }()
+	}
+	read := r
+	if cal != nil {
+		read = io.TeeReader(r, cal)
+	}
 	switch {
 	case disp == "attachment" || (!isText && (name != "" || parent == "" || parent == "multipart/mixed")):
-		p.addAttachment(Attachment{Name: name, Type: typ, Size: p.count(p.keep(r))})
+		p.addAttachment(Attachment{Name: name, Type: typ, Size: p.count(p.keep(read))})
 	case typ == "text/plain" && p.wantPlain():
 		text, more := p.readText(r, params["charset"], p.opts.MaxText)
 		p.setText(&p.plain, text, more)
@@ -128,7 +137,9 @@ func (p *parser) leaf(h getter, typ string, params map[string]string, body io.Re
 		p.setText(&p.html, text, more)
 	case name != "":
 		// A named text part that is not the body: a text file sent inline.
-		p.addAttachment(Attachment{Name: name, Type: typ, Size: p.count(p.keep(r))})
+		p.addAttachment(Attachment{Name: name, Type: typ, Size: p.count(p.keep(read))})
+	case cal != nil:
+		p.count(read) // an invitation's calendar alternative: kept, not shown
 	default:
 		return // not shown: the multipart reader skips what is left
 	}

@@ -33,6 +33,11 @@ type Message struct {
 	// unfolded, neither decoded nor sanitised. They are for values used
 	// verbatim (message ids, checked by the caller), never for display.
 	Raw []HeaderField
+	// Calendar is the first calendar part (IsCalendar), decoded to UTF-8
+	// but not sanitised: it is for model/invite to parse, never to show.
+	// CalendarMethod is its Content-Type's method parameter (Method).
+	Calendar       string
+	CalendarMethod string
 }
 
 // Options tune Parse.
@@ -140,6 +145,8 @@ type parser struct {
 	plain    textPart        // first text/plain body
 	html     textPart        // first text/html body
 	attached string          // body of the first attached message
+	// calendarSeen: the first calendar part was met (kept or too big).
+	calendarSeen bool
 }
 
 // textPart is a body candidate, already decoded to UTF-8.

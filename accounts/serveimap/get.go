@@ -36,6 +36,7 @@ func (s *Server) getMessage(ctx context.Context, in imapwire.GetMessageIn) (imap
 		out.Message = summary(in.Account, folder, sel.UIDValidity, buf, nil)
 		answerFields(&out, buf.Envelope, parsed)
 		out.Body, out.BodyIsHTML, out.Problems = parsed.Text, parsed.FromHTML, parsed.Problems
+		out.Calendar = parsed.Calendar
 		out.Headers = make([]imapwire.Header, 0, len(parsed.Headers))
 		for _, h := range parsed.Headers {
 			out.Headers = append(out.Headers, imapwire.Header{Name: h.Name, Value: h.Value})

@@ -22,6 +22,8 @@ type storedBody struct {
 	FromHTML    bool               `json:"from_html,omitempty"`
 	Attachments []model.Attachment `json:"attachments,omitempty"`
 	Problems    []string           `json:"problems,omitempty"`
+	// Calendar: an invitation's calendar part, so its card shows offline.
+	Calendar string `json:"calendar,omitempty"`
 	// TextOnly: fetched in the background for search (SaveFetched), the
 	// text alone; an opened message's body replaces it.
 	TextOnly bool `json:"text_only,omitempty"`
@@ -68,7 +70,7 @@ func (s *Store) saveBodies(ctx context.Context, k Key, bodies []model.Body, text
 	data := make([][]byte, len(bodies))
 	for i, b := range bodies {
 		d, err := json.Marshal(storedBody{Cc: b.Cc, ReplyTo: b.ReplyTo, Headers: b.Headers, Text: b.Text, FromHTML: b.FromHTML,
-			Attachments: b.Attachments, Problems: b.Problems, TextOnly: textOnly})
+			Attachments: b.Attachments, Problems: b.Problems, Calendar: b.Calendar, TextOnly: textOnly})
 		if err != nil {
 			return Saved{}, err
 		}
@@ -236,7 +238,7 @@ func (s *Store) Body(ctx context.Context, k Key, id model.MessageID) (model.Body
 		if err := json.Unmarshal(data, &sb); err != nil {
 			return fmt.Errorf("stored body of uid %d: %w", id.UID, err)
 		}
-		body = model.Body{Message: m, ReplyTo: sb.ReplyTo, Headers: sb.Headers, Text: sb.Text, FromHTML: sb.FromHTML, Attachments: sb.Attachments, Problems: sb.Problems}
+		body = model.Body{Message: m, ReplyTo: sb.ReplyTo, Headers: sb.Headers, Text: sb.Text, FromHTML: sb.FromHTML, Attachments: sb.Attachments, Problems: sb.Problems, Calendar: sb.Calendar}
 		if sb.Cc != nil || body.Cc == nil {
 			body.Cc = sb.Cc // what the opened message said, over the listing's
 		}

@@ -158,8 +158,9 @@ func dropMissing(tx *sql.Tx, acct int64, l Listing, low, high uint32) error {
 // process read it again) only when what threading reads changed, so a
 // listing that rewrites a page of known rows costs no threading.
 const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, from_name, from_addr, recipients, subject, date,
-		seen, flagged, answered, forwarded, size, attachments, raw_id, in_reply_to, refs, threading, seq, cc, filenames, list_id, headers)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		seen, flagged, answered, forwarded, size, attachments, raw_id, in_reply_to, refs, threading, seq, cc, filenames, list_id, headers,
+		invitation)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (account_id, folder, uid) DO UPDATE SET message_id = excluded.message_id, from_name = excluded.from_name,
 		from_addr = excluded.from_addr, recipients = excluded.recipients, subject = excluded.subject, date = excluded.date,
 		seen = excluded.seen, flagged = excluded.flagged, answered = excluded.answered, forwarded = excluded.forwarded,
@@ -170,6 +171,7 @@ const upsertSQL = `INSERT INTO message (account_id, folder, uid, message_id, fro
 		threading = max(threading, excluded.threading),
 		cc = CASE WHEN excluded.cc = '' THEN cc ELSE excluded.cc END,
 		filenames = CASE WHEN excluded.cc = '' THEN filenames ELSE excluded.filenames END,
+		invitation = CASE WHEN excluded.cc = '' THEN invitation ELSE excluded.invitation END,
 		list_id = CASE WHEN excluded.threading THEN excluded.list_id ELSE list_id END,
 		headers = CASE WHEN excluded.headers = '' THEN headers ELSE excluded.headers END,
 		seq = CASE WHEN excluded.threading AND (NOT threading OR excluded.raw_id IS NOT raw_id
@@ -186,7 +188,7 @@ var messageColumns = columnsOf("")
 // ("m.", or "" unqualified) in a statement that joins thread_alias.
 func columnsOf(alias string) string {
 	cols := []string{"uid", "message_id", "from_name", "from_addr", "recipients", "subject", "date", "seen", "flagged",
-		"answered", "forwarded", "size", "attachments", "raw_id", "in_reply_to", "refs", "threading", "", "cc", "filenames", "list_id", "headers"}
+		"answered", "forwarded", "size", "attachments", "raw_id", "in_reply_to", "refs", "threading", "", "cc", "filenames", "list_id", "headers", "invitation"}
 	for i, c := range cols {
 		if c == "" {
 			cols[i] = "coalesce(thread_alias.new, " + alias + "thread_id)"
@@ -252,7 +254,7 @@ func (u *upserter) exec(acct int64, folder string, m model.Message) error {
 		headers = string(b)
 	}
 	_, err = u.st.Exec(acct, folder, m.ID.UID, m.MessageID, m.From.Name, m.From.Address, string(to), m.Subject, unixMilli(m.Date),
-		m.Seen, m.Flagged, m.Answered, m.Forwarded, m.Size, m.HasAttachments, raw, irt, refs, m.Threading != nil, u.seq, cc, names, m.ListID, headers)
+		m.Seen, m.Flagged, m.Answered, m.Forwarded, m.Size, m.HasAttachments, raw, irt, refs, m.Threading != nil, u.seq, cc, names, m.ListID, headers, string(m.Invitation))
 	return err
 }
 
@@ -335,14 +337,17 @@ func scanMessage(rows *sql.Rows, account string, f Folder) (model.Message, error
 // message; the caller sets its ID's account, folder and UIDVALIDITY.
 func scanRow(rows *sql.Rows, pre ...any) (model.Message, error) {
 	var m model.Message
-	var to, raw, irt, refs, cc, names, headers string
+	var to, raw, irt, refs, cc, names, headers, invitation string
 	var date int64
 	var threading bool
 	dest := append(pre, &m.ID.UID, &m.MessageID, &m.From.Name, &m.From.Address, &to, &m.Subject, &date,
 		&m.Seen, &m.Flagged, &m.Answered, &m.Forwarded, &m.Size, &m.HasAttachments, &raw, &irt, &refs, &threading, &m.ThreadID,
-		&cc, &names, &m.ListID, &headers)
+		&cc, &names, &m.ListID, &headers, &invitation)
 	if err := rows.Scan(dest...); err != nil {
 		return m, err
+	}
+	if invitation != "" {
+		m.Invitation = model.InvitationOf(invitation)
 	}
 	if headers != "" {
 		if err := json.Unmarshal([]byte(headers), &m.Headers); err != nil {

@@ -110,6 +110,7 @@ func TestRoundTripAndPaging(t *testing.T) {
 	in := msgs(7, 5, 4, 3, 2, 1)
 	in[0].Seen, in[1].Flagged, in[2].Answered, in[3].HasAttachments, in[4].Forwarded = true, true, true, true, true
 	in[4].Date = time.Time{}
+	in[1].Invitation, in[3].Invitation = model.InviteCancel, model.InviteCalendar
 	if err := s.Save(ctx, work, Listing{Folder: "INBOX", UIDValidity: 7, Total: 5, Messages: in, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

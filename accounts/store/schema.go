@@ -222,6 +222,11 @@ var migrations = []string{
 	// (issue 40), from the store in a dry run.
 	`ALTER TABLE message ADD COLUMN list_id TEXT NOT NULL DEFAULT '';
 	ALTER TABLE message ADD COLUMN headers TEXT NOT NULL DEFAULT ''; -- JSON of the fields, '' none`,
+	// 13: invitations (issue 41): the iTIP method of a message's calendar
+	// part, read from the structure with the envelope, so a list row
+	// says "[invite]" or "[cancelled]" without its body. Rows stored
+	// before say nothing ('' as for mail without one) until rewritten.
+	`ALTER TABLE message ADD COLUMN invitation TEXT NOT NULL DEFAULT ''; -- model.Invitation, '' none`,
 }
 
 // bodyTriggers keep the index's body column as bodies come and go: the

@@ -184,6 +184,9 @@ func (h *Hub) page(got fetched, what string) (*mcp.CallToolResult, ListOut, erro
 		if m.Screened {
 			line += " (screened: " + m.ScreenReason + "; not in the person's inbox)"
 		}
+		if m.Invitation != "" {
+			line += " (invitation: " + m.Invitation + "; get_invitation reads it)"
+		}
 		if m.Stale {
 			line += " (stale)"
 			stale++

@@ -320,6 +320,9 @@ func printList(w io.Writer, out ListJSON, sent bool) {
 			person = recipients(m.to)
 		}
 		subject := clip(m.Subject, 60)
+		if n := model.Invitation(strings.ToUpper(m.Invitation)).Mark(); n != "" {
+			subject = n + " " + subject // as the TUI's row says it
+		}
 		if m.Screened {
 			subject = "[screened] " + subject // not in the person's inbox: waits for their decision
 		}

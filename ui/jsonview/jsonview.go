@@ -38,6 +38,8 @@ type Envelope struct {
 	// (screener = "new_senders"), and why.
 	Screened     bool   `json:"screened,omitempty" jsonschema:"true when the screener holds it back from the person's inbox: a sender they have not let in"`
 	ScreenReason string `json:"screen_reason,omitempty" jsonschema:"why it is screened: new_sender, dmarc_fail (its From may be forged), screened_out (leaving)"`
+	// Invitation: it carries a calendar part, and its iTIP method.
+	Invitation string `json:"invitation,omitempty" jsonschema:"the message carries a calendar event: request (an invitation or its update), cancel, reply (an attendee's answer), counter, publish, or calendar (an attached .ics without a method)"`
 }
 
 // AccountRef names an account and its connection state in every face.
@@ -54,7 +56,7 @@ func Ref(m model.Message) MessageRef {
 // Describe is m's Envelope.
 func Describe(m model.Message) Envelope {
 	return Envelope{MessageID: m.MessageID, From: m.From, Subject: m.Subject, Date: Date(m.Date), Seen: m.Seen, Flagged: m.Flagged, ThreadID: m.ThreadID,
-		Screened: m.Screened != model.ScreenNone, ScreenReason: m.Screened.String()}
+		Screened: m.Screened != model.ScreenNone, ScreenReason: m.Screened.String(), Invitation: m.Invitation.JSON()}
 }
 
 // Date is a message date as every face prints it.

@@ -214,6 +214,9 @@ func (l listModel) renderRow(r model.Row, cursor, selected, drafted bool, now ti
 			subject = "  [" + textsafe.Line(r.ID.Folder) + "] " + textsafe.Line(r.Subject) // a reply in Sent, say
 		}
 	}
+	if n := r.Invitation.Mark(); n != "" {
+		subject = n + " " + subject
+	}
 	if l.snoozeNote != nil {
 		if n := l.snoozeNote(r); n != "" {
 			subject = n + " " + subject

@@ -1,6 +1,12 @@
 package tui
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"unibox/model"
+)
 
 // Every width is shared out exactly; the sender, then the tag, give way
 // so the subject keeps a fair share; 80 columns and up keep the full
@@ -37,6 +43,30 @@ func TestTagCells(t *testing.T) {
 	for name, w := range want {
 		if got[name] != w {
 			t.Errorf("tag of %q = %q, want %q", name, got[name], w)
+		}
+	}
+}
+
+// An invitation's row says what it is before its subject (issue 41), from
+// the envelope alone: "[invite]" for one that asks, "[cancelled]" for a
+// cancellation, nothing for an attendee's answer or plain mail.
+func TestInvitationRowMark(t *testing.T) {
+	l := listModel{width: 115}
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		inv  model.Invitation
+		want string
+	}{
+		{model.InviteRequest, "[invite] Planning"},
+		{model.InviteCalendar, "[invite] Planning"},
+		{model.InviteCancel, "[cancelled] Planning"},
+		{model.InviteReply, " Planning"},
+		{model.InviteNone, " Planning"},
+	} {
+		r := model.Row{Message: model.Message{Subject: "Planning", Date: now, From: model.Address{Address: "org@x.org"}, Invitation: tc.inv}}
+		line := l.renderRow(r, false, false, false, now, "Work", layoutColumns(115, 4))
+		if !strings.Contains(line, tc.want) || (tc.want == " Planning" && strings.Contains(line, "[")) {
+			t.Errorf("%q: row %q lacks %q", tc.inv, line, tc.want)
 		}
 	}
 }

@@ -18,6 +18,11 @@ type Mail struct {
 	HTML              string            // when set, a multipart/alternative with Body as text
 	Attach            map[string][]byte // file name → content
 	Headers           map[string]string // extra raw headers
+	// Calendar, when set, makes an invitation as Google and Outlook send
+	// one: a multipart/alternative of Body and this iCalendar text as
+	// text/calendar with Method as its method parameter (none when ""),
+	// in base64.
+	Calendar, Method string
 }
 
 // seq makes generated Message-IDs unique; tests build mail in parallel.
@@ -61,6 +66,20 @@ func (m Mail) Bytes() []byte {
 			b.WriteString(enc + "\r\n")
 		}
 		b.WriteString("--MIXED--\r\n")
+	case m.Calendar != "":
+		h("Content-Type", `multipart/alternative; boundary="ALT"`)
+		b.WriteString("\r\n--ALT\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body + "\r\n")
+		ct := `text/calendar; charset="UTF-8"`
+		if m.Method != "" {
+			ct += "; method=" + m.Method
+		}
+		b.WriteString("--ALT\r\nContent-Type: " + ct + "\r\nContent-Transfer-Encoding: base64\r\n\r\n")
+		enc := base64.StdEncoding.EncodeToString([]byte(m.Calendar))
+		for len(enc) > 76 {
+			b.WriteString(enc[:76] + "\r\n")
+			enc = enc[76:]
+		}
+		b.WriteString(enc + "\r\n--ALT--\r\n")
 	case m.HTML != "":
 		h("Content-Type", `multipart/alternative; boundary="ALT"`)
 		b.WriteString("\r\n--ALT\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body + "\r\n")
