@@ -30,6 +30,10 @@ type Viewer struct {
 	body     model.Body
 	attach   attachList  // A: the attachments, over the body
 	att      attachState // a save or an open under way, and the opener (attach.go)
+	// own are the addresses of the message's account (its From and
+	// aliases): the invitation card tells whether they are invited.
+	own    []string
+	invite *invitation // the message's calendar part, read (card.go); nil: none
 }
 
 func New(e *screen.Env, loc *time.Location) Viewer {
@@ -57,7 +61,15 @@ func (v Viewer) Showing() model.MessageID { return v.ID }
 // Open starts showing id while its body loads from acct; the viewer waits
 // for the answer to its own request.
 func (v Viewer) Open(e *screen.Env, acct screen.Account, id model.MessageID) (Viewer, tea.Cmd) {
-	v.ID, v.Req, v.loading, v.err, v.body, v.attach = id, e.Next(), true, "", model.Body{}, attachList{}
+	v.ID, v.Req, v.loading, v.err, v.body, v.attach, v.invite = id, e.Next(), true, "", model.Body{}, attachList{}, nil
+	v.own = nil
+	if c, ok := acct.(screen.Composing); ok {
+		from, aliases := c.Identity()
+		if from != nil {
+			v.own = append(v.own, from.Address)
+		}
+		v.own = append(v.own, aliases...)
+	}
 	v = v.setText("")
 	v.Viewport.GotoTop()
 	return v, openCmd(e.Ctx, acct, v.Req, id, e.Opts.CallTimeout)
@@ -77,7 +89,7 @@ func (v Viewer) loaded(b model.Body, err error) Viewer {
 	if err != nil {
 		v.err = err.Error()
 	} else {
-		v.body = b
+		v.body, v.invite = b, v.readInvitation(b)
 	}
 	v = v.setText(v.content())
 	v.Viewport.GotoTop()
@@ -135,6 +147,14 @@ func (v Viewer) content() string {
 	}
 	out.WriteString(screen.Rule(w))
 	out.WriteByte('\n')
+	if card := v.cardLines(w); len(card) > 0 {
+		for _, l := range card {
+			out.WriteString(l)
+			out.WriteByte('\n')
+		}
+		out.WriteString(screen.Rule(w))
+		out.WriteByte('\n')
+	}
 	out.WriteString(screen.Wrap(textsafe.Block(b.Text), w))
 	return out.String()
 }
