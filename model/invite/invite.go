@@ -55,8 +55,8 @@ type Invite struct {
 // Party is an organizer or an attendee: the address (from the mailto:
 // URI) and the name (CN).
 type Party struct {
-	Email string
-	Name  string
+	Email string `json:"email"`
+	Name  string `json:"name,omitempty"`
 }
 
 // Attendee is one ATTENDEE with its answer.
@@ -88,6 +88,17 @@ type Event struct {
 	// Conference is a meeting link the writer named (Google Meet, Teams,
 	// Zoom), to show as text, never to open by itself.
 	Conference string
+	// RecurrenceIDRaw is RECURRENCE-ID as written (value and TZID): a
+	// reply names the instance exactly so, for an organizer's server to
+	// match it.
+	RecurrenceIDRaw RawTime
+}
+
+// RawTime is a DATE or DATE-TIME property as written.
+type RawTime struct {
+	Value string `json:"value"`
+	TZID  string `json:"tzid,omitempty"`
+	Date  bool   `json:"date,omitempty"` // VALUE=DATE
 }
 
 // Parse reads a calendar part. The viewer's zone reads all-day and
@@ -149,6 +160,9 @@ func event(props []ics.IANAProperty, viewer *time.Location, zones map[string]*vz
 			e.Sequence, _ = strconv.Atoi(strings.TrimSpace(v))
 		case "RECURRENCE-ID":
 			e.RecurrenceID, _ = parseWhen(v, param(p, "TZID"), viewer, zones)
+			if !e.RecurrenceID.IsZero() {
+				e.RecurrenceIDRaw = RawTime{Value: strings.TrimSpace(v), TZID: textsafe.Line(param(p, "TZID")), Date: e.RecurrenceID.AllDay}
+			}
 		case "SUMMARY":
 			e.Summary = textsafe.Line(v)
 		case "LOCATION":
