@@ -81,7 +81,7 @@ func LF(text string) string { return strings.ReplaceAll(text, "\r\n", "\n") }
 // exactly one address is refused as a *LineError; no recipient at all is
 // ErrNoRecipient. A deleted From line means base's From.
 func Parse(text string, base Draft) (Draft, error) {
-	d := Draft{Kind: base.Kind, InReplyTo: base.InReplyTo, References: base.References, Attachments: base.Attachments}
+	d := Draft{Kind: base.Kind, InReplyTo: base.InReplyTo, References: base.References, Attachments: base.Attachments, RSVP: base.RSVP}
 	seen := map[string]bool{}
 	rest := text
 	n := 0

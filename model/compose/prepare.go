@@ -99,6 +99,9 @@ func (d Draft) write(w io.Writer, id string, now time.Time) error {
 	h.SetAddressList("From", addressList([]model.Address{d.From}))
 	h.SetDate(now)
 
+	if d.RSVP != nil && len(d.Attachments) == 0 {
+		return d.writeRSVP(w, h, now)
+	}
 	body, cte := textBody(d.Body)
 	var text mail.InlineHeader
 	text.SetContentType("text/plain", map[string]string{"charset": "utf-8"})

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"unibox/model"
+	"unibox/model/invite"
 )
 
 // Kind says what a draft answers; the outbox uses it to mark the original
@@ -16,6 +17,9 @@ const (
 	KindReply
 	KindReplyAll
 	KindForward
+	// KindRSVP answers an invitation (issue 41): the draft carries the
+	// iTIP reply (Draft.RSVP), and its body is the person's comment.
+	KindRSVP
 )
 
 // String is the kind's stable name, as scripts and files spell it.
@@ -29,6 +33,8 @@ func (k Kind) String() string {
 		return "reply_all"
 	case KindForward:
 		return "forward"
+	case KindRSVP:
+		return "rsvp"
 	}
 	return "unknown"
 }
@@ -105,6 +111,10 @@ type Draft struct {
 	Body        string
 	Attachments []Part
 	Attach      []string
+	// RSVP is the answer a KindRSVP draft gives (nil for any other):
+	// Prepare writes it as text/calendar; method=REPLY beside a short
+	// text, the body going into both as the comment.
+	RSVP *invite.ReplySpec
 }
 
 // New is an empty message from the account.

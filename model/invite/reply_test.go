@@ -34,7 +34,7 @@ func TestReplyFollowsITIP(t *testing.T) {
 			uid: "7kukuqrfedlm2f9t4vn1ehsd2n@google.com", sequence: "0", organizer: "mailto:priya@example.com"},
 		{name: "outlook series, declined with a comment", data: load(t, "outlook-weekly.ics"), attendee: "sam@example.com", response: Declined,
 			comment: "Sorry; I'm out, that week,\nback on the 15th. " + strings.Repeat("Long line. ", 12),
-			uid: "040000008200E00074C5B7101A82E00800000000D0F3E6F7A84ADB01000000000000000010000000", sequence: "2", organizer: "mailto:lukasz.nowak@contoso.example"},
+			uid:     "040000008200E00074C5B7101A82E00800000000D0F3E6F7A84ADB01000000000000000010000000", sequence: "2", organizer: "mailto:lukasz.nowak@contoso.example"},
 		{name: "one instance, tentative, from an alias", data: instance, attendee: "sam.alias@example.com", response: Tentative,
 			uid: "040000008200E00074C5B7101A82E00800000000D0F3E6F7A84ADB01000000000000000010000000", sequence: "3",
 			rid: "20261229T140000", tzid: "W. Europe Standard Time", organizer: "mailto:lukasz.nowak@contoso.example"},

@@ -96,8 +96,8 @@ func Original(b model.Body) compose.Original {
 // on the text survives a crash.
 func Save(box *outbox.Box, account string, d compose.Draft, ref *outbox.Ref) (outbox.Draft, error) {
 	dr, err := box.NewDraft(account, d.Kind.String(), ref, []byte(d.Editable()))
-	if err == nil && d.InReplyTo != "" {
-		dr.InReplyTo, dr.References = d.InReplyTo, d.References
+	if err == nil && (d.InReplyTo != "" || d.RSVP != nil) {
+		dr.InReplyTo, dr.References, dr.RSVP = d.InReplyTo, d.References, d.RSVP
 		err = box.SaveDraft(dr, nil) // the text is on disk already
 	}
 	return dr, err

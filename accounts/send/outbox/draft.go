@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"unibox/model/invite"
 )
 
 // Ref names a message on a server: the one a draft answers or forwards,
@@ -46,13 +48,18 @@ type Draft struct {
 	// local draft or postponing stood for it): whatever it says, its
 	// From above all, nobody here vouches for (drafting.Found).
 	Found bool `json:"found,omitempty"`
+	// RSVP is the answer an "rsvp" draft gives to an invitation (issue
+	// 41), beside its text, which holds only the comment: the editor
+	// cannot change what is answered, and a draft reopened after a
+	// restart still answers the same event.
+	RSVP *invite.ReplySpec `json:"rsvp,omitempty"`
 	// Err is why a listed draft is damaged (its JSON missing or not
 	// parsing): it is listed all the same, with its text at Path when
 	// that survived, never dropped.
 	Err error `json:"-"`
 }
 
-var kinds = []string{"new", "reply", "reply_all", "forward"}
+var kinds = []string{"new", "reply", "reply_all", "forward", "rsvp"}
 
 const (
 	draftMeta = ".json"

@@ -452,7 +452,7 @@ func summarize(entries []outbox.Entry, drafts []drafting.Listed) outboxSummary {
 func drafted(ds []drafting.Listed) map[model.MessageID]bool {
 	var waiting []drafting.Listed
 	for _, d := range ds {
-		if !d.Queued && (d.Kind == "reply" || d.Kind == "reply_all") {
+		if !d.Queued && (d.Kind == "reply" || d.Kind == "reply_all" || d.Kind == "rsvp") {
 			waiting = append(waiting, d)
 		}
 	}

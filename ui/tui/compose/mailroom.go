@@ -129,6 +129,11 @@ func (m CancelledMsg) AccountIndex() int    { return screen.NoAccount }
 func (m ShelvedMsg) AccountIndex() int      { return screen.NoAccount }
 func (m OutboxMsg) AccountIndex() int       { return screen.NoAccount }
 
+// ErrRSVPStaysLocal: an answer to an invitation is not postponed to the
+// server's Drafts, whose copy could not say what it answers; its local
+// draft stays in the drafts view.
+var ErrRSVPStaysLocal = errors.New("an answer to an invitation stays a local draft (in the drafts view), not in the server's Drafts")
+
 // ErrCannotSend: no mailroom, or an account that cannot answer mail.
 var ErrCannotSend = errors.New("this account cannot send mail")
 
@@ -147,7 +152,7 @@ func StartComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Acc
 			return ComposeReadyMsg{Err: err}
 		}
 		msg := ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}
-		if room.AbortUnmodified && kind != mailcompose.KindForward {
+		if room.AbortUnmodified && kind != mailcompose.KindForward && kind != mailcompose.KindRSVP {
 			if _, text, err := room.Box.Draft(dr.ID); err == nil {
 				msg.pristine = text
 			}
@@ -233,7 +238,7 @@ func queueCmd(room *screen.Mailroom, account string, dr outbox.Draft, d mailcomp
 // flagOf is what a sent message sets on the one it answers.
 func flagOf(k mailcompose.Kind) string {
 	switch k {
-	case mailcompose.KindReply, mailcompose.KindReplyAll:
+	case mailcompose.KindReply, mailcompose.KindReplyAll, mailcompose.KindRSVP:
 		return "answered"
 	case mailcompose.KindForward:
 		return "forwarded"
@@ -261,6 +266,9 @@ func postponeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account
 		f, ok := screen.FilerOf(acct)
 		if !ok {
 			return ShelvedMsg{Verb: "postponed", Err: ErrCannotSend}
+		}
+		if d.Kind == mailcompose.KindRSVP {
+			return ShelvedMsg{Verb: "postponed", Err: ErrRSVPStaysLocal}
 		}
 		p, err := d.Prepare(now)
 		if err != nil {

@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -46,7 +47,10 @@ func reopenCmd(ctx context.Context, room *screen.Mailroom, acct screen.Account, 
 			return ReopenedMsg{ComposeReadyMsg{Err: ErrCannotSend}}
 		}
 		kind := kindOf(d.Kind)
-		base := mailcompose.Draft{Kind: kind, InReplyTo: d.InReplyTo, References: d.References}
+		if kind == mailcompose.KindRSVP && d.RSVP == nil {
+			return ReopenedMsg{ComposeReadyMsg{Err: errors.New("this answer to an invitation lost what it answers: discard it and answer again with the invitation's answer key")}}
+		}
+		base := mailcompose.Draft{Kind: kind, InReplyTo: d.InReplyTo, References: d.References, RSVP: d.RSVP}
 		if from, _ := c.Identity(); from != nil {
 			base.From = model.Address{Name: from.Name, Address: from.Address}
 		}
@@ -91,7 +95,7 @@ func reopenDraftCmd(ctx context.Context, room *screen.Mailroom, acct screen.Acco
 
 // kindOf reads a draft's kind as the outbox keeps it.
 func kindOf(s string) mailcompose.Kind {
-	for _, k := range []mailcompose.Kind{mailcompose.KindReply, mailcompose.KindReplyAll, mailcompose.KindForward} {
+	for _, k := range []mailcompose.Kind{mailcompose.KindReply, mailcompose.KindReplyAll, mailcompose.KindForward, mailcompose.KindRSVP} {
 		if k.String() == s {
 			return k
 		}
