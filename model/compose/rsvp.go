@@ -22,6 +22,7 @@ func RSVP(o Original, self Identity, spec invite.ReplySpec) Draft {
 	if !sameAddress(spec.Attendee, from.Address) {
 		from = cleanAddress(model.Address{Name: self.From.Name, Address: spec.Attendee})
 	}
+	spec.Sender = cleanAddress(o.From).Address
 	d := Draft{Kind: KindRSVP, From: from, RSVP: &spec,
 		To:      []model.Address{cleanAddress(model.Address{Name: spec.Organizer.Name, Address: spec.Organizer.Email})},
 		Subject: cleanLine(spec.Response.Subject(spec.Summary))}

@@ -67,6 +67,20 @@ type ReplySpec struct {
 	Summary  string `json:"summary"`
 	// When is the event's time in words, for the text alternative.
 	When string `json:"when,omitempty"`
+	// Sender is the invitation's From address: the review marks an
+	// answer going to an organizer who is not the sender.
+	Sender string `json:"sender,omitempty"`
+}
+
+// Said is the answer in words for a review: "accepted as sam@example.com:
+// Atlas go/no-go, Wed 9 Dec 2026 10:00–10:30".
+func (s ReplySpec) Said() string {
+	verb := map[Response]string{Accepted: "accepted", Tentative: "maybe", Declined: "declined"}[s.Response]
+	out := verb + " as " + s.Attendee + ": " + s.Summary
+	if s.When != "" {
+		out += ", " + s.When
+	}
+	return out
 }
 
 // Errors of NewReply.

@@ -145,6 +145,10 @@ func (s messageScreen) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	if key.Matches(k, m.env.Keys.Unsubscribe) {
 		return s, m.unsub.Start(m.viewer.Showing())
 	}
+	if key.Matches(k, m.env.Keys.Invitation) {
+		m.openAnswer()
+		return s, nil
+	}
 	if cmd, ok := m.viewer.AttachKey(k); ok {
 		return s, cmd
 	}

@@ -32,11 +32,12 @@ func newRebound(t *testing.T) rebound {
 	t.Helper()
 	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
 	keys, label := map[string][]string{}, map[string]string{}
+	runes := []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+	if len(screen.Actions()) > len(runes) {
+		t.Fatalf("%d actions, %d keys to bind them to", len(screen.Actions()), len(runes))
+	}
 	for i, a := range screen.Actions() {
-		r := rune('a' + i)
-		if i >= 26 {
-			r = rune('A' + i - 26) // more actions than letters
-		}
+		r := runes[i] // more actions than letters: then capitals, then digits
 		label[a] = "alt+" + string(r)
 		keys[a] = []string{label[a]}
 	}

@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/model"
+	"unibox/ui/tui/answering"
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/details"
 	"unibox/ui/tui/notify"
@@ -75,6 +78,8 @@ func (m *Model) handleScreenMsg(msg tea.Msg) tea.Cmd {
 			m.frame.setStatus(msg.Text, false)
 		}
 		return tea.Batch(m.countProposals(), m.toTop(msg))
+	case answering.BackMsg:
+		m.setMode(modeMessage)
 	case proposalsCountMsg:
 		m.toReview = msg.n
 	case compose.SentMarkMsg:
@@ -103,6 +108,29 @@ func (m *Model) openScreener() tea.Cmd {
 	v, cmd := screening.New(&m.env, accts)
 	m.show(modeScreener, v)
 	return cmd
+}
+
+// openAnswer shows the answer screen of the invitation on screen (I),
+// or says why there is none to answer.
+func (m *Model) openAnswer() {
+	inv, card, b, ok := m.viewer.Invitation()
+	switch {
+	case !ok:
+		m.frame.setStatus("this message holds no invitation to answer", true)
+		return
+	case !card.Answerable:
+		m.frame.setStatus("only an invitation is answered: this is "+strings.ToLower(card.Title), true)
+		return
+	case m.env.Opts.Mailroom == nil:
+		m.frame.setStatus(compose.ErrCannotSend.Error(), true)
+		return
+	}
+	i := m.panes.index(b.ID.Account)
+	if i < 0 {
+		m.frame.setStatus("the invitation's account is gone", true)
+		return
+	}
+	m.show(modeAnswer, answering.New(&m.env, m.panes.accts[i].acct, b, inv, card, m.viewer.Own(), m.env.Opts.Now().Location()))
 }
 
 // openProposals shows the rules agents proposed (P), or says that rules

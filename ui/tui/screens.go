@@ -22,6 +22,7 @@ const (
 	modeQuit      // q while mail counts down (compose.QuitBox)
 	modeScreener  // W: what waits in the screener (screening.View)
 	modeProposals // P: rules agents proposed (proposals.View)
+	modeAnswer    // I: answer the invitation on screen (answering.View)
 	modeCount
 )
 
@@ -60,7 +61,7 @@ var screens = [modeCount]screenRow{
 		"up", "down", "page_up", "page_down", "back", "quit", "help",
 		"toggle_read", "toggle_flag", "archive", "trash", "move", "undo",
 		"compose", "reply", "reply_all", "forward", "next_in_thread", "prev_in_thread",
-		"open", "snooze", "unsubscribe", "attachments", "save_attachment"}},
+		"open", "snooze", "unsubscribe", "invitation", "attachments", "save_attachment"}},
 	modeDetails: {name: "details", place: "account details", frameKeys: true,
 		actions: []string{"back", "quit", "details", "refresh", "help", "undo"}},
 	// The pickers move and filter as the list does (picker/picklist.go).
@@ -77,6 +78,8 @@ var screens = [modeCount]screenRow{
 		"back", "quit", "screener", "open", "down", "up", "help", "screen_in", "screen_out", "screen_out_domain"}},
 	modeProposals: {name: "proposals", place: "rule proposals", actions: []string{
 		"back", "quit", "proposals", "down", "up", "help", "accept_proposal", "reject_proposal"}},
+	modeAnswer: {name: "answer", place: "invitation's answer screen", actions: []string{
+		"back", "invitation", "down", "up", "help", "rsvp_accept", "rsvp_tentative", "rsvp_decline"}},
 }
 
 // promptRow is the To: and Cc: prompts' keys (asking.go): not a mode,

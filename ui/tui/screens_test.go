@@ -16,6 +16,8 @@ import (
 	"unibox/ui/tui/screen/screentest"
 
 	"unibox/model"
+	"unibox/model/invite"
+	"unibox/ui/tui/answering"
 	"unibox/ui/tui/compose"
 	"unibox/ui/tui/picker"
 	"unibox/ui/tui/proposals"
@@ -48,6 +50,12 @@ var openers = map[mode]func(m *Model){
 	modeProposals: func(m *Model) {
 		v, _ := proposals.New(&m.env, &proposing.Desk{})
 		m.show(modeProposals, v)
+	},
+	modeAnswer: func(m *Model) {
+		data, _ := os.ReadFile("../../model/invite/testdata/google-request.ics")
+		inv, _ := invite.Parse(data, time.UTC)
+		card := invite.Describe(inv, invite.Reader{Addresses: []string{"sam@example.com"}, Zone: time.UTC})
+		m.show(modeAnswer, answering.New(&m.env, m.panes.accts[0].acct, model.Body{}, inv, card, nil, time.UTC))
 	},
 	modeScreener: func(m *Model) {
 		v, _ := screening.New(&m.env, []screen.Account{m.panes.accts[0].acct})

@@ -13,6 +13,7 @@ import (
 	"unibox/accounts/send/outbox"
 	"unibox/model"
 	mailcompose "unibox/model/compose"
+	"unibox/model/invite"
 	"unibox/model/review"
 	"unibox/ui/tui/screen"
 )
@@ -128,6 +129,23 @@ func (m QueuedMsg) AccountIndex() int       { return screen.NoAccount }
 func (m CancelledMsg) AccountIndex() int    { return screen.NoAccount }
 func (m ShelvedMsg) AccountIndex() int      { return screen.NoAccount }
 func (m OutboxMsg) AccountIndex() int       { return screen.NoAccount }
+
+// StartRSVPCmd writes the answer to the invitation in b (spec: what it
+// answers, as whom, and how) as a draft before any editor runs, as
+// StartComposeCmd does a reply; the editor then takes the comment.
+func StartRSVPCmd(room *screen.Mailroom, acct screen.Account, b model.Body, spec invite.ReplySpec) tea.Cmd {
+	return func() tea.Msg {
+		c, ok := screen.ComposerOf(acct)
+		if room == nil || !ok {
+			return ComposeReadyMsg{Err: ErrCannotSend}
+		}
+		dr, d, err := drafting.StartRSVP(room.Box, acct.Name(), c, b, spec)
+		if err != nil {
+			return ComposeReadyMsg{Err: err}
+		}
+		return ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}
+	}
+}
 
 // ErrRSVPStaysLocal: an answer to an invitation is not postponed to the
 // server's Drafts, whose copy could not say what it answers; its local

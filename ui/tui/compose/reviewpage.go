@@ -6,6 +6,7 @@ import (
 
 	"unibox/model"
 	mailcompose "unibox/model/compose"
+	"unibox/model/invite"
 	"unibox/model/textsafe"
 	"unibox/ui/tui/screen"
 )
@@ -90,6 +91,10 @@ func (c Composer) headerLines(width int) []string {
 		addresses("Bcc:", d.Bcc)
 	}
 	words("Subject:", d.Subject)
+	if r := d.RSVP; r != nil {
+		words("Answer:", textsafe.Line(r.Said()))
+		words("Event:", "text/calendar; method=REPLY for "+textsafe.Line(r.UID)+rsvpInstance(r))
+	}
 	for _, p := range d.Attachments {
 		what := fmt.Sprintf("%s (%s, %s)", textsafe.Line(p.Name), textsafe.Line(p.Type), screen.HumanSize(int64(len(p.Data))))
 		if p.Path != "" && p.Path != p.Name {
@@ -100,9 +105,46 @@ func (c Composer) headerLines(width int) []string {
 	return out
 }
 
+// rsvpInstance names the one instance an answer is about, "" for the
+// whole series.
+func rsvpInstance(r *invite.ReplySpec) string {
+	if r.RecurrenceID == nil {
+		return ""
+	}
+	return ", only the occurrence of " + textsafe.Line(r.RecurrenceID.Value)
+}
+
+// rsvpMarks are what an answer to an invitation must show first: that it
+// goes to an organizer who did not send the invitation, and that it no
+// longer goes to the organizer at all (its To edited).
+func (c Composer) rsvpMarks(width int) []string {
+	r := c.Shown.RSVP
+	if r == nil {
+		return nil
+	}
+	var out []string
+	org := r.Organizer.Email
+	if r.Sender != "" && !strings.EqualFold(r.Sender, org) {
+		out = append(out, c.wrapped(c.styles.StatusError.Render, "! the answer goes to ORGANIZER "+textsafe.Line(org)+", not the sender "+textsafe.Line(r.Sender), width)...)
+	}
+	toOrganizer := false
+	for _, a := range append(append([]model.Address{}, c.Shown.To...), c.Shown.Cc...) {
+		toOrganizer = toOrganizer || strings.EqualFold(a.Address, org)
+	}
+	if !toOrganizer {
+		out = append(out, c.wrapped(c.styles.StatusError.Render, "! the organizer "+textsafe.Line(org)+" is not a recipient: the answer will not reach their calendar", width)...)
+	}
+	return out
+}
+
 // markLines is every one of the review's marks, each wrapped onto as
 // many lines as it needs: what a person should see before sending.
 func (c Composer) markLines(width int) []string {
+	return append(c.rsvpMarks(width), c.recipientMarks(width)...)
+}
+
+// recipientMarks are the marks of the recipients and the text.
+func (c Composer) recipientMarks(width int) []string {
 	if c.checking {
 		return c.wrapped(c.styles.Dim.Render, "checking whom this account has written to…", width)
 	}

@@ -1,8 +1,6 @@
 package message
 
 import (
-	"strings"
-
 	"unibox/model"
 	"unibox/model/invite"
 	"unibox/model/textsafe"
@@ -36,36 +34,26 @@ func (v Viewer) readInvitation(b model.Body) *invitation {
 
 // cardLines draws the card w columns wide, nil without one.
 func (v Viewer) cardLines(w int) []string {
-	in := v.invite
-	if in == nil {
+	switch in := v.invite; {
+	case in == nil:
 		return nil
-	}
-	if in.err != "" {
+	case in.err != "":
 		return screen.Hanging(v.styles.StatusError.Render, "! "+textsafe.Line(in.err), w)
+	default:
+		return screen.CardLines(v.styles, in.card, w)
 	}
-	c := in.card
-	out := []string{v.styles.Title.Render(textsafe.Fit(textsafe.Line(c.Title+": "+c.Summary), w))}
-	for _, warn := range c.Warnings {
-		out = append(out, screen.Hanging(v.styles.StatusError.Render, "! "+textsafe.Line(warn), w)...)
-	}
-	fields := c.Fields
-	if len(c.Changes) > 0 {
-		fields = append([]invite.Field{{Label: "Changed", Value: strings.Join(c.Changes, "; ")}}, fields...)
-	}
-	room := max(w-labelWidth-1, 1)
-	for _, f := range fields {
-		for i, l := range strings.Split(screen.Wrap(textsafe.Line(f.Value), room), "\n") {
-			label := strings.Repeat(" ", labelWidth+1)
-			if i == 0 {
-				label = v.styles.Label.Render(padRight(f.Label+":", labelWidth+1))
-			}
-			out = append(out, label+textsafe.Fit(l, room))
-		}
-	}
-	return out
 }
 
-// padRight pads s with spaces to w columns.
-func padRight(s string, w int) string {
-	return s + strings.Repeat(" ", max(w-textsafe.Width(s), 0))
+// Invitation is the invitation of the message on screen, read, with the
+// body it came in; ok is false while it loads and for mail without one
+// (or with one that could not be read).
+func (v Viewer) Invitation() (inv invite.Invite, card invite.Card, b model.Body, ok bool) {
+	b, loaded := v.Answerable()
+	if !loaded || v.invite == nil || v.invite.err != "" {
+		return invite.Invite{}, invite.Card{}, model.Body{}, false
+	}
+	return v.invite.inv, v.invite.card, b, true
 }
+
+// Own are the addresses of the account of the message on screen.
+func (v Viewer) Own() []string { return v.own }

@@ -63,7 +63,7 @@ func (v Viewer) Showing() model.MessageID { return v.ID }
 func (v Viewer) Open(e *screen.Env, acct screen.Account, id model.MessageID) (Viewer, tea.Cmd) {
 	v.ID, v.Req, v.loading, v.err, v.body, v.attach, v.invite = id, e.Next(), true, "", model.Body{}, attachList{}, nil
 	v.own = nil
-	if c, ok := acct.(screen.Composing); ok {
+	if c, ok := screen.ComposerOf(acct); ok {
 		from, aliases := c.Identity()
 		if from != nil {
 			v.own = append(v.own, from.Address)

@@ -52,6 +52,10 @@ type KeyMap struct {
 	// Agents' rule proposals (issue 40): P opens them; there y accepts
 	// one into the rules file, x rejects it.
 	Proposals, AcceptProposal, RejectProposal key.Binding
+	// Invitations (issue 41): I in the message view opens the answer
+	// screen of the invitation on screen; there a accepts, t answers
+	// maybe, d declines (each then asks the editor for a comment).
+	Invitation, RSVPAccept, RSVPTentative, RSVPDecline key.Binding
 }
 
 // DefaultKeyMap is the built-in keymap (aerc/mutt-like).
@@ -117,6 +121,10 @@ func DefaultKeyMap() KeyMap {
 		Proposals:       b([]string{"P"}, "P", "rules proposed"),
 		AcceptProposal:  b([]string{"y"}, "y", "accept rule"),
 		RejectProposal:  b([]string{"x"}, "x", "reject rule"),
+		Invitation:      b([]string{"I"}, "I", "answer invitation"),
+		RSVPAccept:      b([]string{"a"}, "a", "accept"),
+		RSVPTentative:   b([]string{"t"}, "t", "maybe"),
+		RSVPDecline:     b([]string{"d"}, "d", "decline"),
 	}
 }
 
@@ -141,6 +149,7 @@ func (k *KeyMap) Actions() map[string]*key.Binding {
 		"folders":  &k.Folders,
 		"screener": &k.Screener, "screen_in": &k.ScreenIn, "screen_out": &k.ScreenOut, "screen_out_domain": &k.ScreenOutDomain,
 		"proposals": &k.Proposals, "accept_proposal": &k.AcceptProposal, "reject_proposal": &k.RejectProposal,
+		"invitation": &k.Invitation, "rsvp_accept": &k.RSVPAccept, "rsvp_tentative": &k.RSVPTentative, "rsvp_decline": &k.RSVPDecline,
 	}
 }
 
