@@ -178,6 +178,9 @@ func (v Viewer) View(width, height int) string {
 // Header names the view and its keys.
 func (v Viewer) Header() string {
 	h := fmt.Sprintf("message · %s/%s scroll · %s back", screen.LastHint(v.keys.Up), screen.LastHint(v.keys.Down), screen.Hint(v.keys.Back))
+	if v.invite != nil && v.invite.card.Answerable && !v.loading {
+		h += fmt.Sprintf(" · %s answer invitation", screen.Hint(v.keys.Invitation))
+	}
 	switch n := len(v.body.Attachments); {
 	case v.loading || n == 0:
 	case n == 1:
@@ -198,7 +201,7 @@ func (v Viewer) FullHelp() [][]key.Binding {
 	return [][]key.Binding{v.ShortHelp(),
 		// What acts on the message on screen, as in the list (screens.go's
 		// row of the message view), and the steps through its thread.
-		{k.Archive, k.Trash, k.ToggleRead, k.ToggleFlag, k.Move, k.Snooze, k.Undo, k.Unsubscribe},
+		{k.Archive, k.Trash, k.ToggleRead, k.ToggleFlag, k.Move, k.Snooze, k.Undo, k.Unsubscribe, k.Invitation},
 		{k.NextInThread, k.PrevInThread, k.Reply, k.ReplyAll, k.Forward, k.Compose, k.Attachments, k.SaveAttachment}}
 }
 

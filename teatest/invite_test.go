@@ -1,0 +1,126 @@
+package teatest
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-message/mail"
+
+	"unibox/accounts/testservers/imaptest"
+	"unibox/model/invite"
+	"unibox/ui/facetest"
+	"unibox/ui/tui"
+)
+
+// weeklyFromBob is the Outlook weekly invitation of the corpus, organized
+// by Bob (a user of the mail world, so his INBOX receives the answer).
+func weeklyFromBob(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../model/invite/testdata/outlook-weekly.ics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(bytes.ReplaceAll(data, []byte("lukasz.nowak@contoso.example"), []byte("bob@example.com")))
+}
+
+// calendarPart is a delivered message's text/calendar part and its
+// method parameter.
+func calendarPart(t *testing.T, raw []byte) (string, string) {
+	t.Helper()
+	r, err := mail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p, err := r.NextPart()
+		if errors.Is(err, io.EOF) {
+			return "", ""
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := p.Header.(*mail.InlineHeader); ok {
+			if mt, params, _ := h.ContentType(); mt == "text/calendar" {
+				b, _ := io.ReadAll(p.Body)
+				return string(b), params["method"]
+			}
+		}
+	}
+}
+
+// An invitation from the keyboard (issue 41), through a real provider
+// child, a real SMTP server and real INBOXes: its row says [invite]; the
+// message view shows the card of the recurring Outlook series in New
+// York time with its Windows zone named; I opens the answer screen, a
+// accepts, the editor's text becomes the comment, the review shows the
+// answer, y sends it; Bob (the organizer) gets one iTIP REPLY, and the
+// invitation is \Answered.
+func TestAnswerAnInvitationFromTheKeyboard(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, smtp, set, box, runner := mailWorld(t)
+	inviteMail := imaptest.Mail{From: "Bob <bob@example.com>", To: "sam@example.com", Subject: "Atlas weekly", Date: time.Now().Add(-time.Minute),
+		Body: "Weekly sync.", Calendar: weeklyFromBob(t), Method: "REQUEST"}.Bytes()
+	if _, err := srv.Append("sam", "INBOX", inviteMail, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "See you there, slides ready.")}
+	tm, _ := run(t, uiAccounts(set), 120, 40, func(o *tui.Options) {
+		o.Mailroom = room
+		o.Now = func() time.Time { return time.Now().In(ny) }
+	})
+	waitFor(t, tm, "[invite] Atlas weekly")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Updated invitation: Atlas weekly", "When:      Tue 8 Dec 2026 08:00–09:00", "Time zone: 14:00 in W. Europe Standard Time",
+		"Repeats:   every Tuesday until 3 Mar 2027, except 22 Dec", "You:       not answered")
+	tm.Send(key("I"))
+	waitFor(t, tm, "answer the invitation · a accept · t maybe · d decline · esc back", "You answer as sam@example.com")
+	pressed := time.Now()
+	tm.Send(key("a"))
+	waitFor(t, tm, "review · y send", "Answer:  accepted as sam@example.com: Atlas weekly", "Subject: Accepted: Atlas weekly", "See you there, slides ready.")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sent: Accepted: Atlas weekly")
+	bob := facetest.Folder(t, srv, "bob", "pw", "INBOX")
+	// The issue's figure: from a to the REPLY in the organizer's INBOX at
+	// send_delay 0, an editor and a review (y at once) included.
+	t.Logf("a to the reply in the organizer's INBOX: %v", time.Since(pressed))
+	if len(bob) != 1 || smtp.Deliveries() != 1 {
+		t.Fatalf("bob's INBOX %d, deliveries %d: want the one reply", len(bob), smtp.Deliveries())
+	}
+	cal, method := calendarPart(t, bob[0].Raw)
+	reply, err := invite.Parse([]byte(cal), ny)
+	if method != "REPLY" || err != nil || reply.Method != invite.Reply {
+		t.Fatalf("method %q, calendar %v:\n%s", method, err, bob[0].Raw)
+	}
+	ev := reply.Events[0]
+	if ev.Sequence != 2 || len(ev.Attendees) != 1 || ev.Attendees[0].Email != "sam@example.com" || ev.Attendees[0].PartStat != "ACCEPTED" {
+		t.Fatalf("reply event: %+v", ev)
+	}
+	if !bytes.Contains([]byte(cal), []byte(`COMMENT:See you there\, slides ready.`)) {
+		t.Errorf("the comment is not in the reply:\n%s", cal)
+	}
+	// "sent" is said once the server took it; the copy in Sent and the
+	// flag follow (the outbox's steps), so the flag is waited for.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		answered := false
+		for _, m := range facetest.Folder(t, srv, "sam", "pw", "INBOX") {
+			if bytes.Contains(m.Raw, []byte("Subject: Atlas weekly")) {
+				answered = slices.Contains(m.Flags, imap.FlagAnswered)
+			}
+		}
+		if answered {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the invitation is not \\Answered after its reply went")
+		}
+	}
+}
