@@ -102,6 +102,7 @@ func (h *Hub) Server() *mcp.Server {
 	h.addThreadTool(s)
 	h.addAttachmentTool(s)
 	h.addRuleTools(s)
+	h.addInvitationTools(s)
 	mcp.AddTool(s, &mcp.Tool{Name: "account_status", Annotations: ro, Description: "Every account's connection state, error class and last error, without waiting on any."}, h.status)
 	return s
 }
