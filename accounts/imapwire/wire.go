@@ -138,6 +138,14 @@ type Message struct {
 	// method parameter: REQUEST, CANCEL, REPLY, COUNTER, PUBLISH, or
 	// CALENDAR when it has none; absent when there is no such part.
 	Invitation string `json:"invitation,omitempty" jsonschema:"the iTIP method of the message's calendar part (REQUEST, CANCEL, REPLY, COUNTER, PUBLISH; CALENDAR: none given); absent: no calendar part"`
+	// Calendar is the text of the calendar part, fetched by sync_folder
+	// for the invitations among its new messages (issue 41: the store
+	// keeps every invitation's event, bodies or not); absent elsewhere,
+	// and for a part over 1 MB or past the call's budget.
+	Calendar string `json:"calendar,omitempty" jsonschema:"sync_folder only: the calendar part's text (UTF-8, unsanitised: parse it, never show it as is)"`
+	// CalendarPart locates the calendar part in the structure the
+	// listing read, for fetching it alone; never sent.
+	CalendarPart *CalendarPart `json:"-"`
 	// Threading: the raw ids threading reads (message_id above is display
 	// text), fetched with the envelope; absent when they were not.
 	Threading *ThreadHeaders `json:"threading,omitempty" jsonschema:"the raw Message-ID, In-Reply-To and References ids, without <>"`
@@ -436,4 +444,13 @@ type CreateFolderOut struct {
 	ErrorInfo
 	Folder  string `json:"folder"`
 	Created bool   `json:"created"`
+}
+
+// CalendarPart is where a message's calendar part is and how it is
+// encoded, from its BODYSTRUCTURE.
+type CalendarPart struct {
+	Path     []int
+	Encoding string
+	Charset  string
+	Size     uint32 // encoded, as the structure says
 }

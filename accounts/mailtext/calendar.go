@@ -1,6 +1,8 @@
 package mailtext
 
 import (
+	"bytes"
+	"io"
 	"strings"
 )
 
@@ -66,4 +68,17 @@ func (p *parser) keepCalendar(cal *calendarCapture, params map[string]string) {
 		p.problem(problem + " in the calendar part")
 	}
 	p.msg.Calendar, p.msg.CalendarMethod = text, Method(params["method"])
+}
+
+// DecodeCalendar is a calendar part fetched on its own (BODY[path]):
+// undone from its transfer encoding and converted from charset to UTF-8,
+// as Parse keeps one; a part over MaxCalendar once decoded is refused.
+func DecodeCalendar(data []byte, encoding, charset string) (string, bool) {
+	r, _ := transferDecoder(encoding, bytes.NewReader(data))
+	var cal calendarCapture
+	if _, err := io.Copy(&cal, r); err != nil || cal.over {
+		return "", false
+	}
+	text, _ := decodeCharset(cal.buf, charset)
+	return text, true
 }

@@ -115,7 +115,8 @@ func summary(acct, folder string, uidValidity uint32, b *imapclient.FetchMessage
 	m.Forwarded = hasFlag(b.Flags, imap.FlagForwarded)
 	m.HasAttachments = hasAttachments(b.BodyStructure)
 	m.AttachmentNames = attachmentNames(b.BodyStructure)
-	m.Invitation = string(invitation(b.BodyStructure))
+	inv, part := invitation(b.BodyStructure)
+	m.Invitation, m.CalendarPart = string(inv), part
 	m.Threading = threadHeaders(b)
 	_, m.ListID = summaryFields(b.FindBodySection(referencesSection))
 	if extra != nil {

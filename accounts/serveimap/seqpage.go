@@ -79,5 +79,5 @@ func (a *account) pageBySeq(ctx context.Context, c *imapclient.Client, in imapwi
 	// Below the lowest sequence number fetched, only uids below it: more
 	// at or above from only if it was not the first, and all were.
 	out.More = lo > 1 && len(out.New) == len(msgs) && lowest > from
-	return true, nil
+	return true, a.fetchCalendars(ctx, c, out.New)
 }

@@ -96,7 +96,7 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 			return err
 		}
 		out.New, out.More = msgs, out.Total > uint32(limit)
-		return nil
+		return a.fetchCalendars(ctx, c, out.New)
 	}
 	if from < out.UIDNext {
 		set := imap.UIDSet{imap.UIDRange{Start: imap.UID(from), Stop: 0}}
@@ -117,6 +117,9 @@ func (s *Server) syncChanges(ctx context.Context, a *account, c *imapclient.Clie
 				return err
 			}
 			out.New, out.More = msgs, newCount > uint32(limit)
+			if err := a.fetchCalendars(ctx, c, out.New); err != nil {
+				return err
+			}
 		}
 	}
 	if out.Reset || from <= 1 || in.BeforeUID > 0 {
@@ -172,7 +175,7 @@ func (s *Server) fillGap(ctx context.Context, a *account, c *imapclient.Client, 
 		return err
 	}
 	out.New, out.More = msgs, count(held) > uint32(limit)
-	return nil
+	return a.fetchCalendars(ctx, c, out.New)
 }
 
 // flagStates fetches the flags of the held uids, those changed since
