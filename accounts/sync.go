@@ -199,7 +199,7 @@ func (a *Account) syncStep(ctx context.Context, folder string, limit int, first 
 // changes is a page as the store takes it.
 func changes(p provider.SyncPage, next uint32, modseq uint64, done bool) store.Changes {
 	c := store.Changes{Folder: p.Folder, Reset: p.Reset, UIDValidity: p.UIDValidity, UIDNext: next, HighestModSeq: modseq,
-		Total: p.Total, New: p.New, Checked: p.Checked, Present: p.Present, Done: done, At: time.Now()}
+		Total: p.Total, New: p.New, Calendars: p.Calendars, Checked: p.Checked, Present: p.Present, Done: done, At: time.Now()}
 	for _, f := range p.Flags {
 		c.Flags = append(c.Flags, store.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered, Forwarded: f.Forwarded})
 	}

@@ -19,6 +19,7 @@ import (
 	"unibox/accounts/config"
 	"unibox/accounts/send/dispatch"
 	"unibox/accounts/send/outbox"
+	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/accounts/testservers/memimap"
 	"unibox/accounts/testservers/smtptest"
@@ -187,6 +188,12 @@ func TestReviewRefusesAndDiscards(t *testing.T) {
 // through a real serve-imap child, and a running outbox; edit, when
 // given, changes the config before the account opens.
 func mailWorld(t *testing.T, edit ...func(*config.Config)) (*memimap.Server, *smtptest.Server, *accounts.Set, *outbox.Box, *dispatch.Runner) {
+	return storedMailWorld(t, nil, edit...)
+}
+
+// storedMailWorld is mailWorld whose account keeps its mail in st (nil:
+// none).
+func storedMailWorld(t *testing.T, st *store.Store, edit ...func(*config.Config)) (*memimap.Server, *smtptest.Server, *accounts.Set, *outbox.Box, *dispatch.Runner) {
 	srv, err := memimap.Start(memimap.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -213,10 +220,14 @@ func mailWorld(t *testing.T, edit ...func(*config.Config)) (*memimap.Server, *sm
 	for _, e := range edit {
 		e(cfg)
 	}
-	set, err := accounts.Open(cfg, accounts.Options{Exe: unibin.Exe(t),
+	opts := accounts.Options{Exe: unibin.Exe(t),
 		Password: func(config.Account) func(context.Context) (string, error) {
 			return func(context.Context) (string, error) { return "pw", nil }
-		}})
+		}}
+	if st != nil {
+		opts.Store = accounts.Have(st)
+	}
+	set, err := accounts.Open(cfg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

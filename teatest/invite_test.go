@@ -2,16 +2,20 @@ package teatest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-message/mail"
 
+	"unibox/accounts/store"
 	"unibox/accounts/testservers/imaptest"
 	"unibox/model/invite"
 	"unibox/ui/facetest"
@@ -123,4 +127,77 @@ func TestAnswerAnInvitationFromTheKeyboard(t *testing.T) {
 			t.Fatal("the invitation is not \\Answered after its reply went")
 		}
 	}
+}
+
+// An update is told against the version the store kept (issue 41): the
+// series moved an hour says so, and the answer sent before (a REPLY in
+// Sent) is the card's "You"; a cancellation sent by someone else than
+// the organizer says so and changes nothing. Through a real child, a
+// real store file and the real sync of INBOX and Sent.
+func TestInvitationUpdateFromTheStore(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "store.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, _, set, box, runner := storedMailWorld(t, st)
+	current := weeklyFromBob(t)
+	earlier := strings.NewReplacer("SEQUENCE:2", "SEQUENCE:1", "20261208T140000", "20261208T130000", "20261208T150000", "20261208T140000").Replace(current)
+	inv, err := invite.Parse([]byte(earlier), ny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := invite.NewReply(inv, "sam@example.com", invite.Tentative, ny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answeredAt := time.Date(2026, 12, 5, 15, 0, 0, 0, time.UTC)
+	cancel := strings.NewReplacer("METHOD:REQUEST", "METHOD:CANCEL", "STATUS:CONFIRMED", "STATUS:CANCELLED", "SEQUENCE:2", "SEQUENCE:3").Replace(current)
+	for _, m := range []struct {
+		folder string
+		mail   imaptest.Mail
+	}{
+		{"INBOX", imaptest.Mail{From: "Bob <bob@example.com>", To: "sam@example.com", Subject: "Atlas weekly (first)", Date: time.Now().Add(-3 * time.Hour),
+			Body: "Weekly sync.", Calendar: earlier, Method: "REQUEST"}},
+		{"Sent", imaptest.Mail{From: "Sam <sam@example.com>", To: "bob@example.com", Subject: "Tentative: Atlas weekly", Date: answeredAt,
+			Body: "Sam has tentatively accepted.", Calendar: string(spec.Calendar("", answeredAt)), Method: "REPLY"}},
+		{"INBOX", imaptest.Mail{From: "Bob <bob@example.com>", To: "sam@example.com", Subject: "Atlas weekly (moved)", Date: time.Now().Add(-40 * time.Minute),
+			Body: "Moved an hour.", Calendar: current, Method: "REQUEST"}},
+		{"INBOX", imaptest.Mail{From: "Mallory <mallory@evil.example>", To: "sam@example.com", Subject: "Canceled: Atlas weekly", Date: time.Now().Add(-30 * time.Minute),
+			Body: "Off.", Calendar: cancel, Method: "CANCEL"}},
+	} {
+		if _, err := srv.Append("sam", m.folder, m.mail.Bytes(), nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: "true"}
+	tm, _ := run(t, uiAccounts(set), 120, 40, func(o *tui.Options) {
+		o.Mailroom = room
+		o.Now = func() time.Time { return time.Now().In(ny) }
+	})
+	waitFor(t, tm, "[cancelled] Canceled: Atlas weekly", "[invite] Atlas weekly (moved)", "[invite] Atlas weekly (first)")
+	// The sync stores INBOX, then Sent: the card reads what the store
+	// holds when the message opens, so the four versions are waited for.
+	uid := inv.Events[0].UID
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if vs, _ := set.Accounts[0].Stored().Events(context.Background(), uid); len(vs) == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the store never held the event's four versions")
+		}
+	}
+	// (The renderer writes only the lines that changed: the update is
+	// read first, since the cancellation's card has the same "You" line.)
+	tm.Send(key("j"))
+	tm.Send(key("enter")) // the update, under the forged cancellation
+	waitFor(t, tm, "Updated invitation: Atlas weekly", "Changed:   time moved from 07:00 to 08:00", "You:       maybe (your answer of Sat 5 Dec 10:00)")
+	tm.Send(key("esc"))
+	tm.Send(key("k"))
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Cancelled: Atlas weekly", "! from mallory@evil.example, not the organizer (bob@example.com): it changes nothing")
 }

@@ -252,6 +252,12 @@ func (p imapProvider) Sync(ctx context.Context, a *conn.Adapter, req provider.Sy
 		HighestModSeq: out.HighestModSeq, Total: out.Total, More: out.More, Checked: out.Checked, Present: out.Present}
 	for _, m := range out.New {
 		pg.New = append(pg.New, toModel(p.account, out.Folder, m))
+		if m.Calendar != "" {
+			if pg.Calendars == nil {
+				pg.Calendars = map[uint32]string{}
+			}
+			pg.Calendars[m.UID] = m.Calendar
+		}
 	}
 	for _, f := range out.Flags {
 		pg.Flags = append(pg.Flags, provider.FlagState{UID: f.UID, Seen: f.Seen, Flagged: f.Flagged, Answered: f.Answered, Forwarded: f.Forwarded})

@@ -46,6 +46,9 @@ type SyncPage struct {
 	Flags         []FlagState
 	Checked       bool
 	Present       [][2]uint32
+	// Calendars are the calendar parts of the invitations among New, by
+	// uid (issue 41): the store keeps their events.
+	Calendars map[uint32]string
 }
 
 // Threader is a provider that fetches the threading ids of mail stored

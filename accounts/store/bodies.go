@@ -130,6 +130,13 @@ func (s *Store) saveBodies(ctx context.Context, k Key, bodies []model.Body, text
 		if err := rows.Err(); err != nil {
 			return err
 		}
+		for _, b := range bodies {
+			if b.Calendar != "" { // an invitation opened: its event is kept beyond its body
+				if err := writeInvite(tx, acct, b.ID.Folder, b.ID.UID, b.From.Address, b.Date, b.Calendar); err != nil {
+					return err
+				}
+			}
+		}
 		dropped, err := evict(tx, maxBytes)
 		if err != nil {
 			return err

@@ -227,6 +227,8 @@ var migrations = []string{
 	// says "[invite]" or "[cancelled]" without its body. Rows stored
 	// before say nothing ('' as for mail without one) until rewritten.
 	`ALTER TABLE message ADD COLUMN invitation TEXT NOT NULL DEFAULT ''; -- model.Invitation, '' none`,
+	// 14: the events of invitations (issue 41, invites.go).
+	invitesSchema,
 }
 
 // bodyTriggers keep the index's body column as bodies come and go: the

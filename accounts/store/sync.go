@@ -47,7 +47,10 @@ type Changes struct {
 	Total         uint32
 	Held          uint32 // the Held of the state the step began from
 	New           []model.Message
-	Flags         []FlagState
+	// Calendars are the calendar parts of invitations among New, by uid:
+	// their events are kept (invites.go).
+	Calendars map[uint32]string
+	Flags     []FlagState
 	// Checked: Present lists every uid below the old UIDNext the server
 	// has (inclusive ranges); stored ones it lacks are gone.
 	Checked bool
@@ -221,6 +224,9 @@ func (s *Store) ApplySync(ctx context.Context, k Key, c Changes) (Applied, error
 			if floor == 0 || m.ID.UID < floor {
 				floor = m.ID.UID
 			}
+		}
+		if err := writeInvites(tx, acct, c.Folder, c.New, c.Calendars); err != nil {
+			return err
 		}
 		for _, f := range c.Flags {
 			if _, err := tx.Exec(`UPDATE message SET seen = ?, flagged = ?, answered = ?, forwarded = ? WHERE account_id = ? AND folder = ? AND uid = ?`,

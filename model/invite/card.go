@@ -24,6 +24,10 @@ type Reader struct {
 	// Earlier is the version of the event seen before this one (the
 	// store's), nil when none: an update says what it changed against it.
 	Earlier *Event
+	// Answered is the reader's own answer as sent (a REPLY in Sent), nil
+	// when none is known: the card says it instead of the invitation's
+	// own (which still says NEEDS-ACTION).
+	Answered *Answered
 }
 
 // Field is one labelled line of a card.
@@ -96,7 +100,10 @@ func Describe(inv Invite, r Reader) Card {
 	if c.Trusted && r.Earlier != nil && e.Supersedes(*r.Earlier) {
 		c.Changes = e.Changes(*r.Earlier, zone)
 	}
-	c.Fields = e.fields(inv.Method, zone, c.Me)
+	c.Fields = e.fields(inv.Method, zone, c.Me, r.Answered != nil)
+	if a := r.Answered; a != nil && inv.Method != Reply {
+		c.Fields = append(c.Fields, Field{"You", Answer(a.PartStat) + " (your answer of " + a.At.In(zone).Format("Mon 2 Jan 15:04") + ")"})
+	}
 	for _, o := range inv.Events[1:] {
 		if o.RecurrenceID.IsZero() || !strings.EqualFold(o.UID, e.UID) {
 			c.Fields = append(c.Fields, Field{"Also", orNoTitle(o.Summary) + ": " + Span(o.Start, o.End, zone)})
@@ -144,7 +151,7 @@ func (e Event) organizedBy(addrs []string) bool {
 }
 
 // fields are the master event's lines.
-func (e Event) fields(method string, zone *time.Location, me *Attendee) []Field {
+func (e Event) fields(method string, zone *time.Location, me *Attendee, answered bool) []Field {
 	var out []Field
 	add := func(label, value string) {
 		if value != "" {
@@ -171,7 +178,7 @@ func (e Event) fields(method string, zone *time.Location, me *Attendee) []Field 
 		}
 		add(label, a.describe())
 	}
-	if me != nil && method != Reply {
+	if me != nil && method != Reply && !answered {
 		add("You", Answer(me.PartStat))
 	}
 	return out

@@ -423,8 +423,10 @@ func (m *Model) handleAccountMsg(msg accountMsg) tea.Cmd {
 		return m.panes.snoozeMarksArrived(&m.env, msg) // drawn with the next view
 	case snoozeDueMsg:
 		return m.panes.snoozeDue(&m.env, msg)
-	case message.OpenedMsg:
-		m.viewer, _ = m.viewer.Update(msg)
+	case message.OpenedMsg, message.EventsMsg:
+		var cmd tea.Cmd
+		m.viewer, cmd = m.viewer.Update(msg) // an invitation's: its stored versions are read next
+		return cmd
 	case refreshedMsg:
 		a := m.panes.accts[msg.account]
 		var line string

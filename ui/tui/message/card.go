@@ -1,6 +1,11 @@
 package message
 
 import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
 	"unibox/model"
 	"unibox/model/invite"
 	"unibox/model/textsafe"
@@ -30,6 +35,52 @@ func (v Viewer) readInvitation(b model.Body) *invitation {
 		return &invitation{err: "the calendar part could not be read: " + err.Error()}
 	}
 	return &invitation{inv: inv, card: invite.Describe(inv, invite.Reader{Addresses: v.own, Zone: v.loc, Sender: b.From.Address})}
+}
+
+// EventsMsg is what the store holds of the invitation's event: the
+// versions an update is told against, and the person's answers in Sent.
+type EventsMsg struct {
+	Req      uint64
+	versions []invite.Version
+}
+
+func (m EventsMsg) AccountIndex() int { return screen.NoAccount }
+
+// recallCmd reads the stored versions of the invitation on screen (from
+// the store alone: never a dial), nil when there is none or no store.
+func (v Viewer) recallCmd() tea.Cmd {
+	st := screen.StoredOf(v.acct)
+	if v.invite == nil || v.invite.err != "" || st == nil || len(v.invite.inv.Events) == 0 {
+		return nil
+	}
+	ctx, req, uid := v.ctx, v.Req, v.invite.inv.Events[0].UID
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		vs, _ := st.Events(cctx, uid) // none read: the card stands as the part alone says it
+		return EventsMsg{Req: req, versions: vs}
+	}
+}
+
+// recalled tells the card what the store knows: what an update changed,
+// and the answer the person sent.
+func (v Viewer) recalled(msg EventsMsg) Viewer {
+	in := v.invite
+	if msg.Req != v.Req || in == nil || in.err != "" || len(msg.versions) == 0 {
+		return v
+	}
+	b := v.body
+	self := invite.Version{Folder: b.ID.Folder, UID: b.ID.UID, UIDValidity: b.ID.UIDValidity}
+	earlier, answered := invite.Recall(in.inv.Events[0], msg.versions, v.own, self, v.loc)
+	if earlier == nil && answered == nil {
+		return v
+	}
+	card := invite.Describe(in.inv, invite.Reader{Addresses: v.own, Zone: v.loc, Sender: b.From.Address, Earlier: earlier, Answered: answered})
+	v.invite = &invitation{inv: in.inv, card: card}
+	top := v.Viewport.YOffset
+	v = v.setText(v.content())
+	v.Viewport.SetYOffset(top)
+	return v
 }
 
 // cardLines draws the card w columns wide, nil without one.

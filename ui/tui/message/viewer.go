@@ -34,6 +34,10 @@ type Viewer struct {
 	// aliases): the invitation card tells whether they are invited.
 	own    []string
 	invite *invitation // the message's calendar part, read (card.go); nil: none
+	// acct and ctx are the account the message is from and the context
+	// its follow-up reads run under (the invitation's stored versions).
+	acct screen.Account
+	ctx  context.Context
 }
 
 func New(e *screen.Env, loc *time.Location) Viewer {
@@ -62,7 +66,7 @@ func (v Viewer) Showing() model.MessageID { return v.ID }
 // for the answer to its own request.
 func (v Viewer) Open(e *screen.Env, acct screen.Account, id model.MessageID) (Viewer, tea.Cmd) {
 	v.ID, v.Req, v.loading, v.err, v.body, v.attach, v.invite = id, e.Next(), true, "", model.Body{}, attachList{}, nil
-	v.own = nil
+	v.own, v.acct, v.ctx = nil, acct, e.Ctx
 	if c, ok := screen.ComposerOf(acct); ok {
 		from, aliases := c.Identity()
 		if from != nil {
@@ -108,8 +112,12 @@ func (v Viewer) setText(text string) Viewer {
 // name (rebound under [keys] with the list's); the viewport's own keys
 // (space, b, the mouse wheel) still work beside them.
 func (v Viewer) Update(msg tea.Msg) (Viewer, tea.Cmd) {
-	if o, ok := msg.(OpenedMsg); ok {
-		return v.opened(o), nil
+	switch msg := msg.(type) {
+	case OpenedMsg:
+		v = v.opened(msg)
+		return v, v.recallCmd()
+	case EventsMsg:
+		return v.recalled(msg), nil
 	}
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch {

@@ -1,0 +1,53 @@
+package invite
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Recall finds the version an update changes (the organizer's, of a
+// lower SEQUENCE; a stranger's never counts) and the reader's newest own
+// answer in Sent; the card then says what changed and the answer sent.
+func TestRecall(t *testing.T) {
+	weekly := string(load(t, "outlook-weekly.ics"))
+	organizer := "lukasz.nowak@contoso.example"
+	earlier := strings.NewReplacer("SEQUENCE:2", "SEQUENCE:1", "20261208T140000", "20261208T130000", "20261208T150000", "20261208T140000").Replace(weekly)
+	forged := strings.NewReplacer("SEQUENCE:2", "SEQUENCE:1", "Microsoft Teams Meeting", "Room 13").Replace(weekly)
+	cur, err := Parse([]byte(weekly), time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _ := Parse([]byte(earlier), time.UTC)
+	spec, err := NewReply(old, "sam@example.com", Tentative, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answeredAt := time.Date(2026, 12, 6, 9, 30, 0, 0, time.UTC)
+	versions := []Version{
+		{Folder: "INBOX", UID: 1, Sender: organizer, At: time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC), Calendar: earlier},
+		{Folder: "Sent", UID: 4, Sender: "sam@example.com", At: answeredAt, Calendar: string(spec.Calendar("", answeredAt))},
+		{Folder: "INBOX", UID: 2, Sender: "mallory@evil.example", At: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Calendar: forged},
+		{Folder: "INBOX", UID: 3, Sender: organizer, At: time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC), Calendar: weekly}, // itself
+	}
+	got, answered := Recall(cur.Events[0], versions, []string{"Sam@Example.com"}, versions[3], time.UTC)
+	if got == nil || got.Sequence != 1 || got.Location != "Microsoft Teams Meeting" {
+		t.Fatalf("earlier: %+v", got)
+	}
+	if answered == nil || answered.PartStat != "TENTATIVE" || !answered.At.Equal(answeredAt) {
+		t.Fatalf("answered: %+v", answered)
+	}
+	c := Describe(cur, Reader{Addresses: []string{"sam@example.com"}, Zone: time.UTC, Sender: organizer, Earlier: got, Answered: answered})
+	text := fieldText(c)
+	if len(c.Changes) != 1 || c.Changes[0] != "time moved from 12:00 to 13:00" || !strings.Contains(text, "You: maybe (your answer of Sun 6 Dec 09:30)\n") ||
+		strings.Contains(text, "You: not answered") {
+		t.Fatalf("changes %q, fields:\n%s", c.Changes, text)
+	}
+	// A stranger's answer "as" the reader, and a forged newer version
+	// alone, count for nothing.
+	got, answered = Recall(cur.Events[0], []Version{versions[2], {Folder: "INBOX", UID: 9, Sender: "mallory@evil.example", At: answeredAt, Calendar: versions[1].Calendar}},
+		[]string{"sam@example.com"}, versions[3], time.UTC)
+	if got != nil || answered != nil {
+		t.Fatalf("a stranger's versions counted: %+v %+v", got, answered)
+	}
+}
