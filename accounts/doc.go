@@ -28,7 +28,8 @@
 //   - events.go: the account's history (what it went through), for the
 //     details view, its log file and `unibox status --history`.
 //   - drafts.go: DraftEvent, a draft's life (created, edited, sent,
-//     discarded, by an agent or a person) in that history, made one line.
+//     discarded, by an agent or a person) in that history, made one line;
+//     CalendarEvent, what became of an accepted invitation's add_cmd.
 //
 // # Reading, the store and triage
 //
@@ -95,6 +96,9 @@
 //     and the attempts in the history (accounts/unsubscribe acts on them).
 //   - threads.go, threadsync.go: Threads, conversations read from the
 //     store, and the threading steps that follow a folder's sync.
+//   - invitations.go: Stored's Events, the stored versions of a meeting
+//     invitation's event (the update an invitation changes, the answer
+//     sent), from the store alone.
 //
 // # The packages beneath
 //
@@ -141,6 +145,12 @@
 //     $XDG_DATA_HOME/unibox.
 //   - unsubscribe/: List-Unsubscribe: DKIM-backed one-click, mailto, or
 //     the link shown as text.
+//   - calendaradd/: hands an invitation the person accepted to
+//     [calendar] add_cmd: the event on stdin, a minimal environment, a
+//     bound.
+//   - procgroup/: a person's command (a password command, a notifier,
+//     add_cmd) in a process group of its own, killed whole with its
+//     context.
 //   - mailtext/: hostile MIME, charsets and dates into readable text.
 //   - secret/: the one rule that scrubs secrets from text.
 //   - demo/: `--demo`: in-process IMAP servers with a mailbox each.

@@ -24,3 +24,9 @@ func (a *Account) DraftEvent(actor, verb, what string) {
 	}
 	a.hist.Add(history.KindDraft, "", "", textsafe.Line(actor)+" "+textsafe.Line(verb)+" a draft: "+what)
 }
+
+// CalendarEvent notes in the account's history what became of an
+// accepted invitation handed to [calendar] add_cmd (issue 41).
+func (h *Sending) CalendarEvent(text string) {
+	h.a.hist.Add(history.KindCalendar, "", "", textsafe.Line(text))
+}

@@ -66,8 +66,33 @@ func calendarPart(t *testing.T, raw []byte) (string, string) {
 // answer, y sends it; Bob (the organizer) gets one iTIP REPLY, and the
 // invitation is \Answered.
 func TestAnswerAnInvitationFromTheKeyboard(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fail  bool
+		shows string
+	}{
+		{"add_cmd takes the event", false, "added to your calendar: Atlas weekly"},
+		{"add_cmd fails, the answer went", true, "accepted Atlas weekly, but add_cmd failed: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) { answerFromTheKeyboard(t, tc.fail, tc.shows) })
+	}
+}
+
+// answerFromTheKeyboard is TestAnswerAnInvitationFromTheKeyboard with an
+// add_cmd that keeps what it gets on stdin, or fails (fail); shows is
+// what the status line says of it.
+func answerFromTheKeyboard(t *testing.T, fail bool, shows string) {
 	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
+		t.Fatal(err)
+	}
+	imported := filepath.Join(t.TempDir(), "imported.ics")
+	addCmd := filepath.Join(t.TempDir(), "calendar-import")
+	script := "#!/bin/sh\ncat > \"" + imported + "\"\n"
+	if fail {
+		script += "echo 'calendar locked' >&2\nexit 1\n"
+	}
+	if err := os.WriteFile(addCmd, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	srv, smtp, set, box, runner := mailWorld(t)
@@ -76,7 +101,7 @@ func TestAnswerAnInvitationFromTheKeyboard(t *testing.T) {
 	if _, err := srv.Append("sam", "INBOX", inviteMail, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "See you there, slides ready.")}
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: editorScript(t, "See you there, slides ready."), CalendarAdd: []string{addCmd, "--batch"}}
 	tm, _ := run(t, uiAccounts(set), 120, 40, func(o *tui.Options) {
 		o.Mailroom = room
 		o.Now = func() time.Time { return time.Now().In(ny) }
@@ -91,7 +116,19 @@ func TestAnswerAnInvitationFromTheKeyboard(t *testing.T) {
 	tm.Send(key("a"))
 	waitFor(t, tm, "review · y send", "Answer:  accepted as sam@example.com: Atlas weekly", "Subject: Accepted: Atlas weekly", "See you there, slides ready.")
 	tm.Send(key("y"))
-	waitFor(t, tm, "sent: Accepted: Atlas weekly")
+	waitFor(t, tm, shows)
+	got, err := os.ReadFile(imported)
+	if err != nil || !bytes.Contains(got, []byte("BEGIN:VEVENT")) || !bytes.Contains(got, []byte(":Atlas weekly\r\n")) ||
+		bytes.Contains(got, []byte("X-MICROSOFT")) || bytes.Contains(got, []byte("METHOD:")) {
+		t.Fatalf("add_cmd got (%v):\n%s", err, got)
+	}
+	noted := false
+	for _, e := range set.Accounts[0].History(50) {
+		noted = noted || e.Kind == "calendar" && strings.HasPrefix(e.Text, shows)
+	}
+	if !noted {
+		t.Errorf("the account's history does not say %q", shows)
+	}
 	bob := facetest.Folder(t, srv, "bob", "pw", "INBOX")
 	// The figure: from a to the REPLY in the organizer's INBOX at
 	// send_delay 0, an editor and a review (y at once) included.

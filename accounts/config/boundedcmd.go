@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"unibox/accounts/procgroup"
 )
 
 // boundedCmd is a command unibox runs for the person (signature_cmd,
@@ -39,7 +41,7 @@ func (b boundedCmd) run(ctx context.Context, argv []string) ([]byte, error) {
 	}
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = b.grace
-	killGroupOnCancel(cmd)
+	procgroup.KillOnCancel(cmd)
 	err := cmd.Run()
 	hint := lastLine(stderr.b, nil)
 	var exit *exec.ExitError

@@ -75,6 +75,12 @@ func build(root *table) *Config {
 	if t, ok := root.sub("agent"); ok {
 		cfg.Agent = agentTable(t, cfg.Agent)
 	}
+	if t, ok := root.sub("calendar"); ok {
+		if list, ok := t.argv("add_cmd", `["khal", "import", "--batch"] (the event comes on stdin)`); ok {
+			cfg.Calendar.AddCmd = list
+		}
+		t.finish()
+	}
 	if t, ok := root.sub("keys"); ok {
 		keys(t, cfg)
 	}

@@ -143,6 +143,11 @@ command_timeout = "0s"
 			"t.toml:7: ui.open_cmd: needs a program",
 			`t.toml:8: ui.download_dir: "Downloads" must be an absolute path, or start with ~/`,
 		}},
+		{"calendar add_cmd", "[[account]]\n" + imapOK + "[calendar]\nadd_cmd = \"khal import\"\nadd = 1\n", []string{
+			"t.toml:7: calendar.add_cmd: must be an array of strings",
+			"t.toml:8: calendar.add: unknown key",
+		}},
+		{"calendar add_cmd empty", "[[account]]\n" + imapOK + "[calendar]\nadd_cmd = []\n", []string{"t.toml:7: calendar.add_cmd: needs a program"}},
 		{"notify_cmd as a string", "[[account]]\n" + imapOK + "[ui]\nnotify_cmd = \"notify-send x\"\n", []string{"t.toml:7: ui.notify_cmd: must be an array of strings"}},
 		{"store", "[[account]]\n" + imapOK + "[store]\ncache_bodies = \"yes\"\ncache_bodies_max_mb = 0\nbodies = 1\nbody_fetch_kbps = 0\n", []string{
 			`t.toml:7: store.cache_bodies: "yes" is not true, false or an age like "90d" (days) or "12w" (weeks)`,

@@ -117,6 +117,11 @@ command_timeout = "25s"
 				t.Errorf("resilience:\n got %+v\nwant %+v", c.Resilience, want)
 			}
 		}},
+		{"calendar add_cmd", "[[account]]\n" + imapOK + "[calendar]\nadd_cmd = [\"khal\", \"import\", \"--batch\"]\n", func(t *testing.T, c *Config) {
+			if !reflect.DeepEqual(c.Calendar.AddCmd, []string{"khal", "import", "--batch"}) {
+				t.Errorf("add_cmd %q", c.Calendar.AddCmd)
+			}
+		}},
 		{"open_cmd and download_dir", "[[account]]\n" + imapOK + "[ui]\nopen_cmd = [\"mimeopen\", \"-n\"]\ndownload_dir = \"~/mail files\"\n", func(t *testing.T, c *Config) {
 			home, _ := os.UserHomeDir()
 			if !reflect.DeepEqual(c.UI.OpenCmd, []string{"mimeopen", "-n"}) || c.UI.DownloadDir != filepath.Join(home, "mail files") {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unibox/accounts/procgroup"
 	"unibox/accounts/secret"
 	"unicode"
 )
@@ -108,7 +109,7 @@ func shellCmd(ctx context.Context, cmdline string, hide []string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", cmdline)
 	cmd.Env = envWithout(os.Environ(), hide)
 	cmd.WaitDelay = pipeGrace // a daemonised grandchild holding a pipe cannot hang us
-	killGroupOnCancel(cmd)
+	procgroup.KillOnCancel(cmd)
 	return cmd
 }
 

@@ -36,6 +36,7 @@ type Config struct {
 	Store      Store
 	Compose    Compose
 	Agent      Agent
+	Calendar   Calendar
 	// Rules are config.toml's own [[rule]] tables; LoadRules adds the
 	// rules file's. RulesFile is [rules] file (see RulesPath).
 	Rules     []rules.Rule
@@ -163,6 +164,14 @@ type Compose struct {
 	// "{query}", replaced by the text typed; it prints aerc's
 	// "address<TAB>name" lines. Empty: none. See AddressBook.
 	AddressBookCmd []string
+}
+
+// Calendar is the [calendar] table (issue 41).
+type Calendar struct {
+	// AddCmd receives an invitation a person accepted, as an .ics on its
+	// stdin (add_cmd): a program and its arguments, no shell, e.g.
+	// ["khal", "import", "--batch"]. Empty: none.
+	AddCmd []string
 }
 
 // Agent is the [agent] table: what `unibox mcp` lets an agent do.

@@ -23,6 +23,9 @@ const (
 	KindDraft   = "draft"   // a draft created, edited, sent or discarded, by an agent or a person
 	KindSnooze  = "snooze"  // a message snoozed, woken, undone or dropped from the schedule
 	KindRule    = "rule"    // a rule's action, or why it did not act
+	// KindCalendar: an accepted invitation handed to [calendar] add_cmd,
+	// or why it was not.
+	KindCalendar = "calendar"
 )
 
 // Event is one line of an account's history.

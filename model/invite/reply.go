@@ -70,6 +70,21 @@ type ReplySpec struct {
 	// Sender is the invitation's From address: the review marks an
 	// answer going to an organizer who is not the sender.
 	Sender string `json:"sender,omitempty"`
+	// Event is the invitation as Export writes it, for an accept: what
+	// [calendar] add_cmd receives once the answer is sent.
+	Event string `json:"event,omitempty"`
+}
+
+// WithEvent is s carrying the invitation data (its calendar part) for
+// add_cmd when s accepts; an invitation Export refuses carries none.
+func (s ReplySpec) WithEvent(data []byte) ReplySpec {
+	if s.Response != Accepted {
+		return s
+	}
+	if ev, err := Export(data); err == nil {
+		s.Event = string(ev)
+	}
+	return s
 }
 
 // Said is the answer in words for a review: "accepted as sam@example.com:

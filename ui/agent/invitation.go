@@ -234,6 +234,7 @@ func (h *Hub) draftRSVP(ctx context.Context, _ *mcp.CallToolRequest, in DraftRSV
 	if err != nil {
 		return nil, DraftOut{}, err
 	}
+	spec = spec.WithEvent([]byte(b.Calendar))
 	m, err := h.Drafts.RSVP(ctx, a.Sending(), b, spec, in.Comment, h.timeout)
 	if err != nil {
 		return nil, DraftOut{}, draftErr(a, err)

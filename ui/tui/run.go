@@ -170,7 +170,7 @@ func openMailroom(env *launch.Env, stderr io.Writer) (*screen.Mailroom, func()) 
 	}()
 	return &screen.Mailroom{Box: room.Box, Runner: room.Runner, Drafting: room.Drafting,
 			Editor: env.Config.Compose.Editor, SendDelay: env.Config.Compose.SendDelay.Duration,
-			AbortUnmodified: env.Config.Compose.AbortUnmodified},
+			AbortUnmodified: env.Config.Compose.AbortUnmodified, CalendarAdd: env.Config.Calendar.AddCmd},
 		func() { cancel(); <-done }
 }
 

@@ -89,6 +89,7 @@ func (v View) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	if err != nil {
 		return screen.Tell(v, screen.NoteMsg{Bad: true, Text: "cannot answer: " + err.Error()}), nil
 	}
+	spec = spec.WithEvent([]byte(v.body.Calendar))
 	return screen.Tell(nil, BackMsg{}, screen.NoteMsg{Text: "answering…"}),
 		compose.StartRSVPCmd(v.e.Opts.Mailroom, v.acct, v.body, spec)
 }

@@ -53,6 +53,9 @@ type Composer struct {
 	refused string
 	// entries are the outbox as last read, for what q asks about (Soon).
 	entries []outbox.Entry
+	// justSent is the message the last outbox read found sent: an
+	// accepted invitation's event goes to add_cmd then (calendar.go).
+	justSent *WaitingSend
 	// scroll is how far the review's text is moved up; width and height
 	// are the review's size, which the root sets, so keys can bound it.
 	scroll, Width, Height int
@@ -81,6 +84,9 @@ type WaitingSend struct {
 	// its send_delay at start: there is no base to go back to, so undo
 	// reopens its draft as the drafts view does, through acct.
 	adopted screen.Account
+	// acct is the account it goes from (nil for an adopted one): what an
+	// accepted invitation's hand-over to add_cmd is noted in.
+	acct screen.Account
 	// queued is the entry's place in outboxSeq once it was on disk: a
 	// listing of the outbox begun before it cannot tell it sent (zero
 	// for an adopted one).
@@ -206,7 +212,7 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 			return c, nil
 		}
 		c.Review = false
-		c.Waiting = &WaitingSend{Entry: msg.entry, account: c.account, base: c.base, Subject: c.Shown.Subject, queued: msg.at}
+		c.Waiting = &WaitingSend{Entry: msg.entry, account: c.account, base: c.base, Subject: c.Shown.Subject, queued: msg.at, acct: c.acct}
 		return c, ReadOutboxCmd(room)
 	case CancelledMsg:
 		w := c.Waiting
@@ -234,7 +240,9 @@ func (c Composer) step(msg tea.Msg) (Composer, tea.Cmd) {
 	case OutboxMsg:
 		c, line, failed := c.outboxChanged(msg, c.e.Opts.Now())
 		c.say(line, failed)
-		return c, nil
+		sent := c.justSent
+		c.justSent = nil
+		return c, calendarAddCmd(c.e, sent)
 	case tea.KeyMsg:
 		if !c.Review || c.busy {
 			return c, nil
@@ -342,7 +350,7 @@ func (c Composer) outboxChanged(msg OutboxMsg, now time.Time) (Composer, string,
 		case outbox.StateSending:
 			return c, "", false // on the wire: "sent" once the server has taken it
 		}
-		c.Waiting = nil // sent; the copy and the flag follow
+		c.Waiting, c.justSent = nil, w // sent; the copy and the flag follow
 		c.tellMarked(w.Entry)
 		return c, "sent: " + w.Subject, false
 	}
@@ -352,7 +360,7 @@ func (c Composer) outboxChanged(msg OutboxMsg, now time.Time) (Composer, string,
 		// "sent" here said it before anything was sent.
 		return c, "", false
 	}
-	c.Waiting = nil
+	c.Waiting, c.justSent = nil, w
 	c.tellMarked(w.Entry)
 	return c, "sent: " + w.Subject, false
 }

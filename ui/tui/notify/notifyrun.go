@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"unibox/accounts"
+	"unibox/accounts/procgroup"
 )
 
 // notifyEnv is what a desktop notifier needs to reach the session, and no
@@ -36,7 +37,7 @@ func runNotify(ctx context.Context, prog string, args []string, timeout time.Dur
 				cmd.Env = append(cmd.Env, k+"="+v)
 			}
 		}
-		killGroupOnCancel(cmd)
+		procgroup.KillOnCancel(cmd)
 		stderr := accounts.NewTail(notifyStderrMax)
 		cmd.Stderr = stderr
 		// A job the notifier left behind may hold stderr open after

@@ -51,6 +51,9 @@ type Mailroom struct {
 	// AbortUnmodified: a new message or reply the editor left unchanged
 	// is discarded, not reviewed ([compose] abort_unmodified).
 	AbortUnmodified bool
+	// CalendarAdd is [calendar] add_cmd: it receives an invitation the
+	// person accepted once the answer is sent (nil: none).
+	CalendarAdd []string
 }
 
 // drafting is the room's drafting.Writer, or one over its Box (the cap

@@ -184,3 +184,18 @@ func EventerOf(acct Account) (drafting.Eventer, bool) {
 	e, ok := acct.(drafting.Eventer)
 	return e, ok
 }
+
+// HistoryNoter notes a line in an account's history (accounts.Sending's
+// CalendarEvent: what became of an accepted invitation).
+type HistoryNoter interface{ CalendarEvent(text string) }
+
+// CalendarNoterOf is acct's history for accepted invitations, nil when
+// it keeps none (a test's account).
+func CalendarNoterOf(acct Account) HistoryNoter {
+	if f, ok := featuresOf(acct); ok {
+		if s := f.Sending(); s != nil {
+			return s
+		}
+	}
+	return nil
+}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package notify
-
-import "os/exec"
-
-// killGroupOnCancel kills the notifier itself: process groups are Unix.
-func killGroupOnCancel(*exec.Cmd) {}
