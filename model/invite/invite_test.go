@@ -208,7 +208,7 @@ func TestRecurrence(t *testing.T) {
 	for _, tc := range []struct{ rule, words string }{
 		{"FREQ=DAILY;COUNT=10", "every day, 10 times"},
 		{"FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE", "every 2 weeks on Monday and Wednesday"},
-		{"FREQ=MONTHLY;BYDAY=-1FR", "every month on last Friday"},
+		{"FREQ=MONTHLY;BYDAY=-1FR", "every month on the last Friday"},
 		{"FREQ=MONTHLY;BYMONTHDAY=15", "every month on day 15"},
 		{"FREQ=YEARLY", "every year on 4 Dec"},
 		{"FREQ=NONSENSE", "repeats: FREQ=NONSENSE"},

@@ -159,7 +159,7 @@ func every(opt *rrule.ROption, start time.Time) string {
 		for _, d := range opt.Byweekday {
 			name := weekdays[d.Day()]
 			if o, ok := ordinals[d.N()]; ok && d.N() != 0 {
-				name = o + " " + name
+				name = "the " + o + " " + name
 			}
 			names = append(names, name)
 		}
