@@ -28,6 +28,9 @@ type Reader struct {
 	// when none is known: the card says it instead of the invitation's
 	// own (which still says NEEDS-ACTION).
 	Answered *Answered
+	// Later is a version that came after this one (the store's), nil when
+	// none: the card says this one is out of date, and how.
+	Later *Event
 }
 
 // Field is one labelled line of a card.
@@ -100,8 +103,12 @@ func Describe(inv Invite, r Reader) Card {
 	if c.Trusted && r.Earlier != nil && e.Supersedes(*r.Earlier) {
 		c.Changes = e.Changes(*r.Earlier, zone)
 	}
+	if l := r.Later; l != nil && l.Supersedes(e) {
+		c.Warnings = append(c.Warnings, outdated(e, *l, zone))
+		c.Answerable = c.Answerable && l.Status != "CANCELLED"
+	}
 	c.Fields = e.fields(inv.Method, zone, c.Me, r.Answered != nil)
-	if a := r.Answered; a != nil && inv.Method != Reply {
+	if a := r.Answered; a != nil && inv.Method != Reply && inv.Method != Cancel {
 		c.Fields = append(c.Fields, Field{"You", Answer(a.PartStat) + " (your answer of " + a.At.In(zone).Format("Mon 2 Jan 15:04") + ")"})
 	}
 	for _, o := range inv.Events[1:] {
@@ -126,6 +133,18 @@ func orNoTitle(s string) string {
 		return "(no title)"
 	}
 	return s
+}
+
+// outdated says that e is superseded by the later l, and how.
+func outdated(e, l Event, zone *time.Location) string {
+	if l.Status == "CANCELLED" {
+		return "cancelled since by the organizer"
+	}
+	what := l.Changes(e, zone)
+	if len(what) == 0 {
+		return "updated since by the organizer: read the newer invitation"
+	}
+	return "updated since by the organizer: " + strings.Join(what, "; ")
 }
 
 func orNobody(s string) string {
@@ -178,7 +197,7 @@ func (e Event) fields(method string, zone *time.Location, me *Attendee, answered
 		}
 		add(label, a.describe())
 	}
-	if me != nil && method != Reply && !answered {
+	if me != nil && method != Reply && method != Cancel && !answered {
 		add("You", Answer(me.PartStat))
 	}
 	return out

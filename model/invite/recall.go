@@ -25,13 +25,24 @@ type Answered struct {
 	At       time.Time
 }
 
-// Recall finds, among the stored versions of e's event, the one e
+// Recalled is what the stored versions of an event say of one of them.
+type Recalled struct {
+	// Earlier is the version it updates; Later the newest that updates
+	// it (an invitation read after its update, or its cancellation):
+	// only the organizer's versions count, what anyone else sent never.
+	Earlier, Later *Event
+	// Answered is the person's newest answer, as sent.
+	Answered *Answered
+}
+
+// Recall reads, among the stored versions of e's event, the one e
 // updates (the newest of a lower SEQUENCE, or of the same one before a
-// cancellation, for the same instance, sent by the organizer: what
-// anyone else sent never counts) and the person's newest answer (a REPLY
-// from one of own, as its ATTENDEE). self is e's own message (it is not
-// its own earlier version); zone reads the versions' floating times.
-func Recall(e Event, versions []Version, own []string, self Version, zone *time.Location) (earlier *Event, answered *Answered) {
+// cancellation, for the same instance), the newest one that updates e,
+// and the person's newest answer (a REPLY from one of own, as its
+// ATTENDEE). self is e's own message (not a version of itself); zone
+// reads the versions' floating times.
+func Recall(e Event, versions []Version, own []string, self Version, zone *time.Location) Recalled {
+	var r Recalled
 	for _, v := range versions {
 		if v.Folder == self.Folder && v.UID == self.UID && v.UIDValidity == self.UIDValidity {
 			continue
@@ -47,20 +58,26 @@ func Recall(e Event, versions []Version, own []string, self Version, zone *time.
 			if a == nil || !strings.EqualFold(o.UID, e.UID) || !o.RecurrenceID.Time.Equal(e.RecurrenceID.Time) || !isOwn(v.Sender, own) {
 				continue
 			}
-			if answered == nil || !v.At.Before(answered.At) {
-				answered = &Answered{PartStat: a.PartStat, At: v.At}
+			if r.Answered == nil || !v.At.Before(r.Answered.At) {
+				r.Answered = &Answered{PartStat: a.PartStat, At: v.At}
 			}
 		case Request, Cancel, Publish, "":
-			if !o.FromOrganizer(v.Sender) || !e.Supersedes(o) {
+			if !o.FromOrganizer(v.Sender) {
 				continue
 			}
-			if earlier == nil || o.Sequence >= earlier.Sequence { // oldest first: the later of equals wins
-				c := o
-				earlier = &c
+			if inv.Method == Cancel {
+				o.Status = "CANCELLED" // a CANCEL is one, whatever its STATUS says
+			}
+			c := o
+			switch {
+			case e.Supersedes(o) && (r.Earlier == nil || o.Sequence >= r.Earlier.Sequence): // oldest first: the later of equals wins
+				r.Earlier = &c
+			case o.Supersedes(e) && (r.Later == nil || o.Sequence >= r.Later.Sequence):
+				r.Later = &c
 			}
 		}
 	}
-	return earlier, answered
+	return r
 }
 
 // isOwn: addr is one of own.

@@ -30,7 +30,8 @@ func TestRecall(t *testing.T) {
 		{Folder: "INBOX", UID: 2, Sender: "mallory@evil.example", At: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Calendar: forged},
 		{Folder: "INBOX", UID: 3, Sender: organizer, At: time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC), Calendar: weekly}, // itself
 	}
-	got, answered := Recall(cur.Events[0], versions, []string{"Sam@Example.com"}, versions[3], time.UTC)
+	rec := Recall(cur.Events[0], versions, []string{"Sam@Example.com"}, versions[3], time.UTC)
+	got, answered := rec.Earlier, rec.Answered
 	if got == nil || got.Sequence != 1 || got.Location != "Microsoft Teams Meeting" {
 		t.Fatalf("earlier: %+v", got)
 	}
@@ -45,9 +46,20 @@ func TestRecall(t *testing.T) {
 	}
 	// A stranger's answer "as" the reader, and a forged newer version
 	// alone, count for nothing.
-	got, answered = Recall(cur.Events[0], []Version{versions[2], {Folder: "INBOX", UID: 9, Sender: "mallory@evil.example", At: answeredAt, Calendar: versions[1].Calendar}},
+	rec = Recall(cur.Events[0], []Version{versions[2], {Folder: "INBOX", UID: 9, Sender: "mallory@evil.example", At: answeredAt, Calendar: versions[1].Calendar}},
 		[]string{"sam@example.com"}, versions[3], time.UTC)
-	if got != nil || answered != nil {
-		t.Fatalf("a stranger's versions counted: %+v %+v", got, answered)
+	if rec.Earlier != nil || rec.Answered != nil || rec.Later != nil {
+		t.Fatalf("a stranger's versions counted: %+v", rec)
+	}
+	// Read from the earlier version, the update is later: the card says
+	// it is out of date, and how.
+	old, _ = Parse([]byte(earlier), time.UTC)
+	rec = Recall(old.Events[0], versions, []string{"sam@example.com"}, versions[0], time.UTC)
+	if rec.Later == nil || rec.Later.Sequence != 2 {
+		t.Fatalf("later: %+v", rec.Later)
+	}
+	c = Describe(old, Reader{Addresses: []string{"sam@example.com"}, Zone: time.UTC, Sender: organizer, Later: rec.Later})
+	if len(c.Warnings) != 1 || c.Warnings[0] != "updated since by the organizer: time moved from 12:00 to 13:00" {
+		t.Fatalf("warnings %q", c.Warnings)
 	}
 }

@@ -71,11 +71,12 @@ func (v Viewer) recalled(msg EventsMsg) Viewer {
 	}
 	b := v.body
 	self := invite.Version{Folder: b.ID.Folder, UID: b.ID.UID, UIDValidity: b.ID.UIDValidity}
-	earlier, answered := invite.Recall(in.inv.Events[0], msg.versions, v.own, self, v.loc)
-	if earlier == nil && answered == nil {
+	rec := invite.Recall(in.inv.Events[0], msg.versions, v.own, self, v.loc)
+	if rec == (invite.Recalled{}) {
 		return v
 	}
-	card := invite.Describe(in.inv, invite.Reader{Addresses: v.own, Zone: v.loc, Sender: b.From.Address, Earlier: earlier, Answered: answered})
+	card := invite.Describe(in.inv, invite.Reader{Addresses: v.own, Zone: v.loc, Sender: b.From.Address,
+		Earlier: rec.Earlier, Later: rec.Later, Answered: rec.Answered})
 	v.invite = &invitation{inv: in.inv, card: card}
 	top := v.Viewport.YOffset
 	v = v.setText(v.content())
