@@ -150,6 +150,13 @@ func jsonMessage(m map[string]any) (parsed, error) {
 	}
 	if atts, ok := m["attachments"].([]any); ok {
 		p.msg.HasAttachments = len(atts) > 0
+		for _, a := range atts {
+			// A third-party server gives no structure: an .ics or a
+			// text/calendar attachment is an invitation of unknown method.
+			if am, ok := a.(map[string]any); ok && mailtext.IsCalendar(strings.ToLower(jsonString(am["contentType"])), jsonString(am["filename"])) {
+				p.msg.Invitation = model.InviteCalendar
+			}
+		}
 	}
 	if flags, ok := m["flags"].([]any); ok {
 		p.flagsKnown = true

@@ -256,3 +256,26 @@ func TestParseFolders(t *testing.T) {
 		t.Error("preview is not bounded")
 	}
 }
+
+// A third-party server's listing has no structure: an attachment named
+// .ics or typed text/calendar marks the row an invitation of unknown
+// method; other attachments do not.
+func TestParseJSONInvitation(t *testing.T) {
+	for _, tc := range []struct {
+		atts string
+		want model.Invitation
+	}{
+		{`[{"filename": "invite.ics", "contentType": "application/octet-stream"}]`, model.InviteCalendar},
+		{`[{"filename": "", "contentType": "Text/Calendar"}]`, model.InviteCalendar},
+		{`[{"filename": "notes.txt", "contentType": "text/plain"}]`, model.InviteNone},
+		{`[]`, model.InviteNone},
+	} {
+		l, err := parseListing(`[{"uid": 3, "subject": "s", "attachments": ` + tc.atts + `}]`)
+		if err != nil || len(l.msgs) != 1 {
+			t.Fatalf("%s: %v", tc.atts, err)
+		}
+		if got := l.msgs[0].msg.Invitation; got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.atts, got, tc.want)
+		}
+	}
+}
