@@ -238,3 +238,33 @@ func TestInvitationUpdateFromTheStore(t *testing.T) {
 	tm.Send(key("enter"))
 	waitFor(t, tm, "Cancelled: Atlas weekly", "! from mallory@evil.example, not the organizer (bob@example.com): it changes nothing")
 }
+
+// An editor closed without a change means no comment, never an abort,
+// even with [compose] abort_unmodified on: the answer is reviewed and
+// goes, its calendar part without COMMENT.
+func TestAnswerWithoutAComment(t *testing.T) {
+	srv, _, set, box, runner := mailWorld(t)
+	inviteMail := imaptest.Mail{From: "Bob <bob@example.com>", To: "sam@example.com", Subject: "Atlas weekly", Date: time.Now().Add(-time.Minute),
+		Body: "Weekly sync.", Calendar: weeklyFromBob(t), Method: "REQUEST"}.Bytes()
+	if _, err := srv.Append("sam", "INBOX", inviteMail, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	room := &tui.Mailroom{Box: box, Runner: runner, Editor: "true", AbortUnmodified: true}
+	tm, _ := run(t, uiAccounts(set), 120, 40, func(o *tui.Options) { o.Mailroom = room; o.Now = time.Now })
+	waitFor(t, tm, "[invite] Atlas weekly")
+	tm.Send(key("enter"))
+	waitFor(t, tm, "Updated invitation: Atlas weekly")
+	tm.Send(key("I"))
+	waitFor(t, tm, "answer the invitation")
+	tm.Send(key("d"))
+	waitFor(t, tm, "review · y send", "Answer:  declined as sam@example.com: Atlas weekly")
+	tm.Send(key("y"))
+	waitFor(t, tm, "sent: Declined: Atlas weekly")
+	bob := facetest.Folder(t, srv, "bob", "pw", "INBOX")
+	if len(bob) != 1 {
+		t.Fatalf("bob's INBOX holds %d messages", len(bob))
+	}
+	if cal, _ := calendarPart(t, bob[0].Raw); !strings.Contains(cal, "PARTSTAT=DECLINED") || strings.Contains(cal, "COMMENT") {
+		t.Errorf("the reply:\n%s", cal)
+	}
+}

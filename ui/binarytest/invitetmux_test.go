@@ -94,6 +94,7 @@ func TestInvitationInTmuxOnDovecot(t *testing.T) {
 	s.waitFor("Changed:   time moved from 07:00 to 08:00", 30*time.Second)
 	s.keys("I")
 	s.waitFor("answer the invitation · a accept", 30*time.Second)
+	pressed := time.Now()
 	s.keys("a")
 	s.waitFor("Answer:  accepted as alice@example.org: Atlas weekly", 30*time.Second)
 	s.keys("y")
@@ -110,6 +111,10 @@ func TestInvitationInTmuxOnDovecot(t *testing.T) {
 		}
 		return len(replies) == 1 && answered
 	})
+	// The figure, on Dovecot through the real binary: from a to
+	// the REPLY in the organizer's INBOX at send_delay 0 (the editor, the
+	// review's y, tmux's key round trips and the IMAP polls included).
+	t.Logf("a to the reply in the organizer's INBOX: %v", time.Since(pressed))
 	if len(w.folder(t, "rcpt", "INBOX")) != 1 || w.smtp.Deliveries() != 1 {
 		t.Fatalf("Bob's INBOX holds %d messages, %d deliveries: want the one reply", len(w.folder(t, "rcpt", "INBOX")), w.smtp.Deliveries())
 	}
