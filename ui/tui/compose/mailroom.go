@@ -143,6 +143,8 @@ func StartRSVPCmd(room *screen.Mailroom, acct screen.Account, b model.Body, spec
 		if err != nil {
 			return ComposeReadyMsg{Err: err}
 		}
+		// No pristine text: an editor closed unchanged means no
+		// comment, never an abort, whatever abort_unmodified says.
 		return ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}
 	}
 }
@@ -170,7 +172,7 @@ func StartComposeCmd(ctx context.Context, room *screen.Mailroom, acct screen.Acc
 			return ComposeReadyMsg{Err: err}
 		}
 		msg := ComposeReadyMsg{acct: acct, account: acct.Name(), draft: dr, base: d}
-		if room.AbortUnmodified && kind != mailcompose.KindForward && kind != mailcompose.KindRSVP {
+		if room.AbortUnmodified && kind != mailcompose.KindForward {
 			if _, text, err := room.Box.Draft(dr.ID); err == nil {
 				msg.pristine = text
 			}
