@@ -31,6 +31,9 @@ type Reader struct {
 	// Later is a version that came after this one (the store's), nil when
 	// none: the card says this one is out of date, and how.
 	Later *Event
+	// Dropped are occurrences of this series cancelled since (the
+	// store's): each is said.
+	Dropped []Event
 }
 
 // Field is one labelled line of a card.
@@ -111,6 +114,13 @@ func Describe(inv Invite, r Reader) Card {
 	if a := r.Answered; a != nil && inv.Method != Reply && inv.Method != Cancel {
 		c.Fields = append(c.Fields, Field{"You", Answer(a.PartStat) + " (your answer of " + a.At.In(zone).Format("Mon 2 Jan 15:04") + ")"})
 	}
+	for i, d := range r.Dropped {
+		if i == maxDropped {
+			c.Fields = append(c.Fields, Field{"Cancelled", fmt.Sprintf("%d more occurrences since", len(r.Dropped)-i)})
+			break
+		}
+		c.Fields = append(c.Fields, Field{"Cancelled", "the one of " + instant(d.RecurrenceID, zone) + ", since, by the organizer"})
+	}
 	for _, o := range inv.Events[1:] {
 		if o.RecurrenceID.IsZero() || !strings.EqualFold(o.UID, e.UID) {
 			c.Fields = append(c.Fields, Field{"Also", orNoTitle(o.Summary) + ": " + Span(o.Start, o.End, zone)})
@@ -134,6 +144,9 @@ func orNoTitle(s string) string {
 	}
 	return s
 }
+
+// maxDropped bounds the occurrences cancelled since that a card lists.
+const maxDropped = 20
 
 // outdated says that e is superseded by the later l, and how.
 func outdated(e, l Event, zone *time.Location) string {

@@ -31,6 +31,9 @@ type Recalled struct {
 	// it (an invitation read after its update, or its cancellation):
 	// only the organizer's versions count, what anyone else sent never.
 	Earlier, Later *Event
+	// Dropped are the occurrences of a series cancelled one by one by
+	// later CANCELs of the organizer (e is the series).
+	Dropped []Event
 	// Answered is the person's newest answer, as sent.
 	Answered *Answered
 }
@@ -67,6 +70,10 @@ func Recall(e Event, versions []Version, own []string, self Version, zone *time.
 			}
 			if inv.Method == Cancel {
 				o.Status = "CANCELLED" // a CANCEL is one, whatever its STATUS says
+			}
+			if inv.Method == Cancel && e.RecurrenceID.IsZero() && !o.RecurrenceID.IsZero() && strings.EqualFold(o.UID, e.UID) && o.Sequence >= e.Sequence {
+				r.Dropped = append(r.Dropped, o)
+				continue
 			}
 			c := o
 			switch {

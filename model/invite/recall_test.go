@@ -51,6 +51,20 @@ func TestRecall(t *testing.T) {
 	if rec.Earlier != nil || rec.Answered != nil || rec.Later != nil {
 		t.Fatalf("a stranger's versions counted: %+v", rec)
 	}
+	// A CANCEL of one occurrence, later, by the organizer, is said on
+	// the series' card; a stranger's is not.
+	instance := strings.NewReplacer("METHOD:REQUEST", "METHOD:CANCEL", "SEQUENCE:2", "SEQUENCE:3",
+		"\r\nRRULE:FREQ=WEEKLY", "\r\nRECURRENCE-ID;TZID=W. Europe Standard Time:20261215T140000\r\nX-RRULE:FREQ=WEEKLY").Replace(weekly)
+	rec = Recall(cur.Events[0], append(versions, Version{Folder: "INBOX", UID: 5, Sender: organizer, At: answeredAt, Calendar: instance},
+		Version{Folder: "INBOX", UID: 6, Sender: "mallory@evil.example", At: answeredAt, Calendar: strings.Replace(instance, "20261215T", "20261229T", 1)}),
+		[]string{"sam@example.com"}, versions[3], time.UTC)
+	if len(rec.Dropped) != 1 {
+		t.Fatalf("dropped: %+v", rec.Dropped)
+	}
+	c = Describe(cur, Reader{Addresses: []string{"sam@example.com"}, Zone: time.UTC, Sender: organizer, Dropped: rec.Dropped})
+	if !strings.Contains(fieldText(c), "Cancelled: the one of Tue 15 Dec 2026 13:00, since, by the organizer\n") {
+		t.Fatalf("fields:\n%s", fieldText(c))
+	}
 	// Read from the earlier version, the update is later: the card says
 	// it is out of date, and how.
 	old, _ = Parse([]byte(earlier), time.UTC)

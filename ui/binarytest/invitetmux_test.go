@@ -36,7 +36,7 @@ func next(hour string) string {
 
 // The real binary in tmux against Dovecot (issue 41): the card of a
 // recurring Outlook invitation in the person's zone (TZ), which says an
-// update came after it, the update told
+// update came after it and an occurrence was cancelled since, the update told
 // against the version the store kept, a cancellation of one occurrence;
 // then I and a answer the update through the outbox (send_delay 0, the
 // editor leaving no comment): Bob, the organizer, holds one iTIP REPLY in
@@ -71,6 +71,7 @@ func TestInvitationInTmuxOnDovecot(t *testing.T) {
 		screen := strings.Join(lines, "\n")
 		return strings.Contains(screen, "Updated invitation: Atlas weekly") && strings.Contains(screen, "When:      Tue 8 Dec 2026 07:00–08:00") &&
 			strings.Contains(screen, "! updated since by the organizer: time moved from 07:00 to 08:00") &&
+			strings.Contains(screen, "Cancelled: the one of Tue 15 Dec 2026 09:00, since, by the organizer") &&
 			strings.Contains(screen, "Time zone: 13:00 in W. Europe Standard Time") && strings.Contains(screen, "Repeats:   every Tuesday until 3 Mar 2027, except 22 Dec")
 	})
 	t.Logf("the series:\n%s", strings.Join(lines, "\n"))

@@ -72,11 +72,11 @@ func (v Viewer) recalled(msg EventsMsg) Viewer {
 	b := v.body
 	self := invite.Version{Folder: b.ID.Folder, UID: b.ID.UID, UIDValidity: b.ID.UIDValidity}
 	rec := invite.Recall(in.inv.Events[0], msg.versions, v.own, self, v.loc)
-	if rec == (invite.Recalled{}) {
+	if rec.Earlier == nil && rec.Later == nil && rec.Answered == nil && len(rec.Dropped) == 0 {
 		return v
 	}
 	card := invite.Describe(in.inv, invite.Reader{Addresses: v.own, Zone: v.loc, Sender: b.From.Address,
-		Earlier: rec.Earlier, Later: rec.Later, Answered: rec.Answered})
+		Earlier: rec.Earlier, Later: rec.Later, Dropped: rec.Dropped, Answered: rec.Answered})
 	v.invite = &invitation{inv: in.inv, card: card}
 	top := v.Viewport.YOffset
 	v = v.setText(v.content())
