@@ -34,6 +34,10 @@ type Reader struct {
 	// Dropped are occurrences of this series cancelled since (the
 	// store's): each is said.
 	Dropped []Event
+	// Replied: the invitation's message is \Answered. With no answer
+	// known (its REPLY not yet read from Sent), the card says that one
+	// was sent rather than "not answered".
+	Replied bool
 }
 
 // Field is one labelled line of a card.
@@ -110,9 +114,13 @@ func Describe(inv Invite, r Reader) Card {
 		c.Warnings = append(c.Warnings, outdated(e, *l, zone))
 		c.Answerable = c.Answerable && l.Status != "CANCELLED"
 	}
-	c.Fields = e.fields(inv.Method, zone, c.Me, r.Answered != nil)
-	if a := r.Answered; a != nil && inv.Method != Reply && inv.Method != Cancel {
+	c.Fields = e.fields(inv.Method, zone, c.Me, r.Answered != nil || r.Replied)
+	switch a := r.Answered; {
+	case inv.Method == Reply || inv.Method == Cancel || c.Me == nil && a == nil:
+	case a != nil:
 		c.Fields = append(c.Fields, Field{"You", Answer(a.PartStat) + " (your answer of " + a.At.In(zone).Format("Mon 2 Jan 15:04") + ")"})
+	case r.Replied:
+		c.Fields = append(c.Fields, Field{"You", "answered (the answer is in Sent; it shows here once Sent is read)"})
 	}
 	for i, d := range r.Dropped {
 		if i == maxDropped {

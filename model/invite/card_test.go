@@ -62,6 +62,8 @@ func TestDescribe(t *testing.T) {
 		{name: "an update not from the organizer changes nothing", inv: weekly, r: Reader{Addresses: sam, Zone: ny, Sender: "mallory@evil.example", Earlier: &earlier},
 			title: "Updated invitation", answer: true, untrusted: true,
 			warnings: []string{"from mallory@evil.example, not the organizer (lukasz.nowak@contoso.example): it changes nothing"}},
+		{name: "answered, its answer not read yet", inv: parsed(t, "google-request.ics", berlin), r: Reader{Addresses: sam, Zone: berlin, Sender: "priya@example.com", Replied: true},
+			title: "Invitation", answer: true, fields: []string{"You: answered (the answer is in Sent; it shows here once Sent is read)"}},
 		{name: "not addressed to the reader", inv: parsed(t, "google-request.ics", berlin), r: Reader{Addresses: []string{"other@example.com"}, Zone: berlin, Sender: "priya@example.com"},
 			title: "Invitation", answer: true, warnings: []string{"not addressed to you: none of this account's addresses is invited"}},
 		{name: "one instance cancelled", inv: parsed(t, "outlook-cancel-instance.ics", berlin), r: Reader{Addresses: sam, Zone: berlin, Sender: organizer},

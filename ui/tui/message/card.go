@@ -34,7 +34,7 @@ func (v Viewer) readInvitation(b model.Body) *invitation {
 	if err != nil {
 		return &invitation{err: "the calendar part could not be read: " + err.Error()}
 	}
-	return &invitation{inv: inv, card: invite.Describe(inv, invite.Reader{Addresses: v.own, Zone: v.loc, Sender: b.From.Address})}
+	return &invitation{inv: inv, card: invite.Describe(inv, invite.Reader{Addresses: v.own, Zone: v.loc, Sender: b.From.Address, Replied: b.Answered})}
 }
 
 // EventsMsg is what the store holds of the invitation's event: the
@@ -76,7 +76,7 @@ func (v Viewer) recalled(msg EventsMsg) Viewer {
 		return v
 	}
 	card := invite.Describe(in.inv, invite.Reader{Addresses: v.own, Zone: v.loc, Sender: b.From.Address,
-		Earlier: rec.Earlier, Later: rec.Later, Dropped: rec.Dropped, Answered: rec.Answered})
+		Earlier: rec.Earlier, Later: rec.Later, Dropped: rec.Dropped, Answered: rec.Answered, Replied: b.Answered})
 	v.invite = &invitation{inv: in.inv, card: card}
 	top := v.Viewport.YOffset
 	v = v.setText(v.content())
