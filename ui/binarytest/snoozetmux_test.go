@@ -18,6 +18,7 @@ import (
 // away, z brings it back; Z again until a few seconds ahead, and the
 // running TUI brings it back by itself at that time, unread, [woken].
 func TestSnoozeInRealTerminal(t *testing.T) {
+	t.Parallel() // its own servers, XDG folders and tmux: nothing shared
 	for _, b := range []struct {
 		name string
 		new  func(t *testing.T) imaptest.Backend
@@ -25,7 +26,10 @@ func TestSnoozeInRealTerminal(t *testing.T) {
 		{"memimap", func(t *testing.T) imaptest.Backend { return imaptest.NewMem(t, memimap.Options{}) }},
 		{"dovecot", func(t *testing.T) imaptest.Backend { return imaptest.StartDovecot(t) }},
 	} {
-		t.Run(b.name, func(t *testing.T) { snoozeInTmux(t, b.new(t)) })
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			snoozeInTmux(t, b.new(t))
+		})
 	}
 }
 
