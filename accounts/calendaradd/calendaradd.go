@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"unibox/accounts/procgroup"
+	"unibox/conn"
 	"unibox/model/textsafe"
 )
 
@@ -28,7 +29,7 @@ const Timeout = 30 * time.Second
 // files (khal reads $XDG_CONFIG_HOME/khal/config), and no more.
 var env = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}
 
-// stderrMax bounds what of the program's stderr an error quotes.
+// stderrMax bounds what of the program's stderr (its end) an error quotes.
 const stderrMax = 2 << 10
 
 // Run runs argv with event on its stdin; its error says how it failed,
@@ -48,8 +49,8 @@ func Run(ctx context.Context, argv []string, event []byte) error {
 	}
 	procgroup.KillOnCancel(cmd)
 	cmd.Stdin = bytes.NewReader(event)
-	var stderr bytes.Buffer
-	cmd.Stderr = &limited{b: &stderr, n: stderrMax}
+	stderr := conn.NewTail(stderrMax) // its end says why it failed
+	cmd.Stderr = stderr
 	cmd.WaitDelay = time.Second // a job it left behind holding stderr open
 	err := cmd.Run()
 	switch {
@@ -63,17 +64,4 @@ func Run(ctx context.Context, argv []string, event []byte) error {
 		return fmt.Errorf("%s: %w: %s", argv[0], err, msg)
 	}
 	return fmt.Errorf("%s: %w", argv[0], err)
-}
-
-// limited keeps the first n bytes written to it and takes the rest.
-type limited struct {
-	b *bytes.Buffer
-	n int
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	if room := l.n - l.b.Len(); room > 0 {
-		l.b.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
 }

@@ -114,13 +114,9 @@ func Describe(inv Invite, r Reader) Card {
 		c.Warnings = append(c.Warnings, outdated(e, *l, zone))
 		c.Answerable = c.Answerable && l.Status != "CANCELLED"
 	}
-	c.Fields = e.fields(inv.Method, zone, c.Me, r.Answered != nil || r.Replied)
-	switch a := r.Answered; {
-	case inv.Method == Reply || inv.Method == Cancel || c.Me == nil && a == nil:
-	case a != nil:
-		c.Fields = append(c.Fields, Field{"You", Answer(a.PartStat) + " (your answer of " + a.At.In(zone).Format("Mon 2 Jan 15:04") + ")"})
-	case r.Replied:
-		c.Fields = append(c.Fields, Field{"You", "answered (the answer is in Sent; it shows here once Sent is read)"})
+	c.Fields = e.fields(inv.Method, zone)
+	if you := yours(inv.Method, c.Me, r, zone); you != "" {
+		c.Fields = append(c.Fields, Field{"You", you})
 	}
 	for i, d := range r.Dropped {
 		if i == maxDropped {
@@ -191,7 +187,7 @@ func (e Event) organizedBy(addrs []string) bool {
 }
 
 // fields are the master event's lines.
-func (e Event) fields(method string, zone *time.Location, me *Attendee, answered bool) []Field {
+func (e Event) fields(method string, zone *time.Location) []Field {
 	var out []Field
 	add := func(label, value string) {
 		if value != "" {
@@ -218,10 +214,25 @@ func (e Event) fields(method string, zone *time.Location, me *Attendee, answered
 		}
 		add(label, a.describe())
 	}
-	if me != nil && method != Reply && method != Cancel && !answered {
-		add("You", Answer(me.PartStat))
-	}
 	return out
+}
+
+// yours is the reader's answer to an invitation: the one sent (a REPLY
+// in Sent), else that one was sent (\Answered) when the store has not
+// read it yet, else the invitation's own PARTSTAT for them; "" where
+// none applies (an answer or a cancellation, or the reader not invited).
+func yours(method string, me *Attendee, r Reader, zone *time.Location) string {
+	switch a := r.Answered; {
+	case method == Reply || method == Cancel:
+		return ""
+	case a != nil:
+		return Answer(a.PartStat) + " (your answer of " + a.At.In(zone).Format("Mon 2 Jan 15:04") + ")"
+	case me == nil:
+		return ""
+	case r.Replied:
+		return "answered (the answer is in Sent; it shows here once Sent is read)"
+	}
+	return Answer(me.PartStat)
 }
 
 // instanceField is one overridden or cancelled instance of a series.

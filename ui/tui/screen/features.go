@@ -185,13 +185,13 @@ func EventerOf(acct Account) (drafting.Eventer, bool) {
 	return e, ok
 }
 
-// HistoryNoter notes a line in an account's history (accounts.Sending's
-// CalendarEvent: what became of an accepted invitation).
-type HistoryNoter interface{ CalendarEvent(text string) }
+// CalendarNoter notes in an account's history what became of an
+// accepted invitation (accounts.Sending's CalendarEvent).
+type CalendarNoter interface{ CalendarEvent(text string) }
 
 // CalendarNoterOf is acct's history for accepted invitations, nil when
 // it keeps none (a test's account).
-func CalendarNoterOf(acct Account) HistoryNoter {
+func CalendarNoterOf(acct Account) CalendarNoter {
 	if f, ok := featuresOf(acct); ok {
 		if s := f.Sending(); s != nil {
 			return s
